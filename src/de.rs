@@ -1,0 +1,500 @@
+//! One `serde::Deserializer` over the scanner's event stream.
+//!
+//! The events arrive already repaired, so the access types stay as plain as
+//! `serde_json`'s. Numbers are visited exactly as `serde_json` visits them
+//! (`u64` for non-negative integers, `i64` for negative ones, `f64` for the
+//! rest), so a valid document decodes to the same value.
+
+use serde::de::{
+    self, value::BorrowedStrDeserializer, value::StrDeserializer, DeserializeSeed,
+    IntoDeserializer, Visitor,
+};
+use serde::forward_to_deserialize_any;
+
+use crate::error::{Error, ErrorKind, Result};
+use crate::scan::{parse_f64, Event, NumValue, Number, Scanner, Text};
+
+pub(crate) struct Deserializer<'a, 'de> {
+    scan: &'a mut Scanner<'de>,
+}
+
+impl<'a, 'de> Deserializer<'a, 'de> {
+    pub(crate) fn new(scan: &'a mut Scanner<'de>) -> Self {
+        Deserializer { scan }
+    }
+
+    /// Reads the value and checks nothing of it is left unread.
+    pub(crate) fn finish(&mut self) -> Result<()> {
+        match self.scan.next()? {
+            Event::Eof => Ok(()),
+            _ => Err(self.error(ErrorKind::Data, "trailing content after the value")),
+        }
+    }
+
+    #[cold]
+    fn error(&self, kind: ErrorKind, msg: &str) -> Error {
+        Error::at(kind, msg, self.scan.offset())
+    }
+
+    #[cold]
+    fn unexpected(&self, ev: Event<'de>) -> Error {
+        let what = match ev {
+            Event::EndObject | Event::EndArray => "unexpected end of container",
+            Event::Key(_) => "unexpected key",
+            _ => "unexpected end of input",
+        };
+        self.error(ErrorKind::Syntax, what)
+    }
+
+    fn visit_number<V: Visitor<'de>>(&self, n: Number<'de>, visitor: V) -> Result<V::Value> {
+        match n.value {
+            NumValue::U64(v) => visitor.visit_u64(v),
+            NumValue::I64(v) => visitor.visit_i64(v),
+            NumValue::NonFinite(v) => visitor.visit_f64(v),
+            NumValue::Float => match parse_f64(self.scan.str(n.text)) {
+                Some(v) => visitor.visit_f64(v),
+                None => Err(self.error(ErrorKind::Number, "number out of range")),
+            },
+        }
+    }
+
+    /// Visits the value that starts with `ev`.
+    fn visit<V: Visitor<'de>>(&mut self, ev: Event<'de>, visitor: V) -> Result<V::Value> {
+        match ev {
+            Event::Null => visitor.visit_unit(),
+            Event::Bool(v) => visitor.visit_bool(v),
+            Event::Num(n) => self.visit_number(n, visitor),
+            Event::Str(Text::Borrowed(s)) => visitor.visit_borrowed_str(s),
+            Event::Str(Text::Scratch) => visitor.visit_str(self.scan.str(Text::Scratch)),
+            Event::StartArray => {
+                let mut seq = SeqAccess {
+                    de: self,
+                    index: 0,
+                    done: false,
+                };
+                let value = visitor.visit_seq(&mut seq)?;
+                if !seq.done {
+                    match seq.de.scan.next()? {
+                        Event::EndArray => {}
+                        ev => {
+                            let at = seq.de.scan.offset();
+                            seq.de.skip(ev)?;
+                            seq.skip_rest()?;
+                            return Err(Error::at(
+                                ErrorKind::Data,
+                                "invalid length: the array has more elements than expected",
+                                at,
+                            ));
+                        }
+                    }
+                }
+                Ok(value)
+            }
+            Event::StartObject => {
+                let mut map = MapAccess {
+                    de: self,
+                    key: None,
+                    done: false,
+                };
+                let value = visitor.visit_map(&mut map)?;
+                if !map.done {
+                    map.skip_rest()?;
+                }
+                Ok(value)
+            }
+            ev => Err(self.unexpected(ev)),
+        }
+    }
+
+    /// Skips the value that starts with `ev`, without visiting it.
+    fn skip(&mut self, ev: Event<'de>) -> Result<()> {
+        let mut depth = match ev {
+            Event::StartArray | Event::StartObject => 1usize,
+            Event::EndArray | Event::EndObject | Event::Key(_) | Event::Eof => {
+                return Err(self.unexpected(ev))
+            }
+            _ => return Ok(()),
+        };
+        while depth > 0 {
+            match self.scan.next()? {
+                Event::StartArray | Event::StartObject => depth += 1,
+                Event::EndArray | Event::EndObject => depth -= 1,
+                Event::Eof => return Err(self.unexpected(Event::Eof)),
+                _ => {}
+            }
+        }
+        Ok(())
+    }
+
+    fn integer_128<V: Visitor<'de>>(&mut self, visitor: V, signed: bool) -> Result<V::Value> {
+        let ev = self.scan.next()?;
+        let Event::Num(n) = ev else {
+            return self.visit(ev, visitor);
+        };
+        if n.value != NumValue::Float {
+            return self.visit_number(n, visitor);
+        }
+        let text = self.scan.str(n.text);
+        if text.bytes().any(|c| matches!(c, b'.' | b'e' | b'E')) {
+            return self.visit_number(n, visitor);
+        }
+        if signed {
+            match text.parse::<i128>() {
+                Ok(v) => visitor.visit_i128(v),
+                Err(_) => Err(self.error(ErrorKind::Number, "number out of range for i128")),
+            }
+        } else {
+            match text.parse::<u128>() {
+                Ok(v) => visitor.visit_u128(v),
+                Err(_) => Err(self.error(ErrorKind::Number, "number out of range for u128")),
+            }
+        }
+    }
+}
+
+impl<'de> de::Deserializer<'de> for &mut Deserializer<'_, 'de> {
+    type Error = Error;
+
+    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        let ev = self.scan.next()?;
+        self.visit(ev, visitor)
+    }
+
+    fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        match self.scan.peek()? {
+            Event::Null => {
+                self.scan.next()?;
+                visitor.visit_none()
+            }
+            _ => visitor.visit_some(self),
+        }
+    }
+
+    fn deserialize_newtype_struct<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        visitor: V,
+    ) -> Result<V::Value> {
+        visitor.visit_newtype_struct(self)
+    }
+
+    fn deserialize_enum<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        _variants: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value> {
+        match self.scan.next()? {
+            Event::Str(Text::Borrowed(s)) => {
+                visitor.visit_enum(BorrowedStrDeserializer::<Error>::new(s))
+            }
+            Event::Str(Text::Scratch) => {
+                let s: StrDeserializer<'_, Error> =
+                    self.scan.str(Text::Scratch).into_deserializer();
+                visitor.visit_enum(s)
+            }
+            Event::StartObject => {
+                let value = visitor.visit_enum(VariantAccess { de: &mut *self })?;
+                match self.scan.next()? {
+                    Event::EndObject => Ok(value),
+                    _ => Err(self.error(
+                        ErrorKind::Data,
+                        "expected an object with a single key naming the enum variant",
+                    )),
+                }
+            }
+            ev => {
+                let err = match ev {
+                    Event::StartArray => de::Error::invalid_type(de::Unexpected::Seq, &"enum"),
+                    Event::Null => de::Error::invalid_type(de::Unexpected::Unit, &"enum"),
+                    Event::Bool(v) => de::Error::invalid_type(de::Unexpected::Bool(v), &"enum"),
+                    Event::Num(_) => {
+                        de::Error::invalid_type(de::Unexpected::Other("number"), &"enum")
+                    }
+                    ev => self.unexpected(ev),
+                };
+                Err(err)
+            }
+        }
+    }
+
+    fn deserialize_i128<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        self.integer_128(visitor, true)
+    }
+
+    fn deserialize_u128<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        self.integer_128(visitor, false)
+    }
+
+    fn deserialize_bytes<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        match self.scan.next()? {
+            Event::Str(Text::Borrowed(s)) => visitor.visit_borrowed_bytes(s.as_bytes()),
+            Event::Str(Text::Scratch) => {
+                visitor.visit_bytes(self.scan.str(Text::Scratch).as_bytes())
+            }
+            ev => self.visit(ev, visitor),
+        }
+    }
+
+    fn deserialize_byte_buf<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        self.deserialize_bytes(visitor)
+    }
+
+    fn deserialize_ignored_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        let ev = self.scan.next()?;
+        self.skip(ev)?;
+        visitor.visit_unit()
+    }
+
+    forward_to_deserialize_any! {
+        bool i8 i16 i32 i64 u8 u16 u32 u64 f32 f64 char str string
+        unit unit_struct seq tuple tuple_struct map struct identifier
+    }
+}
+
+struct SeqAccess<'s, 'a, 'de> {
+    de: &'s mut Deserializer<'a, 'de>,
+    index: usize,
+    done: bool,
+}
+
+impl<'de> SeqAccess<'_, '_, 'de> {
+    fn skip_rest(&mut self) -> Result<()> {
+        loop {
+            match self.de.scan.next()? {
+                Event::EndArray => return Ok(()),
+                ev => self.de.skip(ev)?,
+            }
+        }
+    }
+}
+
+impl<'de> de::SeqAccess<'de> for SeqAccess<'_, '_, 'de> {
+    type Error = Error;
+
+    fn next_element_seed<T: DeserializeSeed<'de>>(&mut self, seed: T) -> Result<Option<T::Value>> {
+        if self.done {
+            return Ok(None);
+        }
+        if let Event::EndArray = self.de.scan.peek()? {
+            self.de.scan.next()?;
+            self.done = true;
+            return Ok(None);
+        }
+        let index = self.index;
+        self.index += 1;
+        seed.deserialize(&mut *self.de)
+            .map(Some)
+            .map_err(|e| e.in_index(index))
+    }
+}
+
+/// The last key read, kept for the error path.
+enum Key<'de> {
+    Borrowed(&'de str),
+    Owned(String),
+}
+
+struct MapAccess<'s, 'a, 'de> {
+    de: &'s mut Deserializer<'a, 'de>,
+    key: Option<Key<'de>>,
+    done: bool,
+}
+
+impl<'de> MapAccess<'_, '_, 'de> {
+    fn skip_rest(&mut self) -> Result<()> {
+        loop {
+            match self.de.scan.next()? {
+                Event::EndObject => return Ok(()),
+                Event::Key(_) => {
+                    let ev = self.de.scan.next()?;
+                    self.de.skip(ev)?;
+                }
+                ev => return Err(self.de.unexpected(ev)),
+            }
+        }
+    }
+}
+
+impl<'de> de::MapAccess<'de> for MapAccess<'_, '_, 'de> {
+    type Error = Error;
+
+    fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>> {
+        if self.done {
+            return Ok(None);
+        }
+        match self.de.scan.next()? {
+            Event::Key(Text::Borrowed(s)) => {
+                self.key = Some(Key::Borrowed(s));
+                seed.deserialize(KeyDeserializer::Borrowed(s))
+                    .map(Some)
+                    .map_err(|e| e.in_key(s))
+            }
+            Event::Key(Text::Scratch) => {
+                let s = self.de.scan.str(Text::Scratch);
+                self.key = Some(Key::Owned(s.to_owned()));
+                seed.deserialize(KeyDeserializer::Copied(s))
+                    .map(Some)
+                    .map_err(|e| e.in_key(s))
+            }
+            Event::EndObject => {
+                self.done = true;
+                Ok(None)
+            }
+            ev => Err(self.de.unexpected(ev)),
+        }
+    }
+
+    fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value> {
+        seed.deserialize(&mut *self.de)
+            .map_err(|e| match &self.key {
+                Some(Key::Borrowed(k)) => e.in_key(k),
+                Some(Key::Owned(k)) => e.in_key(k),
+                None => e,
+            })
+    }
+}
+
+/// An externally tagged enum written as `{"Variant": value}`.
+struct VariantAccess<'s, 'a, 'de> {
+    de: &'s mut Deserializer<'a, 'de>,
+}
+
+impl<'de> de::EnumAccess<'de> for VariantAccess<'_, '_, 'de> {
+    type Error = Error;
+    type Variant = Self;
+
+    fn variant_seed<V: DeserializeSeed<'de>>(self, seed: V) -> Result<(V::Value, Self)> {
+        let value = match self.de.scan.next()? {
+            Event::Key(Text::Borrowed(s)) => seed.deserialize(KeyDeserializer::Borrowed(s))?,
+            Event::Key(Text::Scratch) => {
+                seed.deserialize(KeyDeserializer::Copied(self.de.scan.str(Text::Scratch)))?
+            }
+            Event::EndObject => {
+                return Err(self.de.error(
+                    ErrorKind::Data,
+                    "expected an object with a single key naming the enum variant",
+                ))
+            }
+            ev => return Err(self.de.unexpected(ev)),
+        };
+        Ok((value, self))
+    }
+}
+
+impl<'de> de::VariantAccess<'de> for VariantAccess<'_, '_, 'de> {
+    type Error = Error;
+
+    fn unit_variant(self) -> Result<()> {
+        de::Deserialize::deserialize(&mut *self.de)
+    }
+
+    fn newtype_variant_seed<T: DeserializeSeed<'de>>(self, seed: T) -> Result<T::Value> {
+        seed.deserialize(&mut *self.de)
+    }
+
+    fn tuple_variant<V: Visitor<'de>>(self, _len: usize, visitor: V) -> Result<V::Value> {
+        de::Deserializer::deserialize_seq(&mut *self.de, visitor)
+    }
+
+    fn struct_variant<V: Visitor<'de>>(
+        self,
+        _fields: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value> {
+        de::Deserializer::deserialize_map(&mut *self.de, visitor)
+    }
+}
+
+/// An object key. Like `serde_json`, a key can stand for a number or a bool
+/// when the map's key type wants one (`HashMap<u32, _>`).
+enum KeyDeserializer<'de, 'k> {
+    Borrowed(&'de str),
+    Copied(&'k str),
+}
+
+impl<'de> KeyDeserializer<'de, '_> {
+    fn as_str(&self) -> &str {
+        match self {
+            KeyDeserializer::Borrowed(s) => s,
+            KeyDeserializer::Copied(s) => s,
+        }
+    }
+
+    fn parse<T: std::str::FromStr>(&self, what: &'static str) -> Result<T> {
+        self.as_str()
+            .parse()
+            .map_err(|_| de::Error::invalid_type(de::Unexpected::Str(self.as_str()), &what))
+    }
+}
+
+macro_rules! key_number {
+    ($($method:ident => $visit:ident : $ty:ty,)*) => {
+        $(
+            fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+                visitor.$visit(self.parse::<$ty>(stringify!($ty))?)
+            }
+        )*
+    };
+}
+
+impl<'de> de::Deserializer<'de> for KeyDeserializer<'de, '_> {
+    type Error = Error;
+
+    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        match self {
+            KeyDeserializer::Borrowed(s) => visitor.visit_borrowed_str(s),
+            KeyDeserializer::Copied(s) => visitor.visit_str(s),
+        }
+    }
+
+    key_number! {
+        deserialize_i8 => visit_i8: i8,
+        deserialize_i16 => visit_i16: i16,
+        deserialize_i32 => visit_i32: i32,
+        deserialize_i64 => visit_i64: i64,
+        deserialize_i128 => visit_i128: i128,
+        deserialize_u8 => visit_u8: u8,
+        deserialize_u16 => visit_u16: u16,
+        deserialize_u32 => visit_u32: u32,
+        deserialize_u64 => visit_u64: u64,
+        deserialize_u128 => visit_u128: u128,
+        deserialize_f32 => visit_f32: f32,
+        deserialize_f64 => visit_f64: f64,
+        deserialize_bool => visit_bool: bool,
+    }
+
+    fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        visitor.visit_some(self)
+    }
+
+    fn deserialize_newtype_struct<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        visitor: V,
+    ) -> Result<V::Value> {
+        visitor.visit_newtype_struct(self)
+    }
+
+    fn deserialize_enum<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        _variants: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value> {
+        match self {
+            KeyDeserializer::Borrowed(s) => {
+                visitor.visit_enum(BorrowedStrDeserializer::<Error>::new(s))
+            }
+            KeyDeserializer::Copied(s) => {
+                let s: StrDeserializer<'_, Error> = s.into_deserializer();
+                visitor.visit_enum(s)
+            }
+        }
+    }
+
+    forward_to_deserialize_any! {
+        char str string bytes byte_buf unit unit_struct seq tuple tuple_struct map
+        struct identifier ignored_any
+    }
+}

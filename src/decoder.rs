@@ -1,0 +1,404 @@
+//! [`Decoder`]: the options, and the loop over candidate spans.
+//!
+//! Candidates are tried in priority order; the first that decodes with no
+//! repair wins at once (so a clean reply costs one pass). Otherwise the one
+//! with the lightest repairs wins, ties going to the earlier. When every
+//! candidate fails, the error returned is the one from the most promising
+//! candidate: one of the shape the target wants, then the one that got
+//! furthest into its span before failing.
+
+use std::ops::Range;
+
+use serde::Deserialize;
+
+use crate::de::Deserializer;
+use crate::error::{Error, ErrorKind, Result};
+use crate::extract::{self, Candidate, Strategies};
+use crate::report::{Repair, RepairKind, Report, Strategy};
+use crate::scan::{ScanOptions, Scanner};
+use crate::shape::{self, Shape};
+use crate::write;
+
+/// A configured decoder. [`from_llm_str`](crate::from_llm_str) and
+/// [`repair`](crate::repair) use `Decoder::new()`.
+///
+/// ```
+/// use serde_llm::{Decoder, Strategy};
+///
+/// #[derive(Debug, PartialEq, serde::Deserialize)]
+/// struct Point { x: i32, y: i32 }
+///
+/// let decoder = Decoder::new().max_depth(16).strategy(Strategy::Balanced, false);
+/// let p: Point = decoder.decode("```json\n{x: 1, y: 2}\n```").unwrap();
+/// assert_eq!(p, Point { x: 1, y: 2 });
+/// ```
+#[derive(Clone, Debug)]
+pub struct Decoder {
+    max_depth: usize,
+    strategies: Strategies,
+}
+
+impl Default for Decoder {
+    fn default() -> Self {
+        Decoder::new()
+    }
+}
+
+/// How one attempt at a candidate went.
+struct Attempt<R> {
+    value: R,
+    report: Report,
+    more_roots: bool,
+    /// The root value was an object or array and nothing followed it: the text
+    /// was the value.
+    covers: bool,
+}
+
+/// The best result and the most promising error so far.
+struct Tally<R> {
+    best: Option<(R, Report)>,
+    error: Option<((bool, usize), Error)>,
+    tried: Vec<Range<usize>>,
+}
+
+impl<R> Tally<R> {
+    /// Records an outcome; returns true when it is clean and the search can stop.
+    fn add(&mut self, outcome: Result<(R, Report)>, rank: (bool, usize)) -> bool {
+        match outcome {
+            Ok((value, report)) => {
+                let clean = report.is_clean();
+                let better = match &self.best {
+                    None => true,
+                    Some((_, b)) => {
+                        report.weight() + u32::from(report.truncated)
+                            < b.weight() + u32::from(b.truncated)
+                    }
+                };
+                if better {
+                    self.best = Some((value, report));
+                }
+                clean
+            }
+            Err(e) => {
+                let rank = (rank.0, e.offset().unwrap_or(0).saturating_sub(rank.1));
+                if self.error.as_ref().is_none_or(|(r, _)| rank > *r) {
+                    self.error = Some((rank, e));
+                }
+                false
+            }
+        }
+    }
+}
+
+impl Decoder {
+    /// A decoder with the defaults: depth limit 128, every extraction
+    /// strategy on.
+    pub fn new() -> Decoder {
+        Decoder {
+            max_depth: 128,
+            strategies: Strategies::default(),
+        }
+    }
+
+    /// Sets how deep objects and arrays may nest (default 128). Deeper input is
+    /// an [`ErrorKind::Depth`] error, never a stack overflow.
+    pub fn max_depth(mut self, depth: usize) -> Decoder {
+        self.max_depth = depth;
+        self
+    }
+
+    /// Turns one extraction strategy on or off. With [`Strategy::Whole`] alone
+    /// the decoder reads the text as one value and never looks inside prose.
+    pub fn strategy(mut self, strategy: Strategy, enabled: bool) -> Decoder {
+        self.strategies.set(strategy, enabled);
+        self
+    }
+
+    /// Decodes the value in `text` into `T`.
+    pub fn decode<'de, T: Deserialize<'de>>(&self, text: &'de str) -> Result<T> {
+        self.decode_with_report(text).map(|(v, _)| v)
+    }
+
+    /// Decodes the value in `bytes` into `T`. Invalid UTF-8 is an
+    /// [`ErrorKind::InvalidUtf8`] error at the first bad byte.
+    pub fn decode_slice<'de, T: Deserialize<'de>>(&self, bytes: &'de [u8]) -> Result<T> {
+        self.decode(utf8(bytes)?)
+    }
+
+    /// Decodes into `T` and tells what was done to the text.
+    pub fn decode_with_report<'de, T: Deserialize<'de>>(
+        &self,
+        text: &'de str,
+    ) -> Result<(T, Report)> {
+        self.run(text, shape::of::<T>(), |scan| {
+            let mut de = Deserializer::new(scan);
+            let value = T::deserialize(&mut de)?;
+            de.finish()?;
+            Ok(value)
+        })
+    }
+
+    /// Recovers the value in `text` as compact JSON text, member order kept.
+    pub fn repair(&self, text: &str) -> Result<String> {
+        self.repair_with_report(text).map(|(s, _)| s)
+    }
+
+    /// Like [`repair`](Self::repair), and tells what was done to the text.
+    pub fn repair_with_report(&self, text: &str) -> Result<(String, Report)> {
+        self.run(text, Shape::Any, |scan| {
+            let mut out = String::with_capacity(64);
+            write::write(scan, &mut out)?;
+            Ok(out)
+        })
+    }
+
+    fn run<'de, R, F>(&self, text: &'de str, shape: Shape, mut sink: F) -> Result<(R, Report)>
+    where
+        F: FnMut(&mut Scanner<'de>) -> Result<R>,
+    {
+        let body = extract::body(text);
+        if text[body.clone()].trim().is_empty() {
+            let what = if body.is_empty() {
+                "the reply is empty"
+            } else {
+                "the reply is only whitespace"
+            };
+            let e = Error::at(
+                ErrorKind::NoJson,
+                format_args!("no JSON value found: {what}"),
+                0,
+            );
+            return Err(e.locate(text));
+        }
+        let mut tally = Tally {
+            best: None,
+            error: None,
+            tried: Vec::new(),
+        };
+        let wants = |c: &Candidate| match (shape, c.first_byte(text)) {
+            (Shape::Object, Some(b)) => b == b'{',
+            (Shape::Array, Some(b)) => b == b'[' || b == b'{',
+            _ => true,
+        };
+        let mut shaped = false;
+
+        if self.strategies.whole {
+            if let Some(c) = extract::whole(text, body.clone()) {
+                shaped |= wants(&c);
+                let outcome = self.candidate(text, &c, shape, &mut sink);
+                tally.tried.push(c.span.clone());
+                if let Ok(a) = &outcome {
+                    if a.covers {
+                        // The whole text is one object or array (maybe
+                        // repaired): pieces of it are not better answers.
+                        let a = outcome.expect("checked");
+                        return Ok((a.value, a.report));
+                    }
+                }
+                if tally.add(
+                    outcome.map(|a| (a.value, a.report)),
+                    (wants(&c), c.span.start),
+                ) {
+                    return Ok(tally.best.expect("clean result"));
+                }
+            }
+        }
+
+        let others = extract::others(text, body, self.strategies);
+        let mut plan: Vec<Candidate> = Vec::with_capacity(others.len());
+        let mut rest = Vec::new();
+        for c in others {
+            let first = c.first_byte(text);
+            let preferred = match shape {
+                Shape::Object => first == Some(b'{'),
+                Shape::Array => first == Some(b'['),
+                _ => true,
+            };
+            if preferred {
+                plan.push(c);
+            } else {
+                rest.push(c);
+            }
+        }
+        for c in &plan {
+            if tally.tried.contains(&c.span) {
+                continue;
+            }
+            shaped |= wants(c);
+            tally.tried.push(c.span.clone());
+            let outcome = self.candidate(text, c, shape, &mut sink);
+            if tally.add(
+                outcome.map(|a| (a.value, a.report)),
+                (wants(c), c.span.start),
+            ) {
+                return Ok(tally.best.expect("clean result"));
+            }
+        }
+        if shape == Shape::Array {
+            // Several objects (in fences, or in prose) make one sequence.
+            let objects = |strategy: Strategy| -> Vec<Range<usize>> {
+                rest.iter()
+                    .filter(|c| c.strategy == strategy && c.first_byte(text) == Some(b'{'))
+                    .map(|c| c.span.clone())
+                    .collect()
+            };
+            let mut spans = objects(Strategy::Fence);
+            if spans.is_empty() {
+                spans = objects(Strategy::Balanced);
+            }
+            if !spans.is_empty() {
+                shaped = true;
+                let at = spans[0].start;
+                let outcome = self
+                    .attempt(text, &spans, Strategy::Gathered, true, &mut sink)
+                    .map(|a| (a.value, a.report));
+                if tally.add(outcome, (true, at)) {
+                    return Ok(tally.best.expect("clean result"));
+                }
+            }
+        }
+        for c in &rest {
+            if tally.tried.contains(&c.span) {
+                continue;
+            }
+            shaped |= wants(c);
+            tally.tried.push(c.span.clone());
+            let outcome = self.candidate(text, c, shape, &mut sink);
+            if tally.add(
+                outcome.map(|a| (a.value, a.report)),
+                (wants(c), c.span.start),
+            ) {
+                return Ok(tally.best.expect("clean result"));
+            }
+        }
+
+        if let Some(best) = tally.best {
+            return Ok(best);
+        }
+        let err = match (shape, shaped) {
+            (Shape::Object | Shape::Array, false) => Error::at(
+                ErrorKind::NoJson,
+                format_args!(
+                    "no JSON {} found: looked for a bare value, ```json fences, <json> tags, and {} in the text",
+                    if shape == Shape::Object { "object" } else { "array" },
+                    if shape == Shape::Object { "{…} spans" } else { "[…] spans" },
+                ),
+                0,
+            ),
+            _ => match tally.error {
+                Some((_, e)) => e,
+                None => Error::at(
+                    ErrorKind::NoJson,
+                    "no JSON value found: every extraction strategy is turned off",
+                    0,
+                ),
+            },
+        };
+        Err(err.locate(text))
+    }
+
+    /// Decodes one candidate: an object-shaped span for a sequence target is
+    /// read as a run of values; a value followed by more top-level values is
+    /// re-read as one array when the target takes anything.
+    fn candidate<'de, R, F>(
+        &self,
+        text: &'de str,
+        c: &Candidate,
+        shape: Shape,
+        sink: &mut F,
+    ) -> Result<Attempt<R>>
+    where
+        F: FnMut(&mut Scanner<'de>) -> Result<R>,
+    {
+        let span = std::slice::from_ref(&c.span);
+        if shape == Shape::Array && c.first_byte(text) == Some(b'{') {
+            return self.attempt(text, span, c.strategy, true, sink);
+        }
+        let single = self.attempt(text, span, c.strategy, false, sink)?;
+        if single.more_roots && shape == Shape::Any {
+            // Several values: gather them into one array. Empty objects and
+            // arrays beside real values carry nothing and are left out.
+            let mut spans = span.to_vec();
+            if let Some(roots) = extract::container_roots(text, c.span.clone()) {
+                let full: Vec<Range<usize>> =
+                    roots.iter().filter(|r| !r.1).map(|r| r.0.clone()).collect();
+                if full.len() == 1 {
+                    let mut one = self.attempt(text, &full, c.strategy, false, sink)?;
+                    one.report.repairs.insert(
+                        0,
+                        Repair {
+                            kind: RepairKind::TrailingText,
+                            offset: c.span.start,
+                        },
+                    );
+                    return Ok(one);
+                }
+                if !full.is_empty() && full.len() < roots.len() {
+                    spans = full;
+                }
+            }
+            if let Ok(mut multi) = self.attempt(text, &spans, c.strategy, true, sink) {
+                multi.report.repairs.insert(
+                    0,
+                    Repair {
+                        kind: RepairKind::MultipleValues,
+                        offset: c.span.start,
+                    },
+                );
+                return Ok(multi);
+            }
+        }
+        Ok(single)
+    }
+
+    fn attempt<'de, R, F>(
+        &self,
+        text: &'de str,
+        spans: &[Range<usize>],
+        strategy: Strategy,
+        multi: bool,
+        sink: &mut F,
+    ) -> Result<Attempt<R>>
+    where
+        F: FnMut(&mut Scanner<'de>) -> Result<R>,
+    {
+        let span = spans[0].start..spans[spans.len() - 1].end;
+        let opts = ScanOptions {
+            max_depth: self.max_depth,
+            multi,
+        };
+        let mut scan = Scanner::over(text, spans, &opts);
+        match sink(&mut scan) {
+            Ok(value) => {
+                let more_roots = scan.more_roots();
+                let truncated = scan.truncated();
+                let covers = scan.roots_are_containers()
+                    && !scan.repairs().iter().any(|r| {
+                        matches!(r.kind, RepairKind::TrailingText | RepairKind::CodeFence)
+                    });
+                Ok(Attempt {
+                    covers,
+                    value,
+                    report: Report {
+                        strategy,
+                        span,
+                        repairs: scan.into_repairs(),
+                        truncated,
+                    },
+                    more_roots,
+                })
+            }
+            Err(e) => Err(e.or_at(scan.offset())),
+        }
+    }
+}
+
+fn utf8(bytes: &[u8]) -> Result<&str> {
+    std::str::from_utf8(bytes).map_err(|e| {
+        Error::at(
+            ErrorKind::InvalidUtf8,
+            format_args!("invalid UTF-8 at byte {}", e.valid_up_to()),
+            e.valid_up_to(),
+        )
+    })
+}

@@ -1,0 +1,278 @@
+//! The one error type: what went wrong, where in the caller's text, and at which
+//! JSON path.
+
+use std::fmt::{self, Display};
+
+/// What kind of failure an [`Error`] is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum ErrorKind {
+    /// The text holds no JSON-like value at all (empty, whitespace, only prose).
+    NoJson,
+    /// The text could not be repaired into a value at this point.
+    Syntax,
+    /// The value ended before a required part of it was written (the reply was
+    /// cut off).
+    Truncated,
+    /// The value nests deeper than the decoder's depth limit.
+    Depth,
+    /// The input bytes are not valid UTF-8.
+    InvalidUtf8,
+    /// A number does not fit the type asked for (or any `f64`).
+    Number,
+    /// The value does not have the shape the target type wants: a wrong type,
+    /// a missing field, an unknown variant, or a message from a `Deserialize` impl.
+    Data,
+}
+
+impl ErrorKind {
+    fn describe(self) -> &'static str {
+        match self {
+            ErrorKind::NoJson => "no JSON value found",
+            ErrorKind::Syntax => "syntax error",
+            ErrorKind::Truncated => "truncated value",
+            ErrorKind::Depth => "nesting too deep",
+            ErrorKind::InvalidUtf8 => "invalid UTF-8",
+            ErrorKind::Number => "number out of range",
+            ErrorKind::Data => "data error",
+        }
+    }
+}
+
+/// One step of a JSON path: an object key or an array index.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Segment {
+    Key(String),
+    Index(usize),
+}
+
+/// An error from decoding or repairing a model's reply.
+///
+/// It carries the [`ErrorKind`], the byte offset, line and column in the text
+/// the caller passed in (not in an extracted slice), a short snippet of the text
+/// around the fault, and the JSON path being decoded. `Display` puts these on
+/// one line, plain enough to send back to the model as retry feedback:
+///
+/// ```
+/// #[derive(Debug, serde::Deserialize)]
+/// struct Verdict { score: f64 }
+///
+/// let err = serde_llm::from_llm_str::<Verdict>(r#"{"score": "high"}"#).unwrap_err();
+/// assert_eq!(err.kind(), serde_llm::ErrorKind::Data);
+/// assert_eq!(err.path(), "$.score");
+/// assert_eq!(
+///     err.to_string(),
+///     r#"invalid type: string "high", expected f64 at $.score (line 1, column 11)"#
+/// );
+/// ```
+#[derive(thiserror::Error)]
+#[error("{inner}")]
+pub struct Error {
+    // One pointer wide, like serde_json's error: results stay small on the hot path.
+    inner: Box<ErrorImpl>,
+}
+
+struct ErrorImpl {
+    kind: ErrorKind,
+    message: String,
+    offset: Option<usize>,
+    line: usize,
+    column: usize,
+    snippet: String,
+    /// Innermost segment first: segments are pushed while the error unwinds.
+    path: Vec<Segment>,
+}
+
+impl Error {
+    #[cold]
+    pub(crate) fn new(kind: ErrorKind, message: impl Display) -> Error {
+        Error {
+            inner: Box::new(ErrorImpl {
+                kind,
+                message: message.to_string(),
+                offset: None,
+                line: 0,
+                column: 0,
+                snippet: String::new(),
+                path: Vec::new(),
+            }),
+        }
+    }
+
+    #[cold]
+    pub(crate) fn at(kind: ErrorKind, message: impl Display, offset: usize) -> Error {
+        let mut e = Error::new(kind, message);
+        e.inner.offset = Some(offset);
+        e
+    }
+
+    /// What kind of failure this is.
+    pub fn kind(&self) -> ErrorKind {
+        self.inner.kind
+    }
+
+    /// The message without location or path, e.g. `missing field `score``.
+    pub fn message(&self) -> &str {
+        &self.inner.message
+    }
+
+    /// Byte offset of the fault in the text that was passed in, when known.
+    pub fn offset(&self) -> Option<usize> {
+        self.inner.offset
+    }
+
+    /// 1-based line of the fault, or 0 when the position is unknown.
+    pub fn line(&self) -> usize {
+        self.inner.line
+    }
+
+    /// 1-based column (in characters) of the fault, or 0 when unknown.
+    pub fn column(&self) -> usize {
+        self.inner.column
+    }
+
+    /// Up to about 40 characters of the input around the fault (empty when the
+    /// position is unknown).
+    pub fn snippet(&self) -> &str {
+        &self.inner.snippet
+    }
+
+    /// The JSON path of the value being decoded when the error happened, such as
+    /// `$.items[3].name`; `$` for the root.
+    pub fn path(&self) -> String {
+        format_path(&self.inner.path)
+    }
+
+    #[cold]
+    pub(crate) fn in_key(mut self, key: &str) -> Error {
+        self.inner.path.push(Segment::Key(key.to_owned()));
+        self
+    }
+
+    #[cold]
+    pub(crate) fn in_index(mut self, index: usize) -> Error {
+        self.inner.path.push(Segment::Index(index));
+        self
+    }
+
+    /// Gives a position to an error that has none yet (errors raised by a
+    /// visitor know nothing of the input).
+    #[cold]
+    pub(crate) fn or_at(mut self, offset: usize) -> Error {
+        if self.inner.offset.is_none() {
+            self.inner.offset = Some(offset);
+        }
+        self
+    }
+
+    /// Fills in line, column and snippet from the caller's full text.
+    #[cold]
+    pub(crate) fn locate(mut self, text: &str) -> Error {
+        if let Some(offset) = self.inner.offset {
+            let offset = floor_char_boundary(text, offset.min(text.len()));
+            let before = &text[..offset];
+            self.inner.line = before.matches('\n').count() + 1;
+            let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+            self.inner.column = text[line_start..offset].chars().count() + 1;
+            self.inner.snippet = snippet(text, offset);
+        }
+        self
+    }
+}
+
+fn format_path(path: &[Segment]) -> String {
+    let mut out = String::from("$");
+    for seg in path.iter().rev() {
+        match seg {
+            Segment::Index(i) => {
+                out.push('[');
+                out.push_str(&i.to_string());
+                out.push(']');
+            }
+            Segment::Key(k) if is_plain_key(k) => {
+                out.push('.');
+                out.push_str(k);
+            }
+            Segment::Key(k) => {
+                out.push('[');
+                out.push_str(&serde_json::to_string(k).unwrap_or_default());
+                out.push(']');
+            }
+        }
+    }
+    out
+}
+
+fn is_plain_key(k: &str) -> bool {
+    !k.is_empty()
+        && !k.starts_with(|c: char| c.is_ascii_digit())
+        && k.chars().all(|c| c.is_alphanumeric() || c == '_')
+}
+
+fn floor_char_boundary(text: &str, mut i: usize) -> usize {
+    while !text.is_char_boundary(i) {
+        i -= 1;
+    }
+    i
+}
+
+/// About 20 characters either side of `offset`, on one line.
+fn snippet(text: &str, offset: usize) -> String {
+    let start = text[..offset]
+        .char_indices()
+        .rev()
+        .nth(19)
+        .map_or(0, |(i, _)| i);
+    let end = text[offset..]
+        .char_indices()
+        .nth(20)
+        .map_or(text.len(), |(i, _)| offset + i);
+    text[start..end]
+        .chars()
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .collect()
+}
+
+impl Display for ErrorImpl {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.message.is_empty() {
+            f.write_str(self.kind.describe())?;
+        } else {
+            f.write_str(&self.message)?;
+        }
+        if !self.path.is_empty() {
+            write!(f, " at {}", format_path(&self.path))?;
+        }
+        if self.line > 0 {
+            write!(f, " (line {}, column {})", self.line, self.column)?;
+        }
+        if f.alternate() && !self.snippet.is_empty() {
+            write!(f, "\n  near: {}", self.snippet)?;
+        }
+        Ok(())
+    }
+}
+
+impl fmt::Debug for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Error")
+            .field("kind", &self.inner.kind)
+            .field("message", &self.inner.message)
+            .field("offset", &self.inner.offset)
+            .field("line", &self.inner.line)
+            .field("column", &self.inner.column)
+            .field("path", &self.path())
+            .field("snippet", &self.inner.snippet)
+            .finish()
+    }
+}
+
+impl serde::de::Error for Error {
+    #[cold]
+    fn custom<T: Display>(msg: T) -> Self {
+        Error::new(ErrorKind::Data, msg)
+    }
+}
+
+/// `Result` with this crate's [`Error`].
+pub type Result<T, E = Error> = std::result::Result<T, E>;

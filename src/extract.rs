@@ -1,0 +1,378 @@
+//! The extraction pre-pass: where in a reply the value might be.
+//!
+//! It strips a UTF-8 BOM and leading reasoning blocks, then yields candidate
+//! spans in priority order: the whole text, each fenced block, each
+//! `<json>…</json>` tag, each balanced `{…}`/`[…]` span in prose, and last a
+//! trailing span that never closes. Spans are byte ranges of the caller's
+//! text: nothing is copied.
+
+use std::ops::Range;
+
+use crate::report::Strategy;
+use crate::scan::lex;
+
+/// A place in the text where a value might be.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Candidate {
+    pub span: Range<usize>,
+    pub strategy: Strategy,
+}
+
+impl Candidate {
+    /// The first byte of the span (`{` for an object-shaped candidate).
+    pub(crate) fn first_byte(&self, text: &str) -> Option<u8> {
+        text.as_bytes()[self.span.clone()]
+            .iter()
+            .copied()
+            .find(|b| !b.is_ascii_whitespace())
+    }
+}
+
+/// Which extraction strategies run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Strategies {
+    pub whole: bool,
+    pub fence: bool,
+    pub tag: bool,
+    pub balanced: bool,
+    pub trailing: bool,
+}
+
+impl Default for Strategies {
+    fn default() -> Self {
+        Strategies {
+            whole: true,
+            fence: true,
+            tag: true,
+            balanced: true,
+            trailing: true,
+        }
+    }
+}
+
+impl Strategies {
+    pub(crate) fn set(&mut self, strategy: Strategy, on: bool) {
+        match strategy {
+            Strategy::Whole => self.whole = on,
+            Strategy::Fence => self.fence = on,
+            Strategy::Tag => self.tag = on,
+            Strategy::Balanced => self.balanced = on,
+            Strategy::Trailing => self.trailing = on,
+            Strategy::Gathered => {}
+        }
+    }
+}
+
+/// Reasoning blocks some models write before answering.
+const REASONING: [(&str, &str); 3] = [
+    ("<think>", "</think>"),
+    ("<thinking>", "</thinking>"),
+    ("<reasoning>", "</reasoning>"),
+];
+
+/// The part of the text after a BOM and leading reasoning blocks.
+pub(crate) fn body(text: &str) -> Range<usize> {
+    let mut start = if text.starts_with('\u{feff}') { 3 } else { 0 };
+    loop {
+        let rest = &text[start..];
+        let trimmed = rest.trim_start();
+        let at = start + (rest.len() - trimmed.len());
+        let Some((open, close)) = REASONING
+            .iter()
+            .find(|(open, _)| starts_with_ignore_case(trimmed, open))
+        else {
+            break;
+        };
+        match find_ignore_case(&text[at + open.len()..], close) {
+            Some(k) => start = at + open.len() + k + close.len(),
+            None => {
+                // An unclosed block at the start: skip only the tag.
+                start = at + open.len();
+                break;
+            }
+        }
+    }
+    start..text.len()
+}
+
+fn starts_with_ignore_case(s: &str, prefix: &str) -> bool {
+    s.len() >= prefix.len() && s.as_bytes()[..prefix.len()].eq_ignore_ascii_case(prefix.as_bytes())
+}
+
+fn find_ignore_case(s: &str, needle: &str) -> Option<usize> {
+    let n = needle.as_bytes();
+    s.as_bytes()
+        .windows(n.len())
+        .position(|w| w.eq_ignore_ascii_case(n))
+}
+
+/// The whole body, trimmed, without a stray fence at either end.
+pub(crate) fn whole(text: &str, body: Range<usize>) -> Option<Candidate> {
+    let b = text.as_bytes();
+    let mut start = body.start;
+    let mut end = body.end;
+    while start < end && b[start].is_ascii_whitespace() {
+        start += 1;
+    }
+    while end > start && b[end - 1].is_ascii_whitespace() {
+        end -= 1;
+    }
+    // `{...}```` or ````{...}```: a fence with no partner at an end.
+    while end > start && b[end - 1] == b'`' {
+        end -= 1;
+    }
+    if b[start..end].starts_with(b"```") {
+        let mut k = start;
+        while k < end && b[k] == b'`' {
+            k += 1;
+        }
+        let lang = b[k..end]
+            .iter()
+            .take_while(|c| c.is_ascii_alphanumeric())
+            .count();
+        if k + lang < end && b[k + lang].is_ascii_whitespace() || lang == 0 {
+            start = k + lang;
+        }
+    }
+    (start < end).then_some(Candidate {
+        span: start..end,
+        strategy: Strategy::Whole,
+    })
+}
+
+/// Candidate spans after the whole text, in priority order.
+pub(crate) fn others(text: &str, body: Range<usize>, which: Strategies) -> Vec<Candidate> {
+    let mut out = Vec::new();
+    if which.fence {
+        fences(text, body.clone(), &mut out);
+    }
+    if which.tag {
+        tags(text, body.clone(), &mut out);
+    }
+    if which.balanced || which.trailing {
+        balanced(text, body, which, &mut out);
+    }
+    out
+}
+
+/// Fenced blocks: ```` ```lang ```` … ```` ``` ````, or an opening fence left
+/// open at the end.
+fn fences(text: &str, body: Range<usize>, out: &mut Vec<Candidate>) {
+    let b = text.as_bytes();
+    let mut i = body.start;
+    while let Some(open) = find(b, i, body.end, b"```") {
+        let mut k = open;
+        while k < body.end && b[k] == b'`' {
+            k += 1;
+        }
+        // An optional language tag (`json`, `JSON`, `python`, ...).
+        let mut content = k;
+        while content < body.end
+            && (b[content].is_ascii_alphanumeric() || matches!(b[content], b'_' | b'+' | b'-'))
+        {
+            content += 1;
+        }
+        if content < body.end
+            && !b[content].is_ascii_whitespace()
+            && !matches!(b[content], b'{' | b'[')
+        {
+            content = k;
+        }
+        if content < body.end && b[content] == b'\n' {
+            content += 1;
+        }
+        match find(b, content, body.end, b"```") {
+            Some(close) => {
+                push(out, text, content..close, Strategy::Fence);
+                i = close;
+                while i < body.end && b[i] == b'`' {
+                    i += 1;
+                }
+            }
+            None => {
+                push(out, text, content..body.end, Strategy::Fence);
+                break;
+            }
+        }
+    }
+}
+
+/// `<json>…</json>` blocks (any case).
+fn tags(text: &str, body: Range<usize>, out: &mut Vec<Candidate>) {
+    let mut i = body.start;
+    while let Some(k) = find_ignore_case(&text[i..body.end], "<json>") {
+        let start = i + k + "<json>".len();
+        match find_ignore_case(&text[start..body.end], "</json>") {
+            Some(k) => {
+                push(out, text, start..start + k, Strategy::Tag);
+                i = start + k + "</json>".len();
+            }
+            None => {
+                push(out, text, start..body.end, Strategy::Tag);
+                break;
+            }
+        }
+    }
+}
+
+/// Balanced `{…}` and `[…]` spans at the top level of the prose, found by a
+/// string-aware scan (brackets inside `"..."` do not count); the first that
+/// never closes becomes a trailing candidate.
+fn balanced(text: &str, body: Range<usize>, which: Strategies, out: &mut Vec<Candidate>) {
+    let b = text.as_bytes();
+    let mut i = body.start;
+    while i < body.end {
+        if !matches!(b[i], b'{' | b'[') {
+            i += 1;
+            continue;
+        }
+        let start = i;
+        let mut depth = 0usize;
+        let mut in_string = false;
+        let mut k = i;
+        let mut closed = None;
+        while k < body.end {
+            let c = b[k];
+            if in_string {
+                match c {
+                    b'\\' => k += 1,
+                    b'"' => in_string = false,
+                    _ => {}
+                }
+            } else {
+                match c {
+                    b'"' => in_string = true,
+                    b'{' | b'[' => depth += 1,
+                    b'}' | b']' => {
+                        depth -= 1;
+                        if depth == 0 {
+                            closed = Some(k + 1);
+                            break;
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            k += 1;
+        }
+        match closed {
+            Some(end) => {
+                if which.balanced {
+                    push(out, text, start..end, Strategy::Balanced);
+                }
+                i = end;
+            }
+            None => {
+                if which.trailing {
+                    push(out, text, start..body.end, Strategy::Trailing);
+                }
+                break;
+            }
+        }
+    }
+}
+
+/// Adds a candidate with its span trimmed of whitespace (so the same span
+/// found two ways is recognised as one).
+fn push(out: &mut Vec<Candidate>, text: &str, span: Range<usize>, strategy: Strategy) {
+    let b = text.as_bytes();
+    let (mut start, mut end) = (span.start, span.end);
+    while start < end && b[start].is_ascii_whitespace() {
+        start += 1;
+    }
+    while end > start && b[end - 1].is_ascii_whitespace() {
+        end -= 1;
+    }
+    if start < end {
+        out.push(Candidate {
+            span: start..end,
+            strategy,
+        });
+    }
+}
+
+/// The top-level values of `span` when they are all objects or arrays
+/// (separated by whitespace, commas, semicolons or comments), each with
+/// whether it is empty (`{}`, `[ ]`). `None` when anything else is at the top
+/// level.
+pub(crate) fn container_roots(text: &str, span: Range<usize>) -> Option<Vec<(Range<usize>, bool)>> {
+    let b = text.as_bytes();
+    let mut roots = Vec::new();
+    let mut i = span.start;
+    loop {
+        i = lex::next_significant(b, i, span.end);
+        while i < span.end && matches!(b[i], b',' | b';') {
+            i = lex::next_significant(b, i + 1, span.end);
+        }
+        if i >= span.end {
+            return Some(roots);
+        }
+        if !matches!(b[i], b'{' | b'[') {
+            return None;
+        }
+        let (close, _) = lex::matching_close(b, i, span.end);
+        let end = close.map_or(span.end, |c| c + 1);
+        let empty = close.is_some_and(|c| lex::next_significant(b, i + 1, span.end) == c);
+        roots.push((i..end, empty));
+        i = end;
+    }
+}
+
+fn find(b: &[u8], from: usize, end: usize, needle: &[u8]) -> Option<usize> {
+    if from >= end {
+        return None;
+    }
+    b[from..end]
+        .windows(needle.len())
+        .position(|w| w == needle)
+        .map(|k| from + k)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn spans(text: &str) -> Vec<(&str, Strategy)> {
+        let body = body(text);
+        let mut all: Vec<Candidate> = whole(text, body.clone()).into_iter().collect();
+        all.extend(others(text, body, Strategies::default()));
+        all.into_iter()
+            .map(|c| (&text[c.span], c.strategy))
+            .collect()
+    }
+
+    #[test]
+    fn strips_bom_and_reasoning() {
+        let t = "\u{feff}<think>maybe {a}</think>\n{\"a\": 1}";
+        assert_eq!(&t[body(t)], "\n{\"a\": 1}");
+        let t = "<think>still thinking {\"a\": 1}";
+        assert_eq!(&t[body(t)], "still thinking {\"a\": 1}");
+    }
+
+    #[test]
+    fn finds_fences_tags_and_spans_in_order() {
+        let t =
+            "Hi %{name}!\n```json\n{\"a\": 1}\n```\n<json>[2]</json> and {\"b\": \"}\"} then [3";
+        assert_eq!(
+            spans(t),
+            vec![
+                (t, Strategy::Whole),
+                ("{\"a\": 1}", Strategy::Fence),
+                ("[2]", Strategy::Tag),
+                ("{name}", Strategy::Balanced),
+                ("{\"a\": 1}", Strategy::Balanced),
+                ("[2]", Strategy::Balanced),
+                ("{\"b\": \"}\"}", Strategy::Balanced),
+                ("[3", Strategy::Trailing),
+            ]
+        );
+    }
+
+    #[test]
+    fn unclosed_and_inline_fences() {
+        let t = "```json\n{\"a\": [1,";
+        assert_eq!(spans(t)[1], ("{\"a\": [1,", Strategy::Fence));
+        let t = "lorem ```json {\"k\":1} ``` ipsum";
+        assert_eq!(spans(t)[1], ("{\"k\":1}", Strategy::Fence));
+    }
+}

@@ -1,0 +1,90 @@
+//! Decode what a language model actually replies into typed Rust values.
+//!
+//! Models wrap JSON in prose and markdown fences, make the usual syntax
+//! mistakes, and get cut off mid-stream. `serde_llm` finds the value
+//! (extraction), repairs and completes it (a tolerant scanner), and decodes it
+//! through one `serde::Deserializer`, so any `T: Deserialize` works:
+//!
+//! ```
+//! #[derive(Debug, PartialEq, serde::Deserialize)]
+//! struct Verdict {
+//!     label: String,
+//!     score: f64,
+//!     reasons: Vec<String>,
+//! }
+//!
+//! let reply = "Sure! Here is the JSON you asked for:\n```json\n\
+//!     {label: 'spam', score: 0.93, reasons: [\"all caps\", \"3 links\",],}\n```\n\
+//!     Let me know if you need anything else.";
+//! let v: Verdict = serde_llm::from_llm_str(reply)?;
+//! assert_eq!(v.label, "spam");
+//! assert_eq!(v.reasons, ["all caps", "3 links"]);
+//! # Ok::<(), serde_llm::Error>(())
+//! ```
+//!
+//! [`repair`] gives the recovered value as JSON text instead, and
+//! [`Decoder::decode_with_report`] tells what was repaired.
+
+#![deny(missing_docs)]
+
+mod de;
+mod decoder;
+mod error;
+mod extract;
+mod report;
+mod scan;
+mod shape;
+mod write;
+
+pub use decoder::Decoder;
+pub use error::{Error, ErrorKind, Result};
+pub use report::{Repair, RepairKind, Report, Strategy};
+
+/// Decodes the value in a model's reply into `T`: extracts it from prose or
+/// fences, repairs it, completes it if it was cut off, and deserializes it.
+///
+/// Strings that needed no unescaping or repair are borrowed from `text`, so
+/// `T` may hold `&str` fields.
+///
+/// ```
+/// #[derive(serde::Deserialize)]
+/// struct Answer<'a> { city: &'a str, population: u64 }
+///
+/// let a: Answer = serde_llm::from_llm_str("The answer: {\"city\": \"Lyon\", \"population\": 522250}")?;
+/// assert_eq!((a.city, a.population), ("Lyon", 522250));
+/// # Ok::<(), serde_llm::Error>(())
+/// ```
+pub fn from_llm_str<'de, T: serde::Deserialize<'de>>(text: &'de str) -> Result<T> {
+    Decoder::new().decode(text)
+}
+
+/// [`from_llm_str`] for bytes. Invalid UTF-8 is an error with its offset,
+/// never a panic.
+///
+/// ```
+/// let n: Vec<u8> = serde_llm::from_llm_slice(b"[1, 2, 3,]")?;
+/// assert_eq!(n, [1, 2, 3]);
+/// let err = serde_llm::from_llm_slice::<Vec<u8>>(b"[1, \xff]").unwrap_err();
+/// assert_eq!(err.kind(), serde_llm::ErrorKind::InvalidUtf8);
+/// assert_eq!(err.offset(), Some(4));
+/// # Ok::<(), serde_llm::Error>(())
+/// ```
+pub fn from_llm_slice<'de, T: serde::Deserialize<'de>>(bytes: &'de [u8]) -> Result<T> {
+    Decoder::new().decode_slice(bytes)
+}
+
+/// Recovers the value in a model's reply as compact JSON text, member order
+/// kept — the untyped job that `json_repair` and `jsonrepair` do.
+///
+/// ```
+/// let fixed = serde_llm::repair("{name: 'Ada', langs: ['en', 'fr',], // done\n")?;
+/// assert_eq!(fixed, r#"{"name":"Ada","langs":["en","fr"]}"#);
+/// # Ok::<(), serde_llm::Error>(())
+/// ```
+pub fn repair(text: &str) -> Result<String> {
+    Decoder::new().repair(text)
+}
+
+#[doc = include_str!("../README.md")]
+#[cfg(doctest)]
+pub struct ReadmeDoctests;

@@ -1,0 +1,265 @@
+//! Byte classes and side-effect-free lookahead over the input.
+//!
+//! Everything here is a pure function of `(bytes, position, end)`, so the
+//! repairing state machine can ask "what comes next?" without moving.
+
+/// JSON whitespace.
+#[inline]
+pub(crate) fn is_ws(b: u8) -> bool {
+    matches!(b, b' ' | b'\n' | b'\r' | b'\t')
+}
+
+/// Bytes after which a bare token (number, literal, unquoted key) has ended.
+#[inline]
+pub(crate) fn is_token_end(b: u8) -> bool {
+    matches!(
+        b,
+        b' ' | b'\n' | b'\r' | b'\t' | b',' | b':' | b']' | b'}' | b'[' | b'{' | b')' | b'"' | b';'
+    )
+}
+
+/// Characters allowed in an identifier-like word (`True`, `callback_1`, `$ref`).
+#[inline]
+pub(crate) fn is_word(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'_' || b == b'$'
+}
+
+/// Length in bytes of a non-ASCII whitespace character at `i` (NBSP, the
+/// U+2000 spaces, zero-width space, narrow NBSP, ideographic space, BOM, …),
+/// or 0.
+pub(crate) fn special_ws_len(b: &[u8], i: usize, end: usize) -> usize {
+    let at = |k: usize| if i + k < end { b[i + k] } else { 0 };
+    match at(0) {
+        0xC2 if at(1) == 0xA0 => 2,
+        0xE1 if at(1) == 0xA0 && at(2) == 0x8E => 3,
+        0xE2 if at(1) == 0x80 && (0x80..=0x8B).contains(&at(2)) => 3,
+        0xE2 if at(1) == 0x80 && at(2) == 0xAF => 3,
+        0xE2 if at(1) == 0x81 && at(2) == 0x9F => 3,
+        0xE3 if at(1) == 0x80 && at(2) == 0x80 => 3,
+        0xEF if at(1) == 0xBB && at(2) == 0xBF => 3,
+        _ => 0,
+    }
+}
+
+/// What a run of skipped bytes contained.
+#[derive(Clone, Copy, Default, Debug)]
+pub(crate) struct Skipped {
+    pub comment: Option<usize>,
+    pub special: Option<usize>,
+    pub newline: bool,
+}
+
+/// Skips whitespace, comments (`//`, `/* */`, and `#` followed by a space, `#`
+/// or a line end) and non-ASCII spaces. Returns the new position and what was
+/// skipped.
+pub(crate) fn skip_ws(b: &[u8], mut i: usize, end: usize) -> (usize, Skipped) {
+    let mut s = Skipped::default();
+    while i < end {
+        match b[i] {
+            b' ' | b'\r' | b'\t' => i += 1,
+            b'\n' => {
+                s.newline = true;
+                i += 1;
+            }
+            b'/' if i + 1 < end && b[i + 1] == b'/' => {
+                s.comment.get_or_insert(i);
+                i = line_end(b, i, end);
+            }
+            b'/' if i + 1 < end && b[i + 1] == b'*' => {
+                s.comment.get_or_insert(i);
+                i = block_comment_end(b, i + 2, end);
+            }
+            b'#' if i + 1 >= end || matches!(b[i + 1], b' ' | b'#' | b'\n' | b'\r' | b'\t') => {
+                s.comment.get_or_insert(i);
+                i = line_end(b, i, end);
+            }
+            c if c >= 0x80 => {
+                let n = special_ws_len(b, i, end);
+                if n == 0 {
+                    break;
+                }
+                s.special.get_or_insert(i);
+                i += n;
+            }
+            _ => break,
+        }
+    }
+    (i, s)
+}
+
+fn line_end(b: &[u8], i: usize, end: usize) -> usize {
+    b[i..end]
+        .iter()
+        .position(|&c| c == b'\n')
+        .map_or(end, |k| i + k)
+}
+
+fn block_comment_end(b: &[u8], mut i: usize, end: usize) -> usize {
+    while i + 1 < end {
+        if b[i] == b'*' && b[i + 1] == b'/' {
+            return i + 2;
+        }
+        i += 1;
+    }
+    end
+}
+
+/// The next position at or after `i` that is not whitespace or a comment.
+#[inline]
+pub(crate) fn next_significant(b: &[u8], i: usize, end: usize) -> usize {
+    skip_ws(b, i, end).0
+}
+
+/// The kind of quote character at `i`, with its length in bytes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Quote {
+    /// `"`
+    Double,
+    /// `'`
+    Single,
+    /// `“` or `”` (and `„`): closed by any double-like quote.
+    DoubleLike,
+    /// `‘`, `’`, `` ` `` or `´`: closed by any single-like quote.
+    SingleLike,
+}
+
+/// Recognises an opening quote at `i`.
+pub(crate) fn quote_at(b: &[u8], i: usize, end: usize) -> Option<(Quote, usize)> {
+    let at = |k: usize| if i + k < end { b[i + k] } else { 0 };
+    match at(0) {
+        b'"' => Some((Quote::Double, 1)),
+        b'\'' => Some((Quote::Single, 1)),
+        b'`' => Some((Quote::SingleLike, 1)),
+        0xC2 if at(1) == 0xB4 => Some((Quote::SingleLike, 2)),
+        0xE2 if at(1) == 0x80 => match at(2) {
+            0x9C | 0x9D => Some((Quote::DoubleLike, 3)),
+            0x98 | 0x99 => Some((Quote::SingleLike, 3)),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// Whether the character at `i` closes a string opened with `q`; returns its
+/// length.
+#[inline]
+pub(crate) fn closing_quote_at(q: Quote, b: &[u8], i: usize, end: usize) -> Option<usize> {
+    match q {
+        Quote::Double => (b[i] == b'"').then_some(1),
+        Quote::Single => (b[i] == b'\'').then_some(1),
+        Quote::DoubleLike => match quote_at(b, i, end) {
+            Some((Quote::DoubleLike | Quote::Double, n)) => Some(n),
+            _ => None,
+        },
+        Quote::SingleLike => match quote_at(b, i, end) {
+            Some((Quote::SingleLike | Quote::Single, n)) => Some(n),
+            _ => None,
+        },
+    }
+}
+
+/// From an opening `"` at `i`, the position just after its closing quote if
+/// the string closes on the same line (escapes honoured).
+pub(crate) fn simple_string_end(b: &[u8], i: usize, end: usize) -> Option<usize> {
+    let (q, n) = quote_at(b, i, end)?;
+    let mut k = i + n;
+    while k < end {
+        match b[k] {
+            b'\\' => k += 2,
+            b'\n' => return None,
+            _ => {
+                if let Some(m) = closing_quote_at(q, b, k, end) {
+                    return Some(k + m);
+                }
+                k += 1;
+            }
+        }
+    }
+    None
+}
+
+/// Whether a key starts at `i`: a quoted string or a bare word, then `:`.
+/// Returns the position of the colon.
+pub(crate) fn key_then_colon(b: &[u8], i: usize, end: usize) -> Option<usize> {
+    let after = if quote_at(b, i, end).is_some() {
+        simple_string_end(b, i, end)?
+    } else {
+        let mut k = i;
+        while k < end && (is_word(b[k]) || b[k] == b'-' || b[k] == b'.') {
+            k += 1;
+        }
+        if k == i {
+            return None;
+        }
+        k
+    };
+    let c = next_significant(b, after, end);
+    (c < end && b[c] == b':').then_some(c)
+}
+
+/// From an opener (`{`, `[` or `(`) at `i`: the position of its matching closer
+/// (if it closes) and whether a comma appears at its top level. Strings in
+/// double quotes are skipped; closers of the wrong kind close anyway.
+pub(crate) fn matching_close(b: &[u8], i: usize, end: usize) -> (Option<usize>, bool) {
+    let mut depth = 0usize;
+    let mut top_comma = false;
+    let mut k = i;
+    while k < end {
+        match b[k] {
+            b'"' => {
+                k += 1;
+                while k < end && b[k] != b'"' {
+                    if b[k] == b'\\' {
+                        k += 1;
+                    }
+                    k += 1;
+                }
+            }
+            b'{' | b'[' | b'(' => depth += 1,
+            b'}' | b']' | b')' => {
+                depth -= 1;
+                if depth == 0 {
+                    return (Some(k), top_comma);
+                }
+            }
+            b',' if depth == 1 => top_comma = true,
+            _ => {}
+        }
+        k += 1;
+    }
+    (None, top_comma)
+}
+
+/// The length of a code fence marker (three or more backticks and an optional
+/// language tag) at `i`, or 0.
+pub(crate) fn fence_len(b: &[u8], i: usize, end: usize) -> usize {
+    let mut k = i;
+    while k < end && b[k] == b'`' {
+        k += 1;
+    }
+    if k - i < 3 {
+        return 0;
+    }
+    while k < end && b[k].is_ascii_alphanumeric() {
+        k += 1;
+    }
+    k - i
+}
+
+/// Walks back from `p` over whitespace and `/* */` comments, not below
+/// `start`; returns the position just after the last significant byte.
+pub(crate) fn trim_back(b: &[u8], start: usize, p: usize) -> usize {
+    let mut k = p;
+    loop {
+        while k > start && is_ws(b[k - 1]) {
+            k -= 1;
+        }
+        if k >= start + 4 && &b[k - 2..k] == b"*/" {
+            if let Some(m) = b[start..k - 2].windows(2).rposition(|w| w == b"/*") {
+                k = start + m;
+                continue;
+            }
+        }
+        return k;
+    }
+}

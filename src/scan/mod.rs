@@ -1,0 +1,1167 @@
+//! The tolerant scanner: a repairing state machine with an explicit container
+//! stack that turns a candidate span into a well-formed stream of [`Event`]s.
+//!
+//! It never recurses (so a million `[` cost a `Vec`, not the call stack), it
+//! records every repair with its offset in the caller's text, and at the end of
+//! the input it completes what was cut off: it closes the open string and
+//! containers, drops a dangling key, comma or colon, and finishes a cut literal.
+
+pub(crate) mod lex;
+mod number;
+mod string;
+
+use std::ops::Range;
+
+pub(crate) use number::{classify, parse_f64, NumValue};
+
+use crate::error::{Error, ErrorKind, Result};
+use crate::report::{Repair, RepairKind};
+use lex::{is_word, key_then_colon, matching_close, next_significant, quote_at};
+
+/// A string's content: borrowed from the input when it needed no unescaping
+/// or repair, else held in the scanner's scratch buffer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Text<'de> {
+    Borrowed(&'de str),
+    Scratch,
+}
+
+/// A number: its JSON spelling and its `serde_json` classification.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Number<'de> {
+    pub text: Text<'de>,
+    pub value: NumValue,
+}
+
+/// One step of the event stream. Keys and values alternate inside objects;
+/// the stream is always well formed.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Event<'de> {
+    StartObject,
+    EndObject,
+    StartArray,
+    EndArray,
+    Key(Text<'de>),
+    Str(Text<'de>),
+    Num(Number<'de>),
+    Bool(bool),
+    Null,
+    /// The end of the value (returned again on every later call).
+    Eof,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Frame {
+    Object,
+    Array,
+    /// `(1, 2)`: an array closed by `)`.
+    Tuple,
+    /// `callback(...)` or `(value)`: transparent, closed by `)`.
+    Group,
+    /// `{"a", "b"}` (a set literal): an array closed by `}`.
+    Set,
+    /// The synthetic array that gathers several top-level values.
+    Roots,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum State {
+    /// A value is expected (at the root, after `:`, after `,` in an array).
+    Value,
+    /// After `[`: a value or `]`.
+    ArrayStart,
+    /// After `{`: a key or `}`.
+    ObjectStart,
+    /// After `,` in an object: a key (or `}` after a trailing comma).
+    ObjectKey,
+    /// After a value inside a container: `,` or the closer.
+    AfterValue,
+    /// After the root value (single-root mode).
+    AfterRoot,
+    /// Closing containers until the stack has this many frames.
+    Closing(usize),
+    /// `Eof` was returned.
+    Done,
+}
+
+/// The place a string or bare word is read in, which decides what may end it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Ctx {
+    Key,
+    Object,
+    Array,
+    Root,
+}
+
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Where {
+    ctx: Ctx,
+    /// Inside parentheses: `)` also ends a value.
+    paren: bool,
+}
+
+/// How the scanner reads its span.
+#[derive(Clone, Debug)]
+pub(crate) struct ScanOptions {
+    pub max_depth: usize,
+    /// Gather every top-level value into one array.
+    pub multi: bool,
+}
+
+pub(crate) struct Scanner<'de> {
+    text: &'de str,
+    b: &'de [u8],
+    pos: usize,
+    end: usize,
+    /// Further spans to read after this one (gathering mode), last first.
+    segments: Vec<Range<usize>>,
+    stack: Vec<Frame>,
+    depth: usize,
+    max_depth: usize,
+    state: State,
+    /// A key was returned and its value has not started yet.
+    awaiting_value: bool,
+    /// An object was opened and its `StartObject` is held back until its first
+    /// key shows whether it is really a set (`{"a", "b"}`).
+    object_pending: bool,
+    pending: Option<Event<'de>>,
+    peeked: Option<Event<'de>>,
+    scratch: String,
+    repairs: Vec<Repair>,
+    truncated: bool,
+    /// After the root value there is another value (single-root mode).
+    more_roots: bool,
+    /// The last top-level value was a scalar.
+    scalar_root: bool,
+    /// How many top-level values have started, and how many were scalars.
+    roots: u32,
+    scalar_roots: u32,
+    /// Where the first `"` of a line was last found: (searched from, found
+    /// at or line end, found).
+    quote_hint: (usize, usize, bool),
+    /// Offset of the start of the last token returned.
+    token_start: usize,
+}
+
+impl<'de> Scanner<'de> {
+    /// A scanner over several spans, read in order (used with `multi`).
+    pub(crate) fn over(text: &'de str, spans: &[Range<usize>], opts: &ScanOptions) -> Scanner<'de> {
+        let first = spans.first().cloned().unwrap_or(0..0);
+        let mut s = Scanner {
+            text,
+            b: text.as_bytes(),
+            pos: first.start,
+            end: first.end,
+            segments: spans.iter().skip(1).rev().cloned().collect(),
+            stack: Vec::new(),
+            depth: 0,
+            max_depth: opts.max_depth,
+            state: State::Value,
+            awaiting_value: false,
+            object_pending: false,
+            pending: None,
+            peeked: None,
+            scratch: String::new(),
+            repairs: Vec::new(),
+            truncated: false,
+            more_roots: false,
+            scalar_root: false,
+            roots: 0,
+            scalar_roots: 0,
+            quote_hint: (0, 0, false),
+            token_start: first.start,
+        };
+        if opts.multi {
+            s.stack.push(Frame::Roots);
+            s.pending = Some(Event::StartArray);
+        }
+        s
+    }
+
+    /// The repairs made so far.
+    pub(crate) fn repairs(&self) -> &[Repair] {
+        &self.repairs
+    }
+
+    pub(crate) fn into_repairs(self) -> Vec<Repair> {
+        self.repairs
+    }
+
+    /// Whether the input was cut off and completed.
+    pub(crate) fn truncated(&self) -> bool {
+        self.truncated
+    }
+
+    /// Whether another top-level value follows the root value.
+    pub(crate) fn more_roots(&self) -> bool {
+        self.more_roots
+    }
+
+    /// Whether every top-level value was an object or an array.
+    pub(crate) fn roots_are_containers(&self) -> bool {
+        self.roots > 0 && self.scalar_roots == 0
+    }
+
+    /// Offset of the last token returned, for error positions.
+    pub(crate) fn offset(&self) -> usize {
+        self.token_start
+    }
+
+    /// The content of a [`Text`] returned by the last event.
+    pub(crate) fn str(&self, t: Text<'de>) -> &str {
+        match t {
+            Text::Borrowed(s) => s,
+            Text::Scratch => &self.scratch,
+        }
+    }
+
+    /// The next event.
+    pub(crate) fn next(&mut self) -> Result<Event<'de>> {
+        if let Some(ev) = self.peeked.take() {
+            return Ok(ev);
+        }
+        if let Some(ev) = self.pending.take() {
+            return Ok(ev);
+        }
+        self.advance()
+    }
+
+    /// The next event, left in place.
+    pub(crate) fn peek(&mut self) -> Result<Event<'de>> {
+        if let Some(ev) = self.peeked {
+            return Ok(ev);
+        }
+        let ev = self.next()?;
+        self.peeked = Some(ev);
+        Ok(ev)
+    }
+
+    #[cold]
+    fn record(&mut self, kind: RepairKind, offset: usize) {
+        self.repairs.push(Repair { kind, offset });
+    }
+
+    fn advance(&mut self) -> Result<Event<'de>> {
+        loop {
+            if let State::Closing(depth) = self.state {
+                if self.stack.len() > depth {
+                    let ev = self.pop();
+                    if self.stack.len() > depth {
+                        self.state = State::Closing(depth);
+                    }
+                    if let Some(ev) = ev {
+                        return Ok(ev);
+                    }
+                    continue;
+                }
+                self.state = self.settled();
+            }
+            self.skip_ws();
+            if self.pos >= self.end {
+                match self.at_end()? {
+                    Some(ev) => return Ok(ev),
+                    None => continue,
+                }
+            }
+            let c = self.b[self.pos];
+            self.token_start = self.pos;
+            let step = match self.state {
+                State::Value => {
+                    let step = self.value(c)?;
+                    if step.is_some() {
+                        self.awaiting_value = false;
+                    }
+                    step
+                }
+                State::AfterValue => self.after_value(c)?,
+                State::ObjectStart | State::ObjectKey => self.key(c)?,
+                State::ArrayStart => {
+                    if c == b']' {
+                        self.pos += 1;
+                        self.pop()
+                    } else {
+                        self.state = State::Value;
+                        continue;
+                    }
+                }
+                State::AfterRoot => self.after_root(c),
+                State::Closing(_) => unreachable!("handled above"),
+                State::Done => return Ok(Event::Eof),
+            };
+            if let Some(ev) = step {
+                return Ok(ev);
+            }
+        }
+    }
+
+    /// The state after a value, given the stack.
+    fn settled(&self) -> State {
+        if self.stack.is_empty() {
+            State::AfterRoot
+        } else {
+            State::AfterValue
+        }
+    }
+
+    #[inline]
+    fn skip_ws(&mut self) {
+        let b = self.b;
+        let mut i = self.pos;
+        while i < self.end && matches!(b[i], b' ' | b'\n' | b'\r' | b'\t') {
+            i += 1;
+        }
+        if i < self.end && matches!(b[i], b'/' | b'#' | 0x80..=0xFF) {
+            let (j, s) = lex::skip_ws(b, i, self.end);
+            if let Some(at) = s.comment {
+                self.record(RepairKind::Comment, at);
+            }
+            if let Some(at) = s.special {
+                self.record(RepairKind::SpecialWhitespace, at);
+            }
+            i = j;
+        }
+        self.pos = i;
+    }
+
+    fn place(&self) -> Where {
+        let mut paren = false;
+        for f in self.stack.iter().rev() {
+            let ctx = match f {
+                Frame::Group => {
+                    paren = true;
+                    continue;
+                }
+                Frame::Tuple => {
+                    paren = true;
+                    Ctx::Array
+                }
+                Frame::Array | Frame::Set => Ctx::Array,
+                Frame::Object => Ctx::Object,
+                Frame::Roots => Ctx::Root,
+            };
+            return Where { ctx, paren };
+        }
+        Where {
+            ctx: Ctx::Root,
+            paren,
+        }
+    }
+
+    fn push(&mut self, frame: Frame) -> Result<()> {
+        if matches!(
+            frame,
+            Frame::Object | Frame::Array | Frame::Tuple | Frame::Set
+        ) {
+            if self.depth >= self.max_depth {
+                return Err(Error::at(
+                    ErrorKind::Depth,
+                    format_args!("nesting deeper than {} levels", self.max_depth),
+                    self.pos,
+                ));
+            }
+            self.depth += 1;
+        }
+        self.stack.push(frame);
+        Ok(())
+    }
+
+    /// Pops the top container and returns its end event (`None` for a group).
+    fn pop(&mut self) -> Option<Event<'de>> {
+        let frame = self.stack.pop();
+        if matches!(
+            frame,
+            Some(Frame::Object | Frame::Array | Frame::Tuple | Frame::Set)
+        ) {
+            self.depth -= 1;
+        }
+        self.state = self.settled();
+        let end = match frame? {
+            Frame::Object => Event::EndObject,
+            Frame::Array | Frame::Tuple | Frame::Set | Frame::Roots => Event::EndArray,
+            Frame::Group => return None,
+        };
+        if self.object_pending {
+            // An object closed before its first key: `{}`.
+            self.object_pending = false;
+            self.pending = Some(end);
+            return Some(Event::StartObject);
+        }
+        Some(end)
+    }
+
+    /// Whether frame `i` is the outermost real container.
+    fn is_outermost(&self, i: usize) -> bool {
+        i == 0 || self.stack[i - 1] == Frame::Roots
+    }
+
+    /// After a scalar value.
+    fn scalar_done(&mut self) {
+        self.state = self.settled();
+        if matches!(self.stack.last(), None | Some(Frame::Roots)) {
+            self.scalar_root = true;
+            self.roots += 1;
+            self.scalar_roots += 1;
+        }
+    }
+
+    fn open(&mut self, frame: Frame) -> Result<Option<Event<'de>>> {
+        self.push(frame)?;
+        self.pos += 1;
+        if self.stack.len() == 1 || self.stack[self.stack.len() - 2] == Frame::Roots {
+            self.scalar_root = false;
+            self.roots += 1;
+        }
+        if frame == Frame::Object {
+            self.state = State::ObjectStart;
+            self.object_pending = true;
+            self.awaiting_value = false;
+            Ok(None)
+        } else {
+            self.state = State::ArrayStart;
+            Ok(Some(Event::StartArray))
+        }
+    }
+
+    // ----- values -------------------------------------------------------
+
+    fn value(&mut self, c: u8) -> Result<Option<Event<'de>>> {
+        if self.stack.last() == Some(&Frame::Roots) && !self.root_may_start() {
+            // Prose after the gathered values: stop gathering.
+            self.record(RepairKind::TrailingText, self.pos);
+            self.pos = self.end;
+            self.segments.clear();
+            return Ok(None);
+        }
+        match c {
+            b'{' => self.open(Frame::Object),
+            b'[' => self.open(Frame::Array),
+            b'"' => self.string_value(),
+            b'0'..=b'9' | b'-' => self.number_value(),
+            b't' if self.literal_at(b"true") => Ok(self.literal(4, Event::Bool(true))),
+            b'f' if self.literal_at(b"false") => Ok(self.literal(5, Event::Bool(false))),
+            b'n' if self.literal_at(b"null") => Ok(self.literal(4, Event::Null)),
+            _ => self.value_slow(c),
+        }
+    }
+
+    /// In gathering mode, whether the value at `self.pos` may be gathered.
+    fn root_may_start(&self) -> bool {
+        self.roots == 0 || self.next_root_at(self.pos)
+    }
+
+    #[inline]
+    fn literal_at(&self, word: &[u8]) -> bool {
+        let k = self.pos + word.len();
+        self.b[self.pos..self.end].starts_with(word) && (k >= self.end || !is_word(self.b[k]))
+    }
+
+    fn literal(&mut self, len: usize, ev: Event<'de>) -> Option<Event<'de>> {
+        self.pos += len;
+        self.scalar_done();
+        Some(ev)
+    }
+
+    fn value_slow(&mut self, c: u8) -> Result<Option<Event<'de>>> {
+        let top = self.stack.last().copied();
+        match c {
+            b'}' | b']' | b')' => {
+                return Ok(match top {
+                    Some(Frame::Object) if self.awaiting_value => self.missing_value(),
+                    Some(Frame::Array) if c == b']' => self.trailing_comma_close(),
+                    Some(Frame::Tuple) if c == b')' => self.trailing_comma_close(),
+                    Some(Frame::Set) if c == b'}' => self.trailing_comma_close(),
+                    _ => self.closer(c),
+                });
+            }
+            b',' => {
+                return Ok(match top {
+                    Some(Frame::Object) if self.awaiting_value => self.missing_value(),
+                    _ => {
+                        self.record(RepairKind::ExtraComma, self.pos);
+                        self.pos += 1;
+                        None
+                    }
+                });
+            }
+            b':' | b';' => {
+                self.record(RepairKind::Skipped, self.pos);
+                self.pos += 1;
+                return Ok(None);
+            }
+            b'.' if self.b[self.pos..self.end].starts_with(b"...") => {
+                self.record(RepairKind::Ellipsis, self.pos);
+                self.pos = next_significant(self.b, self.pos + 3, self.end);
+                if self.pos < self.end
+                    && self.b[self.pos] == b','
+                    && matches!(self.place().ctx, Ctx::Array | Ctx::Root)
+                {
+                    self.pos += 1;
+                }
+                return Ok(None);
+            }
+            b'+' | b'.' => return self.number_value(),
+            b'(' => return self.paren(),
+            b'\\' if self.pos + 1 < self.end && self.b[self.pos + 1] == b'"' => {
+                return self.string_value()
+            }
+            b'/' => return Ok(self.regex()),
+            b'`' if self.skip_fence() => return Ok(None),
+            _ => {}
+        }
+        if quote_at(self.b, self.pos, self.end).is_some() {
+            return self.string_value();
+        }
+        if is_word(c) {
+            return self.word_value();
+        }
+        let w = self.place();
+        match self.unquoted(w) {
+            Some(t) => {
+                self.scalar_done();
+                Ok(Some(Event::Str(t)))
+            }
+            None => {
+                self.skip_char();
+                Ok(None)
+            }
+        }
+    }
+
+    /// Skips a code fence marker (```` ```json ````) at `self.pos`, if any.
+    fn skip_fence(&mut self) -> bool {
+        let n = lex::fence_len(self.b, self.pos, self.end);
+        if n > 0 {
+            self.record(RepairKind::CodeFence, self.pos);
+            self.pos += n;
+        }
+        n > 0
+    }
+
+    fn skip_char(&mut self) {
+        self.record(RepairKind::Skipped, self.pos);
+        let len = self.text[self.pos..]
+            .chars()
+            .next()
+            .map_or(1, char::len_utf8);
+        self.pos += len;
+    }
+
+    /// `{"a": }`: a key whose value is missing gets `null`.
+    fn missing_value(&mut self) -> Option<Event<'de>> {
+        self.record(RepairKind::MissingValue, self.pos);
+        self.scalar_done();
+        Some(Event::Null)
+    }
+
+    fn trailing_comma_close(&mut self) -> Option<Event<'de>> {
+        self.record(RepairKind::TrailingComma, self.pos);
+        self.pos += 1;
+        self.pop()
+    }
+
+    fn string_value(&mut self) -> Result<Option<Event<'de>>> {
+        let w = self.place();
+        let Some(mut text) = self.quoted(w)? else {
+            // An empty string cut off at the end: nothing was written.
+            return Ok(None);
+        };
+        // `"a" + "b"`: concatenation.
+        loop {
+            let j = next_significant(self.b, self.pos, self.end);
+            if j >= self.end || self.b[j] != b'+' {
+                break;
+            }
+            let k = next_significant(self.b, j + 1, self.end);
+            self.record(RepairKind::Concatenation, j);
+            if k < self.end && quote_at(self.b, k, self.end).is_some() {
+                let mut acc = std::mem::take(&mut self.scratch);
+                if let Text::Borrowed(s) = text {
+                    acc.clear();
+                    acc.push_str(s);
+                }
+                self.pos = k;
+                if let Some(next) = self.quoted(w)? {
+                    acc.push_str(self.str(next));
+                }
+                self.scratch = acc;
+                text = Text::Scratch;
+            } else {
+                self.pos = k;
+                break;
+            }
+        }
+        // `["key": "value"]`: a key inside an array starts an object.
+        if w.ctx == Ctx::Array && !w.paren {
+            let j = next_significant(self.b, self.pos, self.end);
+            if j < self.end && self.b[j] == b':' {
+                self.record(RepairKind::ImplicitObject, self.token_start);
+                self.push(Frame::Object)?;
+                self.pos = j + 1;
+                self.state = State::Value;
+                self.pending = Some(Event::Key(text));
+                self.awaiting_value = true;
+                return Ok(Some(Event::StartObject));
+            }
+        }
+        self.scalar_done();
+        Ok(Some(Event::Str(text)))
+    }
+
+    fn number_value(&mut self) -> Result<Option<Event<'de>>> {
+        let start = self.pos;
+        match number::lex(self.b, start, self.end, &mut self.scratch) {
+            number::Lexed::Number { end, clean } => {
+                let text = if clean {
+                    Text::Borrowed(&self.text[start..end])
+                } else {
+                    self.record(RepairKind::NumberFormat, start);
+                    Text::Scratch
+                };
+                let value = classify(self.str(text));
+                self.pos = end;
+                if end < self.end && self.b[end] == b'"' {
+                    // `12345",`: a stray quote after a number.
+                    let n = next_significant(self.b, end + 1, self.end);
+                    if n >= self.end || matches!(self.b[n], b',' | b'}' | b']') {
+                        self.record(RepairKind::Skipped, end);
+                        self.pos = end + 1;
+                    }
+                }
+                self.scalar_done();
+                Ok(Some(Event::Num(Number { text, value })))
+            }
+            number::Lexed::Empty { end } => {
+                if end >= self.end && self.place().ctx == Ctx::Array {
+                    // `[1, -` cut off: drop the sign.
+                    self.record(RepairKind::TruncatedValue, start);
+                    self.truncated = true;
+                    self.pos = end;
+                    return Ok(None);
+                }
+                // A lone sign or dot stands for zero.
+                self.record(RepairKind::NumberFormat, start);
+                self.pos = end;
+                self.scalar_done();
+                Ok(Some(Event::Num(Number {
+                    text: Text::Borrowed("0"),
+                    value: NumValue::U64(0),
+                })))
+            }
+            number::Lexed::NotNumber => {
+                let rest = &self.b[start..self.end];
+                for (word, v) in [
+                    (&b"-Infinity"[..], f64::NEG_INFINITY),
+                    (b"-inf", f64::NEG_INFINITY),
+                ] {
+                    if rest.starts_with(word)
+                        && (rest.len() == word.len() || !is_word(rest[word.len()]))
+                    {
+                        self.record(RepairKind::NonFiniteNumber, start);
+                        self.pos += word.len();
+                        self.scalar_done();
+                        return Ok(Some(Event::Num(Number {
+                            text: Text::Borrowed("-Infinity"),
+                            value: NumValue::NonFinite(v),
+                        })));
+                    }
+                }
+                let w = self.place();
+                match self.unquoted(w) {
+                    Some(t) => {
+                        if let Some(last) = self.repairs.last_mut() {
+                            last.kind = RepairKind::NumberAsString;
+                        }
+                        self.scalar_done();
+                        Ok(Some(Event::Str(t)))
+                    }
+                    None => {
+                        self.skip_char();
+                        Ok(None)
+                    }
+                }
+            }
+        }
+    }
+
+    /// A bare word at a value position: a literal in another spelling, a cut
+    /// literal, a wrapper call `name(`, or an unquoted string.
+    fn word_value(&mut self) -> Result<Option<Event<'de>>> {
+        let b = self.b;
+        let start = self.pos;
+        let mut k = start;
+        while k < self.end && is_word(b[k]) {
+            k += 1;
+        }
+        let word = &self.text[start..k];
+        let ends = k >= self.end || lex::is_token_end(b[k]) || b[k] == b'/';
+        if ends {
+            let lit = match word.to_ascii_lowercase().as_str() {
+                "true" => Some(Event::Bool(true)),
+                "false" => Some(Event::Bool(false)),
+                "null" | "none" | "nil" | "undefined" => Some(Event::Null),
+                "nan" => Some(non_finite("NaN", f64::NAN)),
+                "infinity" | "inf" => Some(non_finite("Infinity", f64::INFINITY)),
+                _ => None,
+            };
+            if let Some(ev) = lit {
+                self.record(
+                    if matches!(ev, Event::Num(_)) {
+                        RepairKind::NonFiniteNumber
+                    } else {
+                        RepairKind::Literal
+                    },
+                    start,
+                );
+                self.pos = k;
+                self.scalar_done();
+                return Ok(Some(ev));
+            }
+            if k >= self.end {
+                // `tru`, `fals`, `nul` cut off at the end.
+                let lower = word.to_ascii_lowercase();
+                for (full, ev) in [
+                    ("true", Event::Bool(true)),
+                    ("false", Event::Bool(false)),
+                    ("null", Event::Null),
+                ] {
+                    if full.starts_with(&lower) {
+                        self.record(RepairKind::TruncatedValue, start);
+                        self.truncated = true;
+                        self.pos = k;
+                        self.scalar_done();
+                        return Ok(Some(ev));
+                    }
+                }
+            }
+        }
+        let call = next_significant(b, k, self.end);
+        if call < self.end && b[call] == b'(' {
+            // `callback(...)`, `ObjectId("...")`: keep what is inside.
+            self.record(RepairKind::Wrapper, start);
+            self.pos = call;
+            return self.group();
+        }
+        let w = self.place();
+        match self.unquoted(w) {
+            Some(t) => {
+                self.scalar_done();
+                Ok(Some(Event::Str(t)))
+            }
+            None => {
+                self.skip_char();
+                Ok(None)
+            }
+        }
+    }
+
+    /// `(` at a value position: a tuple `(1, 2)` is an array; `(x)` is `x`.
+    fn paren(&mut self) -> Result<Option<Event<'de>>> {
+        let open = self.pos;
+        let (close, comma) = matching_close(self.b, open, self.end);
+        let empty = close.is_some_and(|c| next_significant(self.b, open + 1, self.end) == c);
+        if comma || empty {
+            self.record(RepairKind::Tuple, open);
+            self.open(Frame::Tuple)
+        } else {
+            self.record(RepairKind::Wrapper, open);
+            self.group()
+        }
+    }
+
+    fn group(&mut self) -> Result<Option<Event<'de>>> {
+        self.push(Frame::Group)?;
+        self.pos += 1;
+        self.state = State::Value;
+        Ok(None)
+    }
+
+    /// `/regex/` at a value position becomes the string `"/regex/"`.
+    fn regex(&mut self) -> Option<Event<'de>> {
+        let b = self.b;
+        let start = self.pos;
+        let mut k = start + 1;
+        while k < self.end && b[k] != b'\n' {
+            match b[k] {
+                b'\\' => k += 2,
+                b'/' => {
+                    self.record(RepairKind::Regex, start);
+                    self.pos = k + 1;
+                    self.scalar_done();
+                    return Some(Event::Str(Text::Borrowed(&self.text[start..k + 1])));
+                }
+                _ => k += 1,
+            }
+        }
+        self.skip_char();
+        None
+    }
+
+    // ----- objects ------------------------------------------------------
+
+    fn key(&mut self, c: u8) -> Result<Option<Event<'de>>> {
+        let after_comma = self.state == State::ObjectKey;
+        match c {
+            b'}' => {
+                if after_comma {
+                    self.record(RepairKind::TrailingComma, self.pos);
+                }
+                self.pos += 1;
+                return Ok(self.pop());
+            }
+            b',' => {
+                self.record(RepairKind::ExtraComma, self.pos);
+                self.pos += 1;
+                self.state = State::ObjectKey;
+                return Ok(None);
+            }
+            b']' | b')' => return Ok(self.closer(c)),
+            b'.' if self.b[self.pos..self.end].starts_with(b"...") => {
+                self.record(RepairKind::Ellipsis, self.pos);
+                self.pos += 3;
+                return Ok(None);
+            }
+            b':' => {
+                self.record(RepairKind::Skipped, self.pos);
+                self.pos += 1;
+                return Ok(None);
+            }
+            b'`' if self.skip_fence() => return Ok(None),
+            b'{' | b'[' => {
+                let parent = self.stack.len().checked_sub(2).map(|i| self.stack[i]);
+                if matches!(parent, Some(Frame::Array | Frame::Tuple | Frame::Set)) {
+                    // `[{"a": 1 {"a": 2}]`: the object was not closed.
+                    self.record(RepairKind::MissingCloser, self.pos);
+                    return Ok(self.pop());
+                }
+                self.skip_char();
+                return Ok(None);
+            }
+            _ => {}
+        }
+        let quoted = quote_at(self.b, self.pos, self.end).is_some()
+            || (c == b'\\' && self.pos + 1 < self.end && self.b[self.pos + 1] == b'"');
+        let text = if quoted {
+            let key = Where {
+                ctx: Ctx::Key,
+                paren: false,
+            };
+            match self.quoted(key)? {
+                Some(t) => t,
+                None => {
+                    self.dangling_key(self.pos, true);
+                    return Ok(None);
+                }
+            }
+        } else {
+            match self.unquoted_key() {
+                Some(t) => t,
+                None => {
+                    self.skip_char();
+                    return Ok(None);
+                }
+            }
+        };
+        Ok(self.after_key(text, !quoted))
+    }
+
+    /// Decides what a key just read is, by what follows it.
+    fn after_key(&mut self, text: Text<'de>, unquoted: bool) -> Option<Event<'de>> {
+        let ev = self.key_event(text, unquoted)?;
+        if !self.object_pending {
+            return Some(ev);
+        }
+        self.object_pending = false;
+        if let Event::Str(_) = ev {
+            // `{"a", "b"}`: a set literal is an array.
+            let top = self.stack.len() - 1;
+            self.stack[top] = Frame::Set;
+            self.record(RepairKind::SetLiteral, self.token_start);
+            self.pending = Some(ev);
+            return Some(Event::StartArray);
+        }
+        self.pending = Some(ev);
+        Some(Event::StartObject)
+    }
+
+    fn key_event(&mut self, text: Text<'de>, unquoted: bool) -> Option<Event<'de>> {
+        let b = self.b;
+        let end = self.end;
+        let j = next_significant(b, self.pos, end);
+        if j >= end {
+            self.dangling_key(j, true);
+            return None;
+        }
+        match b[j] {
+            b':' => {
+                let k = next_significant(b, j + 1, end);
+                if k >= end {
+                    self.dangling_key(k, true);
+                    return None;
+                }
+                self.pos = j + 1;
+            }
+            b',' if self.object_pending => {
+                // The first member has no colon and a comma follows: a set.
+                self.pos = j;
+                self.state = State::AfterValue;
+                self.scalar_done();
+                return Some(Event::Str(text));
+            }
+            b'}' | b',' | b']' | b')' => {
+                self.dangling_key(j, false);
+                self.state = State::AfterValue;
+                return None;
+            }
+            _ if unquoted
+                && (is_word(b[j])
+                    || (quote_at(b, j, end).is_some() && key_then_colon(b, j, end).is_some())) =>
+            {
+                // `COMMENT "key": ...` or `brown fox. "key":`: a stray word.
+                if let Some(last) = self.repairs.last_mut() {
+                    last.kind = RepairKind::Skipped;
+                }
+                self.pos = j;
+                self.state = State::ObjectKey;
+                return None;
+            }
+            _ => {
+                self.record(RepairKind::MissingColon, j);
+                self.pos = j;
+            }
+        }
+        self.state = State::Value;
+        self.awaiting_value = true;
+        Some(Event::Key(text))
+    }
+
+    fn dangling_key(&mut self, at: usize, at_end: bool) {
+        self.record(RepairKind::DanglingKey, self.token_start);
+        if at_end {
+            self.truncated = true;
+        }
+        self.pos = at;
+        self.state = State::ObjectKey;
+    }
+
+    // ----- between values ----------------------------------------------
+
+    fn after_value(&mut self, c: u8) -> Result<Option<Event<'de>>> {
+        let top = *self.stack.last().expect("after a value inside a container");
+        match (top, c) {
+            (Frame::Object, b',') => {
+                self.pos += 1;
+                self.state = State::ObjectKey;
+                Ok(None)
+            }
+            (Frame::Array | Frame::Tuple | Frame::Set | Frame::Roots, b',')
+            | (Frame::Roots, b';') => {
+                self.pos += 1;
+                self.state = State::Value;
+                Ok(None)
+            }
+            (Frame::Object, b'}') => {
+                if self.is_outermost(self.stack.len() - 1) && self.reopens(self.pos + 1) {
+                    // `{"a": 1}, "b": 2}`: the object closed too early.
+                    self.record(RepairKind::Reopened, self.pos);
+                    self.pos += 1;
+                    return Ok(None);
+                }
+                self.pos += 1;
+                Ok(self.pop())
+            }
+            (Frame::Array, b']') if self.continues_array() => {
+                // `"key": ["a"], ["b"]`: one list written in pieces.
+                self.record(RepairKind::MismatchedCloser, self.pos);
+                let comma = next_significant(self.b, self.pos + 1, self.end);
+                self.pos = next_significant(self.b, comma + 1, self.end) + 1;
+                self.state = State::Value;
+                Ok(None)
+            }
+            (Frame::Array, b']') | (Frame::Tuple | Frame::Group, b')') | (Frame::Set, b'}') => {
+                self.pos += 1;
+                Ok(self.pop())
+            }
+            (_, b'}' | b']' | b')') => Ok(self.closer(c)),
+            (_, b':' | b';') => {
+                self.record(RepairKind::Skipped, self.pos);
+                self.pos += 1;
+                Ok(None)
+            }
+            (_, b'`') if self.skip_fence() => Ok(None),
+            (Frame::Object, _) => {
+                self.record(RepairKind::MissingComma, self.pos);
+                self.state = State::ObjectKey;
+                Ok(None)
+            }
+            (Frame::Array | Frame::Tuple | Frame::Set, _) => {
+                self.record(RepairKind::MissingComma, self.pos);
+                self.state = State::Value;
+                Ok(None)
+            }
+            (Frame::Roots, _) => {
+                self.state = State::Value;
+                Ok(None)
+            }
+            (Frame::Group, _) => {
+                self.skip_char();
+                Ok(None)
+            }
+        }
+    }
+
+    /// At the `]` of an array that is an object's value: does `, [` follow,
+    /// where a key should be?
+    fn continues_array(&self) -> bool {
+        let n = self.stack.len();
+        if n < 2 || self.stack[n - 2] != Frame::Object {
+            return false;
+        }
+        let comma = next_significant(self.b, self.pos + 1, self.end);
+        if comma >= self.end || self.b[comma] != b',' {
+            return false;
+        }
+        let open = next_significant(self.b, comma + 1, self.end);
+        open < self.end && self.b[open] == b'['
+    }
+
+    /// After the root object's `}` at `i`: does `, "key":` follow?
+    fn reopens(&self, i: usize) -> bool {
+        let j = next_significant(self.b, i, self.end);
+        if j >= self.end || self.b[j] != b',' {
+            return false;
+        }
+        let k = next_significant(self.b, j + 1, self.end);
+        if k >= self.end {
+            return false;
+        }
+        key_then_colon(self.b, k, self.end).is_some()
+            || lex::simple_string_end(self.b, k, self.end).is_some_and(|e| {
+                let n = next_significant(self.b, e, self.end);
+                n < self.end && quote_at(self.b, n, self.end).is_some()
+            })
+    }
+
+    /// A closer that does not match the innermost container.
+    fn closer(&mut self, c: u8) -> Option<Event<'de>> {
+        let closes = |f: &Frame| match c {
+            b'}' => matches!(f, Frame::Object | Frame::Set),
+            b']' => *f == Frame::Array,
+            _ => matches!(f, Frame::Tuple | Frame::Group),
+        };
+        let target = self.stack.iter().rposition(closes);
+        self.pos += 1;
+        match target {
+            Some(i) => {
+                self.record(RepairKind::MismatchedCloser, self.pos - 1);
+                let len = self.stack.len();
+                let more = next_significant(self.b, self.pos, self.end) < self.end
+                    && !matches!(
+                        self.b[next_significant(self.b, self.pos, self.end)],
+                        b'}' | b']' | b')'
+                    );
+                if self.is_outermost(i) && i + 1 < len && more {
+                    // `{"a": ["x", "y"}, "b": 1}`: a typo for `]`; close only
+                    // the innermost container.
+                    self.state = State::Closing(len - 1);
+                } else {
+                    self.state = State::Closing(i);
+                }
+                None
+            }
+            None => {
+                self.record(RepairKind::StrayCloser, self.pos - 1);
+                None
+            }
+        }
+    }
+
+    /// After the root value in single-root mode: skip stray punctuation, note
+    /// whether another value follows, and end.
+    fn after_root(&mut self, c: u8) -> Option<Event<'de>> {
+        if matches!(c, b',' | b';' | b'}' | b']' | b')' | b'`') {
+            if c != b',' {
+                self.record(RepairKind::TrailingText, self.pos);
+            }
+            self.pos += 1;
+            return None;
+        }
+        if self.next_root_at(self.pos) {
+            self.more_roots = true;
+        } else {
+            self.record(RepairKind::TrailingText, self.pos);
+        }
+        self.state = State::Done;
+        Some(Event::Eof)
+    }
+
+    /// Whether another top-level value starts at `j`: an object or array, or,
+    /// after a scalar, a number, a quoted string, or a single word on its line
+    /// (`1\n2`, `a,b`) — not a sentence of prose.
+    fn next_root_at(&self, j: usize) -> bool {
+        let b = self.b;
+        let c = b[j];
+        if matches!(c, b'{' | b'[') {
+            return true;
+        }
+        if !self.scalar_root {
+            return false;
+        }
+        if c.is_ascii_digit() || matches!(c, b'"' | b'\'' | b'-') {
+            return true;
+        }
+        if !is_word(c) {
+            return false;
+        }
+        let mut k = j;
+        while k < self.end && is_word(b[k]) {
+            k += 1;
+        }
+        while k < self.end && matches!(b[k], b' ' | b'\t' | b'\r') {
+            k += 1;
+        }
+        k >= self.end || matches!(b[k], b'\n' | b',')
+    }
+
+    /// The end of the span.
+    fn at_end(&mut self) -> Result<Option<Event<'de>>> {
+        if self.stack.len() == 1 && self.stack[0] == Frame::Roots {
+            if let Some(next) = self.segments.pop() {
+                self.pos = next.start;
+                self.end = next.end;
+                self.state = State::Value;
+                return Ok(None);
+            }
+        }
+        if self.awaiting_value {
+            self.awaiting_value = false;
+            self.truncated = true;
+            return Ok(self.missing_value());
+        }
+        match self.stack.last() {
+            None => match self.state {
+                State::AfterRoot | State::Done => {
+                    self.state = State::Done;
+                    Ok(Some(Event::Eof))
+                }
+                _ => Err(Error::at(
+                    ErrorKind::NoJson,
+                    "no JSON value found",
+                    self.pos.min(self.end),
+                )),
+            },
+            Some(Frame::Roots) => Ok(self.pop()),
+            Some(_) => {
+                self.truncated = true;
+                self.record(RepairKind::MissingCloser, self.end);
+                Ok(self.pop())
+            }
+        }
+    }
+}
+
+fn non_finite(text: &'static str, v: f64) -> Event<'static> {
+    Event::Num(Number {
+        text: Text::Borrowed(text),
+        value: NumValue::NonFinite(v),
+    })
+}

@@ -1,0 +1,673 @@
+//! Strings: quoted (in any quote style, with repairs) and unquoted.
+//!
+//! The hard question is where a string ends. A quote ends it only when what
+//! follows fits the place the string is in (a `:` after a key, a `,` or `}`
+//! after an object value, ...); otherwise it is an inner quote the model forgot
+//! to escape. In valid JSON the first quote always fits, so the judgement costs
+//! one look at the next significant byte.
+
+use super::lex::{
+    closing_quote_at, is_word, is_ws, key_then_colon, next_significant, quote_at,
+    simple_string_end, skip_ws, trim_back, Quote,
+};
+use super::{Ctx, Scanner, Text, Where};
+use crate::error::Result;
+use crate::report::RepairKind;
+
+/// Where the scan of a quoted string stops early, chosen by a first pass.
+#[derive(Clone, Copy)]
+struct Limit {
+    /// The string's content ends here.
+    at: usize,
+    /// Where scanning resumes (after a closing quote, or at the delimiter
+    /// where a missing closing quote belonged).
+    resume: usize,
+}
+
+enum Scan<'de> {
+    /// The string, or `None` for an empty string cut off at the end.
+    Done(Option<Text<'de>>),
+    /// Scan again, stopping at this limit.
+    Again(Limit),
+}
+
+/// What is known about a quote being judged.
+#[derive(Clone, Copy)]
+pub(super) struct Judge {
+    /// Whether an earlier quote in this string was judged an inner quote.
+    pub inner_seen: bool,
+    /// How many more `{` and `[` than `}` and `]` the content has so far.
+    pub depth: i32,
+    /// How many more `[` than `]` the content has so far.
+    pub brackets: i32,
+}
+
+/// Counts brackets in a string's content incrementally, so judging many
+/// quotes in one string stays linear.
+struct Balance {
+    pos: usize,
+    depth: i32,
+    brackets: i32,
+}
+
+impl Balance {
+    fn advance(&mut self, b: &[u8], to: usize) {
+        for &c in &b[self.pos..to] {
+            match c {
+                b'{' => self.depth += 1,
+                b'}' => self.depth -= 1,
+                b'[' => {
+                    self.depth += 1;
+                    self.brackets += 1;
+                }
+                b']' => {
+                    self.depth -= 1;
+                    self.brackets -= 1;
+                }
+                _ => {}
+            }
+        }
+        self.pos = to;
+    }
+}
+
+/// How far a look-ahead over prose may go before giving up.
+const LOOKAHEAD: usize = 1024;
+
+impl<'de> Scanner<'de> {
+    /// Scans a quoted string whose opening quote is at `self.pos`. `None` is
+    /// an empty string cut off at the end (nothing was written yet).
+    pub(super) fn quoted(&mut self, w: Where) -> Result<Option<Text<'de>>> {
+        let open = self.pos;
+        let repairs = self.repairs.len();
+        match self.quoted_once(w, None) {
+            Scan::Done(t) => Ok(t),
+            Scan::Again(limit) => {
+                self.pos = open;
+                self.repairs.truncate(repairs);
+                match self.quoted_once(w, Some(limit)) {
+                    Scan::Done(t) => Ok(t),
+                    Scan::Again(_) => unreachable!("a limited scan always finishes"),
+                }
+            }
+        }
+    }
+
+    fn quoted_once(&mut self, w: Where, limit: Option<Limit>) -> Scan<'de> {
+        let b = self.b;
+        let end = self.end;
+        let open = self.pos;
+        // `\"` opens a string in JSON that was escaped once too often.
+        let escaped = b[open] == b'\\';
+        let (q, qlen) = if escaped {
+            self.record(RepairKind::EscapedJson, open);
+            (Quote::Double, 2)
+        } else {
+            quote_at(b, open, end).expect("caller checked for a quote")
+        };
+        if q != Quote::Double {
+            self.record(RepairKind::Quotes, open);
+        }
+        let start = open + qlen;
+        let stop = limit.map_or(end, |l| l.at);
+
+        // `""`: the empty string, or text in doubled quotes (`""text""`).
+        let mut doubled = false;
+        if !escaped && start < end && closing_quote_at(q, b, start, end) == Some(1) {
+            let after = start + 1;
+            let n = next_significant(b, after, end);
+            if n < end && (is_word(b[after]) || (n > after && is_word(b[n]))) {
+                doubled = true;
+                self.record(RepairKind::DoubledQuotes, open);
+            } else {
+                self.pos = after;
+                return Scan::Done(Some(Text::Borrowed("")));
+            }
+        }
+        let start = start + doubled as usize;
+
+        let mut i = start;
+        let mut seg = start;
+        let mut owned = false;
+        let mut raw_newline = false;
+        let mut last_inner: Option<(usize, usize)> = None;
+        let mut balance = Balance {
+            pos: start,
+            depth: 0,
+            brackets: 0,
+        };
+        loop {
+            // The hot loop: bytes that need no attention.
+            while i < stop {
+                let c = b[i];
+                if c == b'\\' || c < 0x20 {
+                    break;
+                }
+                match q {
+                    Quote::Double if c == b'"' => break,
+                    Quote::Single if c == b'\'' => break,
+                    Quote::DoubleLike | Quote::SingleLike
+                        if matches!(c, b'"' | b'\'' | b'`' | 0xC2 | 0xE2) =>
+                    {
+                        break
+                    }
+                    _ => i += 1,
+                }
+            }
+            if i >= stop {
+                if let Some(l) = limit {
+                    self.record(RepairKind::MissingQuote, l.at);
+                    let text = self.finish(start, seg, l.at, owned, l.resume == l.at);
+                    self.pos = l.resume;
+                    return Scan::Done(Some(text));
+                }
+                return self.unterminated(w, start, seg, owned, last_inner);
+            }
+            let c = b[i];
+            if c == b'\\' && !(escaped && i + 1 < end && b[i + 1] == b'"') {
+                if escaped && i + 2 < end && b[i + 1] == b'\\' && b[i + 2] == b'"' {
+                    // `\\"` inside escaped JSON is an escaped quote.
+                    self.own(&mut owned, seg, i);
+                    self.scratch.push('"');
+                    i += 3;
+                    seg = i;
+                    continue;
+                }
+                self.own(&mut owned, seg, i);
+                i = self.escape(i, stop);
+                seg = i;
+                continue;
+            }
+            if c < 0x20 {
+                self.record(RepairKind::ControlCharacter, i);
+                raw_newline |= c == b'\n';
+                i += 1;
+                continue;
+            }
+            let qn = if c == b'\\' {
+                2
+            } else {
+                match closing_quote_at(q, b, i, end) {
+                    Some(n) => n,
+                    None => {
+                        // A quote of another style, or a non-ASCII byte: content.
+                        i += 1;
+                        continue;
+                    }
+                }
+            };
+            let mut after = i + qn;
+            if doubled && after < end && closing_quote_at(q, b, after, end).is_some() {
+                after += qn;
+            }
+            balance.advance(b, i);
+            let judge = Judge {
+                inner_seen: last_inner.is_some(),
+                depth: balance.depth,
+                brackets: balance.brackets,
+            };
+            if self.closes(after, w, judge) {
+                let text = self.finish_closed(start, seg, i, owned, raw_newline);
+                self.pos = after;
+                return Scan::Done(Some(text));
+            }
+            if limit.is_none() {
+                if let Some(p) = self.missing_quote_before(i, start, w) {
+                    return Scan::Again(Limit {
+                        at: trim_back(b, start, p),
+                        resume: p,
+                    });
+                }
+            }
+            self.record(RepairKind::InnerQuote, i);
+            last_inner = Some((i, qn));
+            i += qn;
+        }
+    }
+
+    /// Makes the scratch buffer hold the content up to `i`.
+    fn own(&mut self, owned: &mut bool, seg: usize, i: usize) {
+        if !*owned {
+            self.scratch.clear();
+            *owned = true;
+        }
+        self.scratch.push_str(&self.text[seg..i]);
+    }
+
+    /// The content `start..i`, where the raw tail is copied when the scratch
+    /// buffer is in use. A string that was cut (its closing quote missing)
+    /// loses trailing whitespace.
+    fn finish(&mut self, start: usize, seg: usize, i: usize, owned: bool, trim: bool) -> Text<'de> {
+        let tail = &self.text[seg..i];
+        let tail = if trim { tail.trim_end() } else { tail };
+        if owned {
+            self.scratch.push_str(tail);
+            Text::Scratch
+        } else {
+            Text::Borrowed(&self.text[start..seg + tail.len()])
+        }
+    }
+
+    /// Like [`finish`](Self::finish) for a string closed by a quote: a string
+    /// that holds raw newlines loses a raw whitespace tail that holds one (a
+    /// closing quote put on the next line).
+    fn finish_closed(
+        &mut self,
+        start: usize,
+        seg: usize,
+        i: usize,
+        owned: bool,
+        raw_newline: bool,
+    ) -> Text<'de> {
+        let trim = raw_newline && {
+            let tail = &self.text[seg..i];
+            let kept = tail.trim_end_matches([' ', '\t', '\r', '\n']);
+            tail[kept.len()..].contains('\n')
+        };
+        self.finish(start, seg, i, owned, trim)
+    }
+
+    /// Decodes the escape at `i` (a backslash) into the scratch buffer and
+    /// returns the position after it.
+    fn escape(&mut self, i: usize, stop: usize) -> usize {
+        let b = self.b;
+        if i + 1 >= stop {
+            // A lone backslash cut off at the end: drop it.
+            self.truncated |= stop == self.end;
+            return stop;
+        }
+        let c = b[i + 1];
+        let plain = match c {
+            b'"' => '"',
+            b'\\' => '\\',
+            b'/' => '/',
+            b'b' => '\u{8}',
+            b'f' => '\u{c}',
+            b'n' => '\n',
+            b'r' => '\r',
+            b't' => '\t',
+            b'u' => return self.unicode_escape(i, stop),
+            _ => {
+                // `\'`, `\„`, `\` + newline: the character was escaped for no
+                // reason. `\s`, `\d`, `\(`: a backslash meant literally (regexes,
+                // LaTeX), kept.
+                self.record(RepairKind::InvalidEscape, i);
+                let ch = self.text[i + 1..].chars().next().unwrap_or('\\');
+                if ch.is_ascii_graphic() && !matches!(ch, '\'' | '`') {
+                    self.scratch.push('\\');
+                }
+                self.scratch.push(ch);
+                return i + 1 + ch.len_utf8();
+            }
+        };
+        self.scratch.push(plain);
+        i + 2
+    }
+
+    fn unicode_escape(&mut self, i: usize, stop: usize) -> usize {
+        let b = self.b;
+        let hex = |at: usize| -> Option<u32> {
+            if at + 4 > stop {
+                return None;
+            }
+            let s = std::str::from_utf8(&b[at..at + 4]).ok()?;
+            if !s.bytes().all(|c| c.is_ascii_hexdigit()) {
+                return None;
+            }
+            u32::from_str_radix(s, 16).ok()
+        };
+        let Some(unit) = hex(i + 2) else {
+            let avail = &b[i + 2..stop.min(i + 6)];
+            if stop == self.end && avail.iter().all(u8::is_ascii_hexdigit) {
+                // `\u26` cut off at the end: drop the partial escape.
+                self.truncated = true;
+                return stop;
+            }
+            self.record(RepairKind::InvalidEscape, i);
+            self.scratch.push_str("\\u");
+            return i + 2;
+        };
+        let mut next = i + 6;
+        let ch = match unit {
+            0xD800..=0xDBFF => {
+                let low = if b.get(next) == Some(&b'\\') && b.get(next + 1) == Some(&b'u') {
+                    hex(next + 2).filter(|u| (0xDC00..=0xDFFF).contains(u))
+                } else {
+                    None
+                };
+                match low {
+                    Some(low) => {
+                        next += 6;
+                        char::from_u32(0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00))
+                    }
+                    None => None,
+                }
+            }
+            0xDC00..=0xDFFF => None,
+            _ => char::from_u32(unit),
+        };
+        let ch = ch.unwrap_or_else(|| {
+            self.record(RepairKind::LoneSurrogate, i);
+            '\u{FFFD}'
+        });
+        self.scratch.push(ch);
+        next
+    }
+
+    /// Whether a quote whose end is at `after` closes a string in place `w`,
+    /// judged by the next significant byte. In valid JSON the first quote met
+    /// always closes; the rules that keep a quote inside apply to what valid
+    /// JSON cannot have there.
+    pub(super) fn closes(&self, after: usize, w: Where, judge: Judge) -> bool {
+        let b = self.b;
+        let end = self.end;
+        let (j, skipped) = skip_ws(b, after, end);
+        if j >= end {
+            return true;
+        }
+        let c = b[j];
+        if c == b'+' || (w.paren && c == b')') {
+            return true;
+        }
+        let spaced = j > after;
+        let verdict = match w.ctx {
+            Ctx::Key => {
+                matches!(
+                    c,
+                    b':' | b',' | b'}' | b']' | b'-' | b'{' | b'[' | b'0'..=b'9'
+                ) || quote_at(b, j, end).is_some()
+                    || (spaced && is_word(c))
+            }
+            Ctx::Object => match c {
+                // After an inner quote, a comma ends the string only before
+                // the next key (`"lorem "ipsum", sic."` goes on).
+                b',' if judge.inner_seen => {
+                    let n = next_significant(b, j + 1, end);
+                    n >= end || b[n] == b'}' || key_then_colon(b, n, end).is_some()
+                }
+                b',' | b'}' | b':' => true,
+                // A `]` after an object value only closes a `[` in the string.
+                b']' => judge.brackets <= 0,
+                _ if quote_at(b, j, end).is_some() => {
+                    key_then_colon(b, j, end).is_some()
+                        // `"hello\n"\n",}`: a lone quote before the object's end
+                        // is junk after the real closing quote. (Before another
+                        // key, the lone quote is the closing one.)
+                        || (skipped.newline && {
+                            let n = next_significant(b, j + 1, end);
+                            let m = if n < end && b[n] == b',' {
+                                next_significant(b, n + 1, end)
+                            } else {
+                                n
+                            };
+                            m >= end || b[m] == b'}'
+                        })
+                }
+                _ if skipped.newline && key_then_colon(b, j, end).is_some() => true,
+                _ => !judge.inner_seen && spaced && is_word(c) && self.word_run_closes(j, b'}'),
+            },
+            Ctx::Array => match c {
+                b',' | b']' | b'}' | b':' | b'{' | b'[' | b'-' | b'0'..=b'9' => true,
+                _ if quote_at(b, j, end).is_some() => skipped.newline || self.string_value_at(j),
+                _ => !judge.inner_seen && spaced && is_word(c) && self.word_run_closes(j, b']'),
+            },
+            Ctx::Root => c == b',' || c == b'{' || c == b'[' || skipped.newline,
+        };
+        // After an inner quote, a string that opened `{` or `[` (it quotes
+        // JSON or code) keeps going until they are closed.
+        verdict && !(judge.inner_seen && judge.depth > 0)
+    }
+
+    /// Whether a quoted string starts at `j` and is followed by what may follow
+    /// an array element (`,`, `]`, another string, a number, the end).
+    fn string_value_at(&self, j: usize) -> bool {
+        let b = self.b;
+        simple_string_end(b, j, self.end).is_some_and(|e| {
+            let n = next_significant(b, e, self.end);
+            n >= self.end || matches!(b[n], b',' | b']' | b'"' | b'0'..=b'9')
+        })
+    }
+
+    /// After `"text" `: do bare words follow up to the container's `closer`, or
+    /// up to a quote that ends them (`"a" b"]`)? Then the quote closed the
+    /// string and the words are the next value (or junk).
+    fn word_run_closes(&self, j: usize, closer: u8) -> bool {
+        let b = self.b;
+        let mut k = j;
+        let limit = self.end.min(j + LOOKAHEAD);
+        while k < limit {
+            match b[k] {
+                b'"' => {
+                    let n = next_significant(b, k + 1, self.end);
+                    return n >= self.end || b[n] == b',' || b[n] == closer;
+                }
+                c if c == closer => return true,
+                b'\n' | b',' | b'{' | b'[' | b'\'' | b':' => return false,
+                _ => k += 1,
+            }
+        }
+        // The text ends after the words: they are junk after a value.
+        k >= self.end
+    }
+
+    /// A quote at `q` does not close the string; was the closing quote missing
+    /// earlier? When the quote starts what must be the next key or element and
+    /// only a delimiter stands before it, the string ended at that delimiter.
+    /// Returns the delimiter's position.
+    fn missing_quote_before(&self, q: usize, start: usize, w: Where) -> Option<usize> {
+        let b = self.b;
+        let end = self.end;
+        let p = trim_back(b, start, q);
+        if p == start {
+            return None;
+        }
+        let p = p - 1;
+        match (b[p], w.ctx) {
+            (b',', Ctx::Object) => key_then_colon(b, q, end).map(|_| p),
+            (b',', Ctx::Array | Ctx::Root) => simple_string_end(b, q, end)
+                .filter(|&e| {
+                    let n = next_significant(b, e, end);
+                    n >= end || matches!(b[n], b',' | b']')
+                })
+                .map(|_| p),
+            (b':', Ctx::Object) => {
+                // `"a": "first, b: "second"`: the string ended before `, b:`.
+                let from = start.max(p.saturating_sub(LOOKAHEAD));
+                let comma = b[from..p].iter().rposition(|&c| c == b',')? + from;
+                let key = next_significant(b, comma + 1, end);
+                (key_then_colon(b, key, end) == Some(p)).then_some(comma)
+            }
+            // `{"key:"value"}`: the key ended at its colon.
+            (b':', Ctx::Key) => Some(p),
+            (b'+', _) => simple_string_end(b, q, end).map(|_| p),
+            _ => None,
+        }
+    }
+
+    /// The input ended inside a string.
+    fn unterminated(
+        &mut self,
+        w: Where,
+        start: usize,
+        seg: usize,
+        owned: bool,
+        last_inner: Option<(usize, usize)>,
+    ) -> Scan<'de> {
+        let b = self.b;
+        let end = self.end;
+        let last = trim_back(b, start, end);
+        let delimiter = |c: u8| matches!(c, b'}' | b']' | b',' | b'+') || (w.paren && c == b')');
+        let ends_with_delimiter = last > start && delimiter(b[last - 1]);
+        let cut = |at: usize| {
+            Scan::Again(Limit {
+                at: trim_back(b, start, at),
+                resume: at,
+            })
+        };
+        match w.ctx {
+            Ctx::Object | Ctx::Array if ends_with_delimiter => {
+                // `{"a": "b}` or `["x, y]`: the closing quote is missing before a
+                // delimiter: the first comma that starts the next member, or
+                // the first closer of this container not matched in the text.
+                let closer = if w.ctx == Ctx::Array { b']' } else { b'}' };
+                // A closer followed later by quotes is more likely part of the
+                // text (`"value} "tail" more}`).
+                let quotes_after = |k: usize| b[k..last].contains(&b'"');
+                let cut = |at: usize| {
+                    let mut at = at;
+                    while at > start && (is_ws(b[at - 1]) || b[at - 1] == b'+') {
+                        at -= 1;
+                    }
+                    cut(at)
+                };
+                let mut depth = 0i32;
+                for k in start..last {
+                    match b[k] {
+                        b',' if depth <= 0 => {
+                            let next = next_significant(b, k + 1, end);
+                            if w.ctx == Ctx::Array || key_then_colon(b, next, end).is_some() {
+                                return cut(k);
+                            }
+                        }
+                        b'{' | b'[' => depth += 1,
+                        c if c == closer && depth <= 0 && !quotes_after(k) => return cut(k),
+                        b'}' | b']' => depth -= 1,
+                        _ => {}
+                    }
+                }
+                let mut k = last;
+                while k > start && (is_ws(b[k - 1]) || delimiter(b[k - 1])) {
+                    k -= 1;
+                }
+                return cut(k);
+            }
+            Ctx::Root if ends_with_delimiter && b[last - 1] == b'+' => return cut(last - 1),
+            Ctx::Key if last > start && b[last - 1] == b'}' => {
+                // `{"key:value}`: the key ends at its colon.
+                if let Some(colon) = b[start..last].iter().position(|&c| c == b':') {
+                    return cut(start + colon);
+                }
+            }
+            _ => {}
+        }
+        if let (Ctx::Root, Some((q, n))) = (w.ctx, last_inner) {
+            // `"yes" is my answer`: the last quote we passed over was the end.
+            return Scan::Again(Limit {
+                at: q,
+                resume: q + n,
+            });
+        }
+        // Cut off mid-string: keep what was written.
+        self.truncated = true;
+        self.record(RepairKind::MissingCloser, end);
+        self.pos = end;
+        if !owned && b[start..end].iter().all(|&c| is_ws(c)) {
+            return Scan::Done(None);
+        }
+        Scan::Done(Some(self.finish(start, seg, end, owned, false)))
+    }
+
+    /// Reads an unquoted value (a word, a URL, a sentence) at `self.pos`.
+    /// Returns `None` when nothing could be read.
+    pub(super) fn unquoted(&mut self, w: Where) -> Option<Text<'de>> {
+        let b = self.b;
+        let end = self.end;
+        let start = self.pos;
+        // `abcdef"`: a value missing only its opening quote.
+        if let Some(k) = self.first_quote_on_line(start) {
+            let judge = Judge {
+                inner_seen: false,
+                depth: 0,
+                brackets: 0,
+            };
+            if k > start && b[k - 1] != b'\\' && self.closes(k + 1, w, judge) {
+                let text = self.text[start..k].trim_end();
+                if !text.is_empty() {
+                    self.record(RepairKind::MissingQuote, start);
+                    self.pos = k + 1;
+                    return Some(Text::Borrowed(text));
+                }
+            }
+        }
+        let mut depth = 0usize;
+        let mut k = start;
+        while k < end {
+            let c = b[k];
+            let stop = match c {
+                b'\n' | b'\r' | b'"' => true,
+                b'{' | b'[' => {
+                    depth += 1;
+                    false
+                }
+                b'}' | b']' if depth > 0 => {
+                    depth -= 1;
+                    false
+                }
+                b')' if w.paren && depth == 0 => true,
+                b',' if depth == 0 => true,
+                b'}' | b']' => w.ctx != Ctx::Root,
+                _ => false,
+            };
+            if stop {
+                break;
+            }
+            k += 1;
+        }
+        let text = self.text[start..k].trim_end();
+        if text.is_empty() {
+            return None;
+        }
+        self.record(RepairKind::UnquotedString, start);
+        self.pos = start + text.len();
+        Some(Text::Borrowed(text))
+    }
+
+    /// The first `"` from `start` to the end of its line. Remembered, so that
+    /// many bare words on one long line cost one scan.
+    fn first_quote_on_line(&mut self, start: usize) -> Option<usize> {
+        let (from, to, found) = self.quote_hint;
+        if start >= from && start <= to && to > 0 {
+            return found.then_some(to);
+        }
+        let b = self.b;
+        let stop = b[start..self.end]
+            .iter()
+            .position(|&c| c == b'\n' || c == b'"')
+            .map_or(self.end, |k| start + k);
+        let found = stop < self.end && b[stop] == b'"';
+        self.quote_hint = (start, stop, found);
+        found.then_some(stop)
+    }
+
+    /// Reads an unquoted object key at `self.pos`: up to whitespace or a
+    /// delimiter. `a":` (missing only the opening quote) takes its quote.
+    pub(super) fn unquoted_key(&mut self) -> Option<Text<'de>> {
+        let b = self.b;
+        let end = self.end;
+        let start = self.pos;
+        let mut k = start;
+        while k < end
+            && !is_ws(b[k])
+            && !matches!(
+                b[k],
+                b':' | b',' | b'}' | b']' | b'{' | b'[' | b')' | b'(' | b'"'
+            )
+            && quote_at(b, k, end).is_none()
+        {
+            k += 1;
+        }
+        if k == start {
+            return None;
+        }
+        let text = &self.text[start..k];
+        self.record(RepairKind::UnquotedKey, start);
+        if k < end && b[k] == b'"' {
+            let n = next_significant(b, k + 1, end);
+            if n < end && b[n] == b':' {
+                k += 1;
+            }
+        }
+        self.pos = k;
+        Some(Text::Borrowed(text))
+    }
+}

@@ -1,0 +1,119 @@
+//! Canonical JSON text straight from the event stream (no value tree), for
+//! [`repair`](crate::repair): compact, member order kept, strings escaped as
+//! `serde_json` escapes them.
+
+use crate::error::{Error, ErrorKind, Result};
+use crate::scan::{Event, NumValue, Scanner};
+
+/// Writes the scanner's value to `out`.
+pub(crate) fn write(scan: &mut Scanner<'_>, out: &mut String) -> Result<()> {
+    // One entry per open container: (is an object, no item written yet).
+    let mut open: Vec<(bool, bool)> = Vec::new();
+    loop {
+        let ev = scan.next()?;
+        match ev {
+            Event::Eof => {
+                return if open.is_empty() {
+                    Ok(())
+                } else {
+                    Err(Error::at(
+                        ErrorKind::Syntax,
+                        "unexpected end",
+                        scan.offset(),
+                    ))
+                };
+            }
+            Event::EndObject => {
+                open.pop();
+                out.push('}');
+                continue;
+            }
+            Event::EndArray => {
+                open.pop();
+                out.push(']');
+                continue;
+            }
+            Event::Key(t) => {
+                if let Some(top) = open.last_mut() {
+                    if !top.1 {
+                        out.push(',');
+                    }
+                    top.1 = false;
+                }
+                write_str(out, scan.str(t));
+                out.push(':');
+                continue;
+            }
+            _ => {}
+        }
+        if let Some(top) = open.last_mut() {
+            if !top.0 {
+                if !top.1 {
+                    out.push(',');
+                }
+                top.1 = false;
+            }
+        }
+        match ev {
+            Event::StartObject => {
+                out.push('{');
+                open.push((true, true));
+            }
+            Event::StartArray => {
+                out.push('[');
+                open.push((false, true));
+            }
+            Event::Str(t) => write_str(out, scan.str(t)),
+            Event::Num(n) => match n.value {
+                NumValue::NonFinite(_) => out.push_str("null"),
+                _ => out.push_str(scan.str(n.text)),
+            },
+            Event::Bool(true) => out.push_str("true"),
+            Event::Bool(false) => out.push_str("false"),
+            Event::Null => out.push_str("null"),
+            _ => unreachable!("handled above"),
+        }
+    }
+}
+
+/// Writes `s` as a JSON string, escaping what JSON requires and nothing else.
+pub(crate) fn write_str(out: &mut String, s: &str) {
+    out.push('"');
+    let mut start = 0;
+    for (i, b) in s.bytes().enumerate() {
+        let esc = match b {
+            b'"' => "\\\"",
+            b'\\' => "\\\\",
+            b'\n' => "\\n",
+            b'\r' => "\\r",
+            b'\t' => "\\t",
+            0x08 => "\\b",
+            0x0c => "\\f",
+            0..=0x1f => "",
+            _ => continue,
+        };
+        out.push_str(&s[start..i]);
+        if esc.is_empty() {
+            const HEX: &[u8; 16] = b"0123456789abcdef";
+            out.push_str("\\u00");
+            out.push(HEX[usize::from(b >> 4)] as char);
+            out.push(HEX[usize::from(b & 0xf)] as char);
+        } else {
+            out.push_str(esc);
+        }
+        start = i + 1;
+    }
+    out.push_str(&s[start..]);
+    out.push('"');
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn escapes_like_serde_json() {
+        let s = "a\"b\\c\nd\u{1}\u{7f}é/";
+        let mut out = String::new();
+        super::write_str(&mut out, s);
+        assert_eq!(out, serde_json::to_string(s).unwrap());
+    }
+}

@@ -1,0 +1,181 @@
+//! Conformance with the test suites of established repair tools.
+//!
+//! Every `repair` and `throws` case of `tests/corpus/json_repair.jsonl`
+//! (mangiucugna/json_repair, Python) and `tests/corpus/jsonrepair_js.jsonl`
+//! (josdejong/jsonrepair, JS) runs through [`serde_llm::repair`] and is compared
+//! with the peer's expected value as parsed JSON. Cases where we answer
+//! differently on purpose are listed, with the reason, in
+//! `tests/corpus/differences.txt`; this test fails when a listed case starts to
+//! agree or an unlisted case disagrees. Cases with a JSON Schema (`kind:
+//! schema`, and `throws` cases that pass a schema) are typed: they belong with
+//! the coercion tests.
+
+use std::collections::BTreeMap;
+
+use serde_json::Value;
+
+struct Case {
+    id: String,
+    typed: bool,
+    kind: String,
+    input: String,
+    expected: Option<Value>,
+    assertion: Option<String>,
+}
+
+fn load(name: &str) -> Vec<Case> {
+    let path = format!("{}/tests/corpus/{name}", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    text.lines()
+        .map(|line| {
+            let v: Value = serde_json::from_str(line).expect("corpus line");
+            Case {
+                id: v["id"].as_str().unwrap().to_owned(),
+                typed: v["options"].get("schema").is_some()
+                    || v["options"].get("schema_repair_mode").is_some(),
+                kind: v["kind"].as_str().unwrap().to_owned(),
+                input: v["input"].as_str().unwrap().to_owned(),
+                expected: v.get("expected_value").cloned(),
+                assertion: v
+                    .get("assertion")
+                    .and_then(Value::as_str)
+                    .map(str::to_owned),
+            }
+        })
+        .collect()
+}
+
+fn differences() -> BTreeMap<String, String> {
+    let path = format!(
+        "{}/tests/corpus/differences.txt",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let text = std::fs::read_to_string(&path).unwrap_or_default();
+    text.lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .map(|l| {
+            let (id, reason) = l.split_once(char::is_whitespace).unwrap_or((l, ""));
+            assert!(
+                !reason.trim().is_empty(),
+                "{id}: a listed difference needs a reason"
+            );
+            (id.to_owned(), reason.trim().to_owned())
+        })
+        .collect()
+}
+
+/// Value equality as the peers' languages see it: numbers compare by value
+/// (Python's `1 == 1.0`, JS has one number type).
+fn same(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Number(x), Value::Number(y)) => match (x.as_i128(), y.as_i128()) {
+            (Some(x), Some(y)) => x == y,
+            _ => x.as_f64() == y.as_f64(),
+        },
+        (Value::Array(x), Value::Array(y)) => {
+            x.len() == y.len() && x.iter().zip(y).all(|(a, b)| same(a, b))
+        }
+        (Value::Object(x), Value::Object(y)) => {
+            x.len() == y.len() && x.iter().all(|(k, v)| y.get(k).is_some_and(|w| same(v, w)))
+        }
+        _ => a == b,
+    }
+}
+
+fn truthy(v: &Value) -> bool {
+    match v {
+        Value::Null => false,
+        Value::Bool(b) => *b,
+        Value::Number(n) => n.as_f64() != Some(0.0),
+        Value::String(s) => !s.is_empty(),
+        Value::Array(a) => !a.is_empty(),
+        Value::Object(o) => !o.is_empty(),
+    }
+}
+
+/// Whether our answer agrees with the peer's, and what our answer was.
+fn run(case: &Case) -> (bool, String) {
+    let ours = serde_llm::repair(&case.input);
+    let shown = match &ours {
+        Ok(s) => s.clone(),
+        Err(e) => format!("error: {e}"),
+    };
+    let value = ours
+        .as_ref()
+        .ok()
+        .map(|s| serde_json::from_str::<Value>(s).expect("repair() returns valid JSON"));
+    let agree = match (
+        case.kind.as_str(),
+        case.assertion.as_deref(),
+        &case.expected,
+    ) {
+        ("throws", _, _) => value.is_none(),
+        (_, Some("truthy"), _) => value.as_ref().is_some_and(truthy),
+        (_, Some("falsy"), _) => !value.as_ref().is_some_and(truthy),
+        (_, Some("is_none"), _) => value == Some(Value::Null),
+        (_, _, Some(expected)) => value.as_ref().is_some_and(|v| same(v, expected)),
+        // No expected value: the peer gives up (returns "").
+        (_, _, None) => value.is_none(),
+    };
+    (agree, shown)
+}
+
+fn conformance(file: &str, target_percent: usize) {
+    let listed = differences();
+    let cases: Vec<Case> = load(file)
+        .into_iter()
+        .filter(|c| (c.kind == "repair" || c.kind == "throws") && !c.typed)
+        .collect();
+    let mut unexpected = Vec::new();
+    let (mut agreed, mut repair_cases, mut repair_agreed) = (0, 0, 0);
+    for case in &cases {
+        let (agree, shown) = run(case);
+        agreed += usize::from(agree);
+        if case.kind == "repair" {
+            repair_cases += 1;
+            repair_agreed += usize::from(agree);
+        }
+        match (agree, listed.contains_key(&case.id)) {
+            (true, true) => unexpected.push(format!(
+                "{} now agrees; remove it from differences.txt\n    input: {:?}",
+                case.id, case.input
+            )),
+            (false, false) => unexpected.push(format!(
+                "{} disagrees\n    input:    {:?}\n    expected: {}\n    ours:     {}",
+                case.id,
+                case.input,
+                case.expected
+                    .as_ref()
+                    .map_or_else(|| format!("({})", case.kind), Value::to_string),
+                shown
+            )),
+            _ => {}
+        }
+    }
+    println!(
+        "{file}: {agreed}/{} cases agree; repair cases {repair_agreed}/{repair_cases} ({:.1}%)",
+        cases.len(),
+        100.0 * repair_agreed as f64 / repair_cases as f64
+    );
+    assert!(
+        unexpected.is_empty(),
+        "{} unexpected results:\n{}",
+        unexpected.len(),
+        unexpected.join("\n")
+    );
+    assert!(
+        repair_agreed * 100 >= repair_cases * target_percent,
+        "{file}: {repair_agreed}/{repair_cases} repair cases agree, below {target_percent}%"
+    );
+}
+
+#[test]
+fn json_repair_python() {
+    conformance("json_repair.jsonl", 90);
+}
+
+#[test]
+fn jsonrepair_js() {
+    conformance("jsonrepair_js.jsonl", 90);
+}
