@@ -1,0 +1,412 @@
+//! End-to-end tests of the `serde-llm` binary: exact stdout, stderr and exit
+//! codes, as a shell user or another tool's test harness sees them.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::{Command, Stdio};
+
+use serde_json::json;
+
+/// What one run of the binary produced.
+#[derive(Debug)]
+struct Output {
+    /// The exit code (`None` if killed by a signal).
+    code: Option<i32>,
+    /// Everything written to stdout.
+    stdout: String,
+    /// Everything written to stderr.
+    stderr: String,
+}
+
+/// Runs `serde-llm` with `args`, feeding `stdin` to its standard input.
+fn run(args: &[&str], stdin: &[u8]) -> Output {
+    run_with_env(args, stdin, &[])
+}
+
+/// [`run`] with extra environment variables.
+fn run_with_env(args: &[&str], stdin: &[u8], env: &[(&str, &str)]) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_serde-llm"))
+        .args(args)
+        .envs(env.iter().copied())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn serde-llm");
+    let mut pipe = child.stdin.take().expect("stdin is piped");
+    let input = stdin.to_vec();
+    // Write from another thread so a large input cannot deadlock against a
+    // full stdout pipe. A binary that exits without reading (a usage error)
+    // closes the pipe early; that is not a failure of the test.
+    let writer = std::thread::spawn(move || {
+        let _ = pipe.write_all(&input);
+    });
+    let out = child.wait_with_output().expect("wait for serde-llm");
+    writer.join().expect("stdin writer");
+    Output {
+        code: out.status.code(),
+        stdout: String::from_utf8(out.stdout).expect("stdout is UTF-8"),
+        stderr: String::from_utf8(out.stderr).expect("stderr is UTF-8"),
+    }
+}
+
+/// A file under the temp dir, unique to this process and test, removed on drop.
+struct TempFile(PathBuf);
+
+impl TempFile {
+    /// Creates the file with `contents`.
+    fn new(name: &str, contents: &[u8]) -> TempFile {
+        let path = std::env::temp_dir().join(format!(
+            "serde-llm-cli-test-{}-{}.txt",
+            std::process::id(),
+            name
+        ));
+        std::fs::write(&path, contents).expect("write temp file");
+        TempFile(path)
+    }
+
+    /// The path as a `&str` argument.
+    fn arg(&self) -> &str {
+        self.0.to_str().expect("temp path is UTF-8")
+    }
+}
+
+impl Drop for TempFile {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.0);
+    }
+}
+
+const FENCED_REPLY: &str = "Sure! Here is the JSON you asked for:\n```json\n\
+    {label: 'spam', score: 0.93, reasons: [\"all caps\", \"3 links\",],}\n```\n\
+    Let me know if you need anything else.";
+
+const FENCED_JSON: &str =
+    "{\"label\":\"spam\",\"score\":0.93,\"reasons\":[\"all caps\",\"3 links\"]}\n";
+
+#[test]
+fn repairs_stdin() {
+    let out = run(&["repair"], b"{name: 'Ada', tags: ['x',],}");
+    assert_eq!(out.stdout, "{\"name\":\"Ada\",\"tags\":[\"x\"]}\n");
+    assert_eq!(out.stderr, "");
+    assert_eq!(out.code, Some(0));
+}
+
+#[test]
+fn dash_reads_stdin() {
+    let out = run(&["repair", "-"], b"{name: 'Ada', tags: ['x',],}");
+    assert_eq!(out.stdout, "{\"name\":\"Ada\",\"tags\":[\"x\"]}\n");
+    assert_eq!(out.stderr, "");
+    assert_eq!(out.code, Some(0));
+}
+
+#[test]
+fn extracts_a_fenced_value_from_prose() {
+    let out = run(&["repair"], FENCED_REPLY.as_bytes());
+    assert_eq!(out.stdout, FENCED_JSON);
+    assert_eq!(out.stderr, "");
+    assert_eq!(out.code, Some(0));
+}
+
+#[test]
+fn reads_a_file_argument() {
+    let file = TempFile::new("fenced", FENCED_REPLY.as_bytes());
+    let out = run(&["repair", file.arg()], b"ignored: stdin is not read");
+    assert_eq!(out.stdout, FENCED_JSON);
+    assert_eq!(out.stderr, "");
+    assert_eq!(out.code, Some(0));
+}
+
+#[test]
+fn completes_a_truncated_value() {
+    let out = run(&["repair"], b"{\"a\": [1, 2, {\"b\": \"trunc");
+    assert_eq!(out.stdout, "{\"a\":[1,2,{\"b\":\"trunc\"}]}\n");
+    assert_eq!(out.code, Some(0));
+}
+
+#[test]
+fn keeps_non_ascii_text_and_number_spelling() {
+    let out = run(
+        &["repair"],
+        "{\"name\": \"Zoë \\u00e9 😀\", \"n\": 1.50, \"big\": 12345678901234567890123}".as_bytes(),
+    );
+    assert_eq!(
+        out.stdout,
+        "{\"name\":\"Zoë é 😀\",\"n\":1.50,\"big\":12345678901234567890123}\n"
+    );
+    assert_eq!(out.code, Some(0));
+}
+
+#[test]
+fn report_goes_to_stderr_as_one_json_line() {
+    let out = run(&["repair", "--report"], b"{name: 'Ada', tags: ['x',],}");
+    assert_eq!(out.stdout, "{\"name\":\"Ada\",\"tags\":[\"x\"]}\n");
+    assert_eq!(out.code, Some(0));
+    assert!(out.stderr.ends_with('\n'));
+    assert_eq!(out.stderr.lines().count(), 1);
+    let report: serde_json::Value = serde_json::from_str(&out.stderr).expect("report is JSON");
+    assert_eq!(
+        report,
+        json!({
+            "strategy": "whole",
+            "span": {"start": 0, "end": 28},
+            "repairs": [
+                {"kind": "unquoted_key", "offset": 1},
+                {"kind": "quotes", "offset": 7},
+                {"kind": "unquoted_key", "offset": 14},
+                {"kind": "quotes", "offset": 21},
+                {"kind": "trailing_comma", "offset": 25},
+                {"kind": "trailing_comma", "offset": 27},
+            ],
+            "truncated": false,
+        })
+    );
+}
+
+#[test]
+fn report_of_a_fenced_file() {
+    let reply = "Here you go:\n```json\n{\"n\": 1,}\n```";
+    let file = TempFile::new("report", reply.as_bytes());
+    let out = run(&["repair", "--report", file.arg()], b"");
+    assert_eq!(out.stdout, "{\"n\":1}\n");
+    assert_eq!(out.code, Some(0));
+    let report: serde_json::Value = serde_json::from_str(&out.stderr).expect("report is JSON");
+    assert_eq!(
+        report,
+        json!({
+            "strategy": "fence",
+            "span": {"start": 21, "end": 30},
+            // serde_llm 0.1 records a trailing comma at the closer after it
+            // (byte 29), not at the comma (byte 28).
+            "repairs": [{"kind": "trailing_comma", "offset": 29}],
+            "truncated": false,
+        })
+    );
+    assert_eq!(&reply[21..30], "{\"n\": 1,}");
+}
+
+#[test]
+fn report_marks_truncation() {
+    let out = run(&["repair", "--report"], b"{\"a\": [1, 2");
+    assert_eq!(out.stdout, "{\"a\":[1,2]}\n");
+    assert_eq!(out.code, Some(0));
+    let report: serde_json::Value = serde_json::from_str(&out.stderr).expect("report is JSON");
+    assert_eq!(
+        report,
+        json!({
+            "strategy": "whole",
+            "span": {"start": 0, "end": 11},
+            "repairs": [
+                {"kind": "missing_closer", "offset": 11},
+                {"kind": "missing_closer", "offset": 11},
+            ],
+            "truncated": true,
+        })
+    );
+}
+
+#[test]
+fn clean_input_has_an_empty_report() {
+    let out = run(&["repair", "--report"], b"{\"a\":1}");
+    assert_eq!(out.stdout, "{\"a\":1}\n");
+    assert_eq!(
+        out.stderr,
+        "{\"strategy\":\"whole\",\"span\":{\"start\":0,\"end\":7},\"repairs\":[],\"truncated\":false}\n"
+    );
+    assert_eq!(out.code, Some(0));
+}
+
+#[test]
+fn empty_input_is_exit_1() {
+    let out = run(&["repair"], b"");
+    assert_eq!(out.stdout, "");
+    assert!(out.stderr.starts_with("error: no JSON value found"));
+    assert_eq!(
+        out.stderr,
+        "error: no JSON value found: the reply is empty (line 1, column 1)\n"
+    );
+    assert_eq!(out.code, Some(1));
+}
+
+#[test]
+fn empty_input_with_report_prints_no_report() {
+    let out = run(&["repair", "--report"], b"");
+    assert_eq!(out.stdout, "");
+    assert_eq!(
+        out.stderr,
+        "error: no JSON value found: the reply is empty (line 1, column 1)\n"
+    );
+    assert_eq!(out.code, Some(1));
+}
+
+#[test]
+fn whitespace_input_is_exit_1() {
+    let out = run(&["repair"], b"  \n\t\n");
+    assert_eq!(out.stdout, "");
+    assert!(out.stderr.starts_with(
+        "error: no JSON value found: the reply is only whitespace (line 1, column 1)"
+    ));
+    assert_eq!(out.code, Some(1));
+}
+
+#[test]
+fn unrecoverable_input_shows_where() {
+    let out = run(&["repair"], b":::");
+    assert_eq!(out.stdout, "");
+    assert_eq!(
+        out.stderr,
+        "error: no JSON value found (line 1, column 4)\n  near: :::\n"
+    );
+    assert_eq!(out.code, Some(1));
+}
+
+#[test]
+fn too_deep_is_exit_1() {
+    let out = run(&["repair"], "[".repeat(200).as_bytes());
+    assert_eq!(out.stdout, "");
+    assert_eq!(
+        out.stderr,
+        format!(
+            "error: nesting deeper than 128 levels (line 1, column 129)\n  near: {}\n",
+            "[".repeat(40)
+        )
+    );
+    assert_eq!(out.code, Some(1));
+}
+
+#[test]
+fn invalid_utf8_is_exit_1() {
+    let out = run(&["repair"], b"[1, \xff]");
+    assert_eq!(out.stdout, "");
+    assert_eq!(out.stderr, "error: invalid UTF-8 at byte 4\n");
+    assert_eq!(out.code, Some(1));
+}
+
+#[test]
+fn invalid_utf8_in_a_file_is_exit_1() {
+    let file = TempFile::new("utf8", b"{\"a\": \"caf\xe9\"}");
+    let out = run(&["repair", file.arg()], b"");
+    assert_eq!(out.stdout, "");
+    assert_eq!(out.stderr, "error: invalid UTF-8 at byte 10\n");
+    assert_eq!(out.code, Some(1));
+}
+
+#[test]
+fn missing_file_is_exit_1() {
+    let path = std::env::temp_dir().join(format!(
+        "serde-llm-cli-test-{}-does-not-exist.txt",
+        std::process::id()
+    ));
+    let io = std::fs::read(&path).expect_err("the file does not exist");
+    let arg = path.to_str().expect("temp path is UTF-8");
+    let out = run(&["repair", arg], b"{}");
+    assert_eq!(out.stdout, "");
+    assert_eq!(out.stderr, format!("error: cannot read {arg}: {io}\n"));
+    assert_eq!(out.code, Some(1));
+}
+
+#[test]
+fn unknown_flag_is_exit_2() {
+    let out = run(&["repair", "--bogus"], b"{}");
+    assert_eq!(out.stdout, "");
+    assert!(
+        out.stderr
+            .starts_with("error: unexpected argument '--bogus' found"),
+        "{}",
+        out.stderr
+    );
+    assert_eq!(out.code, Some(2));
+}
+
+#[test]
+fn missing_verb_is_exit_2() {
+    let out = run(&[], b"{}");
+    assert_eq!(out.stdout, "");
+    assert!(
+        out.stderr.contains("Usage: serde-llm <COMMAND>"),
+        "{}",
+        out.stderr
+    );
+    assert_eq!(out.code, Some(2));
+}
+
+#[test]
+fn unknown_verb_is_exit_2() {
+    let out = run(&["frob"], b"{}");
+    assert_eq!(out.stdout, "");
+    assert!(
+        out.stderr
+            .starts_with("error: unrecognized subcommand 'frob'"),
+        "{}",
+        out.stderr
+    );
+    assert_eq!(out.code, Some(2));
+}
+
+#[test]
+fn two_files_is_exit_2() {
+    let out = run(&["repair", "a.txt", "b.txt"], b"");
+    assert_eq!(out.stdout, "");
+    assert!(
+        out.stderr
+            .starts_with("error: unexpected argument 'b.txt' found"),
+        "{}",
+        out.stderr
+    );
+    assert_eq!(out.code, Some(2));
+}
+
+#[test]
+fn usage_errors_have_no_colour_even_when_forced() {
+    let out = run_with_env(
+        &["repair", "--bogus"],
+        b"",
+        &[("CLICOLOR_FORCE", "1"), ("FORCE_COLOR", "1")],
+    );
+    assert_eq!(out.code, Some(2));
+    assert!(!out.stderr.contains('\x1b'), "{:?}", out.stderr);
+}
+
+#[test]
+fn help_and_version_are_exit_0() {
+    let out = run(&["--help"], b"");
+    assert_eq!(out.code, Some(0));
+    assert_eq!(out.stderr, "");
+    assert!(
+        out.stdout.starts_with("Recover the JSON value"),
+        "{}",
+        out.stdout
+    );
+    assert!(out.stdout.contains("Usage: serde-llm <COMMAND>"));
+    assert!(out.stdout.contains("repair"));
+    assert!(!out.stdout.contains('\x1b'));
+
+    let out = run(&["repair", "--help"], b"");
+    assert_eq!(out.code, Some(0));
+    assert!(out
+        .stdout
+        .contains("Usage: serde-llm repair [OPTIONS] [FILE]"));
+    assert!(out.stdout.contains("--report"));
+
+    let out = run(&["help", "repair"], b"");
+    assert_eq!(out.code, Some(0));
+    assert!(out.stdout.contains("--report"));
+
+    let out = run(&["--version"], b"");
+    assert_eq!(out.code, Some(0));
+    assert_eq!(
+        out.stdout,
+        format!("serde-llm {}\n", env!("CARGO_PKG_VERSION"))
+    );
+}
+
+#[test]
+fn output_is_deterministic() {
+    let first = run(&["repair", "--report"], FENCED_REPLY.as_bytes());
+    for _ in 0..3 {
+        let again = run(&["repair", "--report"], FENCED_REPLY.as_bytes());
+        assert_eq!(again.stdout, first.stdout);
+        assert_eq!(again.stderr, first.stderr);
+        assert_eq!(again.code, first.code);
+    }
+}
