@@ -1,1 +1,161 @@
-fn main() {}
+//! Decoding a 1 MB document into a derived type, side by side with
+//! `serde_json` in one criterion run:
+//!
+//! - `serde_json/valid`: `serde_json::from_str::<Doc>` on valid JSON;
+//! - `serde_llm/valid`: `serde_llm::from_llm_str::<Doc>` on the same text;
+//! - `serde_llm/messy`: the same records in a fenced reply with prose around
+//!   it and about 1% of the records damaged the way models damage them;
+//! - `serde_llm/repair`: the untyped `repair()` on the messy reply.
+//!
+//! The documents are generated from a fixed seed, so every run measures the
+//! same bytes. Ratios are in `benches/README.md`.
+
+use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+use serde::{Deserialize, Serialize};
+
+#[derive(Debug, PartialEq, Serialize, Deserialize)]
+struct Doc {
+    records: Vec<Record>,
+}
+
+#[derive(Debug, PartialEq, Serialize, Deserialize)]
+struct Record {
+    id: u64,
+    name: String,
+    email: String,
+    active: bool,
+    score: f64,
+    balance: i64,
+    tags: Vec<String>,
+    address: Address,
+    note: Option<String>,
+}
+
+#[derive(Debug, PartialEq, Serialize, Deserialize)]
+struct Address {
+    street: String,
+    city: String,
+    zip: String,
+}
+
+/// A small deterministic generator (xorshift), so the data needs no crate.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+
+    fn pick<'a>(&mut self, items: &[&'a str]) -> &'a str {
+        items[(self.next() % items.len() as u64) as usize]
+    }
+}
+
+const WORDS: &[&str] = &[
+    "alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel", "india", "juliet",
+    "kilo", "lima", "mike", "november", "oscar", "papa", "quebec", "romeo", "sierra", "tango",
+];
+
+fn record(rng: &mut Rng, id: u64) -> Record {
+    let first = rng.pick(WORDS);
+    let last = rng.pick(WORDS);
+    Record {
+        id,
+        name: format!("{first} {last}"),
+        email: format!("{first}.{last}@example.com"),
+        active: rng.next() % 2 == 0,
+        score: (rng.next() % 100_000) as f64 / 1000.0,
+        balance: (rng.next() % 2_000_000) as i64 - 1_000_000,
+        tags: (0..rng.next() % 4)
+            .map(|_| rng.pick(WORDS).to_owned())
+            .collect(),
+        address: Address {
+            street: format!("{} {} Street", rng.next() % 999, rng.pick(WORDS)),
+            city: rng.pick(WORDS).to_owned(),
+            zip: format!("{:05}", rng.next() % 100_000),
+        },
+        note: (rng.next() % 3 == 0).then(|| {
+            format!(
+                "Called on {}; said \"call back\".\nFollow up.",
+                rng.pick(WORDS)
+            )
+        }),
+    }
+}
+
+/// The valid document (about 1 MB) and a messy reply holding the same records.
+fn documents() -> (Doc, String, String) {
+    let mut rng = Rng(0x5EED_1234_ABCD_0001);
+    let mut records = Vec::new();
+    let mut valid = String::from("{\"records\":[");
+    while valid.len() < 1_000_000 {
+        let r = record(&mut rng, records.len() as u64);
+        if !records.is_empty() {
+            valid.push(',');
+        }
+        valid.push_str(&serde_json::to_string(&r).unwrap());
+        records.push(r);
+    }
+    valid.push_str("]}");
+
+    // The messy reply: prose, a fence, and every 100th record damaged in one
+    // of the ways models damage JSON.
+    let mut messy =
+        String::from("Sure! Here are the records you asked for:\n\n```json\n{\"records\": [\n");
+    for (i, r) in records.iter().enumerate() {
+        let mut text = serde_json::to_string(r).unwrap();
+        if i % 100 == 50 {
+            text = match (i / 100) % 5 {
+                0 => text.replacen("\"name\":", "name:", 1),
+                1 => text
+                    .replacen("\"active\":true", "\"active\":True", 1)
+                    .replacen("\"active\":false", "\"active\":False", 1),
+                2 => text.replacen(",\"email\"", " \"email\"", 1),
+                3 => text.replacen("\"city\":\"", "\"city\":'", 1).replacen(
+                    "\",\"zip\"",
+                    "',\"zip\"",
+                    1,
+                ),
+                _ => text.replacen("]", ",]", 1).replacen("}}", "},}", 1),
+            };
+        }
+        messy.push_str(&text);
+        messy.push_str(if i + 1 < records.len() { ",\n" } else { "\n" });
+    }
+    messy.push_str("]}\n```\n\nLet me know if you need anything else!");
+    (Doc { records }, valid, messy)
+}
+
+fn decode(c: &mut Criterion) {
+    let (doc, valid, messy) = documents();
+    // The benchmark is only meaningful if all paths give the same value.
+    assert_eq!(serde_json::from_str::<Doc>(&valid).unwrap(), doc);
+    assert_eq!(serde_llm::from_llm_str::<Doc>(&valid).unwrap(), doc);
+    assert_eq!(serde_llm::from_llm_str::<Doc>(&messy).unwrap(), doc);
+    let repaired = serde_llm::repair(&messy).unwrap();
+    assert_eq!(serde_json::from_str::<Doc>(&repaired).unwrap(), doc);
+
+    let mut group = c.benchmark_group("decode_1mb");
+    group.throughput(Throughput::Bytes(valid.len() as u64));
+    group.bench_with_input(BenchmarkId::new("serde_json", "valid"), &valid, |b, s| {
+        b.iter(|| serde_json::from_str::<Doc>(s).unwrap())
+    });
+    group.bench_with_input(BenchmarkId::new("serde_llm", "valid"), &valid, |b, s| {
+        b.iter(|| serde_llm::from_llm_str::<Doc>(s).unwrap())
+    });
+    group.bench_with_input(BenchmarkId::new("serde_llm", "messy"), &messy, |b, s| {
+        b.iter(|| serde_llm::from_llm_str::<Doc>(s).unwrap())
+    });
+    group.bench_with_input(
+        BenchmarkId::new("serde_llm_repair", "messy"),
+        &messy,
+        |b, s| b.iter(|| serde_llm::repair(s).unwrap()),
+    );
+    group.finish();
+}
+
+criterion_group!(benches, decode);
+criterion_main!(benches);

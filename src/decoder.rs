@@ -54,33 +54,57 @@ struct Attempt<R> {
     covers: bool,
 }
 
+/// One thing to try after the whole text.
+enum Step {
+    One(Candidate),
+    /// Several object spans read as one sequence.
+    Gather(Vec<Range<usize>>),
+}
+
 /// The best result and the most promising error so far.
 struct Tally<R> {
     best: Option<(R, Report)>,
     error: Option<((bool, usize), Error)>,
+    /// Spans already decoded, and spans that decoded whole (pieces of them
+    /// are not better answers).
     tried: Vec<Range<usize>>,
+    covered: Vec<Range<usize>>,
+    /// Whether any candidate had the shape the target wants.
+    shaped: bool,
 }
 
 impl<R> Tally<R> {
-    /// Records an outcome; returns true when it is clean and the search can stop.
-    fn add(&mut self, outcome: Result<(R, Report)>, rank: (bool, usize)) -> bool {
+    fn skip(&self, span: &Range<usize>) -> bool {
+        self.tried.contains(span)
+            || self
+                .covered
+                .iter()
+                .any(|c| c.start <= span.start && span.end <= c.end)
+    }
+
+    /// Records how a candidate went; returns true when it is clean and the
+    /// search can stop.
+    fn consider(&mut self, span: &Range<usize>, shaped: bool, outcome: Result<Attempt<R>>) -> bool {
+        self.tried.push(span.clone());
+        self.shaped |= shaped;
         match outcome {
-            Ok((value, report)) => {
-                let clean = report.is_clean();
-                let better = match &self.best {
-                    None => true,
-                    Some((_, b)) => {
-                        report.weight() + u32::from(report.truncated)
-                            < b.weight() + u32::from(b.truncated)
-                    }
-                };
-                if better {
-                    self.best = Some((value, report));
+            Ok(a) => {
+                if a.covers {
+                    self.covered.push(span.clone());
+                }
+                let clean = a.report.is_clean();
+                let cost = |r: &Report| r.weight() + u32::from(r.truncated);
+                if self
+                    .best
+                    .as_ref()
+                    .is_none_or(|(_, b)| cost(&a.report) < cost(b))
+                {
+                    self.best = Some((a.value, a.report));
                 }
                 clean
             }
             Err(e) => {
-                let rank = (rank.0, e.offset().unwrap_or(0).saturating_sub(rank.1));
+                let rank = (shaped, e.offset().unwrap_or(0).saturating_sub(span.start));
                 if self.error.as_ref().is_none_or(|(r, _)| rank > *r) {
                     self.error = Some((rank, e));
                 }
@@ -130,11 +154,55 @@ impl Decoder {
         &self,
         text: &'de str,
     ) -> Result<(T, Report)> {
+        if let Some(done) = self.fast_lane(text) {
+            return Ok(done);
+        }
         self.run(text, shape::of::<T>(), |scan| {
             let mut de = Deserializer::new(scan);
             let value = T::deserialize(&mut de)?;
             de.finish()?;
             Ok(value)
+        })
+    }
+
+    /// The fast lane: a reply that is one valid JSON value (alone, or an
+    /// object or array followed by prose) is decoded by serde_json itself, so
+    /// valid JSON decodes exactly as serde_json decodes it, and as fast. Its
+    /// depth limit is 128, so with a lower limit set the lane is skipped. On
+    /// any error, or when the text after the value might hold another
+    /// candidate, the tolerant path decides.
+    fn fast_lane<'de, T: Deserialize<'de>>(&self, text: &'de str) -> Option<(T, Report)> {
+        if !self.strategies.whole || self.max_depth < 128 {
+            return None;
+        }
+        let c = extract::whole(text, extract::body(text))?;
+        let slice = &text[c.span.clone()];
+        let mut values = serde_json::Deserializer::from_str(slice).into_iter::<T>();
+        let value = values.next()?.ok()?;
+        let end = values.byte_offset();
+        let rest = &slice[end..];
+        let report = |strategy, span| Report {
+            strategy,
+            span,
+            repairs: Vec::new(),
+            truncated: false,
+        };
+        if rest.trim().is_empty() {
+            return Some((value, report(Strategy::Whole, c.span)));
+        }
+        // `{...} Hope this helps!`: the tolerant path would take the same
+        // balanced span, clean, unless the prose holds more candidates.
+        let container = matches!(slice.as_bytes()[0], b'{' | b'[');
+        let continues = rest
+            .trim_start()
+            .starts_with([',', ':', '}', ']', ';', '"', '\'']);
+        let more = continues
+            || rest
+                .bytes()
+                .any(|b| matches!(b, b'{' | b'[' | b'`' | b'<' | b'"'));
+        (container && !more && self.strategies.balanced).then(|| {
+            let span = c.span.start..c.span.start + end;
+            (value, report(Strategy::Balanced, span))
         })
     }
 
@@ -158,15 +226,15 @@ impl Decoder {
     {
         let body = extract::body(text);
         if text[body.clone()].trim().is_empty() {
-            let what = if body.is_empty() {
-                "the reply is empty"
-            } else {
-                "the reply is only whitespace"
+            let what = match (body.start, body.is_empty()) {
+                (0, true) => "the reply is empty",
+                (_, true) => "the reply holds only a reasoning block",
+                _ => "the reply is only whitespace",
             };
             let e = Error::at(
                 ErrorKind::NoJson,
                 format_args!("no JSON value found: {what}"),
-                0,
+                body.start,
             );
             return Err(e.locate(text));
         }
@@ -174,108 +242,62 @@ impl Decoder {
             best: None,
             error: None,
             tried: Vec::new(),
+            covered: Vec::new(),
+            shaped: false,
         };
-        let wants = |c: &Candidate| match (shape, c.first_byte(text)) {
+        let wants = |first: Option<u8>| match (shape, first) {
             (Shape::Object, Some(b)) => b == b'{',
             (Shape::Array, Some(b)) => b == b'[' || b == b'{',
             _ => true,
         };
-        let mut shaped = false;
 
         if self.strategies.whole {
             if let Some(c) = extract::whole(text, body.clone()) {
-                shaped |= wants(&c);
                 let outcome = self.candidate(text, &c, shape, &mut sink);
-                tally.tried.push(c.span.clone());
-                if let Ok(a) = &outcome {
-                    if a.covers {
-                        // The whole text is one object or array (maybe
-                        // repaired): pieces of it are not better answers.
-                        let a = outcome.expect("checked");
-                        return Ok((a.value, a.report));
-                    }
+                if matches!(&outcome, Ok(a) if a.covers) {
+                    // The whole text is one object or array (maybe repaired):
+                    // pieces of it are not better answers.
+                    let a = outcome.expect("checked");
+                    return Ok((a.value, a.report));
                 }
-                if tally.add(
-                    outcome.map(|a| (a.value, a.report)),
-                    (wants(&c), c.span.start),
-                ) {
+                if tally.consider(&c.span, wants(c.first_byte(text)), outcome) {
                     return Ok(tally.best.expect("clean result"));
                 }
             }
         }
 
-        let others = extract::others(text, body, self.strategies);
-        let mut plan: Vec<Candidate> = Vec::with_capacity(others.len());
-        let mut rest = Vec::new();
-        for c in others {
-            let first = c.first_byte(text);
-            let preferred = match shape {
-                Shape::Object => first == Some(b'{'),
-                Shape::Array => first == Some(b'['),
-                _ => true,
-            };
-            if preferred {
-                plan.push(c);
+        for phase in [Strategy::Fence, Strategy::Balanced] {
+            let candidates = if phase == Strategy::Fence {
+                extract::marked(text, body.clone(), self.strategies)
             } else {
-                rest.push(c);
-            }
-        }
-        for c in &plan {
-            if tally.tried.contains(&c.span) {
-                continue;
-            }
-            shaped |= wants(c);
-            tally.tried.push(c.span.clone());
-            let outcome = self.candidate(text, c, shape, &mut sink);
-            if tally.add(
-                outcome.map(|a| (a.value, a.report)),
-                (wants(c), c.span.start),
-            ) {
-                return Ok(tally.best.expect("clean result"));
-            }
-        }
-        if shape == Shape::Array {
-            // Several objects (in fences, or in prose) make one sequence.
-            let objects = |strategy: Strategy| -> Vec<Range<usize>> {
-                rest.iter()
-                    .filter(|c| c.strategy == strategy && c.first_byte(text) == Some(b'{'))
-                    .map(|c| c.span.clone())
-                    .collect()
+                extract::prose(text, body.clone(), self.strategies, &tally.covered)
             };
-            let mut spans = objects(Strategy::Fence);
-            if spans.is_empty() {
-                spans = objects(Strategy::Balanced);
-            }
-            if !spans.is_empty() {
-                shaped = true;
-                let at = spans[0].start;
-                let outcome = self
-                    .attempt(text, &spans, Strategy::Gathered, true, &mut sink)
-                    .map(|a| (a.value, a.report));
-                if tally.add(outcome, (true, at)) {
+            for step in plan(text, candidates, shape, phase) {
+                let (span, first, outcome) = match step {
+                    Step::One(c) => {
+                        if tally.skip(&c.span) {
+                            continue;
+                        }
+                        let outcome = self.candidate(text, &c, shape, &mut sink);
+                        (c.span.clone(), c.first_byte(text), outcome)
+                    }
+                    Step::Gather(spans) => {
+                        let span = spans[0].start..spans[spans.len() - 1].end;
+                        let outcome =
+                            self.attempt(text, &spans, Strategy::Gathered, true, &mut sink);
+                        (span, Some(b'['), outcome)
+                    }
+                };
+                if tally.consider(&span, wants(first), outcome) {
                     return Ok(tally.best.expect("clean result"));
                 }
-            }
-        }
-        for c in &rest {
-            if tally.tried.contains(&c.span) {
-                continue;
-            }
-            shaped |= wants(c);
-            tally.tried.push(c.span.clone());
-            let outcome = self.candidate(text, c, shape, &mut sink);
-            if tally.add(
-                outcome.map(|a| (a.value, a.report)),
-                (wants(c), c.span.start),
-            ) {
-                return Ok(tally.best.expect("clean result"));
             }
         }
 
         if let Some(best) = tally.best {
             return Ok(best);
         }
-        let err = match (shape, shaped) {
+        let err = match (shape, tally.shaped) {
             (Shape::Object | Shape::Array, false) => Error::at(
                 ErrorKind::NoJson,
                 format_args!(
@@ -391,6 +413,31 @@ impl Decoder {
             Err(e) => Err(e.or_at(scan.offset())),
         }
     }
+}
+
+/// The order to try candidates in: those of the shape the target wants
+/// first; for a sequence target, the objects among the rest (of the fences,
+/// or of the prose) gathered into one sequence next; the rest last.
+fn plan(text: &str, candidates: Vec<Candidate>, shape: Shape, gather: Strategy) -> Vec<Step> {
+    let (preferred, rest): (Vec<Candidate>, Vec<Candidate>) =
+        candidates.into_iter().partition(|c| match shape {
+            Shape::Object => c.first_byte(text) == Some(b'{'),
+            Shape::Array => c.first_byte(text) == Some(b'['),
+            _ => true,
+        });
+    let mut steps: Vec<Step> = preferred.into_iter().map(Step::One).collect();
+    if shape == Shape::Array {
+        let spans: Vec<Range<usize>> = rest
+            .iter()
+            .filter(|c| c.strategy == gather && c.first_byte(text) == Some(b'{'))
+            .map(|c| c.span.clone())
+            .collect();
+        if !spans.is_empty() {
+            steps.push(Step::Gather(spans));
+        }
+    }
+    steps.extend(rest.into_iter().map(Step::One));
+    steps
 }
 
 fn utf8(bytes: &[u8]) -> Result<&str> {

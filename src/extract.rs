@@ -100,10 +100,16 @@ fn starts_with_ignore_case(s: &str, prefix: &str) -> bool {
 }
 
 fn find_ignore_case(s: &str, needle: &str) -> Option<usize> {
+    let b = s.as_bytes();
     let n = needle.as_bytes();
-    s.as_bytes()
-        .windows(n.len())
-        .position(|w| w.eq_ignore_ascii_case(n))
+    let mut i = 0;
+    while let Some(k) = lex::find_byte(b, i, b.len(), n[0]) {
+        if b.len() - k >= n.len() && b[k..k + n.len()].eq_ignore_ascii_case(n) {
+            return Some(k);
+        }
+        i = k + 1;
+    }
+    None
 }
 
 /// The whole body, trimmed, without a stray fence at either end.
@@ -140,17 +146,29 @@ pub(crate) fn whole(text: &str, body: Range<usize>) -> Option<Candidate> {
     })
 }
 
-/// Candidate spans after the whole text, in priority order.
-pub(crate) fn others(text: &str, body: Range<usize>, which: Strategies) -> Vec<Candidate> {
+/// Candidates the model marked: fenced blocks, then `<json>` tags.
+pub(crate) fn marked(text: &str, body: Range<usize>, which: Strategies) -> Vec<Candidate> {
     let mut out = Vec::new();
     if which.fence {
         fences(text, body.clone(), &mut out);
     }
     if which.tag {
-        tags(text, body.clone(), &mut out);
+        tags(text, body, &mut out);
     }
+    out
+}
+
+/// Candidates in prose: balanced spans, then the trailing unclosed span. The
+/// `skip` spans (already decoded whole) are not scanned again.
+pub(crate) fn prose(
+    text: &str,
+    body: Range<usize>,
+    which: Strategies,
+    skip: &[Range<usize>],
+) -> Vec<Candidate> {
+    let mut out = Vec::new();
     if which.balanced || which.trailing {
-        balanced(text, body, which, &mut out);
+        balanced(text, body, which, skip, &mut out);
     }
     out
 }
@@ -215,45 +233,82 @@ fn tags(text: &str, body: Range<usize>, out: &mut Vec<Candidate>) {
     }
 }
 
+const fn table(bytes: &[u8]) -> [bool; 256] {
+    let mut t = [false; 256];
+    let mut k = 0;
+    while k < bytes.len() {
+        t[bytes[k] as usize] = true;
+        k += 1;
+    }
+    t
+}
+
+static OPENERS: [bool; 256] = table(b"{[");
+static STRUCTURAL: [bool; 256] = table(b"{[]}\"");
+
 /// Balanced `{…}` and `[…]` spans at the top level of the prose, found by a
 /// string-aware scan (brackets inside `"..."` do not count); the first that
 /// never closes becomes a trailing candidate.
-fn balanced(text: &str, body: Range<usize>, which: Strategies, out: &mut Vec<Candidate>) {
+fn balanced(
+    text: &str,
+    body: Range<usize>,
+    which: Strategies,
+    skip: &[Range<usize>],
+    out: &mut Vec<Candidate>,
+) {
     let b = text.as_bytes();
     let mut i = body.start;
     while i < body.end {
+        if let Some(s) = skip.iter().find(|s| s.contains(&i)) {
+            i = s.end;
+            continue;
+        }
         if !matches!(b[i], b'{' | b'[') {
             i += 1;
+            while i < body.end && !OPENERS[usize::from(b[i])] {
+                i += 1;
+            }
             continue;
         }
         let start = i;
         let mut depth = 0usize;
-        let mut in_string = false;
         let mut k = i;
         let mut closed = None;
         while k < body.end {
-            let c = b[k];
-            if in_string {
-                match c {
-                    b'\\' => k += 1,
-                    b'"' => in_string = false,
-                    _ => {}
-                }
-            } else {
-                match c {
-                    b'"' => in_string = true,
-                    b'{' | b'[' => depth += 1,
-                    b'}' | b']' => {
-                        depth -= 1;
-                        if depth == 0 {
-                            closed = Some(k + 1);
+            match b[k] {
+                b'"' => {
+                    // Skip the string: to the next unescaped quote.
+                    k += 1;
+                    loop {
+                        let Some(q) = lex::find_byte(b, k, body.end, b'"') else {
+                            k = body.end;
+                            break;
+                        };
+                        let mut slashes = 0;
+                        while q - slashes > k && b[q - slashes - 1] == b'\\' {
+                            slashes += 1;
+                        }
+                        k = q + 1;
+                        if slashes % 2 == 0 {
                             break;
                         }
                     }
-                    _ => {}
+                    continue;
                 }
+                b'{' | b'[' => depth += 1,
+                b'}' | b']' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        closed = Some(k + 1);
+                        break;
+                    }
+                }
+                _ => {}
             }
             k += 1;
+            while k < body.end && !STRUCTURAL[usize::from(b[k])] {
+                k += 1;
+            }
         }
         match closed {
             Some(end) => {
@@ -318,14 +373,14 @@ pub(crate) fn container_roots(text: &str, span: Range<usize>) -> Option<Vec<(Ran
     }
 }
 
-fn find(b: &[u8], from: usize, end: usize, needle: &[u8]) -> Option<usize> {
-    if from >= end {
-        return None;
+fn find(b: &[u8], mut from: usize, end: usize, needle: &[u8]) -> Option<usize> {
+    while let Some(k) = lex::find_byte(b, from, end, needle[0]) {
+        if end - k >= needle.len() && &b[k..k + needle.len()] == needle {
+            return Some(k);
+        }
+        from = k + 1;
     }
-    b[from..end]
-        .windows(needle.len())
-        .position(|w| w == needle)
-        .map(|k| from + k)
+    None
 }
 
 #[cfg(test)]
@@ -335,7 +390,8 @@ mod tests {
     fn spans(text: &str) -> Vec<(&str, Strategy)> {
         let body = body(text);
         let mut all: Vec<Candidate> = whole(text, body.clone()).into_iter().collect();
-        all.extend(others(text, body, Strategies::default()));
+        all.extend(marked(text, body.clone(), Strategies::default()));
+        all.extend(prose(text, body, Strategies::default(), &[]));
         all.into_iter()
             .map(|c| (&text[c.span], c.strategy))
             .collect()

@@ -124,6 +124,7 @@ pub(crate) enum Quote {
 }
 
 /// Recognises an opening quote at `i`.
+#[inline]
 pub(crate) fn quote_at(b: &[u8], i: usize, end: usize) -> Option<(Quote, usize)> {
     let at = |k: usize| if i + k < end { b[i + k] } else { 0 };
     match at(0) {
@@ -262,4 +263,40 @@ pub(crate) fn trim_back(b: &[u8], start: usize, p: usize) -> usize {
         }
         return k;
     }
+}
+
+const ONES: u64 = 0x0101_0101_0101_0101;
+const HIGH: u64 = 0x8080_8080_8080_8080;
+
+/// Flags the bytes of `w` equal to `byte` (exact for the lowest flagged byte).
+#[inline]
+pub(crate) fn bytes_equal(w: u64, byte: u8) -> u64 {
+    let x = w ^ (ONES * u64::from(byte));
+    x.wrapping_sub(ONES) & !x & HIGH
+}
+
+/// Flags the bytes of `w` below `limit` (at most 0x80; exact for the lowest).
+#[inline]
+pub(crate) fn bytes_below(w: u64, limit: u8) -> u64 {
+    w.wrapping_sub(ONES * u64::from(limit)) & !w & HIGH
+}
+
+#[inline]
+pub(crate) fn word_at(b: &[u8], i: usize) -> u64 {
+    u64::from_le_bytes(b[i..i + 8].try_into().expect("eight bytes"))
+}
+
+/// The first position of `byte` in `b[from..end]`, eight bytes at a time.
+pub(crate) fn find_byte(b: &[u8], mut from: usize, end: usize, byte: u8) -> Option<usize> {
+    while from + 8 <= end {
+        let hits = bytes_equal(word_at(b, from), byte);
+        if hits != 0 {
+            return Some(from + (hits.trailing_zeros() / 8) as usize);
+        }
+        from += 8;
+    }
+    b[from..end]
+        .iter()
+        .position(|&c| c == byte)
+        .map(|k| from + k)
 }

@@ -141,6 +141,8 @@ pub(crate) struct Scanner<'de> {
     quote_hint: (usize, usize, bool),
     /// Offset of the start of the last token returned.
     token_start: usize,
+    /// After a quoted string: the position of the next significant byte.
+    follow: usize,
 }
 
 impl<'de> Scanner<'de> {
@@ -170,6 +172,7 @@ impl<'de> Scanner<'de> {
             scalar_roots: 0,
             quote_hint: (0, 0, false),
             token_start: first.start,
+            follow: 0,
         };
         if opts.multi {
             s.stack.push(Frame::Roots);
@@ -380,6 +383,9 @@ impl<'de> Scanner<'de> {
             Frame::Array | Frame::Tuple | Frame::Set | Frame::Roots => Event::EndArray,
             Frame::Group => return None,
         };
+        if let Some(&top) = self.stack.last() {
+            self.take_comma(top);
+        }
         if self.object_pending {
             // An object closed before its first key: `{}`.
             self.object_pending = false;
@@ -397,10 +403,32 @@ impl<'de> Scanner<'de> {
     /// After a scalar value.
     fn scalar_done(&mut self) {
         self.state = self.settled();
-        if matches!(self.stack.last(), None | Some(Frame::Roots)) {
-            self.scalar_root = true;
-            self.roots += 1;
-            self.scalar_roots += 1;
+        match self.stack.last() {
+            None | Some(Frame::Roots) => {
+                self.scalar_root = true;
+                self.roots += 1;
+                self.scalar_roots += 1;
+            }
+            Some(&top) => self.take_comma(top),
+        }
+    }
+
+    /// A comma right after a value: taken at once, saving a trip through the
+    /// state machine for every element.
+    #[inline]
+    fn take_comma(&mut self, top: Frame) {
+        if self.pos < self.end && self.b[self.pos] == b',' {
+            match top {
+                Frame::Object => {
+                    self.pos += 1;
+                    self.state = State::ObjectKey;
+                }
+                Frame::Array | Frame::Tuple | Frame::Set => {
+                    self.pos += 1;
+                    self.state = State::Value;
+                }
+                Frame::Group | Frame::Roots => {}
+            }
         }
     }
 
@@ -567,7 +595,7 @@ impl<'de> Scanner<'de> {
         };
         // `"a" + "b"`: concatenation.
         loop {
-            let j = next_significant(self.b, self.pos, self.end);
+            let j = self.follow;
             if j >= self.end || self.b[j] != b'+' {
                 break;
             }
@@ -587,12 +615,13 @@ impl<'de> Scanner<'de> {
                 text = Text::Scratch;
             } else {
                 self.pos = k;
+                self.follow = k;
                 break;
             }
         }
         // `["key": "value"]`: a key inside an array starts an object.
         if w.ctx == Ctx::Array && !w.paren {
-            let j = next_significant(self.b, self.pos, self.end);
+            let j = self.follow;
             if j < self.end && self.b[j] == b':' {
                 self.record(RepairKind::ImplicitObject, self.token_start);
                 self.push(Frame::Object)?;
@@ -609,6 +638,35 @@ impl<'de> Scanner<'de> {
 
     fn number_value(&mut self) -> Result<Option<Event<'de>>> {
         let start = self.pos;
+        // The common case in one pass: a plain integer followed by a delimiter.
+        let b = self.b;
+        let neg = b[start] == b'-';
+        let digits = start + usize::from(neg);
+        let mut k = digits;
+        let mut v: u64 = 0;
+        while k < self.end && b[k].is_ascii_digit() && v < u64::MAX / 10 {
+            v = v * 10 + u64::from(b[k] - b'0');
+            k += 1;
+        }
+        if k > digits
+            && (k == digits + 1 || b[digits] != b'0')
+            && (k >= self.end || matches!(b[k], b',' | b'}' | b']' | b' ' | b'\n' | b'\r' | b'\t'))
+        {
+            let value = if !neg {
+                NumValue::U64(v)
+            } else if v == 0 || v > i64::MAX as u64 + 1 {
+                // `-0` and integers below i64::MIN are f64 in serde_json.
+                NumValue::Float
+            } else {
+                NumValue::I64((v as i64).wrapping_neg())
+            };
+            self.pos = k;
+            self.scalar_done();
+            return Ok(Some(Event::Num(Number {
+                text: Text::Borrowed(&self.text[start..k]),
+                value,
+            })));
+        }
         match number::lex(self.b, start, self.end, &mut self.scratch) {
             number::Lexed::Number { end, clean } => {
                 let text = if clean {
@@ -873,8 +931,6 @@ impl<'de> Scanner<'de> {
         self.object_pending = false;
         if let Event::Str(_) = ev {
             // `{"a", "b"}`: a set literal is an array.
-            let top = self.stack.len() - 1;
-            self.stack[top] = Frame::Set;
             self.record(RepairKind::SetLiteral, self.token_start);
             self.pending = Some(ev);
             return Some(Event::StartArray);
@@ -886,7 +942,11 @@ impl<'de> Scanner<'de> {
     fn key_event(&mut self, text: Text<'de>, unquoted: bool) -> Option<Event<'de>> {
         let b = self.b;
         let end = self.end;
-        let j = next_significant(b, self.pos, end);
+        let j = if unquoted {
+            next_significant(b, self.pos, end)
+        } else {
+            self.follow
+        };
         if j >= end {
             self.dangling_key(j, true);
             return None;
@@ -898,12 +958,19 @@ impl<'de> Scanner<'de> {
                     self.dangling_key(k, true);
                     return None;
                 }
-                self.pos = j + 1;
+                // Skip plain whitespace now; comments are left for the scan
+                // to pass (and record).
+                let mut p = j + 1;
+                while p < k && lex::is_ws(b[p]) {
+                    p += 1;
+                }
+                self.pos = p;
             }
             b',' if self.object_pending => {
                 // The first member has no colon and a comma follows: a set.
+                let top = self.stack.len() - 1;
+                self.stack[top] = Frame::Set;
                 self.pos = j;
-                self.state = State::AfterValue;
                 self.scalar_done();
                 return Some(Event::Str(text));
             }

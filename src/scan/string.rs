@@ -7,8 +7,8 @@
 //! one look at the next significant byte.
 
 use super::lex::{
-    closing_quote_at, is_word, is_ws, key_then_colon, next_significant, quote_at,
-    simple_string_end, skip_ws, trim_back, Quote,
+    bytes_below, bytes_equal, closing_quote_at, is_word, is_ws, key_then_colon, next_significant,
+    quote_at, simple_string_end, skip_ws, trim_back, word_at, Quote,
 };
 use super::{Ctx, Scanner, Text, Where};
 use crate::error::Result;
@@ -32,25 +32,34 @@ enum Scan<'de> {
 }
 
 /// What is known about a quote being judged.
-#[derive(Clone, Copy)]
 pub(super) struct Judge {
+    /// Where the quote is.
+    quote: usize,
     /// Whether an earlier quote in this string was judged an inner quote.
-    pub inner_seen: bool,
-    /// How many more `{` and `[` than `}` and `]` the content has so far.
-    pub depth: i32,
-    /// How many more `[` than `]` the content has so far.
-    pub brackets: i32,
+    inner_seen: bool,
+    /// Brackets counted in the content so far (only when a rule needs them).
+    balance: Balance,
 }
 
 /// Counts brackets in a string's content incrementally, so judging many
 /// quotes in one string stays linear.
 struct Balance {
     pos: usize,
+    /// How many more `{` and `[` than `}` and `]`.
     depth: i32,
+    /// How many more `[` than `]`.
     brackets: i32,
 }
 
 impl Balance {
+    fn new(start: usize) -> Balance {
+        Balance {
+            pos: start,
+            depth: 0,
+            brackets: 0,
+        }
+    }
+
     fn advance(&mut self, b: &[u8], to: usize) {
         for &c in &b[self.pos..to] {
             match c {
@@ -71,6 +80,55 @@ impl Balance {
     }
 }
 
+/// Bytes that end the plain run inside a string, per quote style.
+const fn stops(quotes: &[u8]) -> [bool; 256] {
+    let mut t = [false; 256];
+    let mut c = 0;
+    while c < 0x20 {
+        t[c] = true;
+        c += 1;
+    }
+    t[b'\\' as usize] = true;
+    let mut k = 0;
+    while k < quotes.len() {
+        t[quotes[k] as usize] = true;
+        k += 1;
+    }
+    t
+}
+
+static STOP_SINGLE: [bool; 256] = stops(b"'");
+static STOP_LIKE: [bool; 256] = stops(b"\"'`\xC2\xE2");
+
+/// The end of the run of bytes from `i` that need no attention inside a
+/// string in quote style `q`. For `"` it looks at eight bytes at a time.
+#[inline]
+fn plain_run(b: &[u8], mut i: usize, stop: usize, q: Quote) -> usize {
+    let table = match q {
+        Quote::Double => {
+            while i + 8 <= stop {
+                let w = word_at(b, i);
+                let hits = bytes_equal(w, b'"') | bytes_equal(w, b'\\') | bytes_below(w, 0x20);
+                if hits != 0 {
+                    // The lowest flagged byte is exact (borrows only run upward).
+                    return i + (hits.trailing_zeros() / 8) as usize;
+                }
+                i += 8;
+            }
+            while i < stop && !matches!(b[i], b'"' | b'\\' | 0..=0x1F) {
+                i += 1;
+            }
+            return i;
+        }
+        Quote::Single => &STOP_SINGLE,
+        Quote::DoubleLike | Quote::SingleLike => &STOP_LIKE,
+    };
+    while i < stop && !table[usize::from(b[i])] {
+        i += 1;
+    }
+    i
+}
+
 /// How far a look-ahead over prose may go before giving up.
 const LOOKAHEAD: usize = 1024;
 
@@ -79,18 +137,43 @@ impl<'de> Scanner<'de> {
     /// an empty string cut off at the end (nothing was written yet).
     pub(super) fn quoted(&mut self, w: Where) -> Result<Option<Text<'de>>> {
         let open = self.pos;
-        let repairs = self.repairs.len();
-        match self.quoted_once(w, None) {
-            Scan::Done(t) => Ok(t),
-            Scan::Again(limit) => {
-                self.pos = open;
-                self.repairs.truncate(repairs);
-                match self.quoted_once(w, Some(limit)) {
-                    Scan::Done(t) => Ok(t),
-                    Scan::Again(_) => unreachable!("a limited scan always finishes"),
+        let b = self.b;
+        if b[open] == b'"' {
+            // The common case: plain content, a closing quote, and right after
+            // it the delimiter this place expects.
+            let i = plain_run(b, open + 1, self.end, Quote::Double);
+            if i + 1 < self.end && b[i] == b'"' && i > open + 1 {
+                let fits = match w.ctx {
+                    Ctx::Key => b[i + 1] == b':',
+                    Ctx::Object => matches!(b[i + 1], b',' | b'}'),
+                    Ctx::Array => matches!(b[i + 1], b',' | b']'),
+                    Ctx::Root => false,
+                };
+                if fits {
+                    self.pos = i + 1;
+                    self.follow = i + 1;
+                    return Ok(Some(Text::Borrowed(&self.text[open + 1..i])));
                 }
             }
         }
+        let repairs = self.repairs.len();
+        self.follow = usize::MAX;
+        let text = match self.quoted_once(w, None) {
+            Scan::Done(t) => t,
+            Scan::Again(limit) => {
+                self.pos = open;
+                self.repairs.truncate(repairs);
+                self.follow = usize::MAX;
+                match self.quoted_once(w, Some(limit)) {
+                    Scan::Done(t) => t,
+                    Scan::Again(_) => unreachable!("a limited scan always finishes"),
+                }
+            }
+        };
+        if self.follow == usize::MAX {
+            self.follow = next_significant(self.b, self.pos, self.end);
+        }
+        Ok(text)
     }
 
     fn quoted_once(&mut self, w: Where, limit: Option<Limit>) -> Scan<'de> {
@@ -131,29 +214,10 @@ impl<'de> Scanner<'de> {
         let mut owned = false;
         let mut raw_newline = false;
         let mut last_inner: Option<(usize, usize)> = None;
-        let mut balance = Balance {
-            pos: start,
-            depth: 0,
-            brackets: 0,
-        };
+        let mut balance = Some(Balance::new(start));
         loop {
             // The hot loop: bytes that need no attention.
-            while i < stop {
-                let c = b[i];
-                if c == b'\\' || c < 0x20 {
-                    break;
-                }
-                match q {
-                    Quote::Double if c == b'"' => break,
-                    Quote::Single if c == b'\'' => break,
-                    Quote::DoubleLike | Quote::SingleLike
-                        if matches!(c, b'"' | b'\'' | b'`' | 0xC2 | 0xE2) =>
-                    {
-                        break
-                    }
-                    _ => i += 1,
-                }
-            }
+            i = plain_run(b, i, stop, q);
             if i >= stop {
                 if let Some(l) = limit {
                     self.record(RepairKind::MissingQuote, l.at);
@@ -200,15 +264,17 @@ impl<'de> Scanner<'de> {
             if doubled && after < end && closing_quote_at(q, b, after, end).is_some() {
                 after += qn;
             }
-            balance.advance(b, i);
-            let judge = Judge {
+            let mut judge = Judge {
+                quote: i,
                 inner_seen: last_inner.is_some(),
-                depth: balance.depth,
-                brackets: balance.brackets,
+                balance: balance.take().expect("kept between quotes"),
             };
-            if self.closes(after, w, judge) {
+            let verdict = self.closes(after, w, &mut judge);
+            balance = Some(judge.balance);
+            if let Some(follow) = verdict {
                 let text = self.finish_closed(start, seg, i, owned, raw_newline);
                 self.pos = after;
+                self.follow = follow;
                 return Scan::Done(Some(text));
             }
             if limit.is_none() {
@@ -259,6 +325,9 @@ impl<'de> Scanner<'de> {
         owned: bool,
         raw_newline: bool,
     ) -> Text<'de> {
+        if !owned && !raw_newline {
+            return Text::Borrowed(&self.text[start..i]);
+        }
         let trim = raw_newline && {
             let tail = &self.text[seg..i];
             let kept = tail.trim_end_matches([' ', '\t', '\r', '\n']);
@@ -355,19 +424,28 @@ impl<'de> Scanner<'de> {
     }
 
     /// Whether a quote whose end is at `after` closes a string in place `w`,
-    /// judged by the next significant byte. In valid JSON the first quote met
-    /// always closes; the rules that keep a quote inside apply to what valid
-    /// JSON cannot have there.
-    pub(super) fn closes(&self, after: usize, w: Where, judge: Judge) -> bool {
+    /// judged by the next significant byte; if so, that byte's position. In
+    /// valid JSON the first quote met always closes; the rules that keep a
+    /// quote inside apply to what valid JSON cannot have there.
+    pub(super) fn closes(&self, after: usize, w: Where, judge: &mut Judge) -> Option<usize> {
         let b = self.b;
         let end = self.end;
+        if after < end && !judge.inner_seen {
+            // The common case, without skipping anything.
+            match (w.ctx, b[after]) {
+                (Ctx::Key, b':') | (Ctx::Object, b',' | b'}') | (Ctx::Array, b',' | b']') => {
+                    return Some(after)
+                }
+                _ => {}
+            }
+        }
         let (j, skipped) = skip_ws(b, after, end);
         if j >= end {
-            return true;
+            return Some(j);
         }
         let c = b[j];
         if c == b'+' || (w.paren && c == b')') {
-            return true;
+            return Some(j);
         }
         let spaced = j > after;
         let verdict = match w.ctx {
@@ -387,7 +465,10 @@ impl<'de> Scanner<'de> {
                 }
                 b',' | b'}' | b':' => true,
                 // A `]` after an object value only closes a `[` in the string.
-                b']' => judge.brackets <= 0,
+                b']' => {
+                    judge.balance.advance(b, judge.quote);
+                    judge.balance.brackets <= 0
+                }
                 _ if quote_at(b, j, end).is_some() => {
                     key_then_colon(b, j, end).is_some()
                         // `"hello\n"\n",}`: a lone quote before the object's end
@@ -415,7 +496,13 @@ impl<'de> Scanner<'de> {
         };
         // After an inner quote, a string that opened `{` or `[` (it quotes
         // JSON or code) keeps going until they are closed.
-        verdict && !(judge.inner_seen && judge.depth > 0)
+        if verdict && judge.inner_seen {
+            judge.balance.advance(b, judge.quote);
+            if judge.balance.depth > 0 {
+                return None;
+            }
+        }
+        verdict.then_some(j)
     }
 
     /// Whether a quoted string starts at `j` and is followed by what may follow
@@ -575,12 +662,12 @@ impl<'de> Scanner<'de> {
         let start = self.pos;
         // `abcdef"`: a value missing only its opening quote.
         if let Some(k) = self.first_quote_on_line(start) {
-            let judge = Judge {
+            let mut judge = Judge {
+                quote: k,
                 inner_seen: false,
-                depth: 0,
-                brackets: 0,
+                balance: Balance::new(start),
             };
-            if k > start && b[k - 1] != b'\\' && self.closes(k + 1, w, judge) {
+            if k > start && b[k - 1] != b'\\' && self.closes(k + 1, w, &mut judge).is_some() {
                 let text = self.text[start..k].trim_end();
                 if !text.is_empty() {
                     self.record(RepairKind::MissingQuote, start);
