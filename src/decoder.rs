@@ -52,6 +52,8 @@ struct Attempt<R> {
     /// The root value was an object or array and nothing followed it: the text
     /// was the value.
     covers: bool,
+    /// How many top-level values were read.
+    roots: u32,
 }
 
 /// One thing to try after the whole text.
@@ -272,7 +274,7 @@ impl Decoder {
             } else {
                 extract::prose(text, body.clone(), self.strategies, &tally.covered)
             };
-            for step in plan(text, candidates, shape, phase) {
+            for step in plan(text, candidates, shape) {
                 let (span, first, outcome) = match step {
                     Step::One(c) => {
                         if tally.skip(&c.span) {
@@ -281,10 +283,22 @@ impl Decoder {
                         let outcome = self.candidate(text, &c, shape, &mut sink);
                         (c.span.clone(), c.first_byte(text), outcome)
                     }
-                    Step::Gather(spans) => {
+                    Step::Gather(mut spans) => {
                         let span = spans[0].start..spans[spans.len() - 1].end;
-                        let outcome =
-                            self.attempt(text, &spans, Strategy::Gathered, true, &mut sink);
+                        let outcome = loop {
+                            let outcome =
+                                self.attempt(text, &spans, Strategy::Gathered, true, &mut sink);
+                            // A span that is not an element (`{braces}` in
+                            // prose) is left out, and the rest tried again.
+                            let Err(e) = &outcome else { break outcome };
+                            let at = e.offset().unwrap_or(0);
+                            match spans.iter().position(|s| s.start <= at && at <= s.end) {
+                                Some(i) if spans.len() > 1 => {
+                                    spans.remove(i);
+                                }
+                                _ => break outcome,
+                            }
+                        };
                         (span, Some(b'['), outcome)
                     }
                 };
@@ -334,7 +348,11 @@ impl Decoder {
     {
         let span = std::slice::from_ref(&c.span);
         if shape == Shape::Array && c.first_byte(text) == Some(b'{') {
-            return self.attempt(text, span, c.strategy, true, sink);
+            let mut a = self.attempt(text, span, c.strategy, true, sink)?;
+            if a.roots > 1 {
+                a.report.strategy = Strategy::Gathered;
+            }
+            return Ok(a);
         }
         let single = self.attempt(text, span, c.strategy, false, sink)?;
         if single.more_roots && shape == Shape::Any {
@@ -384,7 +402,7 @@ impl Decoder {
     where
         F: FnMut(&mut Scanner<'de>) -> Result<R>,
     {
-        let span = spans[0].start..spans[spans.len() - 1].end;
+        let mut span = spans[0].start..spans[spans.len() - 1].end;
         let opts = ScanOptions {
             max_depth: self.max_depth,
             multi,
@@ -394,12 +412,18 @@ impl Decoder {
             Ok(value) => {
                 let more_roots = scan.more_roots();
                 let truncated = scan.truncated();
+                let roots = scan.roots();
+                if let (false, Some(end)) = (multi, scan.root_end()) {
+                    // Report the span that was read, not the text after it.
+                    span.end = end;
+                }
                 let covers = scan.roots_are_containers()
                     && !scan.repairs().iter().any(|r| {
                         matches!(r.kind, RepairKind::TrailingText | RepairKind::CodeFence)
                     });
                 Ok(Attempt {
                     covers,
+                    roots,
                     value,
                     report: Report {
                         strategy,
@@ -418,7 +442,7 @@ impl Decoder {
 /// The order to try candidates in: those of the shape the target wants
 /// first; for a sequence target, the objects among the rest (of the fences,
 /// or of the prose) gathered into one sequence next; the rest last.
-fn plan(text: &str, candidates: Vec<Candidate>, shape: Shape, gather: Strategy) -> Vec<Step> {
+fn plan(text: &str, candidates: Vec<Candidate>, shape: Shape) -> Vec<Step> {
     let (preferred, rest): (Vec<Candidate>, Vec<Candidate>) =
         candidates.into_iter().partition(|c| match shape {
             Shape::Object => c.first_byte(text) == Some(b'{'),
@@ -427,13 +451,17 @@ fn plan(text: &str, candidates: Vec<Candidate>, shape: Shape, gather: Strategy) 
         });
     let mut steps: Vec<Step> = preferred.into_iter().map(Step::One).collect();
     if shape == Shape::Array {
-        let spans: Vec<Range<usize>> = rest
-            .iter()
-            .filter(|c| c.strategy == gather && c.first_byte(text) == Some(b'{'))
-            .map(|c| c.span.clone())
-            .collect();
-        if !spans.is_empty() {
-            steps.push(Step::Gather(spans));
+        // Gather one kind: fences, else tags, else balanced spans.
+        for strategy in [Strategy::Fence, Strategy::Tag, Strategy::Balanced] {
+            let spans: Vec<Range<usize>> = rest
+                .iter()
+                .filter(|c| c.strategy == strategy && c.first_byte(text) == Some(b'{'))
+                .map(|c| c.span.clone())
+                .collect();
+            if !spans.is_empty() {
+                steps.push(Step::Gather(spans));
+                break;
+            }
         }
     }
     steps.extend(rest.into_iter().map(Step::One));
@@ -442,10 +470,13 @@ fn plan(text: &str, candidates: Vec<Candidate>, shape: Shape, gather: Strategy) 
 
 fn utf8(bytes: &[u8]) -> Result<&str> {
     std::str::from_utf8(bytes).map_err(|e| {
-        Error::at(
+        let good = e.valid_up_to();
+        let err = Error::at(
             ErrorKind::InvalidUtf8,
-            format_args!("invalid UTF-8 at byte {}", e.valid_up_to()),
-            e.valid_up_to(),
-        )
+            format_args!("invalid UTF-8 at byte {good}"),
+            good,
+        );
+        // Locate within the valid prefix (the bad byte is where it ends).
+        err.locate(std::str::from_utf8(&bytes[..good]).unwrap_or_default())
     })
 }

@@ -7,7 +7,9 @@ use std::fmt::{self, Display};
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum ErrorKind {
-    /// The text holds no JSON-like value at all (empty, whitespace, only prose).
+    /// The text holds no value to decode: it is empty or only whitespace, or
+    /// (for a target that wants an object or an array) it holds no candidate
+    /// of that shape. For an untyped target, prose alone is read as a string.
     NoJson,
     /// The text could not be repaired into a value at this point.
     Syntax,
@@ -64,11 +66,18 @@ enum Segment {
 ///     err.to_string(),
 ///     r#"invalid type: string "high", expected f64 at $.score (line 1, column 11)"#
 /// );
+/// assert_eq!(
+///     format!("{err:#}"),
+///     "invalid type: string \"high\", expected f64 at $.score (line 1, column 11)\n  near: {\"score\": \"high\"}"
+/// );
 /// ```
+///
+/// The alternate form (`{:#}`) adds a second line with the snippet.
 #[derive(thiserror::Error)]
-#[error("{inner}")]
+#[error(transparent)]
 pub struct Error {
-    // One pointer wide, like serde_json's error: results stay small on the hot path.
+    // One pointer wide, like serde_json's error: results stay small on the hot
+    // path. `transparent` forwards the formatter, so `{:#}` reaches ErrorImpl.
     inner: Box<ErrorImpl>,
 }
 
@@ -252,6 +261,17 @@ impl Display for ErrorImpl {
         Ok(())
     }
 }
+
+impl fmt::Debug for ErrorImpl {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ErrorImpl")
+            .field("kind", &self.kind)
+            .field("message", &self.message)
+            .finish_non_exhaustive()
+    }
+}
+
+impl std::error::Error for ErrorImpl {}
 
 impl fmt::Debug for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

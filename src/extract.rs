@@ -123,7 +123,9 @@ pub(crate) fn whole(text: &str, body: Range<usize>) -> Option<Candidate> {
     while end > start && b[end - 1].is_ascii_whitespace() {
         end -= 1;
     }
-    // `{...}```` or ````{...}```: a fence with no partner at an end.
+    // `{...}```` or ````{...}```: a fence with no partner at an end. A reply
+    // that is one fenced block loses both; a leading fence closed further on
+    // stays (the fence strategy reads that block).
     while end > start && b[end - 1] == b'`' {
         end -= 1;
     }
@@ -136,14 +138,14 @@ pub(crate) fn whole(text: &str, body: Range<usize>) -> Option<Candidate> {
             .iter()
             .take_while(|c| c.is_ascii_alphanumeric())
             .count();
-        if k + lang < end && b[k + lang].is_ascii_whitespace() || lang == 0 {
+        let tagged = lang == 0 || (k + lang < end && b[k + lang].is_ascii_whitespace());
+        if tagged && find(b, k, end, b"```").is_none() {
             start = k + lang;
         }
     }
-    (start < end).then_some(Candidate {
-        span: start..end,
-        strategy: Strategy::Whole,
-    })
+    let mut c = Vec::new();
+    push(&mut c, text, start..end, Strategy::Whole);
+    c.pop()
 }
 
 /// Candidates the model marked: fenced blocks, then `<json>` tags.

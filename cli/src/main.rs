@@ -142,16 +142,8 @@ fn as_text(bytes: &[u8]) -> Result<&str, Failure> {
 /// The error's alternate form: the one-line message, then `  near: <snippet>`
 /// on a second line when the position is known.
 fn describe(e: &Error) -> String {
-    let mut text = format!("{e:#}");
-    // `Error`'s `Display` forwards to an inner value with `{inner}`, which
-    // drops the `#` flag, so the library currently leaves the snippet out.
-    // Add it the way the library spells it; once it does so itself, this is a
-    // no-op.
-    if !e.snippet().is_empty() && !text.contains("\n  near: ") {
-        text.push_str("\n  near: ");
-        text.push_str(e.snippet());
-    }
-    text
+    // The alternate form adds the snippet line.
+    format!("{e:#}")
 }
 
 /// Writes `line` and a newline to `out`, and flushes it.

@@ -155,8 +155,8 @@ fn report_goes_to_stderr_as_one_json_line() {
                 {"kind": "quotes", "offset": 7},
                 {"kind": "unquoted_key", "offset": 14},
                 {"kind": "quotes", "offset": 21},
-                {"kind": "trailing_comma", "offset": 25},
-                {"kind": "trailing_comma", "offset": 27},
+                {"kind": "trailing_comma", "offset": 24},
+                {"kind": "trailing_comma", "offset": 26},
             ],
             "truncated": false,
         })
@@ -176,9 +176,7 @@ fn report_of_a_fenced_file() {
         json!({
             "strategy": "fence",
             "span": {"start": 21, "end": 30},
-            // serde_llm 0.1 records a trailing comma at the closer after it
-            // (byte 29), not at the comma (byte 28).
-            "repairs": [{"kind": "trailing_comma", "offset": 29}],
+            "repairs": [{"kind": "trailing_comma", "offset": 28}],
             "truncated": false,
         })
     );
@@ -278,7 +276,10 @@ fn too_deep_is_exit_1() {
 fn invalid_utf8_is_exit_1() {
     let out = run(&["repair"], b"[1, \xff]");
     assert_eq!(out.stdout, "");
-    assert_eq!(out.stderr, "error: invalid UTF-8 at byte 4\n");
+    assert_eq!(
+        out.stderr,
+        "error: invalid UTF-8 at byte 4 (line 1, column 5)\n  near: [1, \n"
+    );
     assert_eq!(out.code, Some(1));
 }
 
@@ -287,7 +288,10 @@ fn invalid_utf8_in_a_file_is_exit_1() {
     let file = TempFile::new("utf8", b"{\"a\": \"caf\xe9\"}");
     let out = run(&["repair", file.arg()], b"");
     assert_eq!(out.stdout, "");
-    assert_eq!(out.stderr, "error: invalid UTF-8 at byte 10\n");
+    assert_eq!(
+        out.stderr,
+        "error: invalid UTF-8 at byte 10 (line 1, column 11)\n  near: {\"a\": \"caf\n"
+    );
     assert_eq!(out.code, Some(1));
 }
 

@@ -124,7 +124,12 @@ pub(crate) struct Scanner<'de> {
     /// An object was opened and its `StartObject` is held back until its first
     /// key shows whether it is really a set (`{"a", "b"}`).
     object_pending: bool,
-    pending: Option<Event<'de>>,
+    /// An event to return next, with the offset of its token.
+    pending: Option<(Event<'de>, usize)>,
+    /// Where the held-back object opened.
+    object_open: usize,
+    /// Where the last comma was taken.
+    comma_at: usize,
     peeked: Option<Event<'de>>,
     scratch: String,
     repairs: Vec<Repair>,
@@ -143,6 +148,8 @@ pub(crate) struct Scanner<'de> {
     token_start: usize,
     /// After a quoted string: the position of the next significant byte.
     follow: usize,
+    /// Where the root value ended (single-root mode).
+    root_end: usize,
 }
 
 impl<'de> Scanner<'de> {
@@ -162,6 +169,8 @@ impl<'de> Scanner<'de> {
             awaiting_value: false,
             object_pending: false,
             pending: None,
+            object_open: 0,
+            comma_at: 0,
             peeked: None,
             scratch: String::new(),
             repairs: Vec::new(),
@@ -173,10 +182,11 @@ impl<'de> Scanner<'de> {
             quote_hint: (0, 0, false),
             token_start: first.start,
             follow: 0,
+            root_end: 0,
         };
         if opts.multi {
             s.stack.push(Frame::Roots);
-            s.pending = Some(Event::StartArray);
+            s.pending = Some((Event::StartArray, first.start));
         }
         s
     }
@@ -198,6 +208,16 @@ impl<'de> Scanner<'de> {
     /// Whether another top-level value follows the root value.
     pub(crate) fn more_roots(&self) -> bool {
         self.more_roots
+    }
+
+    /// Where the root value ended, when the scanner stopped after it.
+    pub(crate) fn root_end(&self) -> Option<usize> {
+        (self.state == State::Done && self.root_end > 0).then_some(self.root_end)
+    }
+
+    /// How many top-level values were read.
+    pub(crate) fn roots(&self) -> u32 {
+        self.roots
     }
 
     /// Whether every top-level value was an object or an array.
@@ -223,7 +243,8 @@ impl<'de> Scanner<'de> {
         if let Some(ev) = self.peeked.take() {
             return Ok(ev);
         }
-        if let Some(ev) = self.pending.take() {
+        if let Some((ev, at)) = self.pending.take() {
+            self.token_start = at;
             return Ok(ev);
         }
         self.advance()
@@ -298,8 +319,9 @@ impl<'de> Scanner<'de> {
     }
 
     /// The state after a value, given the stack.
-    fn settled(&self) -> State {
+    fn settled(&mut self) -> State {
         if self.stack.is_empty() {
+            self.root_end = self.pos;
             State::AfterRoot
         } else {
             State::AfterValue
@@ -389,7 +411,8 @@ impl<'de> Scanner<'de> {
         if self.object_pending {
             // An object closed before its first key: `{}`.
             self.object_pending = false;
-            self.pending = Some(end);
+            self.pending = Some((end, self.token_start));
+            self.token_start = self.object_open;
             return Some(Event::StartObject);
         }
         Some(end)
@@ -418,6 +441,7 @@ impl<'de> Scanner<'de> {
     #[inline]
     fn take_comma(&mut self, top: Frame) {
         if self.pos < self.end && self.b[self.pos] == b',' {
+            self.comma_at = self.pos;
             match top {
                 Frame::Object => {
                     self.pos += 1;
@@ -442,6 +466,7 @@ impl<'de> Scanner<'de> {
         if frame == Frame::Object {
             self.state = State::ObjectStart;
             self.object_pending = true;
+            self.object_open = self.pos - 1;
             self.awaiting_value = false;
             Ok(None)
         } else {
@@ -582,7 +607,7 @@ impl<'de> Scanner<'de> {
     }
 
     fn trailing_comma_close(&mut self) -> Option<Event<'de>> {
-        self.record(RepairKind::TrailingComma, self.pos);
+        self.record(RepairKind::TrailingComma, self.comma_at);
         self.pos += 1;
         self.pop()
     }
@@ -627,7 +652,7 @@ impl<'de> Scanner<'de> {
                 self.push(Frame::Object)?;
                 self.pos = j + 1;
                 self.state = State::Value;
-                self.pending = Some(Event::Key(text));
+                self.pending = Some((Event::Key(text), self.token_start));
                 self.awaiting_value = true;
                 return Ok(Some(Event::StartObject));
             }
@@ -694,6 +719,7 @@ impl<'de> Scanner<'de> {
                     self.record(RepairKind::TruncatedValue, start);
                     self.truncated = true;
                     self.pos = end;
+                    self.state = State::AfterValue;
                     return Ok(None);
                 }
                 // A lone sign or dot stands for zero.
@@ -861,7 +887,7 @@ impl<'de> Scanner<'de> {
         match c {
             b'}' => {
                 if after_comma {
-                    self.record(RepairKind::TrailingComma, self.pos);
+                    self.record(RepairKind::TrailingComma, self.comma_at);
                 }
                 self.pos += 1;
                 return Ok(self.pop());
@@ -929,14 +955,16 @@ impl<'de> Scanner<'de> {
             return Some(ev);
         }
         self.object_pending = false;
-        if let Event::Str(_) = ev {
+        let kind = if let Event::Str(_) = ev {
             // `{"a", "b"}`: a set literal is an array.
-            self.record(RepairKind::SetLiteral, self.token_start);
-            self.pending = Some(ev);
-            return Some(Event::StartArray);
-        }
-        self.pending = Some(ev);
-        Some(Event::StartObject)
+            self.record(RepairKind::SetLiteral, self.object_open);
+            Event::StartArray
+        } else {
+            Event::StartObject
+        };
+        self.pending = Some((ev, self.token_start));
+        self.token_start = self.object_open;
+        Some(kind)
     }
 
     fn key_event(&mut self, text: Text<'de>, unquoted: bool) -> Option<Event<'de>> {
@@ -1007,7 +1035,8 @@ impl<'de> Scanner<'de> {
             self.truncated = true;
         }
         self.pos = at;
-        self.state = State::ObjectKey;
+        // As if after a value: a comma before the dropped key is not trailing.
+        self.state = State::AfterValue;
     }
 
     // ----- between values ----------------------------------------------
@@ -1217,7 +1246,17 @@ impl<'de> Scanner<'de> {
                 )),
             },
             Some(Frame::Roots) => Ok(self.pop()),
-            Some(_) => {
+            Some(&top) => {
+                let after_comma = match self.state {
+                    State::ObjectKey => true,
+                    State::Value => top != Frame::Object && top != Frame::Group,
+                    _ => false,
+                };
+                if after_comma {
+                    // `[1, 2,` cut off: the comma is dropped.
+                    self.record(RepairKind::TrailingComma, self.comma_at);
+                    self.state = State::AfterValue;
+                }
                 self.truncated = true;
                 self.record(RepairKind::MissingCloser, self.end);
                 Ok(self.pop())

@@ -444,7 +444,8 @@ impl<'de> Scanner<'de> {
             return Some(j);
         }
         let c = b[j];
-        if c == b'+' || (w.paren && c == b')') {
+        if c == b'+' || (w.paren && c == b')') || super::lex::fence_len(b, j, end) > 0 {
+            // Concatenation, the end of a group, or a code fence after the value.
             return Some(j);
         }
         let spaced = j > after;
