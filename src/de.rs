@@ -185,13 +185,9 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'_, 'de> {
         visitor: V,
     ) -> Result<V::Value> {
         match self.scan.next()? {
-            Event::Str(Text::Borrowed(s)) => {
-                visitor.visit_enum(BorrowedStrDeserializer::<Error>::new(s))
-            }
+            Event::Str(Text::Borrowed(s)) => KeyDeserializer::Borrowed(s).unit_variant(visitor),
             Event::Str(Text::Scratch) => {
-                let s: StrDeserializer<'_, Error> =
-                    self.scan.str(Text::Scratch).into_deserializer();
-                visitor.visit_enum(s)
+                KeyDeserializer::Copied(self.scan.str(Text::Scratch)).unit_variant(visitor)
             }
             Event::StartObject => {
                 let value = visitor.visit_enum(VariantAccess { de: &mut *self })?;
@@ -414,6 +410,19 @@ enum KeyDeserializer<'de, 'k> {
 }
 
 impl<'de> KeyDeserializer<'de, '_> {
+    /// A string naming an enum variant.
+    fn unit_variant<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        match self {
+            KeyDeserializer::Borrowed(s) => {
+                visitor.visit_enum(BorrowedStrDeserializer::<Error>::new(s))
+            }
+            KeyDeserializer::Copied(s) => {
+                let s: StrDeserializer<'_, Error> = s.into_deserializer();
+                visitor.visit_enum(s)
+            }
+        }
+    }
+
     fn as_str(&self) -> &str {
         match self {
             KeyDeserializer::Borrowed(s) => s,
@@ -482,15 +491,7 @@ impl<'de> de::Deserializer<'de> for KeyDeserializer<'de, '_> {
         _variants: &'static [&'static str],
         visitor: V,
     ) -> Result<V::Value> {
-        match self {
-            KeyDeserializer::Borrowed(s) => {
-                visitor.visit_enum(BorrowedStrDeserializer::<Error>::new(s))
-            }
-            KeyDeserializer::Copied(s) => {
-                let s: StrDeserializer<'_, Error> = s.into_deserializer();
-                visitor.visit_enum(s)
-            }
-        }
+        self.unit_variant(visitor)
     }
 
     forward_to_deserialize_any! {

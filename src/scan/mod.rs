@@ -567,17 +567,7 @@ impl<'de> Scanner<'de> {
         if is_word(c) {
             return self.word_value();
         }
-        let w = self.place();
-        match self.unquoted(w) {
-            Some(t) => {
-                self.scalar_done();
-                Ok(Some(Event::Str(t)))
-            }
-            None => {
-                self.skip_char();
-                Ok(None)
-            }
-        }
+        Ok(self.unquoted_value(false))
     }
 
     /// Skips a code fence marker (```` ```json ````) at `self.pos`, if any.
@@ -749,20 +739,7 @@ impl<'de> Scanner<'de> {
                         })));
                     }
                 }
-                let w = self.place();
-                match self.unquoted(w) {
-                    Some(t) => {
-                        if let Some(last) = self.repairs.last_mut() {
-                            last.kind = RepairKind::NumberAsString;
-                        }
-                        self.scalar_done();
-                        Ok(Some(Event::Str(t)))
-                    }
-                    None => {
-                        self.skip_char();
-                        Ok(None)
-                    }
-                }
+                Ok(self.unquoted_value(true))
             }
         }
     }
@@ -825,15 +802,26 @@ impl<'de> Scanner<'de> {
             self.pos = call;
             return self.group();
         }
+        Ok(self.unquoted_value(false))
+    }
+
+    /// An unquoted value at `self.pos` as a string (`number_like`: it began
+    /// like a number); a byte that starts nothing is skipped.
+    fn unquoted_value(&mut self, number_like: bool) -> Option<Event<'de>> {
         let w = self.place();
         match self.unquoted(w) {
             Some(t) => {
+                if number_like {
+                    if let Some(last) = self.repairs.last_mut() {
+                        last.kind = RepairKind::NumberAsString;
+                    }
+                }
                 self.scalar_done();
-                Ok(Some(Event::Str(t)))
+                Some(Event::Str(t))
             }
             None => {
                 self.skip_char();
-                Ok(None)
+                None
             }
         }
     }
