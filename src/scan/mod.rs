@@ -245,6 +245,9 @@ impl<'de> Scanner<'de> {
         }
         if let Some((ev, at)) = self.pending.take() {
             self.token_start = at;
+            if let Event::Key(_) = ev {
+                self.awaiting_value = true;
+            }
             return Ok(ev);
         }
         self.advance()
@@ -321,6 +324,10 @@ impl<'de> Scanner<'de> {
     /// The state after a value, given the stack.
     fn settled(&mut self) -> State {
         if self.stack.is_empty() {
+            if self.roots == 0 {
+                // An empty wrapper `f()` closed: still no root value.
+                return State::Value;
+            }
             self.root_end = self.pos;
             State::AfterRoot
         } else {
@@ -392,6 +399,13 @@ impl<'de> Scanner<'de> {
 
     /// Pops the top container and returns its end event (`None` for a group).
     fn pop(&mut self) -> Option<Event<'de>> {
+        if self.awaiting_value && self.stack.last() == Some(&Frame::Object) {
+            // A key whose value never started (`{"a": f(}`): it gets null
+            // before its object closes (the next call pops).
+            self.awaiting_value = false;
+            self.record(RepairKind::MissingValue, self.pos);
+            return Some(Event::Null);
+        }
         let frame = self.stack.pop();
         if matches!(
             frame,
@@ -425,15 +439,27 @@ impl<'de> Scanner<'de> {
 
     /// After a scalar value.
     fn scalar_done(&mut self) {
-        self.state = self.settled();
-        match self.stack.last() {
-            None | Some(Frame::Roots) => {
-                self.scalar_root = true;
-                self.roots += 1;
-                self.scalar_roots += 1;
-            }
-            Some(&top) => self.take_comma(top),
+        if self.top_level(self.stack.len()) {
+            self.scalar_root = true;
+            self.roots += 1;
+            self.scalar_roots += 1;
         }
+        match self.stack.last() {
+            None => self.state = self.settled(),
+            Some(&top) => {
+                self.state = State::AfterValue;
+                self.take_comma(top);
+            }
+        }
+    }
+
+    /// Whether a value inside the first `below` frames is a top-level value:
+    /// only wrappers (`callback(`) and the gathering array are around it.
+    fn top_level(&self, below: usize) -> bool {
+        self.stack[..below]
+            .iter()
+            .rev()
+            .all(|f| matches!(f, Frame::Group | Frame::Roots))
     }
 
     /// A comma right after a value: taken at once, saving a trip through the
@@ -459,7 +485,7 @@ impl<'de> Scanner<'de> {
     fn open(&mut self, frame: Frame) -> Result<Option<Event<'de>>> {
         self.push(frame)?;
         self.pos += 1;
-        if self.stack.len() == 1 || self.stack[self.stack.len() - 2] == Frame::Roots {
+        if self.top_level(self.stack.len() - 1) {
             self.scalar_root = false;
             self.roots += 1;
         }
@@ -643,7 +669,6 @@ impl<'de> Scanner<'de> {
                 self.pos = j + 1;
                 self.state = State::Value;
                 self.pending = Some((Event::Key(text), self.token_start));
-                self.awaiting_value = true;
                 return Ok(Some(Event::StartObject));
             }
         }
@@ -1223,7 +1248,7 @@ impl<'de> Scanner<'de> {
         }
         match self.stack.last() {
             None => match self.state {
-                State::AfterRoot | State::Done => {
+                State::AfterRoot | State::Done if self.roots > 0 => {
                     self.state = State::Done;
                     Ok(Some(Event::Eof))
                 }

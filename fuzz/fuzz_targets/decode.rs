@@ -1,0 +1,33 @@
+//! Any bytes into typed and untyped targets: never a panic; where serde_json
+//! accepts the text, serde_llm gives the same value (differential).
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+use serde::Deserialize;
+
+#[derive(Debug, Deserialize, PartialEq)]
+#[allow(dead_code)]
+enum Kind {
+    A,
+    B(u8),
+    C { x: Option<f64> },
+}
+
+#[derive(Debug, Deserialize, PartialEq)]
+#[allow(dead_code)]
+struct Target {
+    name: Option<String>,
+    n: Option<i64>,
+    tags: Option<Vec<String>>,
+    kind: Option<Kind>,
+    nested: Option<Box<Target>>,
+}
+
+fuzz_target!(|data: &[u8]| {
+    let _ = serde_llm::from_llm_slice::<Target>(data);
+    let _ = serde_llm::from_llm_slice::<Vec<Target>>(data);
+    let ours = serde_llm::from_llm_slice::<serde_json::Value>(data);
+    if let Ok(theirs) = serde_json::from_slice::<serde_json::Value>(data) {
+        assert_eq!(ours.expect("valid JSON decodes"), theirs);
+    }
+});
