@@ -56,6 +56,15 @@ struct Attempt<R> {
     roots: u32,
 }
 
+/// How many candidates of each phase (marked, then prose) are tried at most.
+/// Candidate spans of one strategy do not overlap, so decoding them all is
+/// linear; this bounds the bookkeeping for replies made of thousands of
+/// braces.
+const MAX_CANDIDATES: usize = 256;
+
+/// How many failing spans a gathered sequence drops before giving up.
+const MAX_GATHER_RETRIES: usize = 8;
+
 /// One thing to try after the whole text.
 enum Step {
     One(Candidate),
@@ -172,7 +181,8 @@ impl Decoder {
     /// valid JSON decodes exactly as serde_json decodes it, and as fast. Its
     /// depth limit is 128, so with a lower limit set the lane is skipped. On
     /// any error, or when the text after the value might hold another
-    /// candidate, the tolerant path decides.
+    /// candidate, the tolerant path decides. (`tests/valid.rs` sets a limit
+    /// of 127 to test the tolerant path on valid JSON.)
     fn fast_lane<'de, T: Deserialize<'de>>(&self, text: &'de str) -> Option<(T, Report)> {
         if !self.strategies.whole || self.max_depth < 128 {
             return None;
@@ -228,10 +238,13 @@ impl Decoder {
     {
         let body = extract::body(text);
         if text[body.clone()].trim().is_empty() {
-            let what = match (body.start, body.is_empty()) {
-                (0, true) => "the reply is empty",
-                (_, true) => "the reply holds only a reasoning block",
-                _ => "the reply is only whitespace",
+            let bom = if text.starts_with('\u{feff}') { 3 } else { 0 };
+            let what = if !text[bom..].trim().is_empty() {
+                "the reply holds only a reasoning block"
+            } else if text.len() == bom {
+                "the reply is empty"
+            } else {
+                "the reply is only whitespace"
             };
             let e = Error::at(
                 ErrorKind::NoJson,
@@ -274,7 +287,10 @@ impl Decoder {
             } else {
                 extract::prose(text, body.clone(), self.strategies, &tally.covered)
             };
-            for step in plan(text, candidates, shape) {
+            for step in plan(text, candidates, shape)
+                .into_iter()
+                .take(MAX_CANDIDATES)
+            {
                 let (span, first, outcome) = match step {
                     Step::One(c) => {
                         if tally.skip(&c.span) {
@@ -285,6 +301,7 @@ impl Decoder {
                     }
                     Step::Gather(mut spans) => {
                         let span = spans[0].start..spans[spans.len() - 1].end;
+                        let mut retries = 0;
                         let outcome = loop {
                             let outcome =
                                 self.attempt(text, &spans, Strategy::Gathered, true, &mut sink);
@@ -293,8 +310,9 @@ impl Decoder {
                             let Err(e) = &outcome else { break outcome };
                             let at = e.offset().unwrap_or(0);
                             match spans.iter().position(|s| s.start <= at && at <= s.end) {
-                                Some(i) if spans.len() > 1 => {
+                                Some(i) if spans.len() > 1 && retries < MAX_GATHER_RETRIES => {
                                     spans.remove(i);
+                                    retries += 1;
                                 }
                                 _ => break outcome,
                             }

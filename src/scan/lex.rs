@@ -202,6 +202,18 @@ pub(crate) fn key_then_colon(b: &[u8], i: usize, end: usize) -> Option<usize> {
 /// (if it closes) and whether a comma appears at its top level. Strings in
 /// double quotes are skipped; closers of the wrong kind close anyway.
 pub(crate) fn matching_close(b: &[u8], i: usize, end: usize) -> (Option<usize>, bool) {
+    matching_close_within(b, i, end, usize::MAX)
+}
+
+/// [`matching_close`] looking at most `limit` bytes ahead (a tuple or a
+/// wrapper call is short; without a limit, a run of `(` would be quadratic).
+pub(crate) fn matching_close_within(
+    b: &[u8],
+    i: usize,
+    end: usize,
+    limit: usize,
+) -> (Option<usize>, bool) {
+    let end = end.min(i.saturating_add(limit));
     let mut depth = 0usize;
     let mut top_comma = false;
     let mut k = i;

@@ -16,7 +16,7 @@ pub(crate) use number::{classify, parse_f64, NumValue};
 
 use crate::error::{Error, ErrorKind, Result};
 use crate::report::{Repair, RepairKind};
-use lex::{is_word, key_then_colon, matching_close, next_significant, quote_at};
+use lex::{is_word, key_then_colon, next_significant, quote_at};
 
 /// A string's content: borrowed from the input when it needed no unescaping
 /// or repair, else held in the scanner's scratch buffer.
@@ -380,10 +380,7 @@ impl<'de> Scanner<'de> {
     }
 
     fn push(&mut self, frame: Frame) -> Result<()> {
-        if matches!(
-            frame,
-            Frame::Object | Frame::Array | Frame::Tuple | Frame::Set
-        ) {
+        if frame != Frame::Roots {
             if self.depth >= self.max_depth {
                 return Err(Error::at(
                     ErrorKind::Depth,
@@ -406,17 +403,23 @@ impl<'de> Scanner<'de> {
             self.record(RepairKind::MissingValue, self.pos);
             return Some(Event::Null);
         }
-        let frame = self.stack.pop();
-        if matches!(
-            frame,
-            Some(Frame::Object | Frame::Array | Frame::Tuple | Frame::Set)
-        ) {
+        let frame = self.stack.pop()?;
+        if frame != Frame::Roots {
             self.depth -= 1;
         }
         self.state = self.settled();
-        let end = match frame? {
+        let end = match frame {
             Frame::Object => Event::EndObject,
             Frame::Array | Frame::Tuple | Frame::Set | Frame::Roots => Event::EndArray,
+            Frame::Group if self.awaiting_value => {
+                // `{"id": ObjectId(), ...}`: an empty wrapper stands for null.
+                self.awaiting_value = false;
+                self.record(RepairKind::MissingValue, self.pos);
+                if let Some(&top) = self.stack.last() {
+                    self.take_comma(top);
+                }
+                return Some(Event::Null);
+            }
             Frame::Group => return None,
         };
         if let Some(&top) = self.stack.last() {
@@ -549,6 +552,10 @@ impl<'de> Scanner<'de> {
                     Some(Frame::Array) if c == b']' => self.trailing_comma_close(),
                     Some(Frame::Tuple) if c == b')' => self.trailing_comma_close(),
                     Some(Frame::Set) if c == b'}' => self.trailing_comma_close(),
+                    Some(Frame::Group) if c == b')' => {
+                        self.pos += 1;
+                        self.pop()
+                    }
                     _ => self.closer(c),
                 });
             }
@@ -854,7 +861,7 @@ impl<'de> Scanner<'de> {
     /// `(` at a value position: a tuple `(1, 2)` is an array; `(x)` is `x`.
     fn paren(&mut self) -> Result<Option<Event<'de>>> {
         let open = self.pos;
-        let (close, comma) = matching_close(self.b, open, self.end);
+        let (close, comma) = lex::matching_close_within(self.b, open, self.end, 4096);
         let empty = close.is_some_and(|c| next_significant(self.b, open + 1, self.end) == c);
         if comma || empty {
             self.record(RepairKind::Tuple, open);
