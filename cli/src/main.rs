@@ -24,7 +24,7 @@ use serde_llm::{Decoder, Error, Report};
 /// Recover the JSON value in what a language model replied.
 ///
 /// serde-llm finds the value in a model's reply (bare, in a markdown fence, in
-/// a <json> tag, or inside prose), repairs the usual mistakes (single quotes,
+/// a `<json>` tag, or inside prose), repairs the usual mistakes (single quotes,
 /// unquoted keys, trailing commas, comments, Python literals, ...), completes a
 /// value that was cut off, and prints it as compact JSON with member order kept.
 ///
