@@ -235,18 +235,8 @@ fn tags(text: &str, body: Range<usize>, out: &mut Vec<Candidate>) {
     }
 }
 
-const fn table(bytes: &[u8]) -> [bool; 256] {
-    let mut t = [false; 256];
-    let mut k = 0;
-    while k < bytes.len() {
-        t[bytes[k] as usize] = true;
-        k += 1;
-    }
-    t
-}
-
-static OPENERS: [bool; 256] = table(b"{[");
-static STRUCTURAL: [bool; 256] = table(b"{[]}\"");
+static OPENERS: [bool; 256] = lex::byte_table(b"{[", false);
+static STRUCTURAL: [bool; 256] = lex::byte_table(b"{[]}\"", false);
 
 /// Balanced `{…}` and `[…]` spans at the top level of the prose, found by a
 /// string-aware scan (brackets inside `"..."` do not count); the first that

@@ -312,3 +312,20 @@ pub(crate) fn find_byte(b: &[u8], mut from: usize, end: usize, byte: u8) -> Opti
         .position(|&c| c == byte)
         .map(|k| from + k)
 }
+
+/// A lookup table marking `bytes` (and, with `controls`, every byte below
+/// 0x20), for byte-at-a-time scans.
+pub(crate) const fn byte_table(bytes: &[u8], controls: bool) -> [bool; 256] {
+    let mut t = [false; 256];
+    let mut c = 0;
+    while controls && c < 0x20 {
+        t[c] = true;
+        c += 1;
+    }
+    let mut k = 0;
+    while k < bytes.len() {
+        t[bytes[k] as usize] = true;
+        k += 1;
+    }
+    t
+}

@@ -7,8 +7,8 @@
 //! one look at the next significant byte.
 
 use super::lex::{
-    bytes_below, bytes_equal, closing_quote_at, is_word, is_ws, key_then_colon, next_significant,
-    quote_at, simple_string_end, skip_ws, trim_back, word_at, Quote,
+    byte_table, bytes_below, bytes_equal, closing_quote_at, is_word, is_ws, key_then_colon,
+    next_significant, quote_at, simple_string_end, skip_ws, trim_back, word_at, Quote,
 };
 use super::{Ctx, Scanner, Text, Where};
 use crate::error::Result;
@@ -81,24 +81,8 @@ impl Balance {
 }
 
 /// Bytes that end the plain run inside a string, per quote style.
-const fn stops(quotes: &[u8]) -> [bool; 256] {
-    let mut t = [false; 256];
-    let mut c = 0;
-    while c < 0x20 {
-        t[c] = true;
-        c += 1;
-    }
-    t[b'\\' as usize] = true;
-    let mut k = 0;
-    while k < quotes.len() {
-        t[quotes[k] as usize] = true;
-        k += 1;
-    }
-    t
-}
-
-static STOP_SINGLE: [bool; 256] = stops(b"'");
-static STOP_LIKE: [bool; 256] = stops(b"\"'`\xC2\xE2");
+static STOP_SINGLE: [bool; 256] = byte_table(b"\\'", true);
+static STOP_LIKE: [bool; 256] = byte_table(b"\\\"'`\xC2\xE2", true);
 
 /// The end of the run of bytes from `i` that need no attention inside a
 /// string in quote style `q`. For `"` it looks at eight bytes at a time.
