@@ -24,6 +24,9 @@ struct Verdict {
 struct Invoice {
     invoice_no: String,
     customer: Customer,
+    // May be cut off: the lines so far (a line cut off shows its complete
+    // fields; a field cut off inside it is missing).
+    #[serde(default, with = "serde_llm::partial")]
     lines: Vec<Line>,
 }
 

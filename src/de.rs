@@ -4,6 +4,9 @@
 //! `serde_json`'s. Numbers are visited exactly as `serde_json` visits them
 //! (`u64` for non-negative integers, `i64` for negative ones, `f64` for the
 //! rest), so a valid document decodes to the same value.
+//!
+//! The partial policy (see [`crate::partial`]) is applied here, at each
+//! value's start, where the scanner says whether the value is complete.
 
 use serde::de::{
     self, value::BorrowedStrDeserializer, value::StrDeserializer, DeserializeSeed,
@@ -12,15 +15,43 @@ use serde::de::{
 use serde::forward_to_deserialize_any;
 
 use crate::error::{Error, ErrorKind, Result};
+use crate::partial::{Allow, TOKEN};
 use crate::scan::{parse_f64, Event, NumValue, Number, Scanner, Text};
+
+/// How incomplete values are treated in one decode.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Policy {
+    /// Apply the policy (off: every cut value is completed and used).
+    pub on: bool,
+    /// The kinds of incomplete value untyped positions keep.
+    pub allow: Allow,
+}
+
+/// What the next value's position accepts when the value is incomplete.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Accept {
+    /// Only a complete value (a plain struct field).
+    Complete,
+    /// An incomplete object or array (the root, elements and map values
+    /// inside an incomplete container), shown with its parts so far.
+    Containers,
+    /// A field marked partial: also a string's prefix.
+    Partial,
+}
 
 pub(crate) struct Deserializer<'a, 'de> {
     scan: &'a mut Scanner<'de>,
+    policy: Policy,
+    accept: Accept,
 }
 
 impl<'a, 'de> Deserializer<'a, 'de> {
-    pub(crate) fn new(scan: &'a mut Scanner<'de>) -> Self {
-        Deserializer { scan }
+    pub(crate) fn new(scan: &'a mut Scanner<'de>, policy: Policy) -> Self {
+        Deserializer {
+            scan,
+            policy,
+            accept: Accept::Containers,
+        }
     }
 
     /// Reads the value and checks nothing of it is left unread.
@@ -46,6 +77,47 @@ impl<'a, 'de> Deserializer<'a, 'de> {
         self.error(ErrorKind::Syntax, what)
     }
 
+    /// Whether the value starting with `ev` may be used where `accept` holds.
+    /// `typed`: the target asked for a kind (a typed position never takes a
+    /// cut number or literal); untyped positions follow the `Allow` flags.
+    fn admits(&self, accept: Accept, ev: Event<'de>, typed: bool) -> bool {
+        if !self.policy.on || self.scan.complete() {
+            return true;
+        }
+        let kind = match ev {
+            Event::Str(_) => Allow::STR,
+            Event::StartArray => Allow::ARR,
+            Event::StartObject => Allow::OBJ,
+            Event::Null => Allow::NULL,
+            Event::Bool(_) => Allow::BOOL,
+            Event::Num(n) => match n.value {
+                NumValue::NonFinite(v) if v.is_nan() => Allow::NAN,
+                NumValue::NonFinite(v) if v > 0.0 => Allow::INFINITY,
+                NumValue::NonFinite(_) => Allow::NEG_INFINITY,
+                _ => Allow::NUM,
+            },
+            _ => return true,
+        };
+        match (accept, typed) {
+            (Accept::Complete, _) => false,
+            (_, false) => self.policy.allow.contains(kind),
+            (Accept::Containers, true) => kind == Allow::ARR || kind == Allow::OBJ,
+            (Accept::Partial, true) => {
+                kind == Allow::ARR || kind == Allow::OBJ || kind == Allow::STR
+            }
+        }
+    }
+
+    /// Reads the first event of the next value; a cut-off value its position
+    /// does not accept is a `Truncated` error.
+    fn begin(&mut self, typed: bool) -> Result<Event<'de>> {
+        let ev = self.scan.next()?;
+        if !self.admits(self.accept, ev, typed) {
+            return Err(Error::truncated(self.scan.offset()));
+        }
+        Ok(ev)
+    }
+
     fn visit_number<V: Visitor<'de>>(&self, n: Number<'de>, visitor: V) -> Result<V::Value> {
         match n.value {
             NumValue::U64(v) => visitor.visit_u64(v),
@@ -58,8 +130,23 @@ impl<'a, 'de> Deserializer<'a, 'de> {
         }
     }
 
-    /// Visits the value that starts with `ev`.
-    fn visit<V: Visitor<'de>>(&mut self, ev: Event<'de>, visitor: V) -> Result<V::Value> {
+    /// Visits the value that starts with `ev`. `typed` and `fields` say how it
+    /// was asked for: a kind or anything, a struct (its fields each decide on
+    /// their own) or a map (its members are kept only if complete enough).
+    fn visit<V: Visitor<'de>>(
+        &mut self,
+        ev: Event<'de>,
+        visitor: V,
+        typed: bool,
+        fields: bool,
+    ) -> Result<V::Value> {
+        // What an incomplete container's parts may be (a complete container's
+        // parts are complete).
+        let inner = match (self.scan.complete(), typed) {
+            (true, _) => Accept::Complete,
+            (false, true) => Accept::Containers,
+            (false, false) => Accept::Partial,
+        };
         match ev {
             Event::Null => visitor.visit_unit(),
             Event::Bool(v) => visitor.visit_bool(v),
@@ -71,6 +158,8 @@ impl<'a, 'de> Deserializer<'a, 'de> {
                     de: self,
                     index: 0,
                     done: false,
+                    inner,
+                    typed,
                 };
                 let value = visitor.visit_seq(&mut seq)?;
                 if !seq.done {
@@ -95,6 +184,11 @@ impl<'a, 'de> Deserializer<'a, 'de> {
                     de: self,
                     key: None,
                     done: false,
+                    // A struct's fields decide for themselves; a map keeps
+                    // only members whose values its position accepts.
+                    inner: if fields { Accept::Complete } else { inner },
+                    filter: !fields && inner != Accept::Complete,
+                    typed,
                 };
                 let value = visitor.visit_map(&mut map)?;
                 if !map.done {
@@ -127,9 +221,9 @@ impl<'a, 'de> Deserializer<'a, 'de> {
     }
 
     fn integer_128<V: Visitor<'de>>(&mut self, visitor: V, signed: bool) -> Result<V::Value> {
-        let ev = self.scan.next()?;
+        let ev = self.begin(true)?;
         let Event::Num(n) = ev else {
-            return self.visit(ev, visitor);
+            return self.visit(ev, visitor, true, false);
         };
         if n.value != NumValue::Float {
             return self.visit_number(n, visitor);
@@ -152,29 +246,88 @@ impl<'a, 'de> Deserializer<'a, 'de> {
     }
 }
 
+/// Deserializer methods for targets that ask for a kind of value.
+macro_rules! typed {
+    ($($method:ident)*) => {
+        $(
+            fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+                let ev = self.begin(true)?;
+                self.visit(ev, visitor, true, false)
+            }
+        )*
+    };
+}
+
 impl<'de> de::Deserializer<'de> for &mut Deserializer<'_, 'de> {
     type Error = Error;
 
     fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        let ev = self.scan.next()?;
-        self.visit(ev, visitor)
+        let ev = self.begin(false)?;
+        self.visit(ev, visitor, false, false)
     }
 
-    fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        match self.scan.peek()? {
-            Event::Null => {
-                self.scan.next()?;
-                visitor.visit_none()
-            }
-            _ => visitor.visit_some(self),
-        }
+    typed! {
+        deserialize_bool deserialize_i8 deserialize_i16 deserialize_i32 deserialize_i64
+        deserialize_u8 deserialize_u16 deserialize_u32 deserialize_u64 deserialize_f32
+        deserialize_f64 deserialize_char deserialize_str deserialize_string deserialize_unit
+        deserialize_seq deserialize_map deserialize_identifier
     }
 
-    fn deserialize_newtype_struct<V: Visitor<'de>>(
+    fn deserialize_unit_struct<V: Visitor<'de>>(
         self,
         _name: &'static str,
         visitor: V,
     ) -> Result<V::Value> {
+        de::Deserializer::deserialize_unit(self, visitor)
+    }
+
+    fn deserialize_tuple<V: Visitor<'de>>(self, _len: usize, visitor: V) -> Result<V::Value> {
+        de::Deserializer::deserialize_seq(self, visitor)
+    }
+
+    fn deserialize_tuple_struct<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        _len: usize,
+        visitor: V,
+    ) -> Result<V::Value> {
+        de::Deserializer::deserialize_seq(self, visitor)
+    }
+
+    fn deserialize_struct<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        _fields: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value> {
+        let ev = self.begin(true)?;
+        self.visit(ev, visitor, true, true)
+    }
+
+    fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        let ev = self.scan.peek()?;
+        if let Event::Null = ev {
+            self.scan.next()?;
+            return visitor.visit_none();
+        }
+        if !self.admits(self.accept, ev, true) {
+            // Cut off where only a complete value may stand: missing.
+            self.scan.next()?;
+            self.skip(ev)?;
+            return visitor.visit_none();
+        }
+        visitor.visit_some(self)
+    }
+
+    fn deserialize_newtype_struct<V: Visitor<'de>>(
+        self,
+        name: &'static str,
+        visitor: V,
+    ) -> Result<V::Value> {
+        if name == TOKEN {
+            // `#[serde(with = "serde_llm::partial")]`: this value may grow.
+            self.accept = Accept::Partial;
+        }
         visitor.visit_newtype_struct(self)
     }
 
@@ -184,7 +337,9 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'_, 'de> {
         _variants: &'static [&'static str],
         visitor: V,
     ) -> Result<V::Value> {
-        match self.scan.next()? {
+        // A variant's name cut off is never a variant.
+        self.accept = Accept::Containers;
+        match self.begin(true)? {
             Event::Str(Text::Borrowed(s)) => KeyDeserializer::Borrowed(s).unit_variant(visitor),
             Event::Str(Text::Scratch) => {
                 KeyDeserializer::Copied(self.scan.str(Text::Scratch)).unit_variant(visitor)
@@ -223,17 +378,17 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'_, 'de> {
     }
 
     fn deserialize_bytes<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        match self.scan.next()? {
+        match self.begin(true)? {
             Event::Str(Text::Borrowed(s)) => visitor.visit_borrowed_bytes(s.as_bytes()),
             Event::Str(Text::Scratch) => {
                 visitor.visit_bytes(self.scan.str(Text::Scratch).as_bytes())
             }
-            ev => self.visit(ev, visitor),
+            ev => self.visit(ev, visitor, true, false),
         }
     }
 
     fn deserialize_byte_buf<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        self.deserialize_bytes(visitor)
+        de::Deserializer::deserialize_bytes(self, visitor)
     }
 
     fn deserialize_ignored_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
@@ -241,17 +396,15 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'_, 'de> {
         self.skip(ev)?;
         visitor.visit_unit()
     }
-
-    forward_to_deserialize_any! {
-        bool i8 i16 i32 i64 u8 u16 u32 u64 f32 f64 char str string
-        unit unit_struct seq tuple tuple_struct map struct identifier
-    }
 }
 
 struct SeqAccess<'s, 'a, 'de> {
     de: &'s mut Deserializer<'a, 'de>,
     index: usize,
     done: bool,
+    /// What an element cut off may be.
+    inner: Accept,
+    typed: bool,
 }
 
 impl<'de> SeqAccess<'_, '_, 'de> {
@@ -269,19 +422,30 @@ impl<'de> de::SeqAccess<'de> for SeqAccess<'_, '_, 'de> {
     type Error = Error;
 
     fn next_element_seed<T: DeserializeSeed<'de>>(&mut self, seed: T) -> Result<Option<T::Value>> {
-        if self.done {
-            return Ok(None);
+        loop {
+            if self.done {
+                return Ok(None);
+            }
+            let ev = self.de.scan.peek()?;
+            if let Event::EndArray = ev {
+                self.de.scan.next()?;
+                self.done = true;
+                return Ok(None);
+            }
+            if !self.de.admits(self.inner, ev, self.typed) {
+                // The last element, cut off and not allowed to be: left out.
+                self.de.scan.next()?;
+                self.de.skip(ev)?;
+                continue;
+            }
+            let index = self.index;
+            self.index += 1;
+            self.de.accept = self.inner;
+            return seed
+                .deserialize(&mut *self.de)
+                .map(Some)
+                .map_err(|e| e.in_index(index));
         }
-        if let Event::EndArray = self.de.scan.peek()? {
-            self.de.scan.next()?;
-            self.done = true;
-            return Ok(None);
-        }
-        let index = self.index;
-        self.index += 1;
-        seed.deserialize(&mut *self.de)
-            .map(Some)
-            .map_err(|e| e.in_index(index))
     }
 }
 
@@ -295,6 +459,12 @@ struct MapAccess<'s, 'a, 'de> {
     de: &'s mut Deserializer<'a, 'de>,
     key: Option<Key<'de>>,
     done: bool,
+    /// What a member's value cut off may be.
+    inner: Accept,
+    /// Leave out a member whose value its position does not accept (maps;
+    /// a struct's fields decide for themselves).
+    filter: bool,
+    typed: bool,
 }
 
 impl<'de> MapAccess<'_, '_, 'de> {
@@ -310,38 +480,56 @@ impl<'de> MapAccess<'_, '_, 'de> {
             }
         }
     }
+
+    /// With filtering on: whether the member whose key was just read has a
+    /// value to keep (else the value is skipped). Looking at the value may
+    /// overwrite the scanner's scratch buffer, so the key is copied first.
+    fn keep_member(&mut self) -> Result<bool> {
+        let ev = self.de.scan.peek()?;
+        if self.de.admits(self.inner, ev, self.typed) {
+            return Ok(true);
+        }
+        self.de.scan.next()?;
+        self.de.skip(ev)?;
+        Ok(false)
+    }
 }
 
 impl<'de> de::MapAccess<'de> for MapAccess<'_, '_, 'de> {
     type Error = Error;
 
     fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>> {
-        if self.done {
-            return Ok(None);
-        }
-        match self.de.scan.next()? {
-            Event::Key(Text::Borrowed(s)) => {
-                self.key = Some(Key::Borrowed(s));
-                seed.deserialize(KeyDeserializer::Borrowed(s))
-                    .map(Some)
-                    .map_err(|e| e.in_key(s))
+        loop {
+            if self.done {
+                return Ok(None);
             }
-            Event::Key(Text::Scratch) => {
-                let s = self.de.scan.str(Text::Scratch);
-                self.key = Some(Key::Owned(s.to_owned()));
-                seed.deserialize(KeyDeserializer::Copied(s))
-                    .map(Some)
-                    .map_err(|e| e.in_key(s))
+            let key = match self.de.scan.next()? {
+                Event::Key(Text::Borrowed(s)) => Key::Borrowed(s),
+                Event::Key(Text::Scratch) => Key::Owned(self.de.scan.str(Text::Scratch).to_owned()),
+                Event::EndObject => {
+                    self.done = true;
+                    return Ok(None);
+                }
+                ev => return Err(self.de.unexpected(ev)),
+            };
+            self.key = Some(key);
+            if self.filter && !self.keep_member()? {
+                continue;
             }
-            Event::EndObject => {
-                self.done = true;
-                Ok(None)
-            }
-            ev => Err(self.de.unexpected(ev)),
+            let result = match self.key.as_ref().expect("just set") {
+                Key::Borrowed(s) => seed.deserialize(KeyDeserializer::Borrowed(*s)),
+                Key::Owned(s) => seed.deserialize(KeyDeserializer::Copied(s)),
+            };
+            return result.map(Some).map_err(|e| match &self.key {
+                Some(Key::Borrowed(k)) => e.in_key(k),
+                Some(Key::Owned(k)) => e.in_key(k),
+                None => e,
+            });
         }
     }
 
     fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value> {
+        self.de.accept = self.inner;
         seed.deserialize(&mut *self.de)
             .map_err(|e| match &self.key {
                 Some(Key::Borrowed(k)) => e.in_key(k),

@@ -11,9 +11,10 @@ use std::ops::Range;
 
 use serde::Deserialize;
 
-use crate::de::Deserializer;
+use crate::de::{Deserializer, Policy};
 use crate::error::{Error, ErrorKind, Result};
 use crate::extract::{self, Candidate, Strategies};
+use crate::partial::Allow;
 use crate::report::{Repair, RepairKind, Report, Strategy};
 use crate::scan::{ScanOptions, Scanner};
 use crate::shape::{self, Shape};
@@ -36,6 +37,7 @@ use crate::write;
 pub struct Decoder {
     max_depth: usize,
     strategies: Strategies,
+    allow: Allow,
 }
 
 impl Default for Decoder {
@@ -132,6 +134,7 @@ impl Decoder {
         Decoder {
             max_depth: 128,
             strategies: Strategies::default(),
+            allow: Allow::ALL,
         }
     }
 
@@ -146,6 +149,15 @@ impl Decoder {
     /// the decoder reads the text as one value and never looks inside prose.
     pub fn strategy(mut self, strategy: Strategy, enabled: bool) -> Decoder {
         self.strategies.set(strategy, enabled);
+        self
+    }
+
+    /// Sets which kinds of value cut off at the end an untyped position
+    /// (`serde_json::Value`, `deserialize_any`) keeps; the default is
+    /// [`Allow::ALL`]. Typed fields follow the partial policy of
+    /// [`crate::partial`] whatever this says.
+    pub fn allow_partial(mut self, allow: Allow) -> Decoder {
+        self.allow = allow;
         self
     }
 
@@ -168,8 +180,15 @@ impl Decoder {
         if let Some(done) = self.fast_lane(text) {
             return Ok(done);
         }
-        self.run(text, shape::of::<T>(), |scan| {
-            let mut de = Deserializer::new(scan);
+        let shape = shape::of::<T>();
+        let policy = Policy {
+            // A typed decode uses only what the schema allows to be cut off;
+            // an untyped one with every kind allowed completes everything.
+            on: shape != Shape::Any || self.allow != Allow::ALL,
+            allow: self.allow,
+        };
+        self.run(text, shape, policy.on, |scan| {
+            let mut de = Deserializer::new(scan, policy);
             let value = T::deserialize(&mut de)?;
             de.finish()?;
             Ok(value)
@@ -225,14 +244,20 @@ impl Decoder {
 
     /// Like [`repair`](Self::repair), and tells what was done to the text.
     pub fn repair_with_report(&self, text: &str) -> Result<(String, Report)> {
-        self.run(text, Shape::Any, |scan| {
+        self.run(text, Shape::Any, false, |scan| {
             let mut out = String::with_capacity(64);
             write::write(scan, &mut out)?;
             Ok(out)
         })
     }
 
-    fn run<'de, R, F>(&self, text: &'de str, shape: Shape, mut sink: F) -> Result<(R, Report)>
+    fn run<'de, R, F>(
+        &self,
+        text: &'de str,
+        shape: Shape,
+        policy: bool,
+        mut sink: F,
+    ) -> Result<(R, Report)>
     where
         F: FnMut(&mut Scanner<'de>) -> Result<R>,
     {
@@ -268,7 +293,7 @@ impl Decoder {
 
         if self.strategies.whole {
             if let Some(c) = extract::whole(text, body.clone()) {
-                let outcome = self.candidate(text, &c, shape, &mut sink);
+                let outcome = self.candidate(text, &c, shape, policy, &mut sink);
                 if matches!(&outcome, Ok(a) if a.covers) {
                     // The whole text is one object or array (maybe repaired):
                     // pieces of it are not better answers.
@@ -296,15 +321,21 @@ impl Decoder {
                         if tally.skip(&c.span) {
                             continue;
                         }
-                        let outcome = self.candidate(text, &c, shape, &mut sink);
+                        let outcome = self.candidate(text, &c, shape, policy, &mut sink);
                         (c.span.clone(), c.first_byte(text), outcome)
                     }
                     Step::Gather(mut spans) => {
                         let span = spans[0].start..spans[spans.len() - 1].end;
                         let mut retries = 0;
                         let outcome = loop {
-                            let outcome =
-                                self.attempt(text, &spans, Strategy::Gathered, true, &mut sink);
+                            let outcome = self.attempt(
+                                text,
+                                &spans,
+                                Strategy::Gathered,
+                                true,
+                                policy,
+                                &mut sink,
+                            );
                             // A span that is not an element (`{braces}` in
                             // prose) is left out, and the rest tried again.
                             let Err(e) = &outcome else { break outcome };
@@ -359,6 +390,7 @@ impl Decoder {
         text: &'de str,
         c: &Candidate,
         shape: Shape,
+        policy: bool,
         sink: &mut F,
     ) -> Result<Attempt<R>>
     where
@@ -366,13 +398,13 @@ impl Decoder {
     {
         let span = std::slice::from_ref(&c.span);
         if shape == Shape::Array && c.first_byte(text) == Some(b'{') {
-            let mut a = self.attempt(text, span, c.strategy, true, sink)?;
+            let mut a = self.attempt(text, span, c.strategy, true, policy, sink)?;
             if a.roots > 1 {
                 a.report.strategy = Strategy::Gathered;
             }
             return Ok(a);
         }
-        let single = self.attempt(text, span, c.strategy, false, sink)?;
+        let single = self.attempt(text, span, c.strategy, false, policy, sink)?;
         if single.more_roots && shape == Shape::Any {
             // Several values: gather them into one array. Empty objects and
             // arrays beside real values carry nothing and are left out.
@@ -381,7 +413,7 @@ impl Decoder {
                 let full: Vec<Range<usize>> =
                     roots.iter().filter(|r| !r.1).map(|r| r.0.clone()).collect();
                 if full.len() == 1 {
-                    let mut one = self.attempt(text, &full, c.strategy, false, sink)?;
+                    let mut one = self.attempt(text, &full, c.strategy, false, policy, sink)?;
                     one.report.repairs.insert(
                         0,
                         Repair {
@@ -395,7 +427,7 @@ impl Decoder {
                     spans = full;
                 }
             }
-            if let Ok(mut multi) = self.attempt(text, &spans, c.strategy, true, sink) {
+            if let Ok(mut multi) = self.attempt(text, &spans, c.strategy, true, policy, sink) {
                 multi.report.repairs.insert(
                     0,
                     Repair {
@@ -415,18 +447,31 @@ impl Decoder {
         spans: &[Range<usize>],
         strategy: Strategy,
         multi: bool,
+        policy: bool,
         sink: &mut F,
     ) -> Result<Attempt<R>>
     where
         F: FnMut(&mut Scanner<'de>) -> Result<R>,
     {
         let mut span = spans[0].start..spans[spans.len() - 1].end;
-        let opts = ScanOptions {
+        let mut opts = ScanOptions {
             max_depth: self.max_depth,
             multi,
+            // With the partial policy, the first read takes every container
+            // as complete; a reply found cut off is read again knowing the
+            // spine, so every value's completeness is known at its start.
+            spine: policy.then(Vec::new),
         };
         let mut scan = Scanner::over(text, spans, &opts);
-        match sink(&mut scan) {
+        let mut result = sink(&mut scan);
+        if let Err(e) = &result {
+            if let Some(spine) = e.spine() {
+                opts.spine = Some(spine.to_vec());
+                scan = Scanner::over(text, spans, &opts);
+                result = sink(&mut scan);
+            }
+        }
+        match result {
             Ok(value) => {
                 let more_roots = scan.more_roots();
                 let truncated = scan.truncated();

@@ -90,6 +90,8 @@ struct ErrorImpl {
     snippet: String,
     /// Innermost segment first: segments are pushed while the error unwinds.
     path: Vec<Segment>,
+    /// For an internal restart: the containers found open at the end.
+    spine: Option<Vec<usize>>,
 }
 
 impl Error {
@@ -104,8 +106,33 @@ impl Error {
                 column: 0,
                 snippet: String::new(),
                 path: Vec::new(),
+                spine: None,
             }),
         }
+    }
+
+    /// The reply turned out to be cut off inside containers that were taken
+    /// as complete: the decode must start again knowing the spine.
+    #[cold]
+    pub(crate) fn restart(spine: Vec<usize>, end: usize) -> Error {
+        let mut e = Error::at(ErrorKind::Truncated, "the reply was cut off", end);
+        e.inner.spine = Some(spine);
+        e
+    }
+
+    /// The spine of a restart error.
+    pub(crate) fn spine(&self) -> Option<&[usize]> {
+        self.inner.spine.as_deref()
+    }
+
+    /// A value cut off at the end where only a complete one may stand.
+    #[cold]
+    pub(crate) fn truncated(offset: usize) -> Error {
+        Error::at(
+            ErrorKind::Truncated,
+            "the reply was cut off before this value was complete",
+            offset,
+        )
     }
 
     #[cold]

@@ -31,6 +31,7 @@ mod de;
 mod decoder;
 mod error;
 mod extract;
+pub mod partial;
 mod report;
 mod scan;
 mod shape;
@@ -38,6 +39,7 @@ mod write;
 
 pub use decoder::Decoder;
 pub use error::{Error, ErrorKind, Result};
+pub use partial::Allow;
 pub use report::{Repair, RepairKind, Report, Strategy};
 
 /// Decodes the value in a model's reply into `T`: extracts it from prose or

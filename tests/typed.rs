@@ -1087,7 +1087,6 @@ struct Cut {
 }
 
 #[test]
-#[ignore = "partial policy (the typed-partial issue): until it lands, a cut reply decodes as completed and Report::truncated says so"]
 fn reply_cut_off_mid_string_typed() {
     // DESIGN.md, partial: a field on the spine that is not #[llm(partial)] is
     // treated as missing.
@@ -1105,7 +1104,6 @@ struct CutRequired {
 }
 
 #[test]
-#[ignore = "partial policy (the typed-partial issue): until it lands, a cut reply decodes as completed and Report::truncated says so"]
 fn reply_cut_off_in_a_required_field_is_a_truncated_error() {
     let err = from_llm_str::<CutRequired>(r#"Here: {"a": 1, "b": "tw"#).unwrap_err();
     assert_eq!(err.kind(), ErrorKind::Truncated);
@@ -1841,7 +1839,6 @@ fn cut_string_number_literal_untyped() {
 }
 
 #[test]
-#[ignore = "partial policy (the typed-partial issue): until it lands, a cut reply decodes as completed and Report::truncated says so"]
 fn cut_string_number_literal_typed() {
     // DESIGN.md, partial: a cut number or literal is never guessed into a
     // complete value, and a field on the spine is treated as missing.
@@ -2018,7 +2015,6 @@ fn error_paths_quote_odd_keys_and_start_at_a_root_sequence() {
 }
 
 #[test]
-#[ignore = "partial policy (the typed-partial issue): until it lands, a cut reply decodes as completed and Report::truncated says so"]
 fn error_required_field_cut_off_is_truncated() {
     // ErrorKind::Truncated: "the value ended before a required part of it
     // was written (the reply was cut off)".
@@ -2045,19 +2041,13 @@ fn error_depth_limit() {
     assert_eq!(shallow.decode::<Value>("[[1]]").unwrap(), json!([[1]]));
 }
 
-/// Until the typed partial policy lands, a reply cut off at the end decodes as
-/// completed (the open string closed, the cut literal finished) and the
-/// report says it was truncated.
+/// A reply cut off at the end: a field not marked partial whose value was cut
+/// stands as missing (an `Option` is `None`), and the report says the reply
+/// was truncated.
 #[test]
-fn cut_reply_decodes_as_completed_and_is_reported_truncated() {
+fn cut_reply_uses_only_complete_fields() {
     let (v, report) = decode::<Cut>(r#"Here: {"a": 1, "b": "tw"#);
-    assert_eq!(
-        v,
-        Cut {
-            a: 1,
-            b: Some("tw".to_owned())
-        }
-    );
+    assert_eq!(v, Cut { a: 1, b: None });
     assert!(report.truncated);
     assert_eq!(report.strategy, Strategy::Trailing);
     let (v, report) = decode::<Rec>(r#"{"n": 1, "ok": tru"#);
@@ -2065,7 +2055,6 @@ fn cut_reply_decodes_as_completed_and_is_reported_truncated() {
         v,
         Rec {
             n: Some(1),
-            ok: Some(true),
             ..Rec::default()
         }
     );

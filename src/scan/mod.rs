@@ -106,6 +106,12 @@ pub(crate) struct ScanOptions {
     pub max_depth: usize,
     /// Gather every top-level value into one array.
     pub multi: bool,
+    /// `None`: cut-off values are completed, no questions asked. `Some`: the
+    /// start offsets of the containers known to be open at the end (the
+    /// spine). A container or value found cut off but not known to be is
+    /// reported with [`Error::restart`], so the caller can read the span again
+    /// knowing, at every value's start, whether it is complete.
+    pub spine: Option<Vec<usize>>,
 }
 
 pub(crate) struct Scanner<'de> {
@@ -116,6 +122,8 @@ pub(crate) struct Scanner<'de> {
     /// Further spans to read after this one (gathering mode), last first.
     segments: Vec<Range<usize>>,
     stack: Vec<Frame>,
+    /// Where each frame of the stack opened.
+    opened: Vec<usize>,
     depth: usize,
     max_depth: usize,
     state: State,
@@ -150,6 +158,10 @@ pub(crate) struct Scanner<'de> {
     follow: usize,
     /// Where the root value ended (single-root mode).
     root_end: usize,
+    /// Whether the last event returned starts a complete value (see
+    /// [`ScanOptions::spine`]).
+    complete: bool,
+    spine: Option<Vec<usize>>,
 }
 
 impl<'de> Scanner<'de> {
@@ -163,6 +175,7 @@ impl<'de> Scanner<'de> {
             end: first.end,
             segments: spans.iter().skip(1).rev().cloned().collect(),
             stack: Vec::new(),
+            opened: Vec::new(),
             depth: 0,
             max_depth: opts.max_depth,
             state: State::Value,
@@ -183,9 +196,12 @@ impl<'de> Scanner<'de> {
             token_start: first.start,
             follow: 0,
             root_end: 0,
+            complete: true,
+            spine: opts.spine.clone(),
         };
         if opts.multi {
             s.stack.push(Frame::Roots);
+            s.opened.push(first.start);
             s.pending = Some((Event::StartArray, first.start));
         }
         s
@@ -225,6 +241,13 @@ impl<'de> Scanner<'de> {
         self.roots > 0 && self.scalar_roots == 0
     }
 
+    /// Whether the value that the last event returned starts is complete:
+    /// `false` for a value cut off at the end (a string or number running
+    /// into the end, a finished `tru`, a container on the spine).
+    pub(crate) fn complete(&self) -> bool {
+        self.complete
+    }
+
     /// Offset of the last token returned, for error positions.
     pub(crate) fn offset(&self) -> usize {
         self.token_start
@@ -245,6 +268,7 @@ impl<'de> Scanner<'de> {
         }
         if let Some((ev, at)) = self.pending.take() {
             self.token_start = at;
+            self.complete = true;
             if let Event::Key(_) = ev {
                 self.awaiting_value = true;
             }
@@ -269,6 +293,50 @@ impl<'de> Scanner<'de> {
     }
 
     fn advance(&mut self) -> Result<Event<'de>> {
+        self.complete = true;
+        let ev = self.step()?;
+        if !self.complete {
+            self.check_spine()?;
+        }
+        Ok(ev)
+    }
+
+    /// With a known spine: a cut-off value inside containers not known to be
+    /// open at the end means the spine was not known after all.
+    fn check_spine(&self) -> Result<()> {
+        let Some(known) = &self.spine else {
+            return Ok(());
+        };
+        let open: Vec<usize> = self
+            .stack
+            .iter()
+            .zip(&self.opened)
+            .filter(|(f, _)| !matches!(f, Frame::Group | Frame::Roots))
+            .map(|(_, &at)| at)
+            .collect();
+        if open.iter().all(|at| known.contains(at)) {
+            return Ok(());
+        }
+        Err(Error::restart(open, self.end))
+    }
+
+    /// Whether a container opening at `at` closes before the end.
+    fn known_complete(&self, at: usize) -> bool {
+        self.spine.as_ref().is_none_or(|s| !s.contains(&at))
+    }
+
+    /// A scalar ending at `end` that touches the end of the input inside a
+    /// container may have gone on.
+    fn touches_end(&mut self, end: usize) {
+        // Spans are trimmed: whitespace right after the span in the caller's
+        // text still ends the token.
+        let followed = self.end < self.b.len() && lex::is_ws(self.b[self.end]);
+        if end >= self.end && !followed && !self.top_level(self.stack.len()) {
+            self.complete = false;
+        }
+    }
+
+    fn step(&mut self) -> Result<Event<'de>> {
         loop {
             if let State::Closing(depth) = self.state {
                 if self.stack.len() > depth {
@@ -379,7 +447,7 @@ impl<'de> Scanner<'de> {
         }
     }
 
-    fn push(&mut self, frame: Frame) -> Result<()> {
+    fn push(&mut self, frame: Frame, at: usize) -> Result<()> {
         if frame != Frame::Roots {
             if self.depth >= self.max_depth {
                 return Err(Error::at(
@@ -391,6 +459,7 @@ impl<'de> Scanner<'de> {
             self.depth += 1;
         }
         self.stack.push(frame);
+        self.opened.push(at);
         Ok(())
     }
 
@@ -404,6 +473,7 @@ impl<'de> Scanner<'de> {
             return Some(Event::Null);
         }
         let frame = self.stack.pop()?;
+        self.opened.pop();
         if frame != Frame::Roots {
             self.depth -= 1;
         }
@@ -430,6 +500,7 @@ impl<'de> Scanner<'de> {
             self.object_pending = false;
             self.pending = Some((end, self.token_start));
             self.token_start = self.object_open;
+            self.complete = self.known_complete(self.object_open);
             return Some(Event::StartObject);
         }
         Some(end)
@@ -486,7 +557,8 @@ impl<'de> Scanner<'de> {
     }
 
     fn open(&mut self, frame: Frame) -> Result<Option<Event<'de>>> {
-        self.push(frame)?;
+        let at = self.pos;
+        self.push(frame, at)?;
         self.pos += 1;
         if self.top_level(self.stack.len() - 1) {
             self.scalar_root = false;
@@ -500,6 +572,7 @@ impl<'de> Scanner<'de> {
             Ok(None)
         } else {
             self.state = State::ArrayStart;
+            self.complete = self.known_complete(at);
             Ok(Some(Event::StartArray))
         }
     }
@@ -539,6 +612,7 @@ impl<'de> Scanner<'de> {
 
     fn literal(&mut self, len: usize, ev: Event<'de>) -> Option<Event<'de>> {
         self.pos += len;
+        self.touches_end(self.pos);
         self.scalar_done();
         Some(ev)
     }
@@ -672,7 +746,8 @@ impl<'de> Scanner<'de> {
             let j = self.follow;
             if j < self.end && self.b[j] == b':' {
                 self.record(RepairKind::ImplicitObject, self.token_start);
-                self.push(Frame::Object)?;
+                self.push(Frame::Object, self.token_start)?;
+                self.complete = self.known_complete(self.token_start);
                 self.pos = j + 1;
                 self.state = State::Value;
                 self.pending = Some((Event::Key(text), self.token_start));
@@ -708,6 +783,7 @@ impl<'de> Scanner<'de> {
                 NumValue::I64((v as i64).wrapping_neg())
             };
             self.pos = k;
+            self.touches_end(k);
             self.scalar_done();
             return Ok(Some(Event::Num(Number {
                 text: Text::Borrowed(&self.text[start..k]),
@@ -715,7 +791,12 @@ impl<'de> Scanner<'de> {
             })));
         }
         match number::lex(self.b, start, self.end, &mut self.scratch) {
-            number::Lexed::Number { end, clean } => {
+            number::Lexed::Number { end, clean, cut } => {
+                if cut && end >= self.end {
+                    // `12.` or `1e` cut off: more digits may have followed.
+                    self.complete = false;
+                }
+                self.touches_end(end);
                 let text = if clean {
                     Text::Borrowed(&self.text[start..end])
                 } else {
@@ -746,6 +827,9 @@ impl<'de> Scanner<'de> {
                 }
                 // A lone sign or dot stands for zero.
                 self.record(RepairKind::NumberFormat, start);
+                if end >= self.end {
+                    self.complete = false;
+                }
                 self.pos = end;
                 self.scalar_done();
                 Ok(Some(Event::Num(Number {
@@ -755,21 +839,29 @@ impl<'de> Scanner<'de> {
             }
             number::Lexed::NotNumber => {
                 let rest = &self.b[start..self.end];
-                for (word, v) in [
-                    (&b"-Infinity"[..], f64::NEG_INFINITY),
-                    (b"-inf", f64::NEG_INFINITY),
-                ] {
+                let minus_inf = Event::Num(Number {
+                    text: Text::Borrowed("-Infinity"),
+                    value: NumValue::NonFinite(f64::NEG_INFINITY),
+                });
+                for word in [&b"-Infinity"[..], b"-inf"] {
                     if rest.starts_with(word)
                         && (rest.len() == word.len() || !is_word(rest[word.len()]))
                     {
                         self.record(RepairKind::NonFiniteNumber, start);
                         self.pos += word.len();
+                        self.touches_end(self.pos);
                         self.scalar_done();
-                        return Ok(Some(Event::Num(Number {
-                            text: Text::Borrowed("-Infinity"),
-                            value: NumValue::NonFinite(v),
-                        })));
+                        return Ok(Some(minus_inf));
                     }
+                }
+                if rest.len() > 1 && b"-Infinity".starts_with(rest) {
+                    // `-Inf` cut off at the end.
+                    self.record(RepairKind::TruncatedValue, start);
+                    self.truncated = true;
+                    self.complete = false;
+                    self.pos = self.end;
+                    self.scalar_done();
+                    return Ok(Some(minus_inf));
                 }
                 Ok(self.unquoted_value(true))
             }
@@ -806,24 +898,19 @@ impl<'de> Scanner<'de> {
                     start,
                 );
                 self.pos = k;
+                self.touches_end(k);
                 self.scalar_done();
                 return Ok(Some(ev));
             }
             if k >= self.end {
-                // `tru`, `fals`, `nul` cut off at the end.
-                let lower = word.to_ascii_lowercase();
-                for (full, ev) in [
-                    ("true", Event::Bool(true)),
-                    ("false", Event::Bool(false)),
-                    ("null", Event::Null),
-                ] {
-                    if full.starts_with(&lower) {
-                        self.record(RepairKind::TruncatedValue, start);
-                        self.truncated = true;
-                        self.pos = k;
-                        self.scalar_done();
-                        return Ok(Some(ev));
-                    }
+                if let Some(ev) = cut_literal(word) {
+                    // `tru`, `fals`, `nul`, `NaN`'s `N` cut off at the end.
+                    self.record(RepairKind::TruncatedValue, start);
+                    self.truncated = true;
+                    self.complete = false;
+                    self.pos = k;
+                    self.scalar_done();
+                    return Ok(Some(ev));
                 }
             }
         }
@@ -843,6 +930,7 @@ impl<'de> Scanner<'de> {
         let w = self.place();
         match self.unquoted(w) {
             Some(t) => {
+                self.touches_end(self.pos);
                 if number_like {
                     if let Some(last) = self.repairs.last_mut() {
                         last.kind = RepairKind::NumberAsString;
@@ -873,7 +961,7 @@ impl<'de> Scanner<'de> {
     }
 
     fn group(&mut self) -> Result<Option<Event<'de>>> {
-        self.push(Frame::Group)?;
+        self.push(Frame::Group, self.pos)?;
         self.pos += 1;
         self.state = State::Value;
         Ok(None)
@@ -984,6 +1072,7 @@ impl<'de> Scanner<'de> {
         };
         self.pending = Some((ev, self.token_start));
         self.token_start = self.object_open;
+        self.complete = self.known_complete(self.object_open);
         Some(kind)
     }
 
@@ -1267,6 +1356,9 @@ impl<'de> Scanner<'de> {
             },
             Some(Frame::Roots) => Ok(self.pop()),
             Some(&top) => {
+                if top != Frame::Group {
+                    self.check_spine()?;
+                }
                 let after_comma = match self.state {
                     State::ObjectKey => true,
                     State::Value => top != Frame::Object && top != Frame::Group,
@@ -1283,6 +1375,28 @@ impl<'de> Scanner<'de> {
             }
         }
     }
+}
+
+/// The literal a word cut off at the end was becoming: JSON's own spellings
+/// first, then `NaN`, `Infinity` and Python's, then any case.
+fn cut_literal(word: &str) -> Option<Event<'static>> {
+    const EXACT: [&str; 8] = [
+        "true", "false", "null", "NaN", "Infinity", "True", "False", "None",
+    ];
+    let matches = |full: &str| full.starts_with(word);
+    let lower = word.to_ascii_lowercase();
+    let full = EXACT.iter().copied().find(|f| matches(f)).or_else(|| {
+        ["true", "false", "null"]
+            .into_iter()
+            .find(|f| f.starts_with(&lower))
+    })?;
+    Some(match full {
+        "true" | "True" => Event::Bool(true),
+        "false" | "False" => Event::Bool(false),
+        "NaN" => non_finite("NaN", f64::NAN),
+        "Infinity" => non_finite("Infinity", f64::INFINITY),
+        _ => Event::Null,
+    })
 }
 
 fn non_finite(text: &'static str, v: f64) -> Event<'static> {

@@ -20,8 +20,9 @@ pub(crate) enum NumValue {
 #[derive(Debug)]
 pub(crate) enum Lexed {
     /// A number ending at `end`. When `clean` is false, its JSON spelling was
-    /// written to the scratch buffer.
-    Number { end: usize, clean: bool },
+    /// written to the scratch buffer. `cut`: it ended in a dot or an exponent
+    /// marker with no digits (`12.`, `1e`), so more digits may have followed.
+    Number { end: usize, clean: bool, cut: bool },
     /// A sign or dot with no digits (`-`, `+`, `.`), ending at `end`.
     Empty { end: usize },
     /// Not a number: the token is something else (`1/3`, `0789`, a date).
@@ -124,7 +125,11 @@ pub(crate) fn lex(b: &[u8], i: usize, end: usize, scratch: &mut String) -> Lexed
             push_digits(scratch, &b[s..e]);
         }
     }
-    Lexed::Number { end: k, clean }
+    Lexed::Number {
+        end: k,
+        clean,
+        cut: trailing_dot || cut_exp,
+    }
 }
 
 fn ends_token(b: &[u8], k: usize, end: usize) -> bool {
@@ -229,7 +234,9 @@ mod tests {
     fn lexed(s: &str) -> (Option<String>, &'static str) {
         let mut scratch = String::new();
         match lex(s.as_bytes(), 0, s.len(), &mut scratch) {
-            Lexed::Number { end, clean: true } => (Some(s[..end].to_owned()), "clean"),
+            Lexed::Number {
+                end, clean: true, ..
+            } => (Some(s[..end].to_owned()), "clean"),
             Lexed::Number { clean: false, .. } => (Some(scratch), "repaired"),
             Lexed::Empty { .. } => (None, "empty"),
             Lexed::NotNumber => (None, "not"),

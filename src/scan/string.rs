@@ -631,6 +631,7 @@ impl<'de> Scanner<'de> {
         }
         // Cut off mid-string: keep what was written.
         self.truncated = true;
+        self.complete = false;
         self.record(RepairKind::MissingCloser, end);
         self.pos = end;
         if !owned && b[start..end].iter().all(|&c| is_ws(c)) {

@@ -1,0 +1,143 @@
+//! The partial policy: which values cut off at the end of a reply may be used.
+//!
+//! A reply is only ever cut off at its end, so the values that can be
+//! incomplete are those on the *spine*: the root and, inside it, the last
+//! value of each container down to the last token. Everything before is
+//! complete. By default a typed decode uses only complete values: an
+//! incomplete one stands as missing (`None` in an `Option` field, a
+//! [`Truncated`](crate::ErrorKind::Truncated) error for a required field),
+//! except where the schema says it may grow:
+//!
+//! - the root object or array (its members or elements so far);
+//! - a field marked partial with `#[serde(default, with = "serde_llm::partial")]`
+//!   (a string's prefix, an array's elements so far, an object's members);
+//! - inside an incomplete array: the last element when it is an object or an
+//!   array itself (shown with its own parts so far); a cut scalar is dropped.
+//!
+//! A cut number, literal, enum variant or key is never shown: `12` may be the
+//! start of `1234`. Untyped values (`serde_json::Value`, or anything read with
+//! `deserialize_any`) follow [`Allow`], which [`Decoder::allow_partial`]
+//! (crate::Decoder::allow_partial) sets.
+//!
+//! ```
+//! #[derive(Debug, PartialEq, serde::Deserialize)]
+//! struct Answer {
+//!     id: u32,
+//!     title: Option<String>,
+//!     #[serde(default, with = "serde_llm::partial")]
+//!     body: Option<String>,
+//! }
+//!
+//! let cut = r#"{"id": 7, "title": "Rust", "body": "Ser"#;
+//! let a: Answer = serde_llm::from_llm_str(cut).unwrap();
+//! assert_eq!(a, Answer { id: 7, title: Some("Rust".into()), body: Some("Ser".into()) });
+//!
+//! let cut = r#"{"id": 7, "title": "Ru"#;
+//! let a: Answer = serde_llm::from_llm_str(cut).unwrap();
+//! assert_eq!(a, Answer { id: 7, title: None, body: None });
+//! ```
+
+use std::fmt;
+use std::marker::PhantomData;
+use std::ops::BitOr;
+
+use serde::de::{Deserialize, Deserializer, Visitor};
+
+/// The reserved newtype name the Deserializer recognises as "this value may
+/// be incomplete" (the idea of serde_json's `RawValue`).
+pub(crate) const TOKEN: &str = "$serde_llm::private::Partial";
+
+/// Marks a field as allowed to hold an incomplete value:
+/// `#[serde(default, with = "serde_llm::partial")]`. With any other
+/// Deserializer it does nothing.
+///
+/// (`default` keeps a missing field `None`, since serde only does that by
+/// itself for plain `Option` fields.)
+pub fn deserialize<'de, D, T>(deserializer: D) -> Result<T, D::Error>
+where
+    D: Deserializer<'de>,
+    T: Deserialize<'de>,
+{
+    deserializer.deserialize_newtype_struct(TOKEN, Marked(PhantomData))
+}
+
+struct Marked<T>(PhantomData<T>);
+
+impl<'de, T: Deserialize<'de>> Visitor<'de> for Marked<T> {
+    type Value = T;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a value that may be cut off")
+    }
+
+    fn visit_newtype_struct<D: Deserializer<'de>>(self, d: D) -> Result<T, D::Error> {
+        T::deserialize(d)
+    }
+}
+
+/// Which kinds of incomplete value an untyped decode keeps (the flags of
+/// partial-json-parser, and its default: all). An incomplete value of a kind
+/// not allowed is left out of its array or object; at the root it is a
+/// [`Truncated`](crate::ErrorKind::Truncated) error.
+///
+/// ```
+/// use serde_llm::{Allow, Decoder};
+/// use serde_json::json;
+///
+/// let cut = r#"["a", "b"#;
+/// let all: serde_json::Value = Decoder::new().decode(cut).unwrap();
+/// assert_eq!(all, json!(["a", "b"]));
+/// let strict = Decoder::new().allow_partial(Allow::ARR | Allow::OBJ);
+/// assert_eq!(strict.decode::<serde_json::Value>(cut).unwrap(), json!(["a"]));
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Allow(u16);
+
+impl Allow {
+    /// A string's prefix.
+    pub const STR: Allow = Allow(1);
+    /// A number cut off (`12` of `123`, `1.` of `1.5`).
+    pub const NUM: Allow = Allow(2);
+    /// An array's elements so far.
+    pub const ARR: Allow = Allow(4);
+    /// An object's members so far.
+    pub const OBJ: Allow = Allow(8);
+    /// `n`, `nu`, `nul` as `null`.
+    pub const NULL: Allow = Allow(16);
+    /// `t`, `tr`, … as `true`, `f`, … as `false`.
+    pub const BOOL: Allow = Allow(32);
+    /// `N`, `Na` as `NaN`.
+    pub const NAN: Allow = Allow(64);
+    /// `I`, `Inf`, … as `Infinity`.
+    pub const INFINITY: Allow = Allow(128);
+    /// `-I`, `-Inf`, … as `-Infinity`.
+    pub const NEG_INFINITY: Allow = Allow(256);
+    /// Every kind (the default).
+    pub const ALL: Allow = Allow(511);
+    /// No incomplete value at all.
+    pub const NONE: Allow = Allow(0);
+
+    /// Whether every kind in `other` is allowed.
+    pub fn contains(self, other: Allow) -> bool {
+        self.0 & other.0 == other.0
+    }
+
+    /// These kinds without those in `other`.
+    pub fn without(self, other: Allow) -> Allow {
+        Allow(self.0 & !other.0)
+    }
+}
+
+impl BitOr for Allow {
+    type Output = Allow;
+
+    fn bitor(self, rhs: Allow) -> Allow {
+        Allow(self.0 | rhs.0)
+    }
+}
+
+impl Default for Allow {
+    fn default() -> Self {
+        Allow::ALL
+    }
+}
