@@ -517,7 +517,7 @@ impl<'de> de::MapAccess<'de> for MapAccess<'_, '_, 'de> {
                 continue;
             }
             let result = match self.key.as_ref().expect("just set") {
-                Key::Borrowed(s) => seed.deserialize(KeyDeserializer::Borrowed(*s)),
+                Key::Borrowed(s) => seed.deserialize(KeyDeserializer::Borrowed(s)),
                 Key::Owned(s) => seed.deserialize(KeyDeserializer::Copied(s)),
             };
             return result.map(Some).map_err(|e| match &self.key {
