@@ -84,19 +84,8 @@ impl<'a, 'de> Deserializer<'a, 'de> {
         if !self.policy.on || self.scan.complete() {
             return true;
         }
-        let kind = match ev {
-            Event::Str(_) => Allow::STR,
-            Event::StartArray => Allow::ARR,
-            Event::StartObject => Allow::OBJ,
-            Event::Null => Allow::NULL,
-            Event::Bool(_) => Allow::BOOL,
-            Event::Num(n) => match n.value {
-                NumValue::NonFinite(v) if v.is_nan() => Allow::NAN,
-                NumValue::NonFinite(v) if v > 0.0 => Allow::INFINITY,
-                NumValue::NonFinite(_) => Allow::NEG_INFINITY,
-                _ => Allow::NUM,
-            },
-            _ => return true,
+        let Some(kind) = Allow::of(&ev) else {
+            return true;
         };
         match (accept, typed) {
             (Accept::Complete, _) => false,

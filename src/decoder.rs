@@ -153,9 +153,9 @@ impl Decoder {
     }
 
     /// Sets which kinds of value cut off at the end an untyped position
-    /// (`serde_json::Value`, `deserialize_any`) keeps; the default is
-    /// [`Allow::ALL`]. Typed fields follow the partial policy of
-    /// [`crate::partial`] whatever this says.
+    /// (`serde_json::Value`, `deserialize_any`, [`repair`](Self::repair))
+    /// keeps; the default is [`Allow::ALL`]. Typed fields follow the partial
+    /// policy of [`crate::partial`] whatever this says.
     pub fn allow_partial(mut self, allow: Allow) -> Decoder {
         self.allow = allow;
         self
@@ -244,9 +244,10 @@ impl Decoder {
 
     /// Like [`repair`](Self::repair), and tells what was done to the text.
     pub fn repair_with_report(&self, text: &str) -> Result<(String, Report)> {
-        self.run(text, Shape::Any, false, |scan| {
+        let allow = (self.allow != Allow::ALL).then_some(self.allow);
+        self.run(text, Shape::Any, allow.is_some(), |scan| {
             let mut out = String::with_capacity(64);
-            write::write(scan, &mut out)?;
+            write::write(scan, &mut out, allow)?;
             Ok(out)
         })
     }

@@ -43,6 +43,8 @@ use std::ops::BitOr;
 
 use serde::de::{Deserialize, Deserializer, Visitor};
 
+use crate::scan::{Event, NumValue};
+
 /// The reserved newtype name the Deserializer recognises as "this value may
 /// be incomplete" (the idea of serde_json's `RawValue`).
 pub(crate) const TOKEN: &str = "$serde_llm::private::Partial";
@@ -125,6 +127,26 @@ impl Allow {
     /// These kinds without those in `other`.
     pub fn without(self, other: Allow) -> Allow {
         Allow(self.0 & !other.0)
+    }
+}
+
+impl Allow {
+    /// The kind of the value an event starts (`None` for keys and ends).
+    pub(crate) fn of(ev: &Event<'_>) -> Option<Allow> {
+        Some(match ev {
+            Event::Str(_) => Allow::STR,
+            Event::StartArray => Allow::ARR,
+            Event::StartObject => Allow::OBJ,
+            Event::Null => Allow::NULL,
+            Event::Bool(_) => Allow::BOOL,
+            Event::Num(n) => match n.value {
+                NumValue::NonFinite(v) if v.is_nan() => Allow::NAN,
+                NumValue::NonFinite(v) if v > 0.0 => Allow::INFINITY,
+                NumValue::NonFinite(_) => Allow::NEG_INFINITY,
+                _ => Allow::NUM,
+            },
+            _ => return None,
+        })
     }
 }
 

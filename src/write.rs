@@ -3,12 +3,19 @@
 //! `serde_json` escapes them.
 
 use crate::error::{Error, ErrorKind, Result};
-use crate::scan::{Event, NumValue, Scanner};
+use crate::partial::Allow;
+use crate::scan::{Event, NumValue, Scanner, Text};
 
-/// Writes the scanner's value to `out`.
-pub(crate) fn write(scan: &mut Scanner<'_>, out: &mut String) -> Result<()> {
+/// Writes the scanner's value to `out`. With `allow` (the partial policy on),
+/// a value cut off at the end of a kind not allowed is left out (at the root,
+/// a `Truncated` error).
+pub(crate) fn write(scan: &mut Scanner<'_>, out: &mut String, allow: Option<Allow>) -> Result<()> {
     // One entry per open container: (is an object, no item written yet).
     let mut open: Vec<(bool, bool)> = Vec::new();
+    let admits = |scan: &Scanner<'_>, ev: &Event<'_>| match (allow, Allow::of(ev)) {
+        (Some(allow), Some(kind)) => scan.complete() || allow.contains(kind),
+        _ => true,
+    };
     loop {
         let ev = scan.next()?;
         match ev {
@@ -34,17 +41,40 @@ pub(crate) fn write(scan: &mut Scanner<'_>, out: &mut String) -> Result<()> {
                 continue;
             }
             Event::Key(t) => {
+                // Looking at the value may reuse the scratch buffer.
+                let copied = match (allow, t) {
+                    (Some(_), Text::Scratch) => Some(scan.str(t).to_owned()),
+                    _ => None,
+                };
+                if allow.is_some() {
+                    let value = scan.peek()?;
+                    if !admits(scan, &value) {
+                        let value = scan.next()?;
+                        skip(scan, value)?;
+                        continue;
+                    }
+                }
                 if let Some(top) = open.last_mut() {
                     if !top.1 {
                         out.push(',');
                     }
                     top.1 = false;
                 }
-                write_str(out, scan.str(t));
+                match &copied {
+                    Some(k) => write_str(out, k),
+                    None => write_str(out, scan.str(t)),
+                }
                 out.push(':');
                 continue;
             }
             _ => {}
+        }
+        if !admits(scan, &ev) {
+            if open.is_empty() {
+                return Err(Error::truncated(scan.offset()));
+            }
+            skip(scan, ev)?;
+            continue;
         }
         if let Some(top) = open.last_mut() {
             if !top.0 {
@@ -74,6 +104,23 @@ pub(crate) fn write(scan: &mut Scanner<'_>, out: &mut String) -> Result<()> {
             _ => unreachable!("handled above"),
         }
     }
+}
+
+/// Skips the rest of the value that starts with `ev`.
+fn skip(scan: &mut Scanner<'_>, ev: Event<'_>) -> Result<()> {
+    if !matches!(ev, Event::StartArray | Event::StartObject) {
+        return Ok(());
+    }
+    let mut depth = 1usize;
+    while depth > 0 {
+        match scan.next()? {
+            Event::StartArray | Event::StartObject => depth += 1,
+            Event::EndArray | Event::EndObject => depth -= 1,
+            Event::Eof => break,
+            _ => {}
+        }
+    }
+    Ok(())
 }
 
 /// Writes `s` as a JSON string, escaping what JSON requires and nothing else.

@@ -179,3 +179,108 @@ fn json_repair_python() {
 fn jsonrepair_js() {
     conformance("jsonrepair_js.jsonl", 90);
 }
+
+/// The flags a partial-json-parser case allows, as `Allow`.
+fn allow_of(options: &Value) -> serde_llm::Allow {
+    use serde_llm::Allow;
+    let mut allow = Allow::NONE;
+    let Some(list) = options["allow"].as_array() else {
+        return Allow::ALL;
+    };
+    for flag in list {
+        allow = allow
+            | match flag.as_str().unwrap() {
+                "STR" => Allow::STR,
+                "NUM" => Allow::NUM,
+                "ARR" => Allow::ARR,
+                "OBJ" => Allow::OBJ,
+                "NULL" => Allow::NULL,
+                "BOOL" => Allow::BOOL,
+                "NAN" => Allow::NAN,
+                "INFINITY" => Allow::INFINITY,
+                "_INFINITY" => Allow::NEG_INFINITY,
+                other => panic!("unknown flag {other}"),
+            };
+    }
+    allow
+}
+
+/// A number read untyped (`deserialize_any`), so NaN and the infinities,
+/// which `serde_json::Value` cannot hold, can be compared.
+struct AnyNumber(f64);
+
+impl<'de> serde::Deserialize<'de> for AnyNumber {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl serde::de::Visitor<'_> for V {
+            type Value = AnyNumber;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("a number")
+            }
+            fn visit_f64<E>(self, v: f64) -> Result<AnyNumber, E> {
+                Ok(AnyNumber(v))
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+/// partial-json-parser's `parse_json`, `fix` and `fix_fast` cases, through the
+/// untyped decode with the case's Allow flags (`fix` returns completed text:
+/// compared by value too).
+#[test]
+fn partial_json_parser() {
+    let listed = differences();
+    let path = format!(
+        "{}/tests/corpus/partial_json_parser.jsonl",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let text = std::fs::read_to_string(path).unwrap();
+    let mut unexpected = Vec::new();
+    let (mut agreed, mut total) = (0, 0);
+    for line in text.lines() {
+        let case: Value = serde_json::from_str(line).unwrap();
+        let id = case["id"].as_str().unwrap();
+        let input = case["input"].as_str().unwrap();
+        let decoder = serde_llm::Decoder::new().allow_partial(allow_of(&case["options"]));
+        let (agree, ours) = match (case["kind"].as_str().unwrap(), case.get("expected_value")) {
+            ("throws", _) => {
+                let ours = decoder.decode::<Value>(input);
+                (ours.is_err(), format!("{ours:?}"))
+            }
+            (_, Some(expected)) => {
+                let ours = decoder.decode::<Value>(input);
+                let agree = ours.as_ref().is_ok_and(|v| same(v, expected));
+                (agree, format!("{ours:?}"))
+            }
+            (_, None) => {
+                // `Infinity`, `-Infinity`, `NaN`.
+                let ours = decoder.decode::<AnyNumber>(input).map(|n| n.0);
+                let agree = match (case["expected"].as_str().unwrap(), &ours) {
+                    ("Infinity", Ok(v)) => *v == f64::INFINITY,
+                    ("-Infinity", Ok(v)) => *v == f64::NEG_INFINITY,
+                    ("NaN", Ok(v)) => v.is_nan(),
+                    _ => false,
+                };
+                (agree, format!("{ours:?}"))
+            }
+        };
+        total += 1;
+        agreed += usize::from(agree);
+        match (agree, listed.contains_key(id)) {
+            (true, true) => unexpected.push(format!("{id} now agrees; remove it from differences.txt")),
+            (false, false) => unexpected.push(format!(
+                "{id} disagrees\n    input:    {input:?}\n    options:  {}\n    expected: {}\n    ours:     {ours}",
+                case["options"]["allow"], case["expected"]
+            )),
+            _ => {}
+        }
+    }
+    println!("partial_json_parser.jsonl: {agreed}/{total} cases agree");
+    assert!(
+        unexpected.is_empty(),
+        "{} unexpected results:\n{}",
+        unexpected.len(),
+        unexpected.join("\n")
+    );
+}
