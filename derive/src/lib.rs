@@ -1,5 +1,82 @@
-//! Derive macros for [`serde_llm`](https://docs.rs/serde_llm).
-//!
-//! This crate is the future home of `#[derive(Partial)]`, which generates the
-//! partial view of a type for streaming decodes. It exports nothing yet: the
-//! derive lands together with the typed partial policy.
+//! The derive macro of [`serde_llm`](https://docs.rs/serde_llm):
+//! `#[derive(Partial)]`, re-exported as `serde_llm::Partial`. Use it from
+//! there; this crate is an implementation detail.
+
+mod ast;
+mod attr;
+mod expand;
+mod valid;
+
+use proc_macro::TokenStream;
+use syn::{parse_macro_input, DeriveInput};
+
+/// Generates the partial view of a struct or enum: what it looks like while
+/// the reply that holds it is still being written.
+///
+/// For `struct Answer` it generates `struct AnswerView` (same visibility and
+/// generics) where each field `f: F` becomes `pub f: Option<<F as
+/// Partial>::View>`, and `impl Partial for Answer { type View = AnswerView; }`.
+/// The view derives `Deserialize` with the original's serde attributes, so
+/// it reads the same JSON, and implements `Default` (structs), `Debug`,
+/// `Clone` and `PartialEq`.
+///
+/// Field attributes:
+///
+/// - `#[llm(partial)]`: the field may be shown incomplete (a string's prefix,
+///   an array's elements so far, an object's members so far). Without it a
+///   field shows only once its value is complete.
+/// - `#[llm(required)]`: the whole view is `None` until this field is
+///   complete (an id, a kind).
+///
+/// ```ignore
+/// use serde_llm::Partial;
+///
+/// #[derive(serde::Deserialize, Partial)]
+/// struct Answer {
+///     #[llm(required)]
+///     id: u64,
+///     title: String,
+///     #[llm(partial)]
+///     body: String,
+/// }
+///
+/// let view = serde_llm::from_llm_str_partial::<Answer>(r#"{"id": 3, "title": "Bread", "body": "Feed the sta"#)?
+///     .expect("the id is complete");
+/// assert_eq!(view.body.as_deref(), Some("Feed the sta"));
+/// ```
+///
+/// The rules, exactly:
+///
+/// - A unit-only enum is its own view (`type View = Self`): a variant name
+///   is never partial. Any other enum gets `EnumView` with the same variants;
+///   `admitted` checks the `required` fields of the variant that was read.
+/// - A flattened field is `Option<<F as Partial>::View>` too, with
+///   `#[serde(flatten)]`; its `required` fields count as the outer view's.
+/// - Fields serde skips (`skip`, `skip_deserializing`) are left out of the
+///   view, so their types need no view; in a tuple struct or variant they
+///   stay as `()`, so positions and length match the original. Skipped
+///   variants are left out.
+/// - In an untagged enum, serde takes the first variant that reads; a
+///   view's fields all default, so there a `required` field has no default:
+///   mark the fields that tell the variants apart `#[llm(required)]`.
+/// - Serde attributes carried over: container `rename`, `rename_all`,
+///   `rename_all_fields`, `deny_unknown_fields`, `tag`, `content`,
+///   `untagged`, `transparent`, `expecting`; variant `rename`, `alias`,
+///   `rename_all`, `other`, `untagged`; field `rename`, `alias`, `flatten`.
+///   `default` is dropped (a view field is `None` when missing, not the
+///   default), as are serialize-only attributes, `bound`, `borrow` and
+///   `crate` (the view sets its own).
+/// - Compile errors: `deserialize_with` or `with` on a field or variant
+///   (the view cannot follow a custom deserializer; wrap the type in a
+///   newtype that implements `Deserialize` and `Partial`), `from`,
+///   `try_from` or `remote` on a struct or data enum, `#[llm]` on a
+///   container, a variant, a skipped or a flattened field, and unions.
+///   `with = "serde_llm::partial"` reads as `#[llm(partial)]`.
+/// - `Debug`, `Clone` and `PartialEq` hold when the fields' views have them
+///   (whether or not the original or its type parameters do). Enum views
+///   have no `Default`.
+#[proc_macro_derive(Partial, attributes(llm))]
+pub fn derive_partial(input: TokenStream) -> TokenStream {
+    let input = parse_macro_input!(input as DeriveInput);
+    expand::derive(&input).into()
+}

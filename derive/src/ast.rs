@@ -1,0 +1,162 @@
+//! The input, read once: each item keeps its original syn node (for spans)
+//! beside what its attributes say.
+
+use proc_macro2::{Group, TokenStream, TokenTree};
+use quote::{quote, ToTokens};
+use syn::{Attribute, Data, DeriveInput, Fields, Member};
+
+use crate::attr::{self, Errors, Llm, Position, Serde};
+
+pub enum Input<'a> {
+    Struct(Struct<'a>),
+    Enum(Enum<'a>),
+}
+
+pub struct Container<'a> {
+    pub original: &'a DeriveInput,
+    /// `#[llm]` is not allowed here; kept to point at it.
+    pub llm: Vec<&'a Attribute>,
+    pub serde: Serde,
+}
+
+pub struct Struct<'a> {
+    pub cont: Container<'a>,
+    pub style: Style,
+    pub fields: Vec<Field<'a>>,
+}
+
+pub struct Enum<'a> {
+    pub cont: Container<'a>,
+    pub variants: Vec<Variant<'a>>,
+}
+
+pub struct Variant<'a> {
+    pub original: &'a syn::Variant,
+    /// `#[llm]` is not allowed here; kept to point at it.
+    pub llm: Vec<&'a Attribute>,
+    pub serde: Serde,
+    pub style: Style,
+    pub fields: Vec<Field<'a>>,
+}
+
+pub struct Field<'a> {
+    pub original: &'a syn::Field,
+    pub member: Member,
+    pub llm: Llm<'a>,
+    pub serde: Serde,
+    /// The field's type, `Self` spelled out (in the view, `Self` is the view).
+    pub ty: TokenStream,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Style {
+    Named,
+    Tuple,
+    Unit,
+}
+
+impl<'a> Input<'a> {
+    /// Reads `input`. Attribute mistakes go to `errors` and reading goes on;
+    /// a union is refused at once.
+    pub fn from_syn(input: &'a DeriveInput, errors: &mut Errors) -> syn::Result<Self> {
+        let (_, ty_generics, _) = input.generics.split_for_impl();
+        let ident = &input.ident;
+        let this = quote!(#ident #ty_generics);
+        let cont = Container {
+            original: input,
+            llm: attr::llm(&input.attrs, errors).attrs,
+            serde: attr::serde(&input.attrs, Position::Container),
+        };
+        match &input.data {
+            Data::Struct(data) => {
+                let (style, fields) = fields(&data.fields, &this, errors);
+                Ok(Input::Struct(Struct {
+                    cont,
+                    style,
+                    fields,
+                }))
+            }
+            Data::Enum(data) => {
+                let variants = data
+                    .variants
+                    .iter()
+                    .map(|original| {
+                        let (style, fields) = fields(&original.fields, &this, errors);
+                        Variant {
+                            original,
+                            llm: attr::llm(&original.attrs, errors).attrs,
+                            serde: attr::serde(&original.attrs, Position::Variant),
+                            style,
+                            fields,
+                        }
+                    })
+                    .collect();
+                Ok(Input::Enum(Enum { cont, variants }))
+            }
+            Data::Union(data) => Err(syn::Error::new_spanned(
+                data.union_token,
+                "#[derive(Partial)] supports structs and enums, not unions",
+            )),
+        }
+    }
+}
+
+fn fields<'a>(
+    fields: &'a Fields,
+    this: &TokenStream,
+    errors: &mut Errors,
+) -> (Style, Vec<Field<'a>>) {
+    let style = match fields {
+        Fields::Named(_) => Style::Named,
+        Fields::Unnamed(_) => Style::Tuple,
+        Fields::Unit => Style::Unit,
+    };
+    let fields = fields
+        .iter()
+        .zip(fields.members())
+        .map(|(original, member)| Field {
+            original,
+            member,
+            llm: attr::llm(&original.attrs, errors),
+            serde: attr::serde(&original.attrs, Position::Field),
+            ty: replace_self(original.ty.to_token_stream(), this),
+        })
+        .collect();
+    (style, fields)
+}
+
+impl Field<'_> {
+    /// Whether the value may be shown incomplete.
+    pub fn partial(&self) -> bool {
+        self.llm.partial.is_some() || self.serde.partial_with
+    }
+
+    pub fn required(&self) -> bool {
+        self.llm.required.is_some()
+    }
+}
+
+impl Enum<'_> {
+    /// Every variant is a unit variant: the enum is its own view (a variant
+    /// name is never partial).
+    pub fn unit_only(&self) -> bool {
+        self.variants.iter().all(|v| v.style == Style::Unit)
+    }
+}
+
+/// `tokens` with each `Self` replaced by `this`, keeping every other span.
+fn replace_self(tokens: TokenStream, this: &TokenStream) -> TokenStream {
+    let mut out = TokenStream::new();
+    for tt in tokens {
+        match tt {
+            TokenTree::Ident(ident) if ident == "Self" => out.extend(this.clone()),
+            TokenTree::Group(group) => {
+                let mut g = Group::new(group.delimiter(), replace_self(group.stream(), this));
+                g.set_span(group.span());
+                out.extend([TokenTree::Group(g)]);
+            }
+            tt => out.extend([tt]),
+        }
+    }
+    out
+}

@@ -1,0 +1,590 @@
+//! Code generation: the view type, its serde attributes, and the impls.
+
+use proc_macro2::{Ident, Span, TokenStream, TokenTree};
+use quote::{format_ident, quote, quote_spanned, ToTokens};
+use syn::{DeriveInput, GenericParam, Generics, LitStr};
+
+use crate::ast::{Enum, Field, Input, Struct, Style, Variant};
+use crate::attr::{self, Errors};
+use crate::valid;
+
+pub fn derive(input: &DeriveInput) -> TokenStream {
+    let mut errors = Errors::default();
+    match Input::from_syn(input, &mut errors) {
+        Ok(ast) => {
+            valid::check(&ast, &mut errors);
+            if errors.is_empty() {
+                return match &ast {
+                    Input::Struct(s) => expand_struct(s),
+                    Input::Enum(e) if e.unit_only() => expand_unit_enum(input),
+                    Input::Enum(e) => expand_enum(e),
+                };
+            }
+        }
+        Err(e) => errors.push(e),
+    }
+    let errors = errors.to_compile_errors();
+    let stub = stub(input);
+    quote!(#errors #stub)
+}
+
+/// On a mistake: the impl with a placeholder view, so that the mistake is the
+/// one error the user sees (not one more for each use of the type).
+fn stub(input: &DeriveInput) -> TokenStream {
+    let ident = &input.ident;
+    let (impl_generics, ty_generics, where_clause) = input.generics.split_for_impl();
+    quote! {
+        #[automatically_derived]
+        impl #impl_generics ::serde_llm::Partial for #ident #ty_generics #where_clause {
+            type View = ();
+        }
+    }
+}
+
+/// A unit-only enum is its own view: a variant name is atomic.
+fn expand_unit_enum(input: &DeriveInput) -> TokenStream {
+    let ident = &input.ident;
+    let (impl_generics, ty_generics, where_clause) = input.generics.split_for_impl();
+    quote! {
+        #[automatically_derived]
+        impl #impl_generics ::serde_llm::Partial for #ident #ty_generics #where_clause {
+            type View = Self;
+        }
+        #[automatically_derived]
+        impl #impl_generics ::serde_llm::View for #ident #ty_generics #where_clause {}
+    }
+}
+
+/// What every part of one expansion needs.
+struct Cx<'a> {
+    input: &'a DeriveInput,
+    view: Ident,
+    /// The original generics, each type parameter bound by `Partial`.
+    generics: Generics,
+    /// Type and const parameters: a field type naming one needs bounds.
+    params: Vec<Ident>,
+    transparent: bool,
+}
+
+impl<'a> Cx<'a> {
+    fn new(input: &'a DeriveInput, transparent: bool) -> Self {
+        let mut generics = input.generics.clone();
+        for param in generics.type_params_mut() {
+            param.bounds.push(syn::parse_quote!(::serde_llm::Partial));
+        }
+        let params = input
+            .generics
+            .params
+            .iter()
+            .filter_map(|p| match p {
+                GenericParam::Type(t) => Some(t.ident.clone()),
+                GenericParam::Const(c) => Some(c.ident.clone()),
+                GenericParam::Lifetime(_) => None,
+            })
+            .collect();
+        Cx {
+            input,
+            view: format_ident!("{}View", input.ident),
+            generics,
+            params,
+            transparent,
+        }
+    }
+
+    /// `<F as Partial>::View`.
+    /// Spanned at the field's type, so that a type without a view is an
+    /// error there.
+    fn view_ty(field: &Field) -> TokenStream {
+        let ty = &field.ty;
+        let span = syn::spanned::Spanned::span(&field.original.ty);
+        quote_spanned!(span=> <#ty as ::serde_llm::Partial>::View)
+    }
+
+    /// The view types of `fields` that name a type parameter: those need a
+    /// bound for serde and `View` (the others are checked where they stand).
+    fn generic_views<'f>(
+        &self,
+        fields: impl IntoIterator<Item = &'f Field<'f>>,
+    ) -> Vec<TokenStream> {
+        self.views(fields, true)
+    }
+
+    /// The view types of `fields`, but a field naming the type itself (its
+    /// bound would be a cycle, and the impl being defined covers it).
+    fn views<'f>(
+        &self,
+        fields: impl IntoIterator<Item = &'f Field<'f>>,
+        generic_only: bool,
+    ) -> Vec<TokenStream> {
+        let this = std::slice::from_ref(&self.input.ident);
+        let mut seen = std::collections::HashSet::new();
+        fields
+            .into_iter()
+            .filter(|f| !f.serde.skip && !mentions(&f.ty, this))
+            .filter(|f| !generic_only || mentions(&f.ty, &self.params))
+            .filter(|f| seen.insert(f.ty.to_string()))
+            .map(Self::view_ty)
+            .collect()
+    }
+
+    /// The view's where clause plus `view: bound` for each of `views`.
+    fn where_clause(&self, views: &[TokenStream], bound: &TokenStream) -> TokenStream {
+        let own: Vec<TokenStream> = self
+            .generics
+            .where_clause
+            .as_ref()
+            .map(|w| w.predicates.iter().map(ToTokens::to_token_stream).collect())
+            .unwrap_or_default();
+        if own.is_empty() && views.is_empty() {
+            return TokenStream::new();
+        }
+        // `for<'__llm>`: a bound on a concrete type that does not hold then
+        // leaves the impl out, where a plain one would be an error (rustc
+        // refuses trivially false bounds). So the view is `Debug` when its
+        // fields' views are, whether or not the original is.
+        quote!(where #(#own,)* #(for<'__llm> #views: #bound,)*)
+    }
+
+    /// `#[serde(bound(..))]` for the view: what each generic field needs to
+    /// be read, and `'de: 'a` for each lifetime (a view may borrow from the
+    /// reply as the original does). Without it serde would bound the type
+    /// parameters themselves by `Deserialize`, which they need not be.
+    fn serde_bound(&self, views: &[TokenStream]) -> TokenStream {
+        if self.input.generics.params.is_empty() {
+            return TokenStream::new();
+        }
+        let lifetimes = self.input.generics.lifetimes().map(|l| &l.lifetime);
+        let predicates = quote! {
+            #(#views: ::serde_llm::__private::serde::Deserialize<'de> + ::serde_llm::View,)*
+            #('de: #lifetimes,)*
+        };
+        let bound = LitStr::new(&predicates.to_string(), Span::call_site());
+        quote!(#[serde(bound(deserialize = #bound))])
+    }
+
+    /// The attributes every view carries.
+    fn view_attrs(&self, kept: &[syn::Meta], views: &[TokenStream]) -> TokenStream {
+        let doc = format!(
+            "The partial view of [`{}`], generated by `#[derive(Partial)]`.",
+            self.input.ident
+        );
+        let bound = self.serde_bound(views);
+        quote! {
+            #[doc = #doc]
+            #[derive(::serde_llm::__private::serde::Deserialize)]
+            #[serde(crate = "::serde_llm::__private::serde")]
+            #(#[serde(#kept)])*
+            #bound
+        }
+    }
+
+    /// One field of the view (`vis`: `pub` in a struct, nothing in a
+    /// variant).
+    /// `untagged`: the field is in a variant serde tries in turn; a required
+    /// field then has no default, so a variant without it does not match.
+    fn field(&self, field: &Field, vis: &TokenStream, untagged: bool) -> TokenStream {
+        if field.serde.skip {
+            // Only tuple structs and variants keep a skipped field, as `()`,
+            // so positions and length stay those of the original.
+            return quote!(#[serde(skip)] #vis ());
+        }
+        let name = field.original.ident.as_ref().map(|ident| quote!(#ident:));
+        let docs = docs(&field.original.attrs, || {
+            let member = field.member.to_token_stream();
+            if field.partial() {
+                format!("`{member}` as far as it goes.")
+            } else if field.required() {
+                format!("`{member}` once complete (until then there is no view).")
+            } else {
+                format!("`{member}` once complete.")
+            }
+        });
+        let kept = &field.serde.kept;
+        let view = Self::view_ty(field);
+        let span = syn::spanned::Spanned::span(&field.original.ty);
+        let option = quote_spanned!(span=> ::core::option::Option<#view>);
+        let how = if field.serde.flatten {
+            quote!(#[serde(flatten)])
+        } else {
+            let read = if field.partial() {
+                "::serde_llm::__private::partial_field"
+            } else {
+                "::serde_llm::__private::field"
+            };
+            // A transparent struct's one field must not have a default.
+            let default =
+                (!(self.transparent || untagged && field.required())).then(|| quote!(default,));
+            quote!(#[serde(#default deserialize_with = #read)])
+        };
+        quote! {
+            #docs
+            #how
+            #(#[serde(#kept)])*
+            #vis #name #option
+        }
+    }
+
+    /// The fields of one struct or variant, between their delimiters.
+    fn fields(
+        &self,
+        style: Style,
+        fields: &[&Field],
+        vis: &TokenStream,
+        untagged: bool,
+    ) -> TokenStream {
+        let defs = fields.iter().map(|f| self.field(f, vis, untagged));
+        match style {
+            Style::Named => quote!({ #(#defs,)* }),
+            Style::Tuple => quote!(( #(#defs,)* )),
+            Style::Unit => TokenStream::new(),
+        }
+    }
+
+    fn impl_head(&self) -> (TokenStream, TokenStream) {
+        let (impl_generics, ty_generics, _) = self.generics.split_for_impl();
+        (
+            impl_generics.to_token_stream(),
+            ty_generics.to_token_stream(),
+        )
+    }
+
+    /// `impl Partial for T { type View = TView; }`.
+    fn partial_impl(&self) -> TokenStream {
+        let ident = &self.input.ident;
+        let view = &self.view;
+        let (impl_generics, ty_generics) = self.impl_head();
+        let where_clause = self.where_clause(&[], &TokenStream::new());
+        quote! {
+            #[automatically_derived]
+            impl #impl_generics ::serde_llm::Partial for #ident #ty_generics #where_clause {
+                type View = #view #ty_generics;
+            }
+        }
+    }
+
+    /// An impl for the view, with `trait` bounds on the generic views.
+    fn view_impl(
+        &self,
+        tr: &TokenStream,
+        views: &[TokenStream],
+        body: &TokenStream,
+    ) -> TokenStream {
+        let view = &self.view;
+        let (impl_generics, ty_generics) = self.impl_head();
+        let where_clause = self.where_clause(views, tr);
+        quote! {
+            #[automatically_derived]
+            impl #impl_generics #tr for #view #ty_generics #where_clause {
+                #body
+            }
+        }
+    }
+}
+
+/// The fields a view has: a named struct or variant leaves out those serde
+/// skips (their types need no view); a tuple keeps them as `()`.
+fn in_view<'f>(style: Style, fields: &'f [Field<'f>]) -> Vec<&'f Field<'f>> {
+    fields
+        .iter()
+        .filter(|f| style != Style::Named || !f.serde.skip)
+        .collect()
+}
+
+/// Binding names for destructuring, one per field.
+fn bindings(prefix: &str, fields: &[&Field]) -> Vec<Ident> {
+    (0..fields.len())
+        .map(|i| format_ident!("__{}{}", prefix, i))
+        .collect()
+}
+
+/// `{ a: __f0, b: __f1 }` (also for tuples: `{ 0: __f0 }`).
+fn braced(fields: &[&Field], bindings: &[Ident]) -> TokenStream {
+    let members = fields.iter().map(|f| &f.member);
+    quote!({ #(#members: #bindings),* })
+}
+
+/// The body of `View::admitted` for one struct or variant (destructured into
+/// `bindings`): `None` while a required field is missing, and a flattened
+/// part is admitted with the rest. `None` when nothing needs checking.
+fn admitted(path: &TokenStream, fields: &[&Field], bindings: &[Ident]) -> Option<TokenStream> {
+    let mut checks = Vec::new();
+    for (f, b) in fields.iter().zip(bindings) {
+        if f.serde.skip {
+            continue;
+        }
+        if f.required() {
+            checks.push(quote! {
+                if ::core::option::Option::is_none(&#b) {
+                    return ::core::option::Option::None;
+                }
+            });
+        } else if f.serde.flatten {
+            checks.push(quote! {
+                let #b = match #b {
+                    ::core::option::Option::Some(v) => {
+                        ::core::option::Option::Some(::serde_llm::View::admitted(v)?)
+                    }
+                    ::core::option::Option::None => ::core::option::Option::None,
+                };
+            });
+        }
+    }
+    if checks.is_empty() {
+        return None;
+    }
+    let rebuilt = braced(fields, bindings);
+    Some(quote! {
+        #(#checks)*
+        ::core::option::Option::Some(#path #rebuilt)
+    })
+}
+
+/// `View` needs the flattened generic views to be views themselves.
+fn flattened_views(cx: &Cx, fields: &[&Field]) -> Vec<TokenStream> {
+    cx.generic_views(fields.iter().copied().filter(|f| f.serde.flatten))
+}
+
+fn expand_struct(s: &Struct) -> TokenStream {
+    let cx = Cx::new(s.cont.original, s.cont.serde.transparent);
+    let fields = in_view(s.style, &s.fields);
+    let attrs = cx.view_attrs(
+        &s.cont.serde.kept,
+        &cx.generic_views(fields.iter().copied()),
+    );
+    let views = cx.views(fields.iter().copied(), false);
+    let vis = &s.cont.original.vis;
+    let view = &cx.view;
+    let generics = &cx.generics;
+    let where_clause = cx.where_clause(&[], &TokenStream::new());
+    let body = cx.fields(s.style, &fields, &quote!(pub), false);
+    let definition = match s.style {
+        Style::Named => quote!(#vis struct #view #generics #where_clause #body),
+        Style::Tuple => quote!(#vis struct #view #generics #body #where_clause;),
+        Style::Unit => quote!(#vis struct #view #generics #where_clause;),
+    };
+
+    let members: Vec<_> = fields.iter().map(|f| &f.member).collect();
+    let name = view.to_string();
+    let debug = match s.style {
+        Style::Named => {
+            let names = members.iter().map(|m| m.to_token_stream().to_string());
+            quote!(f.debug_struct(#name) #(.field(#names, &self.#members))* .finish())
+        }
+        Style::Tuple => quote!(f.debug_tuple(#name) #(.field(&self.#members))* .finish()),
+        Style::Unit => quote!(f.write_str(#name)),
+    };
+    let bindings = bindings("f", &fields);
+    let admitted = admitted(&quote!(Self), &fields, &bindings).map(|checks| {
+        let pattern = braced(&fields, &bindings);
+        quote! {
+            fn admitted(self) -> ::core::option::Option<Self> {
+                let Self #pattern = self;
+                #checks
+            }
+        }
+    });
+
+    let partial_impl = cx.partial_impl();
+    let view_impl = cx.view_impl(
+        &quote!(::serde_llm::View),
+        &flattened_views(&cx, &fields),
+        &admitted.unwrap_or_default(),
+    );
+    let default_impl = cx.view_impl(
+        &quote!(::core::default::Default),
+        &[],
+        &quote! {
+            fn default() -> Self {
+                Self { #(#members: ::core::default::Default::default()),* }
+            }
+        },
+    );
+    let std_impls = std_impls(
+        &cx,
+        &views,
+        &debug,
+        &quote!(Self { #(#members: ::core::clone::Clone::clone(&self.#members)),* }),
+        &quote!(true #(&& self.#members == other.#members)*),
+    );
+    quote! {
+        #attrs
+        #definition
+        #partial_impl
+        #view_impl
+        #default_impl
+        #std_impls
+    }
+}
+
+/// The variants a view has (serde's skipped variants are never read).
+fn variants<'e>(e: &'e Enum<'e>) -> Vec<(&'e Variant<'e>, Vec<&'e Field<'e>>)> {
+    e.variants
+        .iter()
+        .filter(|v| !v.serde.skip)
+        .map(|v| (v, in_view(v.style, &v.fields)))
+        .collect()
+}
+
+fn expand_enum(e: &Enum) -> TokenStream {
+    let cx = Cx::new(e.cont.original, false);
+    let variants = variants(e);
+    let all_fields: Vec<&Field> = variants
+        .iter()
+        .flat_map(|(_, f)| f.iter().copied())
+        .collect();
+    let attrs = cx.view_attrs(
+        &e.cont.serde.kept,
+        &cx.generic_views(all_fields.iter().copied()),
+    );
+    let views = cx.views(all_fields.iter().copied(), false);
+    let vis = &e.cont.original.vis;
+    let view = &cx.view;
+    let generics = &cx.generics;
+    let where_clause = cx.where_clause(&[], &TokenStream::new());
+    let untagged = e
+        .cont
+        .serde
+        .kept
+        .iter()
+        .any(|m| m.path().is_ident("untagged"));
+    let defs = variants.iter().map(|(v, fields)| {
+        let ident = &v.original.ident;
+        let docs = docs(&v.original.attrs, || format!("The view of `{ident}`."));
+        let kept = &v.serde.kept;
+        let untagged = untagged || v.serde.kept.iter().any(|m| m.path().is_ident("untagged"));
+        let body = cx.fields(v.style, fields, &TokenStream::new(), untagged);
+        quote! {
+            #docs
+            #(#[serde(#kept)])*
+            #ident #body
+        }
+    });
+    let definition = quote!(#vis enum #view #generics #where_clause { #(#defs,)* });
+
+    let several = variants.len() > 1;
+    let mut debug_arms = Vec::new();
+    let mut clone_arms = Vec::new();
+    let mut eq_arms = Vec::new();
+    let mut admitted_arms = Vec::new();
+    for (v, fields) in &variants {
+        let ident = &v.original.ident;
+        let path = quote!(Self::#ident);
+        let name = ident.to_string();
+        let ours = bindings("f", fields);
+        let theirs = bindings("g", fields);
+        let pattern = braced(fields, &ours);
+        let pattern_other = braced(fields, &theirs);
+        let debug = match v.style {
+            Style::Named => {
+                let names = fields
+                    .iter()
+                    .map(|f| f.member.to_token_stream().to_string());
+                quote!(f.debug_struct(#name) #(.field(#names, #ours))* .finish())
+            }
+            Style::Tuple => quote!(f.debug_tuple(#name) #(.field(#ours))* .finish()),
+            Style::Unit => quote!(f.write_str(#name)),
+        };
+        debug_arms.push(quote!(#path #pattern => #debug,));
+        let members = fields.iter().map(|f| &f.member);
+        clone_arms.push(quote! {
+            #path #pattern => #path { #(#members: ::core::clone::Clone::clone(#ours)),* },
+        });
+        eq_arms.push(quote! {
+            (#path #pattern, #path #pattern_other) => true #(&& #ours == #theirs)*,
+        });
+        if let Some(checks) = admitted(&path, fields, &ours) {
+            admitted_arms.push(quote!(#path #pattern => { #checks }));
+        }
+    }
+    let eq_rest = several.then(|| quote!(_ => false,));
+    let admitted = (!admitted_arms.is_empty()).then(|| {
+        let rest = (admitted_arms.len() < variants.len())
+            .then(|| quote!(__other => ::core::option::Option::Some(__other),));
+        quote! {
+            fn admitted(self) -> ::core::option::Option<Self> {
+                match self {
+                    #(#admitted_arms)*
+                    #rest
+                }
+            }
+        }
+    });
+
+    let partial_impl = cx.partial_impl();
+    let view_impl = cx.view_impl(
+        &quote!(::serde_llm::View),
+        &flattened_views(&cx, &all_fields),
+        &admitted.unwrap_or_default(),
+    );
+    let std_impls = if variants.is_empty() {
+        let never = quote!(match *self {});
+        std_impls(&cx, &views, &never, &never, &never)
+    } else {
+        std_impls(
+            &cx,
+            &views,
+            &quote!(match self { #(#debug_arms)* }),
+            &quote!(match self { #(#clone_arms)* }),
+            &quote!(match (self, other) { #(#eq_arms)* #eq_rest }),
+        )
+    };
+    quote! {
+        #attrs
+        #definition
+        #partial_impl
+        #view_impl
+        #std_impls
+    }
+}
+
+/// `Debug`, `Clone` and `PartialEq` for the view, given their bodies; each
+/// holds when the fields' views have it (whether or not the original does).
+fn std_impls(
+    cx: &Cx,
+    views: &[TokenStream],
+    debug: &TokenStream,
+    clone: &TokenStream,
+    eq: &TokenStream,
+) -> TokenStream {
+    let debug = cx.view_impl(
+        &quote!(::core::fmt::Debug),
+        views,
+        &quote! {
+            fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                #debug
+            }
+        },
+    );
+    let clone = cx.view_impl(
+        &quote!(::core::clone::Clone),
+        views,
+        &quote!(fn clone(&self) -> Self { #clone }),
+    );
+    let eq = cx.view_impl(
+        &quote!(::core::cmp::PartialEq),
+        views,
+        &quote!(fn eq(&self, other: &Self) -> bool { #eq }),
+    );
+    quote!(#debug #clone #eq)
+}
+
+/// The doc comments of an item, carried over to its view, or one saying
+/// what it is (a view's fields are `pub`, so `missing_docs` may ask).
+fn docs(attrs: &[syn::Attribute], default: impl FnOnce() -> String) -> TokenStream {
+    let docs = attr::docs(attrs);
+    if docs.is_empty() {
+        let doc = default();
+        quote!(#[doc = #doc])
+    } else {
+        quote!(#(#docs)*)
+    }
+}
+
+/// Whether `tokens` name any of `params`.
+fn mentions(tokens: &TokenStream, params: &[Ident]) -> bool {
+    tokens.clone().into_iter().any(|tt| match tt {
+        TokenTree::Ident(ident) => params.contains(&ident),
+        TokenTree::Group(group) => mentions(&group.stream(), params),
+        _ => false,
+    })
+}

@@ -1,0 +1,9 @@
+use serde_llm::Partial;
+
+#[derive(serde::Deserialize, Partial)]
+struct Answer {
+    #[llm(partial, required)]
+    title: String,
+}
+
+fn main() {}
