@@ -23,6 +23,10 @@ use crate::scan::{parse_f64, Event, NumValue, Number, Scanner, Text};
 pub(crate) struct Policy {
     /// Apply the policy (off: every cut value is completed and used).
     pub on: bool,
+    /// The target is a typed one: values read with `deserialize_any` inside
+    /// it (serde buffering an untagged or internally tagged enum) keep only
+    /// cut containers, unless their position is marked partial.
+    pub typed: bool,
     /// The kinds of incomplete value untyped positions keep.
     pub allow: Allow,
 }
@@ -87,10 +91,13 @@ impl<'a, 'de> Deserializer<'a, 'de> {
         let Some(kind) = Allow::of(&ev) else {
             return true;
         };
+        let container = kind == Allow::ARR || kind == Allow::OBJ;
         match (accept, typed) {
             (Accept::Complete, _) => false,
-            (_, false) => self.policy.allow.contains(kind),
-            (Accept::Containers, true) => kind == Allow::ARR || kind == Allow::OBJ,
+            (Accept::Partial, false) => self.policy.allow.contains(kind),
+            (Accept::Containers, false) if self.policy.typed => container,
+            (Accept::Containers, false) => self.policy.allow.contains(kind),
+            (Accept::Containers, true) => container,
             (Accept::Partial, true) => {
                 kind == Allow::ARR || kind == Allow::OBJ || kind == Allow::STR
             }
@@ -100,11 +107,12 @@ impl<'a, 'de> Deserializer<'a, 'de> {
     /// Reads the first event of the next value; a cut-off value its position
     /// does not accept is a `Truncated` error.
     fn begin(&mut self, typed: bool) -> Result<Event<'de>> {
-        let ev = self.scan.next()?;
+        let ev = self.scan.peek()?;
         if !self.admits(self.accept, ev, typed) {
-            return Err(Error::truncated(self.scan.offset()));
+            // Left unread: an array can skip its last element on this error.
+            return Err(Error::rejected(self.scan.offset()));
         }
-        Ok(ev)
+        self.scan.next()
     }
 
     fn visit_number<V: Visitor<'de>>(&self, n: Number<'de>, visitor: V) -> Result<V::Value> {
@@ -131,9 +139,15 @@ impl<'a, 'de> Deserializer<'a, 'de> {
     ) -> Result<V::Value> {
         // What an incomplete container's parts may be (a complete container's
         // parts are complete).
-        let inner = match (self.scan.complete(), typed) {
+        let complete = self.scan.complete();
+        let inner = match (complete, typed) {
             (true, _) => Accept::Complete,
             (false, true) => Accept::Containers,
+            // serde buffering inside a typed target: no marker reaches
+            // through, so nothing cut is kept.
+            (false, false) if self.policy.typed && self.accept != Accept::Partial => {
+                Accept::Complete
+            }
             (false, false) => Accept::Partial,
         };
         match ev {
@@ -176,7 +190,7 @@ impl<'a, 'de> Deserializer<'a, 'de> {
                     // A struct's fields decide for themselves; a map keeps
                     // only members whose values its position accepts.
                     inner: if fields { Accept::Complete } else { inner },
-                    filter: !fields && inner != Accept::Complete,
+                    filter: !fields && !complete,
                     typed,
                 };
                 let value = visitor.visit_map(&mut map)?;
@@ -334,7 +348,11 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'_, 'de> {
                 KeyDeserializer::Copied(self.scan.str(Text::Scratch)).unit_variant(visitor)
             }
             Event::StartObject => {
-                let value = visitor.visit_enum(VariantAccess { de: &mut *self })?;
+                let complete = self.scan.complete();
+                let value = visitor.visit_enum(VariantAccess {
+                    de: &mut *self,
+                    complete,
+                })?;
                 match self.scan.next()? {
                     Event::EndObject => Ok(value),
                     _ => Err(self.error(
@@ -421,7 +439,7 @@ impl<'de> de::SeqAccess<'de> for SeqAccess<'_, '_, 'de> {
                 self.done = true;
                 return Ok(None);
             }
-            if !self.de.admits(self.inner, ev, self.typed) {
+            if !self.typed && !self.de.admits(self.inner, ev, false) {
                 // The last element, cut off and not allowed to be: left out.
                 self.de.scan.next()?;
                 self.de.skip(ev)?;
@@ -430,10 +448,21 @@ impl<'de> de::SeqAccess<'de> for SeqAccess<'_, '_, 'de> {
             let index = self.index;
             self.index += 1;
             self.de.accept = self.inner;
-            return seed
-                .deserialize(&mut *self.de)
-                .map(Some)
-                .map_err(|e| e.in_index(index));
+            let at = self.de.scan.offset();
+            return match seed.deserialize(&mut *self.de) {
+                Ok(v) => Ok(Some(v)),
+                // A typed element decides by its own marker; rejected at its
+                // start, the cut last element is left out.
+                Err(e) if e.rejected_at() == Some(at) => {
+                    let ev = self.de.scan.next()?;
+                    self.de.skip(ev)?;
+                    // It was the last element: the array ends here.
+                    self.skip_rest()?;
+                    self.done = true;
+                    Ok(None)
+                }
+                Err(e) => Err(e.in_index(index)),
+            };
         }
     }
 }
@@ -531,6 +560,8 @@ impl<'de> de::MapAccess<'de> for MapAccess<'_, '_, 'de> {
 /// An externally tagged enum written as `{"Variant": value}`.
 struct VariantAccess<'s, 'a, 'de> {
     de: &'s mut Deserializer<'a, 'de>,
+    /// Whether the `{"Variant": …}` object is complete.
+    complete: bool,
 }
 
 impl<'de> de::EnumAccess<'de> for VariantAccess<'_, '_, 'de> {
@@ -542,6 +573,10 @@ impl<'de> de::EnumAccess<'de> for VariantAccess<'_, '_, 'de> {
             Event::Key(Text::Borrowed(s)) => seed.deserialize(KeyDeserializer::Borrowed(s))?,
             Event::Key(Text::Scratch) => {
                 seed.deserialize(KeyDeserializer::Copied(self.de.scan.str(Text::Scratch)))?
+            }
+            // `{"Te` cut off: no variant yet.
+            Event::EndObject if !self.complete => {
+                return Err(Error::truncated(self.de.scan.offset()))
             }
             Event::EndObject => {
                 return Err(self.de.error(
@@ -575,7 +610,7 @@ impl<'de> de::VariantAccess<'de> for VariantAccess<'_, '_, 'de> {
         _fields: &'static [&'static str],
         visitor: V,
     ) -> Result<V::Value> {
-        de::Deserializer::deserialize_map(&mut *self.de, visitor)
+        de::Deserializer::deserialize_struct(&mut *self.de, "", &[], visitor)
     }
 }
 

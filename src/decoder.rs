@@ -14,7 +14,7 @@ use serde::Deserialize;
 use crate::de::{Deserializer, Policy};
 use crate::error::{Error, ErrorKind, Result};
 use crate::extract::{self, Candidate, Strategies};
-use crate::partial::Allow;
+use crate::partial::{Allow, Partial, View};
 use crate::report::{Repair, RepairKind, Report, Strategy};
 use crate::scan::{ScanOptions, Scanner};
 use crate::shape::{self, Shape};
@@ -57,6 +57,10 @@ struct Attempt<R> {
     /// How many top-level values were read.
     roots: u32,
 }
+
+/// The highest depth limit: serde's visitors recurse once per level, and a
+/// thread's stack must hold them.
+const MAX_DEPTH: usize = 256;
 
 /// How many candidates of each phase (marked, then prose) are tried at most.
 /// Candidate spans of one strategy do not overlap, so decoding them all is
@@ -139,9 +143,11 @@ impl Decoder {
     }
 
     /// Sets how deep objects and arrays may nest (default 128). Deeper input is
-    /// an [`ErrorKind::Depth`] error, never a stack overflow.
+    /// an [`ErrorKind::Depth`] error, never a stack overflow. serde's visitors
+    /// recurse once per level, so the limit is capped at 256 (deep enough
+    /// for any reply, shallow enough for a thread's default stack).
     pub fn max_depth(mut self, depth: usize) -> Decoder {
-        self.max_depth = depth;
+        self.max_depth = depth.min(MAX_DEPTH);
         self
     }
 
@@ -177,14 +183,26 @@ impl Decoder {
         &self,
         text: &'de str,
     ) -> Result<(T, Report)> {
+        let shape = shape::of::<T>();
+        // A target read with `deserialize_any` throughout (`serde_json::Value`)
+        // follows the Allow flags; any other is typed.
+        self.decode_as(text, shape, shape != Shape::Any)
+    }
+
+    fn decode_as<'de, T: Deserialize<'de>>(
+        &self,
+        text: &'de str,
+        shape: Shape,
+        typed: bool,
+    ) -> Result<(T, Report)> {
         if let Some(done) = self.fast_lane(text) {
             return Ok(done);
         }
-        let shape = shape::of::<T>();
         let policy = Policy {
             // A typed decode uses only what the schema allows to be cut off;
             // an untyped one with every kind allowed completes everything.
-            on: shape != Shape::Any || self.allow != Allow::ALL,
+            on: typed || self.allow != Allow::ALL,
+            typed,
             allow: self.allow,
         };
         self.run(text, shape, policy.on, |scan| {
@@ -237,6 +255,25 @@ impl Decoder {
         })
     }
 
+    /// Decodes `T`'s partial view (see
+    /// [`from_llm_str_partial`](crate::from_llm_str_partial)): `None` while
+    /// there is nothing to show.
+    pub fn decode_partial<'de, T>(&self, text: &'de str) -> Result<Option<T::View>>
+    where
+        T: Partial,
+        T::View: Deserialize<'de> + View,
+    {
+        // A view is always typed, even one serde reads with `deserialize_any`
+        // (an untagged enum's view).
+        match self.decode_as::<T::View>(text, shape::of::<T::View>(), true) {
+            Ok((view, _)) => Ok(view.admitted()),
+            // Nothing written yet, or the reply is cut off before the view can
+            // be formed (an enum's tag, a value cut before it showed anything).
+            Err(e) if e.kind() == ErrorKind::NoJson || e.is_in_cut_reply() => Ok(None),
+            Err(e) => Err(e),
+        }
+    }
+
     /// Recovers the value in `text` as compact JSON text, member order kept.
     pub fn repair(&self, text: &str) -> Result<String> {
         self.repair_with_report(text).map(|(s, _)| s)
@@ -264,7 +301,7 @@ impl Decoder {
     {
         let body = extract::body(text);
         if text[body.clone()].trim().is_empty() {
-            let bom = if text.starts_with('\u{feff}') { 3 } else { 0 };
+            let bom = extract::bom(text);
             let what = if !text[bom..].trim().is_empty() {
                 "the reply holds only a reasoning block"
             } else if text.len() == bom {
@@ -307,13 +344,18 @@ impl Decoder {
             }
         }
 
+        // Reasoning blocks after the start: nothing inside them is a candidate.
+        let thoughts = extract::reasoning(text, body.clone());
         for phase in [Strategy::Fence, Strategy::Balanced] {
             let candidates = if phase == Strategy::Fence {
-                extract::marked(text, body.clone(), self.strategies)
+                extract::marked(text, body.clone(), self.strategies, &thoughts)
             } else {
-                extract::prose(text, body.clone(), self.strategies, &tally.covered)
+                let mut skip = tally.covered.clone();
+                skip.extend(thoughts.iter().cloned());
+                extract::prose(text, body.clone(), self.strategies, &skip)
             };
-            for step in plan(text, candidates, shape)
+            let gather = self.strategies.gather;
+            for step in plan(text, candidates, shape, gather)
                 .into_iter()
                 .take(MAX_CANDIDATES)
             {
@@ -328,7 +370,8 @@ impl Decoder {
                     Step::Gather(mut spans) => {
                         let span = spans[0].start..spans[spans.len() - 1].end;
                         let mut retries = 0;
-                        let outcome = loop {
+                        let mut dropped = Vec::new();
+                        let mut outcome = loop {
                             let outcome = self.attempt(
                                 text,
                                 &spans,
@@ -343,12 +386,21 @@ impl Decoder {
                             let at = e.offset().unwrap_or(0);
                             match spans.iter().position(|s| s.start <= at && at <= s.end) {
                                 Some(i) if spans.len() > 1 && retries < MAX_GATHER_RETRIES => {
-                                    spans.remove(i);
+                                    dropped.push(spans.remove(i).start);
                                     retries += 1;
                                 }
                                 _ => break outcome,
                             }
                         };
+                        if let Ok(a) = &mut outcome {
+                            // Never silently: each span left out is a repair.
+                            a.report
+                                .repairs
+                                .extend(dropped.iter().map(|&offset| Repair {
+                                    kind: RepairKind::Skipped,
+                                    offset,
+                                }));
+                        }
                         (span, Some(b'['), outcome)
                     }
                 };
@@ -362,21 +414,31 @@ impl Decoder {
             return Ok(best);
         }
         let err = match (shape, tally.shaped) {
-            (Shape::Object | Shape::Array, false) => Error::at(
-                ErrorKind::NoJson,
-                format_args!(
-                    "no JSON {} found: looked for a bare value, ```json fences, <json> tags, and {} in the text",
-                    if shape == Shape::Object { "object" } else { "array" },
-                    if shape == Shape::Object { "{…} spans" } else { "[…] spans" },
-                ),
-                0,
-            ),
+            (Shape::Object | Shape::Array, false) => {
+                let (want, spans) = if shape == Shape::Object {
+                    ("object", "{…} spans")
+                } else {
+                    ("array", "[…] spans")
+                };
+                let found = match text[body].trim_start().bytes().next() {
+                    Some(b'[') => "an array",
+                    Some(b'{') => "an object",
+                    Some(b'"') => "a string",
+                    Some(b'0'..=b'9' | b'-') => "a number",
+                    _ => "prose",
+                };
+                Error::new(
+                    ErrorKind::NoJson,
+                    format_args!(
+                        "expected a JSON {want}, found {found} (looked for a bare value, ```json fences, <json> tags, and {spans})"
+                    ),
+                )
+            }
             _ => match tally.error {
                 Some((_, e)) => e,
-                None => Error::at(
+                None => Error::new(
                     ErrorKind::NoJson,
                     "no JSON value found: every extraction strategy is turned off",
-                    0,
                 ),
             },
         };
@@ -398,7 +460,7 @@ impl Decoder {
         F: FnMut(&mut Scanner<'de>) -> Result<R>,
     {
         let span = std::slice::from_ref(&c.span);
-        if shape == Shape::Array && c.first_byte(text) == Some(b'{') {
+        if shape == Shape::Array && self.strategies.gather && c.first_byte(text) == Some(b'{') {
             let mut a = self.attempt(text, span, c.strategy, true, policy, sink)?;
             if a.roots > 1 {
                 a.report.strategy = Strategy::Gathered;
@@ -481,7 +543,11 @@ impl Decoder {
                     // Report the span that was read, not the text after it.
                     span.end = end;
                 }
+                // A value cut off before the text ends (at its fence) does not
+                // speak for the whole span: a cleaner candidate may exist.
+                let cut_early = truncated && !text[span.end..].trim().is_empty();
                 let covers = scan.roots_are_containers()
+                    && !cut_early
                     && !scan.repairs().iter().any(|r| {
                         matches!(r.kind, RepairKind::TrailingText | RepairKind::CodeFence)
                     });
@@ -498,7 +564,11 @@ impl Decoder {
                     more_roots,
                 })
             }
-            Err(e) => Err(e.or_at(scan.offset())),
+            Err(e) => {
+                let e = e.or_at(scan.offset());
+                let cut = scan.truncated() || opts.spine.as_ref().is_some_and(|s| !s.is_empty());
+                Err(if cut { e.in_cut_reply() } else { e })
+            }
         }
     }
 }
@@ -506,7 +576,7 @@ impl Decoder {
 /// The order to try candidates in: those of the shape the target wants
 /// first; for a sequence target, the objects among the rest (of the fences,
 /// or of the prose) gathered into one sequence next; the rest last.
-fn plan(text: &str, candidates: Vec<Candidate>, shape: Shape) -> Vec<Step> {
+fn plan(text: &str, candidates: Vec<Candidate>, shape: Shape, gather: bool) -> Vec<Step> {
     let (preferred, rest): (Vec<Candidate>, Vec<Candidate>) =
         candidates.into_iter().partition(|c| match shape {
             Shape::Object => c.first_byte(text) == Some(b'{'),
@@ -514,7 +584,7 @@ fn plan(text: &str, candidates: Vec<Candidate>, shape: Shape) -> Vec<Step> {
             _ => true,
         });
     let mut steps: Vec<Step> = preferred.into_iter().map(Step::One).collect();
-    if shape == Shape::Array {
+    if shape == Shape::Array && gather {
         // Gather one kind: fences, else tags, else balanced spans.
         for strategy in [Strategy::Fence, Strategy::Tag, Strategy::Balanced] {
             let spans: Vec<Range<usize>> = rest

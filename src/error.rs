@@ -20,7 +20,9 @@ pub enum ErrorKind {
     Depth,
     /// The input bytes are not valid UTF-8.
     InvalidUtf8,
-    /// A number does not fit the type asked for (or any `f64`).
+    /// A number beyond `f64`, `i128` or `u128`. (A number that does not fit
+    /// a smaller type, like `300` for a `u8`, is a [`Data`](ErrorKind::Data)
+    /// error, as in serde_json.)
     Number,
     /// The value does not have the shape the target type wants: a wrong type,
     /// a missing field, an unknown variant, or a message from a `Deserialize` impl.
@@ -92,6 +94,10 @@ struct ErrorImpl {
     path: Vec<Segment>,
     /// For an internal restart: the containers found open at the end.
     spine: Option<Vec<usize>>,
+    /// A cut-off value refused at its start (nothing of it was read).
+    rejected: bool,
+    /// The error came from decoding a reply that was cut off.
+    cut: bool,
 }
 
 impl Error {
@@ -107,6 +113,8 @@ impl Error {
                 snippet: String::new(),
                 path: Vec::new(),
                 spine: None,
+                rejected: false,
+                cut: false,
             }),
         }
     }
@@ -123,6 +131,31 @@ impl Error {
     /// The spine of a restart error.
     pub(crate) fn spine(&self) -> Option<&[usize]> {
         self.inner.spine.as_deref()
+    }
+
+    /// A value cut off at the end where only a complete one may stand,
+    /// refused before any of it was read.
+    #[cold]
+    pub(crate) fn rejected(offset: usize) -> Error {
+        let mut e = Error::truncated(offset);
+        e.inner.rejected = true;
+        e
+    }
+
+    /// Where a value was refused at its start (see [`rejected`](Self::rejected)).
+    pub(crate) fn rejected_at(&self) -> Option<usize> {
+        self.inner.rejected.then_some(self.inner.offset).flatten()
+    }
+
+    /// Marks an error as coming from a reply that was cut off.
+    pub(crate) fn in_cut_reply(mut self) -> Error {
+        self.inner.cut = true;
+        self
+    }
+
+    /// Whether the error came from a reply that was cut off.
+    pub(crate) fn is_in_cut_reply(&self) -> bool {
+        self.inner.cut
     }
 
     /// A value cut off at the end where only a complete one may stand.
@@ -218,7 +251,14 @@ impl Error {
 
 fn format_path(path: &[Segment]) -> String {
     let mut out = String::from("$");
-    for seg in path.iter().rev() {
+    // A very deep path (a depth error) shows its innermost steps.
+    let shown = if path.len() > 16 {
+        out.push('…');
+        &path[..12]
+    } else {
+        path
+    };
+    for seg in shown.iter().rev() {
         match seg {
             Segment::Index(i) => {
                 out.push('[');
@@ -282,7 +322,7 @@ impl Display for ErrorImpl {
         if self.line > 0 {
             write!(f, " (line {}, column {})", self.line, self.column)?;
         }
-        if f.alternate() && !self.snippet.is_empty() {
+        if f.alternate() && !self.snippet.trim().is_empty() {
             write!(f, "\n  near: {}", self.snippet)?;
         }
         Ok(())

@@ -36,6 +36,7 @@ pub(crate) struct Strategies {
     pub tag: bool,
     pub balanced: bool,
     pub trailing: bool,
+    pub gather: bool,
 }
 
 impl Default for Strategies {
@@ -46,6 +47,7 @@ impl Default for Strategies {
             tag: true,
             balanced: true,
             trailing: true,
+            gather: true,
         }
     }
 }
@@ -58,7 +60,7 @@ impl Strategies {
             Strategy::Tag => self.tag = on,
             Strategy::Balanced => self.balanced = on,
             Strategy::Trailing => self.trailing = on,
-            Strategy::Gathered => {}
+            Strategy::Gathered => self.gather = on,
         }
     }
 }
@@ -70,9 +72,18 @@ const REASONING: [(&str, &str); 3] = [
     ("<reasoning>", "</reasoning>"),
 ];
 
+/// The length of a UTF-8 byte order mark at the start of `text`, or 0.
+pub(crate) fn bom(text: &str) -> usize {
+    if text.starts_with('\u{feff}') {
+        3
+    } else {
+        0
+    }
+}
+
 /// The part of the text after a BOM and leading reasoning blocks.
 pub(crate) fn body(text: &str) -> Range<usize> {
-    let mut start = if text.starts_with('\u{feff}') { 3 } else { 0 };
+    let mut start = bom(text);
     loop {
         let rest = &text[start..];
         let trimmed = rest.trim_start();
@@ -148,8 +159,36 @@ pub(crate) fn whole(text: &str, body: Range<usize>) -> Option<Candidate> {
     c.pop()
 }
 
-/// Candidates the model marked: fenced blocks, then `<json>` tags.
-pub(crate) fn marked(text: &str, body: Range<usize>, which: Strategies) -> Vec<Candidate> {
+/// Reasoning blocks anywhere in the body (`<think>…</think>` and kin): no
+/// candidate may start inside one.
+pub(crate) fn reasoning(text: &str, body: Range<usize>) -> Vec<Range<usize>> {
+    let mut out = Vec::new();
+    let mut i = body.start;
+    while let Some(k) = lex::find_byte(text.as_bytes(), i, body.end, b'<') {
+        i = k + 1;
+        let rest = &text[k..body.end];
+        let Some((open, close)) = REASONING
+            .iter()
+            .find(|(open, _)| starts_with_ignore_case(rest, open))
+        else {
+            continue;
+        };
+        let end = find_ignore_case(&rest[open.len()..], close)
+            .map_or(body.end, |e| k + open.len() + e + close.len());
+        out.push(k..end);
+        i = end;
+    }
+    out
+}
+
+/// Candidates the model marked: fenced blocks, then `<json>` tags (none
+/// inside the `skip` spans).
+pub(crate) fn marked(
+    text: &str,
+    body: Range<usize>,
+    which: Strategies,
+    skip: &[Range<usize>],
+) -> Vec<Candidate> {
     let mut out = Vec::new();
     if which.fence {
         fences(text, body.clone(), &mut out);
@@ -157,6 +196,7 @@ pub(crate) fn marked(text: &str, body: Range<usize>, which: Strategies) -> Vec<C
     if which.tag {
         tags(text, body, &mut out);
     }
+    out.retain(|c| !skip.iter().any(|s| s.contains(&c.span.start)));
     out
 }
 
@@ -201,7 +241,21 @@ fn fences(text: &str, body: Range<usize>, out: &mut Vec<Candidate>) {
         if content < body.end && b[content] == b'\n' {
             content += 1;
         }
-        match find(b, content, body.end, b"```") {
+        // The closing fence is a bare ``` (one followed by a language tag
+        // opens a nested block: ```` ```bash ```` inside a JSON string).
+        let mut close = find(b, content, body.end, b"```");
+        while let Some(c) = close {
+            let mut e = c;
+            while e < body.end && b[e] == b'`' {
+                e += 1;
+            }
+            if e < body.end && b[e].is_ascii_alphabetic() {
+                close = find(b, e, body.end, b"```");
+            } else {
+                break;
+            }
+        }
+        match close {
             Some(close) => {
                 push(out, text, content..close, Strategy::Fence);
                 i = close;
@@ -382,7 +436,7 @@ mod tests {
     fn spans(text: &str) -> Vec<(&str, Strategy)> {
         let body = body(text);
         let mut all: Vec<Candidate> = whole(text, body.clone()).into_iter().collect();
-        all.extend(marked(text, body.clone(), Strategies::default()));
+        all.extend(marked(text, body.clone(), Strategies::default(), &[]));
         all.extend(prose(text, body, Strategies::default(), &[]));
         all.into_iter()
             .map(|c| (&text[c.span], c.strategy))

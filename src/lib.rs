@@ -39,7 +39,15 @@ mod write;
 
 pub use decoder::Decoder;
 pub use error::{Error, ErrorKind, Result};
-pub use partial::Allow;
+pub use partial::{Allow, Partial, View};
+pub use serde_llm_derive::Partial;
+
+/// What generated code uses. Not a public API.
+#[doc(hidden)]
+pub mod __private {
+    pub use crate::partial::private::{field, partial_field};
+    pub use serde;
+}
 pub use report::{Repair, RepairKind, Report, Strategy};
 
 /// Decodes the value in a model's reply into `T`: extracts it from prose or
@@ -58,6 +66,42 @@ pub use report::{Repair, RepairKind, Report, Strategy};
 /// ```
 pub fn from_llm_str<'de, T: serde::Deserialize<'de>>(text: &'de str) -> Result<T> {
     Decoder::new().decode(text)
+}
+
+/// Decodes a reply that may still be being written (or was cut off) into
+/// `T`'s partial view: each field holds its value once it is complete, or as
+/// far as it goes if it is marked `#[llm(partial)]`. `None` while there is
+/// nothing to show yet: no value has started, or a field marked
+/// `#[llm(required)]` is not complete.
+///
+/// ```
+/// use serde_llm::Partial;
+///
+/// #[derive(serde::Deserialize, Partial)]
+/// struct Answer {
+///     #[llm(required)]
+///     id: u64,
+///     title: String,
+///     #[llm(partial)]
+///     body: String,
+/// }
+///
+/// let view = serde_llm::from_llm_str_partial::<Answer>(r#"{"id": 3, "title": "Sourdough", "body": "Feed the sta"#)?
+///     .expect("the id is complete");
+/// assert_eq!(view.id, Some(3));
+/// assert_eq!(view.title.as_deref(), Some("Sourdough"));
+/// assert_eq!(view.body.as_deref(), Some("Feed the sta"));
+///
+/// // Until the id is complete there is no view at all.
+/// assert!(serde_llm::from_llm_str_partial::<Answer>(r#"{"id": 3"#)?.is_none());
+/// # Ok::<(), serde_llm::Error>(())
+/// ```
+pub fn from_llm_str_partial<'de, T>(text: &'de str) -> Result<Option<T::View>>
+where
+    T: Partial,
+    T::View: serde::Deserialize<'de> + View,
+{
+    Decoder::new().decode_partial::<T>(text)
 }
 
 /// [`from_llm_str`] for bytes. Invalid UTF-8 is an error with its offset,

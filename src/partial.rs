@@ -16,8 +16,11 @@
 //!
 //! A cut number, literal, enum variant or key is never shown: `12` may be the
 //! start of `1234`. Untyped values (`serde_json::Value`, or anything read with
-//! `deserialize_any`) follow [`Allow`], which [`Decoder::allow_partial`]
-//! (crate::Decoder::allow_partial) sets.
+//! `deserialize_any`) follow [`Allow`], which
+//! [`Decoder::allow_partial`](crate::Decoder::allow_partial) sets. Inside a
+//! typed target, values serde buffers (untagged and internally tagged enums,
+//! `flatten`) keep only cut containers: a marker cannot reach through the
+//! buffer, so a cut string there stands as missing.
 //!
 //! ```
 //! #[derive(Debug, PartialEq, serde::Deserialize)]
@@ -161,5 +164,174 @@ impl BitOr for Allow {
 impl Default for Allow {
     fn default() -> Self {
         Allow::ALL
+    }
+}
+
+/// A type with a partial view: what it looks like while the reply that holds
+/// it is still being written. `#[derive(Partial)]` implements it for your
+/// structs and enums (every field becomes `Option<<F as Partial>::View>`);
+/// std types and `serde_json::Value` have it here.
+///
+/// ```
+/// use serde_llm::Partial;
+///
+/// #[derive(serde::Deserialize, Partial)]
+/// struct Step {
+///     n: u32,
+///     #[llm(partial)]
+///     text: String,
+/// }
+///
+/// let view = serde_llm::from_llm_str_partial::<Step>(r#"{"n": 1, "text": "Mix the fl"#)
+///     .unwrap()
+///     .unwrap();
+/// assert_eq!(view.n, Some(1));
+/// assert_eq!(view.text.as_deref(), Some("Mix the fl"));
+/// ```
+pub trait Partial {
+    /// The view type.
+    type View;
+}
+
+/// A partial view. [`admitted`](View::admitted) is how a view with a field
+/// marked `#[llm(required)]` stays hidden until that field is complete.
+pub trait View: Sized {
+    /// `self`, or `None` while a required part is missing; containers drop
+    /// such elements.
+    fn admitted(self) -> Option<Self> {
+        Some(self)
+    }
+}
+
+macro_rules! atomic {
+    ($($ty:ty),*) => {
+        $(
+            impl Partial for $ty {
+                type View = $ty;
+            }
+            impl View for $ty {}
+        )*
+    };
+}
+
+atomic! {
+    bool, char, String, (), serde_json::Value,
+    i8, i16, i32, i64, i128, isize, u8, u16, u32, u64, u128, usize, f32, f64
+}
+
+impl<'a> Partial for &'a str {
+    type View = &'a str;
+}
+impl View for &str {}
+
+impl<'a> Partial for std::borrow::Cow<'a, str> {
+    type View = std::borrow::Cow<'a, str>;
+}
+impl View for std::borrow::Cow<'_, str> {}
+
+impl<T: Partial> Partial for Option<T> {
+    type View = T::View;
+}
+impl<T: View> View for Option<T> {
+    fn admitted(self) -> Option<Self> {
+        Some(self.and_then(View::admitted))
+    }
+}
+
+impl<T: Partial> Partial for Box<T> {
+    type View = Box<T::View>;
+}
+impl<T: View> View for Box<T> {
+    fn admitted(self) -> Option<Self> {
+        (*self).admitted().map(Box::new)
+    }
+}
+
+impl<T: Partial> Partial for Vec<T> {
+    type View = Vec<T::View>;
+}
+impl<T: View> View for Vec<T> {
+    fn admitted(self) -> Option<Self> {
+        Some(self.into_iter().filter_map(View::admitted).collect())
+    }
+}
+
+impl<K, V: Partial, S> Partial for std::collections::HashMap<K, V, S> {
+    type View = std::collections::HashMap<K, V::View, S>;
+}
+impl<K: Eq + std::hash::Hash, V: View, S: std::hash::BuildHasher + Default> View
+    for std::collections::HashMap<K, V, S>
+{
+    fn admitted(self) -> Option<Self> {
+        Some(
+            self.into_iter()
+                .filter_map(|(k, v)| Some((k, v.admitted()?)))
+                .collect(),
+        )
+    }
+}
+
+impl<K, V: Partial> Partial for std::collections::BTreeMap<K, V> {
+    type View = std::collections::BTreeMap<K, V::View>;
+}
+impl<K: Ord, V: View> View for std::collections::BTreeMap<K, V> {
+    fn admitted(self) -> Option<Self> {
+        Some(
+            self.into_iter()
+                .filter_map(|(k, v)| Some((k, v.admitted()?)))
+                .collect(),
+        )
+    }
+}
+
+macro_rules! tuples {
+    ($(($($t:ident $v:ident),+))*) => {
+        $(
+            impl<$($t: Partial),+> Partial for ($($t,)+) {
+                type View = ($($t::View,)+);
+            }
+            impl<$($t: View),+> View for ($($t,)+) {
+                fn admitted(self) -> Option<Self> {
+                    let ($($v,)+) = self;
+                    Some(($($v.admitted()?,)+))
+                }
+            }
+        )*
+    };
+}
+
+tuples! {
+    (A a)
+    (A a, B b)
+    (A a, B b, C c)
+    (A a, B b, C c, D d)
+    (A a, B b, C c, D d, E e)
+    (A a, B b, C c, D d, E e, F f)
+}
+
+/// What the code `#[derive(Partial)]` generates calls. Not a public API.
+#[doc(hidden)]
+pub mod private {
+    use serde::de::{Deserialize, Deserializer};
+
+    use super::View;
+
+    /// A view field: the value if it is complete (the partial policy) and
+    /// admitted.
+    pub fn field<'de, D, V>(d: D) -> Result<Option<V>, D::Error>
+    where
+        D: Deserializer<'de>,
+        V: Deserialize<'de> + View,
+    {
+        Ok(Option::<V>::deserialize(d)?.and_then(View::admitted))
+    }
+
+    /// A view field marked `#[llm(partial)]`: the value so far.
+    pub fn partial_field<'de, D, V>(d: D) -> Result<Option<V>, D::Error>
+    where
+        D: Deserializer<'de>,
+        V: Deserialize<'de> + View,
+    {
+        Ok(super::deserialize::<D, Option<V>>(d)?.and_then(View::admitted))
     }
 }

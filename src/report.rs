@@ -26,6 +26,7 @@ pub enum Strategy {
 
 /// One thing the scanner changed to make the text a value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[non_exhaustive]
 pub struct Repair {
     /// What was repaired.
     pub kind: RepairKind,
@@ -127,8 +128,8 @@ impl RepairKind {
     /// How much this repair bends the text, used to rank candidate spans: a
     /// candidate with a lower total wins. Truncation and cosmetic fixes are
     /// light; guesses about where a string ends, or text taken as a string
-    /// without quotes, are heavy.
-    pub fn weight(self) -> u32 {
+    /// without quotes, are heavy. (Internal: the numbers may change.)
+    pub(crate) fn weight(self) -> u32 {
         use RepairKind::*;
         match self {
             TrailingComma | ExtraComma | Comment | SpecialWhitespace | Ellipsis | Quotes
@@ -166,7 +167,8 @@ pub struct Report {
     pub span: Range<usize>,
     /// Every repair, in the order the scanner made them.
     pub repairs: Vec<Repair>,
-    /// Whether the value was cut off at the end of the input and completed.
+    /// Whether the value was cut off (at the end of the input, or at the
+    /// end of its fence) and completed.
     pub truncated: bool,
 }
 
@@ -177,8 +179,8 @@ impl Report {
         self.repairs.is_empty() && !self.truncated
     }
 
-    /// The sum of the repairs' [`RepairKind::weight`]s.
-    pub fn weight(&self) -> u32 {
+    /// The sum of the repairs' weights (how much the text was bent).
+    pub(crate) fn weight(&self) -> u32 {
         self.repairs.iter().map(|r| r.kind.weight()).sum()
     }
 }

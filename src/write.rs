@@ -4,7 +4,7 @@
 
 use crate::error::{Error, ErrorKind, Result};
 use crate::partial::Allow;
-use crate::scan::{Event, NumValue, Scanner, Text};
+use crate::scan::{parse_f64, Event, NumValue, Scanner, Text};
 
 /// Writes the scanner's value to `out`. With `allow` (the partial policy on),
 /// a value cut off at the end of a kind not allowed is left out (at the root,
@@ -96,6 +96,15 @@ pub(crate) fn write(scan: &mut Scanner<'_>, out: &mut String, allow: Option<Allo
             Event::Str(t) => write_str(out, scan.str(t)),
             Event::Num(n) => match n.value {
                 NumValue::NonFinite(_) => out.push_str("null"),
+                // As the typed decode does (and serde_json): a number beyond
+                // f64 is not a value.
+                NumValue::Float if parse_f64(scan.str(n.text)).is_none() => {
+                    return Err(Error::at(
+                        ErrorKind::Number,
+                        "number out of range",
+                        scan.offset(),
+                    ))
+                }
                 _ => out.push_str(scan.str(n.text)),
             },
             Event::Bool(true) => out.push_str("true"),

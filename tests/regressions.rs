@@ -32,3 +32,109 @@ fn empty_wrapper_is_no_value() {
 fn value_after_an_empty_wrapper() {
     assert_eq!(serde_llm::repair("t() {\"a\": 1}").unwrap(), r#"{"a":1}"#);
 }
+
+// Found by review.
+
+/// A fenced reply whose JSON string holds a ``` block: the fence candidate is
+/// cut at the inner fence, so the whole object (a balanced span) wins.
+#[test]
+fn fence_inside_a_json_string() {
+    #[derive(Debug, PartialEq, serde::Deserialize)]
+    struct Answer {
+        answer: String,
+        confidence: Option<f64>,
+    }
+    let reply = "Sure, here is the answer:\n```json\n{\"answer\": \"Run this:\n```bash\nls -la\n```\nThen check.\", \"confidence\": 0.9}\n```\n";
+    let a: Answer = serde_llm::from_llm_str(reply).unwrap();
+    assert_eq!(a.answer, "Run this:\n```bash\nls -la\n```\nThen check.");
+    assert_eq!(a.confidence, Some(0.9));
+    let fixed = serde_llm::repair(reply).unwrap();
+    assert!(fixed.ends_with(r#""confidence":0.9}"#), "{fixed}");
+}
+
+/// Gathering a sequence never drops an element silently.
+#[test]
+fn gathered_elements_left_out_are_reported() {
+    #[derive(Debug, PartialEq, serde::Deserialize)]
+    struct S {
+        id: u32,
+    }
+    let (v, report) = serde_llm::Decoder::new()
+        .decode_with_report::<Vec<S>>("{\"id\": 1}\n{\"id\": \"x\"}\n{\"id\": 3}")
+        .unwrap();
+    assert_eq!(v, [S { id: 1 }, S { id: 3 }]);
+    assert!(!report.is_clean());
+    assert_eq!(report.repairs.len(), 1);
+    assert_eq!(report.repairs[0].kind, serde_llm::RepairKind::Skipped);
+    assert_eq!(report.repairs[0].offset, 10);
+}
+
+/// JSON inside a reasoning block later in the reply is not a candidate.
+#[test]
+fn reasoning_block_after_the_start() {
+    let v: serde_json::Value =
+        serde_llm::from_llm_str("Okay.\n<think>\nMaybe {\"a\": 1}?\n</think>\n{\"a\": 2}").unwrap();
+    assert_eq!(v, serde_json::json!({"a": 2}));
+}
+
+/// A trailing comma is recorded only where a comma stands.
+#[test]
+fn no_invented_trailing_comma() {
+    let kinds = |text: &str| -> Vec<(serde_llm::RepairKind, usize)> {
+        let (_, r) = serde_llm::Decoder::new().repair_with_report(text).unwrap();
+        r.repairs.iter().map(|r| (r.kind, r.offset)).collect()
+    };
+    use serde_llm::RepairKind::*;
+    assert!(!kinds("[:").iter().any(|(k, _)| *k == TrailingComma));
+    assert!(!kinds(r#"{"x": [1,2], "y": [""#)
+        .iter()
+        .any(|(k, _)| *k == TrailingComma));
+    assert!(kinds("[1, 2, ]").contains(&(TrailingComma, 5)));
+    assert!(kinds("[1, 2, /* c */ ...]").contains(&(TrailingComma, 5)));
+}
+
+/// `„` opens a string like `“`.
+#[test]
+fn low_double_quote() {
+    assert_eq!(serde_llm::repair("{„a“: 1}").unwrap(), r#"{"a":1}"#);
+}
+
+/// Out-of-range numbers: repair() and the untyped decode agree.
+#[test]
+fn number_beyond_f64() {
+    let text = r#"Values: {"big": 1e999} or {"small": 1}"#;
+    let value: serde_json::Value = serde_llm::from_llm_str(text).unwrap();
+    assert_eq!(value, serde_json::json!({"small": 1}));
+    assert_eq!(serde_llm::repair(text).unwrap(), r#"{"small":1}"#);
+}
+
+/// The depth limit is capped, so even a huge setting cannot overflow the
+/// stack.
+#[test]
+fn huge_depth_limit_is_capped() {
+    let deep = "[".repeat(100_000);
+    let err = serde_llm::Decoder::new()
+        .max_depth(usize::MAX)
+        .decode::<serde_json::Value>(&deep)
+        .unwrap_err();
+    assert_eq!(err.kind(), serde_llm::ErrorKind::Depth);
+    assert_eq!(err.message(), "nesting deeper than 256 levels");
+}
+
+/// Inputs that made look-aheads quadratic (seconds at these sizes); they
+/// must finish, with these results.
+#[test]
+fn look_aheads_stay_linear() {
+    let n = 100_000;
+    let closers = format!("{{\"a\": \"{}\"x }}", "}".repeat(n));
+    assert!(serde_llm::repair(&closers).is_ok());
+    let hashes = format!("{{\"a\": \"{}}}", ", # ".repeat(n / 4));
+    assert!(serde_llm::repair(&hashes).is_ok());
+    let blocks = format!("{{\"a\": \"{}}}", ", /*".repeat(n / 4));
+    assert!(serde_llm::repair(&blocks).is_ok());
+    let ends = format!("{{\"a\": \"{}\"}}", "*/\"x".repeat(n / 4));
+    assert!(serde_llm::repair(&ends).is_ok());
+    let bare = format!("{{{}[\"]}}", "a: x, ".repeat(n / 4));
+    let v: serde_json::Value = serde_llm::from_llm_str(&bare).unwrap();
+    assert_eq!(v["a"], "x");
+}

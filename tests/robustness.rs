@@ -519,8 +519,8 @@ fn prose_only_is_no_json_and_says_what_was_looked_for() {
     assert_eq!(e.kind(), ErrorKind::NoJson, "{e:?}");
     assert_eq!(
         e.to_string(),
-        "no JSON object found: looked for a bare value, ```json fences, <json> tags, \
-         and {…} spans in the text (line 1, column 1)"
+        "expected a JSON object, found prose (looked for a bare value, ```json fences, \
+         <json> tags, and {…} spans)"
     );
     assert_eq!(e.path(), "$");
     let e = serde_llm::from_llm_slice::<Reply>(refusal.as_bytes()).unwrap_err();
@@ -530,15 +530,16 @@ fn prose_only_is_no_json_and_says_what_was_looked_for() {
     assert_eq!(e.kind(), ErrorKind::NoJson, "{e:?}");
     assert_eq!(
         e.to_string(),
-        "no JSON array found: looked for a bare value, ```json fences, <json> tags, \
-         and […] spans in the text (line 1, column 1)"
+        "expected a JSON array, found prose (looked for a bare value, ```json fences, \
+         <json> tags, and […] spans)"
     );
 
-    // Several lines of prose: still no object, reported at the start.
+    // Several lines of prose: still no object; no position is made up for
+    // an error about the whole reply.
     let long = "Let me think about this.\n\nThe answer depends on context; I need more details.\n";
     let e = serde_llm::from_llm_str::<Reply>(long).unwrap_err();
     assert_eq!(e.kind(), ErrorKind::NoJson, "{e:?}");
-    assert_eq!((e.line(), e.column()), (1, 1));
+    assert_eq!((e.offset(), e.line(), e.column()), (None, 0, 0));
 }
 
 #[test]

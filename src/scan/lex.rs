@@ -133,7 +133,7 @@ pub(crate) fn quote_at(b: &[u8], i: usize, end: usize) -> Option<(Quote, usize)>
         b'`' => Some((Quote::SingleLike, 1)),
         0xC2 if at(1) == 0xB4 => Some((Quote::SingleLike, 2)),
         0xE2 if at(1) == 0x80 => match at(2) {
-            0x9C | 0x9D => Some((Quote::DoubleLike, 3)),
+            0x9C..=0x9E => Some((Quote::DoubleLike, 3)),
             0x98 | 0x99 => Some((Quote::SingleLike, 3)),
             _ => None,
         },
@@ -268,8 +268,11 @@ pub(crate) fn trim_back(b: &[u8], start: usize, p: usize) -> usize {
             k -= 1;
         }
         if k >= start + 4 && &b[k - 2..k] == b"*/" {
-            if let Some(m) = b[start..k - 2].windows(2).rposition(|w| w == b"/*") {
-                k = start + m;
+            // A comment is looked for within a window: judging many quotes
+            // stays linear.
+            let from = start.max(k.saturating_sub(1024));
+            if let Some(m) = b[from..k - 2].windows(2).rposition(|w| w == b"/*") {
+                k = from + m;
                 continue;
             }
         }

@@ -136,8 +136,6 @@ pub(crate) struct Scanner<'de> {
     pending: Option<(Event<'de>, usize)>,
     /// Where the held-back object opened.
     object_open: usize,
-    /// Where the last comma was taken.
-    comma_at: usize,
     peeked: Option<Event<'de>>,
     scratch: String,
     repairs: Vec<Repair>,
@@ -152,6 +150,8 @@ pub(crate) struct Scanner<'de> {
     /// Where the first `"` of a line was last found: (searched from, found
     /// at or line end, found).
     quote_hint: (usize, usize, bool),
+    /// Whether that quote closes a bare value, for the place it was judged in.
+    quote_verdict: Option<(usize, Ctx, bool, bool)>,
     /// Offset of the start of the last token returned.
     token_start: usize,
     /// After a quoted string: the position of the next significant byte.
@@ -183,7 +183,6 @@ impl<'de> Scanner<'de> {
             object_pending: false,
             pending: None,
             object_open: 0,
-            comma_at: 0,
             peeked: None,
             scratch: String::new(),
             repairs: Vec::new(),
@@ -193,6 +192,7 @@ impl<'de> Scanner<'de> {
             roots: 0,
             scalar_roots: 0,
             quote_hint: (0, 0, false),
+            quote_verdict: None,
             token_start: first.start,
             follow: 0,
             root_end: 0,
@@ -541,7 +541,6 @@ impl<'de> Scanner<'de> {
     #[inline]
     fn take_comma(&mut self, top: Frame) {
         if self.pos < self.end && self.b[self.pos] == b',' {
-            self.comma_at = self.pos;
             match top {
                 Frame::Object => {
                     self.pos += 1;
@@ -703,8 +702,20 @@ impl<'de> Scanner<'de> {
         Some(Event::Null)
     }
 
+    /// A comma right before `at` (whitespace, comments and a `...` between)
+    /// is a trailing comma: recorded where it stands.
+    fn trailing_comma(&mut self, at: usize) {
+        let mut p = lex::trim_back(self.b, 0, at);
+        if p >= 3 && &self.b[p - 3..p] == b"..." {
+            p = lex::trim_back(self.b, 0, p - 3);
+        }
+        if p > 0 && self.b[p - 1] == b',' {
+            self.record(RepairKind::TrailingComma, p - 1);
+        }
+    }
+
     fn trailing_comma_close(&mut self) -> Option<Event<'de>> {
-        self.record(RepairKind::TrailingComma, self.comma_at);
+        self.trailing_comma(self.pos);
         self.pos += 1;
         self.pop()
     }
@@ -995,7 +1006,7 @@ impl<'de> Scanner<'de> {
         match c {
             b'}' => {
                 if after_comma {
-                    self.record(RepairKind::TrailingComma, self.comma_at);
+                    self.trailing_comma(self.pos);
                 }
                 self.pos += 1;
                 return Ok(self.pop());
@@ -1366,7 +1377,7 @@ impl<'de> Scanner<'de> {
                 };
                 if after_comma {
                     // `[1, 2,` cut off: the comma is dropped.
-                    self.record(RepairKind::TrailingComma, self.comma_at);
+                    self.trailing_comma(self.end);
                     self.state = State::AfterValue;
                 }
                 self.truncated = true;

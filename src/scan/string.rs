@@ -383,6 +383,20 @@ impl<'de> Scanner<'de> {
         let mut next = i + 6;
         let ch = match unit {
             0xD800..=0xDBFF => {
+                // Cut off before its low half (`\ud83d`, `\ud83d\ude`): a cut
+                // escape, dropped, not a lone surrogate.
+                let rest = &b[next..stop];
+                if stop == self.end
+                    && rest.len() < 6
+                    && rest.iter().enumerate().all(|(k, &c)| match k {
+                        0 => c == b'\\',
+                        1 => c == b'u',
+                        _ => c.is_ascii_hexdigit(),
+                    })
+                {
+                    self.truncated = true;
+                    return stop;
+                }
                 let low = if b.get(next) == Some(&b'\\') && b.get(next + 1) == Some(&b'u') {
                     hex(next + 2).filter(|u| (0xDC00..=0xDFFF).contains(u))
                 } else {
@@ -423,9 +437,20 @@ impl<'de> Scanner<'de> {
                 _ => {}
             }
         }
-        let (j, skipped) = skip_ws(b, after, end);
+        // After an inner quote, look-aheads stay within a window: judging many
+        // quotes in one long line stays linear. (The first quote met looks as
+        // far as it must: valid JSON may put any amount of space before `,`.)
+        let window = if judge.inner_seen {
+            end.min(after.saturating_add(LOOKAHEAD))
+        } else {
+            end
+        };
+        let (j, skipped) = skip_ws(b, after, window);
         if j >= end {
             return Some(j);
+        }
+        if j >= window {
+            return None;
         }
         let c = b[j];
         if c == b'+' || (w.paren && c == b')') || super::lex::fence_len(b, j, end) > 0 {
@@ -445,8 +470,9 @@ impl<'de> Scanner<'de> {
                 // After an inner quote, a comma ends the string only before
                 // the next key (`"lorem "ipsum", sic."` goes on).
                 b',' if judge.inner_seen => {
-                    let n = next_significant(b, j + 1, end);
-                    n >= end || b[n] == b'}' || key_then_colon(b, n, end).is_some()
+                    let n = next_significant(b, j + 1, window);
+                    n >= end
+                        || (n < window && (b[n] == b'}' || key_then_colon(b, n, window).is_some()))
                 }
                 b',' | b'}' | b':' => true,
                 // A `]` after an object value only closes a `[` in the string.
@@ -584,7 +610,11 @@ impl<'de> Scanner<'de> {
                 let closer = if w.ctx == Ctx::Array { b']' } else { b'}' };
                 // A closer followed later by quotes is more likely part of the
                 // text (`"value} "tail" more}`).
-                let quotes_after = |k: usize| b[k..last].contains(&b'"');
+                let last_quote = b[start..last]
+                    .iter()
+                    .rposition(|&c| c == b'"')
+                    .map(|q| start + q);
+                let quotes_after = |k: usize| last_quote.is_some_and(|q| q > k);
                 let cut = |at: usize| {
                     let mut at = at;
                     while at > start && (is_ws(b[at - 1]) || b[at - 1] == b'+') {
@@ -596,8 +626,9 @@ impl<'de> Scanner<'de> {
                 for k in start..last {
                     match b[k] {
                         b',' if depth <= 0 => {
-                            let next = next_significant(b, k + 1, end);
-                            if w.ctx == Ctx::Array || key_then_colon(b, next, end).is_some() {
+                            let window = end.min(k + 1 + LOOKAHEAD);
+                            let next = next_significant(b, k + 1, window);
+                            if w.ctx == Ctx::Array || key_then_colon(b, next, window).is_some() {
                                 return cut(k);
                             }
                         }
@@ -648,12 +679,22 @@ impl<'de> Scanner<'de> {
         let start = self.pos;
         // `abcdef"`: a value missing only its opening quote.
         if let Some(k) = self.first_quote_on_line(start) {
-            let mut judge = Judge {
-                quote: k,
-                inner_seen: false,
-                balance: Balance::new(start),
+            let closes = match self.quote_verdict {
+                // The same quote judged for the same place: many bare values
+                // on one line share it.
+                Some((q, ctx, paren, v)) if q == k && ctx == w.ctx && paren == w.paren => v,
+                _ => {
+                    let mut judge = Judge {
+                        quote: k,
+                        inner_seen: false,
+                        balance: Balance::new(start.max(k.saturating_sub(LOOKAHEAD))),
+                    };
+                    let v = self.closes(k + 1, w, &mut judge).is_some();
+                    self.quote_verdict = Some((k, w.ctx, w.paren, v));
+                    v
+                }
             };
-            if k > start && b[k - 1] != b'\\' && self.closes(k + 1, w, &mut judge).is_some() {
+            if k > start && b[k - 1] != b'\\' && closes {
                 let text = self.text[start..k].trim_end();
                 if !text.is_empty() {
                     self.record(RepairKind::MissingQuote, start);
