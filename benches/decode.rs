@@ -5,20 +5,25 @@
 //! - `serde_llm/valid`: `serde_llm::from_llm_str::<Doc>` on the same text;
 //! - `serde_llm/messy`: the same records in a fenced reply with prose around
 //!   it and about 1% of the records damaged the way models damage them;
-//! - `serde_llm/repair`: the untyped `repair()` on the messy reply.
+//! - `serde_llm/repair`: the untyped `repair()` on the messy reply;
+//! - `prefixes_20kb`: a 20 KB fenced reply decoded as a partial view at every
+//!   prefix, as naive streaming would (the baseline a streaming decoder must
+//!   beat), beside one decode of the whole reply.
 //!
 //! The documents are generated from a fixed seed, so every run measures the
 //! same bytes. Ratios are in `benches/README.md`.
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use serde::{Deserialize, Serialize};
+use serde_llm::Partial;
 
-#[derive(Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, PartialEq, Serialize, Deserialize, Partial)]
 struct Doc {
+    #[llm(partial)]
     records: Vec<Record>,
 }
 
-#[derive(Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, PartialEq, Serialize, Deserialize, Partial)]
 struct Record {
     id: u64,
     name: String,
@@ -28,10 +33,11 @@ struct Record {
     balance: i64,
     tags: Vec<String>,
     address: Address,
+    #[llm(partial)]
     note: Option<String>,
 }
 
-#[derive(Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, PartialEq, Serialize, Deserialize, Partial)]
 struct Address {
     street: String,
     city: String,
@@ -157,5 +163,51 @@ fn decode(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, decode);
+/// A fenced reply of about 20 KB holding the first records, and how many.
+fn small_reply(doc: &Doc) -> (String, usize) {
+    let mut reply = String::from("Here you go:\n```json\n{\"records\": [\n");
+    let mut n = 0;
+    for r in &doc.records {
+        if n > 0 {
+            reply.push_str(",\n");
+        }
+        reply.push_str(&serde_json::to_string(r).unwrap());
+        n += 1;
+        if reply.len() > 20_000 {
+            break;
+        }
+    }
+    reply.push_str("\n]}\n```\nDone.");
+    (reply, n)
+}
+
+fn prefixes(c: &mut Criterion) {
+    let (doc, _, _) = documents();
+    let (reply, n) = small_reply(&doc);
+    let cuts: Vec<usize> = (1..=reply.len())
+        .filter(|&i| reply.is_char_boundary(i))
+        .collect();
+    let full = serde_llm::from_llm_str_partial::<Doc>(&reply)
+        .unwrap()
+        .unwrap();
+    let ids: Vec<Option<u64>> = full.records.unwrap().iter().map(|r| r.id).collect();
+    assert_eq!(ids, (0..n as u64).map(Some).collect::<Vec<_>>());
+
+    let mut group = c.benchmark_group("prefixes_20kb");
+    group.sample_size(10);
+    group.throughput(Throughput::Bytes(reply.len() as u64));
+    group.bench_function("whole_reply_once", |b| {
+        b.iter(|| serde_llm::from_llm_str_partial::<Doc>(&reply).unwrap())
+    });
+    group.bench_function("every_prefix", |b| {
+        b.iter(|| {
+            for &i in &cuts {
+                let _ = serde_llm::from_llm_str_partial::<Doc>(&reply[..i]).unwrap();
+            }
+        })
+    });
+    group.finish();
+}
+
+criterion_group!(benches, decode, prefixes);
 criterion_main!(benches);
