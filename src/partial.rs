@@ -284,6 +284,61 @@ impl<K: Ord, V: View> View for std::collections::BTreeMap<K, V> {
     }
 }
 
+/// Collections whose view is the same collection of views.
+macro_rules! collections {
+    ($($coll:ident<$t:ident $(: $bound:path)?>),*) => {
+        $(
+            impl<$t: Partial> Partial for $coll<$t> {
+                type View = $coll<$t::View>;
+            }
+            impl<$t: View $(+ $bound)?> View for $coll<$t> {
+                fn admitted(self) -> Option<Self> {
+                    Some(self.into_iter().filter_map(View::admitted).collect())
+                }
+            }
+        )*
+    };
+}
+
+use std::collections::{BTreeSet, HashSet, VecDeque};
+
+collections! {
+    VecDeque<T>,
+    BTreeSet<T: Ord>
+}
+
+impl<T: Partial> Partial for HashSet<T> {
+    type View = HashSet<T::View>;
+}
+impl<T: View + Eq + std::hash::Hash> View for HashSet<T> {
+    fn admitted(self) -> Option<Self> {
+        Some(self.into_iter().filter_map(View::admitted).collect())
+    }
+}
+
+impl<T: Partial> Partial for std::rc::Rc<T> {
+    type View = T::View;
+}
+
+impl<T: Partial> Partial for std::sync::Arc<T> {
+    type View = T::View;
+}
+
+impl<T: ?Sized> Partial for PhantomData<T> {
+    type View = PhantomData<T>;
+}
+impl<T: ?Sized> View for PhantomData<T> {}
+
+impl Partial for Box<str> {
+    type View = Box<str>;
+}
+impl View for Box<str> {}
+
+impl Partial for serde_json::Map<String, serde_json::Value> {
+    type View = serde_json::Map<String, serde_json::Value>;
+}
+impl View for serde_json::Map<String, serde_json::Value> {}
+
 macro_rules! tuples {
     ($(($($t:ident $v:ident),+))*) => {
         $(
