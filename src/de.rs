@@ -14,9 +14,12 @@ use serde::de::{
 };
 use serde::forward_to_deserialize_any;
 
-use crate::error::{Error, ErrorKind, Result};
+use crate::coerce::{self, NameMatch};
+use crate::error::{Error, ErrorKind, Hint, Result};
 use crate::partial::{Allow, TOKEN};
-use crate::scan::{parse_f64, Event, NumValue, Number, Scanner, Text};
+use crate::policy::Rules;
+use crate::report::CoercionKind;
+use crate::scan::{classify, parse_f64, Event, NumValue, Number, Scanner, Text};
 
 /// How incomplete values are treated in one decode.
 #[derive(Clone, Copy, Debug)]
@@ -29,6 +32,27 @@ pub(crate) struct Policy {
     pub typed: bool,
     /// The kinds of incomplete value untyped positions keep.
     pub allow: Allow,
+    /// The coercions allowed.
+    pub rules: Rules,
+    /// How deep the decoder may nest (for a value decoded from inside a
+    /// string).
+    pub max_depth: usize,
+}
+
+/// Which kind of number a target asks for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Want {
+    /// `i8` … `u64`: an integer no wider than 64 bits.
+    Int,
+    /// `i128`, `u128`: integers beyond 64 bits are read exactly.
+    Int128,
+    /// `f32`, `f64`.
+    Float,
+}
+
+/// The JSON text of a string, for a coercion's record.
+fn quoted(s: &str) -> String {
+    serde_json::to_string(s).unwrap_or_default()
 }
 
 /// What the next value's position accepts when the value is incomplete.
@@ -129,13 +153,14 @@ impl<'a, 'de> Deserializer<'a, 'de> {
 
     /// Visits the value that starts with `ev`. `typed` and `fields` say how it
     /// was asked for: a kind or anything, a struct (its fields each decide on
-    /// their own) or a map (its members are kept only if complete enough).
+    /// their own; keys are matched to its field names) or a map (its members
+    /// are kept only if complete enough).
     fn visit<V: Visitor<'de>>(
         &mut self,
         ev: Event<'de>,
         visitor: V,
         typed: bool,
-        fields: bool,
+        fields: Option<&'static [&'static str]>,
     ) -> Result<V::Value> {
         // What an incomplete container's parts may be (a complete container's
         // parts are complete).
@@ -189,9 +214,14 @@ impl<'a, 'de> Deserializer<'a, 'de> {
                     done: false,
                     // A struct's fields decide for themselves; a map keeps
                     // only members whose values its position accepts.
-                    inner: if fields { Accept::Complete } else { inner },
-                    filter: !fields && !complete,
+                    inner: if fields.is_some() {
+                        Accept::Complete
+                    } else {
+                        inner
+                    },
+                    filter: fields.is_none() && !complete,
                     typed,
+                    fields: fields.unwrap_or_default(),
                 };
                 let value = visitor.visit_map(&mut map)?;
                 if !map.done {
@@ -223,39 +253,331 @@ impl<'a, 'de> Deserializer<'a, 'de> {
         Ok(())
     }
 
-    fn integer_128<V: Visitor<'de>>(&mut self, visitor: V, signed: bool) -> Result<V::Value> {
+    /// Records a coercion of the value (or key) at `offset`.
+    #[cold]
+    fn coerced(&mut self, kind: CoercionKind, offset: usize, written: String, used: String) {
+        self.scan.coerced(kind, offset, written, used);
+    }
+
+    /// A number wanted.
+    fn number<V: Visitor<'de>>(&mut self, visitor: V, want: Want) -> Result<V::Value> {
         let ev = self.begin(true)?;
-        let Event::Num(n) = ev else {
-            return self.visit(ev, visitor, true, false);
+        match ev {
+            Event::Num(n) if want != Want::Float && n.value == NumValue::Float => {
+                let at = self.scan.offset();
+                let text = self.scan.str(n.text).to_owned();
+                self.integer_text(&text, visitor, want, at, None)
+            }
+            Event::Str(t) if self.policy.rules.coerce(CoercionKind::StringToNumber) => {
+                let s = self.scan.str(t);
+                let Some(num) = coerce::number_text(s) else {
+                    return self.visit(ev, visitor, true, None);
+                };
+                let (num, written) = (num.into_owned(), quoted(s));
+                let at = self.scan.offset();
+                match classify(&num) {
+                    NumValue::Float if want != Want::Float => {
+                        self.integer_text(&num, visitor, want, at, Some(written))
+                    }
+                    value => {
+                        self.coerced(CoercionKind::StringToNumber, at, written, num.clone());
+                        let text = Text::Borrowed("");
+                        self.visit_number_owned(Number { text, value }, &num, visitor)
+                    }
+                }
+            }
+            _ => self.visit(ev, visitor, true, None),
+        }
+    }
+
+    /// An integer wanted, and `text` (a JSON number, from the reply or from a
+    /// string in it: `written`) spelled as a float or beyond 64 bits.
+    fn integer_text<V: Visitor<'de>>(
+        &mut self,
+        text: &str,
+        visitor: V,
+        want: Want,
+        at: usize,
+        written: Option<String>,
+    ) -> Result<V::Value> {
+        let rules = self.policy.rules;
+        let float = text.bytes().any(|c| matches!(c, b'.' | b'e' | b'E'));
+        // A string, or a float spelling: what it was coerced by.
+        let kind = match (&written, float) {
+            (Some(_), _) => Some(CoercionKind::StringToNumber),
+            (None, true) if rules.coerce(CoercionKind::FloatToInteger) => {
+                Some(CoercionKind::FloatToInteger)
+            }
+            (None, _) => None,
         };
-        if n.value != NumValue::Float {
-            return self.visit_number(n, visitor);
-        }
-        let text = self.scan.str(n.text);
-        if text.bytes().any(|c| matches!(c, b'.' | b'e' | b'E')) {
-            return self.visit_number(n, visitor);
-        }
-        if signed {
-            match text.parse::<i128>() {
-                Ok(v) => visitor.visit_i128(v),
-                Err(_) => Err(self.error(ErrorKind::Number, "number out of range for i128")),
+        if !float && want == Want::Int128 {
+            // A plain integer beyond 64 bits, read exactly.
+            if let Some(kind) = kind {
+                let written = written.unwrap_or_else(|| text.to_owned());
+                self.coerced(kind, at, written, text.to_owned());
             }
+            return match (text.parse::<u128>(), text.parse::<i128>()) {
+                (Ok(u), _) => visitor.visit_u128(u),
+                (_, Ok(i)) => visitor.visit_i128(i),
+                _ => Err(self.error(ErrorKind::Number, "number out of range for i128 and u128")),
+            };
+        }
+        let exact = match (float, want) {
+            // A plain integer beyond 64 bits for a narrower integer: a float,
+            // as serde_json reads it.
+            (false, _) => None,
+            (true, _) if kind.is_some() => coerce::integral(text),
+            (true, _) => None,
+        };
+        let value = match exact {
+            Some(v) => Some((v, kind)),
+            None if float && rules.coerce(CoercionKind::RoundFloat) => parse_f64(text)
+                .filter(|f| f.is_finite() && f.abs() < 1.7e38)
+                .map(|f| (f.round() as i128, Some(CoercionKind::RoundFloat))),
+            None => None,
+        };
+        let Some((v, kind)) = value else {
+            // Not a whole number (or not allowed to be read as one): the
+            // target's own error.
+            return match parse_f64(text) {
+                Some(f) => visitor.visit_f64(f),
+                None => Err(self.error(ErrorKind::Number, "number out of range")),
+            };
+        };
+        if let Some(kind) = kind {
+            let written = written.unwrap_or_else(|| text.to_owned());
+            self.coerced(kind, at, written, v.to_string());
+        }
+        if let Ok(u) = u64::try_from(v) {
+            visitor.visit_u64(u)
+        } else if let Ok(i) = i64::try_from(v) {
+            visitor.visit_i64(i)
+        } else if let Ok(u) = u128::try_from(v) {
+            visitor.visit_u128(u)
         } else {
-            match text.parse::<u128>() {
-                Ok(v) => visitor.visit_u128(v),
-                Err(_) => Err(self.error(ErrorKind::Number, "number out of range for u128")),
+            visitor.visit_i128(v)
+        }
+    }
+
+    /// Visits a number whose text is not in the reply (it came from a string).
+    fn visit_number_owned<V: Visitor<'de>>(
+        &self,
+        n: Number<'de>,
+        text: &str,
+        visitor: V,
+    ) -> Result<V::Value> {
+        match n.value {
+            NumValue::Float => match parse_f64(text) {
+                Some(v) => visitor.visit_f64(v),
+                None => Err(self.error(ErrorKind::Number, "number out of range")),
+            },
+            _ => self.visit_number(n, visitor),
+        }
+    }
+
+    /// A string wanted: a number or a bool is taken as its text.
+    fn string<V: Visitor<'de>>(&mut self, visitor: V) -> Result<V::Value> {
+        let ev = self.begin(true)?;
+        let rules = self.policy.rules;
+        let at = self.scan.offset();
+        match ev {
+            Event::Num(n) if rules.coerce(CoercionKind::ToString) => {
+                let text = self.scan.str(n.text).to_owned();
+                self.coerced(CoercionKind::ToString, at, text.clone(), quoted(&text));
+                match n.text {
+                    Text::Borrowed(s) => visitor.visit_borrowed_str(s),
+                    Text::Scratch => visitor.visit_string(text),
+                }
             }
+            Event::Bool(b) if rules.coerce(CoercionKind::ToString) => {
+                let text = if b { "true" } else { "false" };
+                self.coerced(CoercionKind::ToString, at, text.into(), quoted(text));
+                visitor.visit_borrowed_str(text)
+            }
+            Event::Null if rules.coerce(CoercionKind::NullToString) => {
+                self.coerced(
+                    CoercionKind::NullToString,
+                    at,
+                    "null".into(),
+                    quoted("null"),
+                );
+                visitor.visit_borrowed_str("null")
+            }
+            _ => self.visit(ev, visitor, true, None),
+        }
+    }
+
+    /// A bool wanted: `"yes"`, `"False"`, `1`, `0.0` are bools.
+    fn boolean<V: Visitor<'de>>(&mut self, visitor: V) -> Result<V::Value> {
+        let ev = self.begin(true)?;
+        if !self.policy.rules.coerce(CoercionKind::ToBool) {
+            return self.visit(ev, visitor, true, None);
+        }
+        let (word, written) = match ev {
+            Event::Str(t) => {
+                let s = self.scan.str(t);
+                (coerce::bool_word(s), quoted(s))
+            }
+            Event::Num(n) => {
+                let text = self.scan.str(n.text);
+                let word = match coerce::integral(text) {
+                    Some(1) => Some(true),
+                    Some(0) => Some(false),
+                    _ => None,
+                };
+                (word, text.to_owned())
+            }
+            _ => (None, String::new()),
+        };
+        match word {
+            Some(b) => {
+                let at = self.scan.offset();
+                self.coerced(CoercionKind::ToBool, at, written, b.to_string());
+                visitor.visit_bool(b)
+            }
+            None => self.visit(ev, visitor, true, None),
+        }
+    }
+
+    /// A sequence wanted: a string holding a JSON array is that array; any
+    /// other single value is a one-element sequence.
+    fn sequence<V: Visitor<'de>>(&mut self, visitor: V) -> Result<V::Value> {
+        if let Some(v) = self.json_in_string(b'[')? {
+            return de::Deserializer::deserialize_seq(v, visitor).map_err(nested);
+        }
+        let ev = self.scan.peek()?;
+        let one = !matches!(
+            ev,
+            Event::StartArray | Event::Null | Event::EndArray | Event::EndObject | Event::Eof
+        ) && self.policy.rules.coerce(CoercionKind::OneToSequence);
+        if !one {
+            let ev = self.begin(true)?;
+            return self.visit(ev, visitor, true, None);
+        }
+        let at = self.scan.offset();
+        let written = match ev {
+            Event::StartObject => "{…}".to_owned(),
+            Event::Str(t) => quoted(self.scan.str(t)),
+            Event::Num(n) => self.scan.str(n.text).to_owned(),
+            Event::Bool(b) => b.to_string(),
+            _ => String::new(),
+        };
+        let used = format!("[{written}]");
+        self.coerced(CoercionKind::OneToSequence, at, written, used);
+        visitor.visit_seq(OneValue {
+            de: self,
+            done: false,
+        })
+    }
+
+    /// With [`CoercionKind::JsonInString`]: a complete string whose text is
+    /// itself a JSON array (`open` = `[`) or object (`{`), decoded (and
+    /// repaired) as JSON. `None` (nothing read) when the next value is not
+    /// such a string.
+    fn json_in_string(&mut self, open: u8) -> Result<Option<serde_json::Value>> {
+        if !self.policy.rules.coerce(CoercionKind::JsonInString) {
+            return Ok(None);
+        }
+        let Event::Str(t) = self.scan.peek()? else {
+            return Ok(None);
+        };
+        let s = self.scan.str(t);
+        if !self.scan.complete() || s.trim_start().as_bytes().first() != Some(&open) {
+            return Ok(None);
+        }
+        let Some(value) = crate::decoder::nested_value(s, self.policy) else {
+            return Ok(None);
+        };
+        let fits = match open {
+            b'[' => value.is_array(),
+            _ => value.is_object(),
+        };
+        if !fits {
+            return Ok(None);
+        }
+        let at = self.scan.offset();
+        let written = quoted(s);
+        self.scan.next()?;
+        let used = value.to_string();
+        self.coerced(CoercionKind::JsonInString, at, written, used);
+        Ok(Some(value))
+    }
+}
+
+impl<'de> Deserializer<'_, 'de> {
+    /// With [`CoercionKind::EnumVariant`]: the variant that the name in `t`
+    /// (just read, at `at`) stands for when it is written in another case or
+    /// style (`None`: read it as written).
+    fn variant_name(
+        &mut self,
+        t: Text<'de>,
+        variants: &'static [&'static str],
+        at: usize,
+    ) -> Result<Option<&'static str>> {
+        if !self.policy.rules.coerce(CoercionKind::EnumVariant) {
+            return Ok(None);
+        }
+        let written = self.scan.str(t);
+        match coerce::match_name(written, variants) {
+            NameMatch::AsWritten => Ok(None),
+            NameMatch::One(name) => {
+                let written = quoted(written);
+                self.coerced(CoercionKind::EnumVariant, at, written, quoted(name));
+                Ok(Some(name))
+            }
+            NameMatch::Ambiguous(a, b) => Err(Error::at(
+                ErrorKind::Data,
+                format_args!("ambiguous variant `{written}`: it could be `{a}` or `{b}`"),
+                at,
+            )),
         }
     }
 }
 
+/// An error from decoding a value that was written inside a string.
+fn nested(e: serde_json::Error) -> Error {
+    Error::new(ErrorKind::Data, e)
+}
+
+/// One value read as a one-element sequence.
+struct OneValue<'s, 'a, 'de> {
+    de: &'s mut Deserializer<'a, 'de>,
+    done: bool,
+}
+
+impl<'de> de::SeqAccess<'de> for OneValue<'_, '_, 'de> {
+    type Error = Error;
+
+    fn next_element_seed<T: DeserializeSeed<'de>>(&mut self, seed: T) -> Result<Option<T::Value>> {
+        if std::mem::replace(&mut self.done, true) {
+            return Ok(None);
+        }
+        seed.deserialize(&mut *self.de).map(Some)
+    }
+
+    fn size_hint(&self) -> Option<usize> {
+        Some(usize::from(!self.done))
+    }
+}
+
 /// Deserializer methods for targets that ask for a kind of value.
+/// Deserializer methods for numbers.
+macro_rules! numbers {
+    ($($method:ident => $want:ident,)*) => {
+        $(
+            fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+                self.number(visitor, Want::$want)
+            }
+        )*
+    };
+}
+
 macro_rules! typed {
     ($($method:ident)*) => {
         $(
             fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
                 let ev = self.begin(true)?;
-                self.visit(ev, visitor, true, false)
+                self.visit(ev, visitor, true, None)
             }
         )*
     };
@@ -266,14 +588,62 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'_, 'de> {
 
     fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         let ev = self.begin(false)?;
-        self.visit(ev, visitor, false, false)
+        self.visit(ev, visitor, false, None)
     }
 
     typed! {
-        deserialize_bool deserialize_i8 deserialize_i16 deserialize_i32 deserialize_i64
-        deserialize_u8 deserialize_u16 deserialize_u32 deserialize_u64 deserialize_f32
-        deserialize_f64 deserialize_char deserialize_str deserialize_string deserialize_unit
-        deserialize_seq deserialize_map deserialize_identifier
+        deserialize_unit
+    }
+
+    numbers! {
+        deserialize_i8 => Int, deserialize_i16 => Int, deserialize_i32 => Int,
+        deserialize_i64 => Int, deserialize_i128 => Int128, deserialize_u8 => Int,
+        deserialize_u16 => Int, deserialize_u32 => Int, deserialize_u64 => Int,
+        deserialize_u128 => Int128, deserialize_f32 => Float, deserialize_f64 => Float,
+    }
+
+    fn deserialize_bool<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        self.boolean(visitor)
+    }
+
+    fn deserialize_char<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        self.string(visitor)
+    }
+
+    fn deserialize_str<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        self.string(visitor)
+    }
+
+    fn deserialize_string<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        self.string(visitor)
+    }
+
+    fn deserialize_seq<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        self.sequence(visitor)
+    }
+
+    fn deserialize_map<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        if let Some(v) = self.json_in_string(b'{')? {
+            return de::Deserializer::deserialize_map(v, visitor).map_err(nested);
+        }
+        let ev = self.begin(true)?;
+        self.visit(ev, visitor, true, None)
+    }
+
+    fn deserialize_identifier<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        // A tag naming an internally tagged enum's variant. A name written
+        // in another style is found by the variant visitor's error, and read
+        // as the right name on the decode's restart.
+        let ev = self.begin(true)?;
+        let at = self.scan.offset();
+        if let (Event::Str(t), Some(Hint::Name(name))) = (ev, self.scan.hint_at(at)) {
+            let written = quoted(self.scan.str(t));
+            self.coerced(CoercionKind::EnumVariant, at, written, quoted(name));
+            return visitor.visit_borrowed_str(name);
+        }
+        let coerce = self.policy.rules.coerce(CoercionKind::EnumVariant);
+        self.visit(ev, visitor, true, None)
+            .map_err(|e| if coerce { e.place_hint(at) } else { e })
     }
 
     fn deserialize_unit_struct<V: Visitor<'de>>(
@@ -285,7 +655,7 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'_, 'de> {
     }
 
     fn deserialize_tuple<V: Visitor<'de>>(self, _len: usize, visitor: V) -> Result<V::Value> {
-        de::Deserializer::deserialize_seq(self, visitor)
+        self.sequence(visitor)
     }
 
     fn deserialize_tuple_struct<V: Visitor<'de>>(
@@ -294,17 +664,20 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'_, 'de> {
         _len: usize,
         visitor: V,
     ) -> Result<V::Value> {
-        de::Deserializer::deserialize_seq(self, visitor)
+        self.sequence(visitor)
     }
 
     fn deserialize_struct<V: Visitor<'de>>(
         self,
-        _name: &'static str,
-        _fields: &'static [&'static str],
+        name: &'static str,
+        fields: &'static [&'static str],
         visitor: V,
     ) -> Result<V::Value> {
+        if let Some(v) = self.json_in_string(b'{')? {
+            return de::Deserializer::deserialize_struct(v, name, fields, visitor).map_err(nested);
+        }
         let ev = self.begin(true)?;
-        self.visit(ev, visitor, true, true)
+        self.visit(ev, visitor, true, Some(fields))
     }
 
     fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
@@ -319,7 +692,34 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'_, 'de> {
             self.skip(ev)?;
             return visitor.visit_none();
         }
-        visitor.visit_some(self)
+        let Event::Str(t) = ev else {
+            return visitor.visit_some(self);
+        };
+        let s = self.scan.str(t);
+        if !self.policy.rules.coerce(CoercionKind::NoneSentinel)
+            || !self.scan.complete()
+            || !coerce::is_none_sentinel(s)
+        {
+            return visitor.visit_some(self);
+        }
+        // `"N/A"` where an `Option` is wanted: `None` when the inner type
+        // cannot take the string (an `Option<String>` keeps it). Which it is
+        // shows only when the inner type fails on it; the decode then starts
+        // again with this value known to be `None`.
+        let at = self.scan.offset();
+        if self.scan.hint_at(at) == Some(Hint::Null) {
+            let written = quoted(s);
+            self.scan.next()?;
+            self.coerced(CoercionKind::NoneSentinel, at, written, "null".into());
+            return visitor.visit_none();
+        }
+        visitor.visit_some(&mut *self).map_err(|e| {
+            if e.hint().is_none() && e.spine().is_none() && e.rejected_at().is_none() {
+                e.with_hint(at, Hint::Null)
+            } else {
+                e
+            }
+        })
     }
 
     fn deserialize_newtype_struct<V: Visitor<'de>>(
@@ -337,21 +737,30 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'_, 'de> {
     fn deserialize_enum<V: Visitor<'de>>(
         self,
         _name: &'static str,
-        _variants: &'static [&'static str],
+        variants: &'static [&'static str],
         visitor: V,
     ) -> Result<V::Value> {
         // A variant's name cut off is never a variant.
         self.accept = Accept::Containers;
         match self.begin(true)? {
-            Event::Str(Text::Borrowed(s)) => KeyDeserializer::Borrowed(s).unit_variant(visitor),
-            Event::Str(Text::Scratch) => {
-                KeyDeserializer::Copied(self.scan.str(Text::Scratch)).unit_variant(visitor)
+            Event::Str(t) => {
+                let at = self.scan.offset();
+                if let Some(name) = self.variant_name(t, variants, at)? {
+                    return KeyDeserializer::Borrowed(name).unit_variant(visitor);
+                }
+                match t {
+                    Text::Borrowed(s) => KeyDeserializer::Borrowed(s).unit_variant(visitor),
+                    Text::Scratch => {
+                        KeyDeserializer::Copied(self.scan.str(t)).unit_variant(visitor)
+                    }
+                }
             }
             Event::StartObject => {
                 let complete = self.scan.complete();
                 let value = visitor.visit_enum(VariantAccess {
                     de: &mut *self,
                     complete,
+                    variants,
                 })?;
                 match self.scan.next()? {
                     Event::EndObject => Ok(value),
@@ -376,21 +785,13 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'_, 'de> {
         }
     }
 
-    fn deserialize_i128<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        self.integer_128(visitor, true)
-    }
-
-    fn deserialize_u128<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        self.integer_128(visitor, false)
-    }
-
     fn deserialize_bytes<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         match self.begin(true)? {
             Event::Str(Text::Borrowed(s)) => visitor.visit_borrowed_bytes(s.as_bytes()),
             Event::Str(Text::Scratch) => {
                 visitor.visit_bytes(self.scan.str(Text::Scratch).as_bytes())
             }
-            ev => self.visit(ev, visitor, true, false),
+            ev => self.visit(ev, visitor, true, None),
         }
     }
 
@@ -483,6 +884,9 @@ struct MapAccess<'s, 'a, 'de> {
     /// a struct's fields decide for themselves).
     filter: bool,
     typed: bool,
+    /// A struct's field names (aliases included): a key written in another
+    /// case or style is read as the field's name. Empty for a map.
+    fields: &'static [&'static str],
 }
 
 impl<'de> MapAccess<'_, '_, 'de> {
@@ -496,6 +900,38 @@ impl<'de> MapAccess<'_, '_, 'de> {
                 }
                 ev => return Err(self.de.unexpected(ev)),
             }
+        }
+    }
+
+    /// With [`CoercionKind::FieldName`]: the field a key written in another
+    /// case or style names (`None`: read it as written).
+    fn field_name(
+        &mut self,
+        key: &Key<'_>,
+        fields: &'static [&'static str],
+    ) -> Result<Option<&'static str>> {
+        if !self.de.policy.rules.coerce(CoercionKind::FieldName) {
+            return Ok(None);
+        }
+        let written = match key {
+            Key::Borrowed(s) => s,
+            Key::Owned(s) => s.as_str(),
+        };
+        match coerce::match_name(written, fields) {
+            NameMatch::AsWritten => Ok(None),
+            NameMatch::One(name) => {
+                let at = self.de.scan.offset();
+                let (w, u) = (quoted(written), quoted(name));
+                self.de.coerced(CoercionKind::FieldName, at, w, u);
+                Ok(Some(name))
+            }
+            NameMatch::Ambiguous(a, b) => Err(self
+                .de
+                .error(
+                    ErrorKind::Data,
+                    &format!("ambiguous key `{written}`: it could be the field `{a}` or `{b}`"),
+                )
+                .in_key(written)),
         }
     }
 
@@ -530,13 +966,18 @@ impl<'de> de::MapAccess<'de> for MapAccess<'_, '_, 'de> {
                 }
                 ev => return Err(self.de.unexpected(ev)),
             };
+            let field = match self.fields {
+                [] => None,
+                fields => self.field_name(&key, fields)?,
+            };
             self.key = Some(key);
             if self.filter && !self.keep_member()? {
                 continue;
             }
-            let result = match self.key.as_ref().expect("just set") {
-                Key::Borrowed(s) => seed.deserialize(KeyDeserializer::Borrowed(s)),
-                Key::Owned(s) => seed.deserialize(KeyDeserializer::Copied(s)),
+            let result = match (field, self.key.as_ref().expect("just set")) {
+                (Some(name), _) => seed.deserialize(KeyDeserializer::Borrowed(name)),
+                (None, Key::Borrowed(s)) => seed.deserialize(KeyDeserializer::Borrowed(s)),
+                (None, Key::Owned(s)) => seed.deserialize(KeyDeserializer::Copied(s)),
             };
             return result.map(Some).map_err(|e| match &self.key {
                 Some(Key::Borrowed(k)) => e.in_key(k),
@@ -562,6 +1003,7 @@ struct VariantAccess<'s, 'a, 'de> {
     de: &'s mut Deserializer<'a, 'de>,
     /// Whether the `{"Variant": …}` object is complete.
     complete: bool,
+    variants: &'static [&'static str],
 }
 
 impl<'de> de::EnumAccess<'de> for VariantAccess<'_, '_, 'de> {
@@ -570,9 +1012,15 @@ impl<'de> de::EnumAccess<'de> for VariantAccess<'_, '_, 'de> {
 
     fn variant_seed<V: DeserializeSeed<'de>>(self, seed: V) -> Result<(V::Value, Self)> {
         let value = match self.de.scan.next()? {
-            Event::Key(Text::Borrowed(s)) => seed.deserialize(KeyDeserializer::Borrowed(s))?,
-            Event::Key(Text::Scratch) => {
-                seed.deserialize(KeyDeserializer::Copied(self.de.scan.str(Text::Scratch)))?
+            Event::Key(t) => {
+                let at = self.de.scan.offset();
+                match (self.de.variant_name(t, self.variants, at)?, t) {
+                    (Some(name), _) => seed.deserialize(KeyDeserializer::Borrowed(name))?,
+                    (None, Text::Borrowed(s)) => seed.deserialize(KeyDeserializer::Borrowed(s))?,
+                    (None, Text::Scratch) => {
+                        seed.deserialize(KeyDeserializer::Copied(self.de.scan.str(t)))?
+                    }
+                }
             }
             // `{"Te` cut off: no variant yet.
             Event::EndObject if !self.complete => {
@@ -607,10 +1055,10 @@ impl<'de> de::VariantAccess<'de> for VariantAccess<'_, '_, 'de> {
 
     fn struct_variant<V: Visitor<'de>>(
         self,
-        _fields: &'static [&'static str],
+        fields: &'static [&'static str],
         visitor: V,
     ) -> Result<V::Value> {
-        de::Deserializer::deserialize_struct(&mut *self.de, "", &[], visitor)
+        de::Deserializer::deserialize_struct(&mut *self.de, "", fields, visitor)
     }
 }
 

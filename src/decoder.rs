@@ -8,16 +8,20 @@
 //! furthest into its span before failing.
 
 use std::ops::Range;
+use std::sync::Arc;
 
 use serde::Deserialize;
 
+use crate::contract::Contract;
 use crate::de::{Deserializer, Policy};
 use crate::error::{Error, ErrorKind, Result};
 use crate::extract::{self, Candidate, Strategies};
 use crate::partial::{Allow, Partial, View};
-use crate::report::{Repair, RepairKind, Report, Strategy};
-use crate::scan::{ScanOptions, Scanner};
+use crate::policy::{Accept, Rules};
+use crate::report::{CoercionKind, Fix, Repair, RepairKind, Report, Strategy};
+use crate::scan::{self, ScanOptions, Scanner};
 use crate::shape::{self, Shape};
+use crate::watch::Watch;
 use crate::write;
 
 /// A configured decoder. [`from_llm_str`](crate::from_llm_str) and
@@ -38,6 +42,9 @@ pub struct Decoder {
     max_depth: usize,
     strategies: Strategies,
     allow: Allow,
+    rules: Rules,
+    max_repairs: Option<usize>,
+    accept: Option<Accept>,
 }
 
 impl Default for Decoder {
@@ -67,6 +74,11 @@ const MAX_DEPTH: usize = 256;
 /// linear; this bounds the bookkeeping for replies made of thousands of
 /// braces.
 const MAX_CANDIDATES: usize = 256;
+
+/// How many times one candidate is read again with something learned (the
+/// spine of a cut-off reply, a value to read differently) before its error
+/// stands.
+const MAX_RESTARTS: usize = 64;
 
 /// How many failing spans a gathered sequence drops before giving up.
 const MAX_GATHER_RETRIES: usize = 8;
@@ -133,13 +145,112 @@ impl<R> Tally<R> {
 
 impl Decoder {
     /// A decoder with the defaults: depth limit 128, every extraction
-    /// strategy on.
+    /// strategy on, every repair and every coercion on except
+    /// [`CoercionKind::RoundFloat`] and [`CoercionKind::NullToString`].
     pub fn new() -> Decoder {
         Decoder {
             max_depth: 128,
             strategies: Strategies::default(),
             allow: Allow::ALL,
+            rules: Rules::DEFAULT,
+            max_repairs: None,
+            accept: None,
         }
+    }
+
+    /// A decoder that finds the value (in fences, tags or prose, as usual)
+    /// but neither repairs nor coerces it: what it accepts is exactly what
+    /// `serde_json` accepts. A reply that needs a repair is an
+    /// [`ErrorKind::Denied`] error naming it; a value of the wrong type is
+    /// `serde_json`'s error. Kinds can be allowed back one by one with
+    /// [`allow`](Self::allow).
+    ///
+    /// ```
+    /// use serde_llm::{Decoder, ErrorKind, RepairKind};
+    ///
+    /// #[derive(Debug, PartialEq, serde::Deserialize)]
+    /// struct Point { x: i32, y: i32 }
+    ///
+    /// let reply = "Here:\n```json\n{\"x\": 1, \"y\": 2,}\n```";
+    /// let err = Decoder::strict().decode::<Point>(reply).unwrap_err();
+    /// assert_eq!(err.kind(), ErrorKind::Denied);
+    /// assert_eq!(err.repair().unwrap().kind, RepairKind::TrailingComma);
+    ///
+    /// // Fences and trailing commas are fine; type coercion is not.
+    /// let lenient = Decoder::strict().allow(RepairKind::TrailingComma);
+    /// assert_eq!(lenient.decode::<Point>(reply).unwrap(), Point { x: 1, y: 2 });
+    /// assert!(lenient.decode::<Point>(r#"{"x": "1", "y": 2}"#).is_err());
+    /// ```
+    pub fn strict() -> Decoder {
+        Decoder {
+            rules: Rules::STRICT,
+            ..Decoder::new()
+        }
+    }
+
+    /// Allows one kind of repair or coercion.
+    ///
+    /// ```
+    /// use serde_llm::{CoercionKind, Decoder};
+    ///
+    /// let rounding = Decoder::new().allow(CoercionKind::RoundFloat);
+    /// assert_eq!(rounding.decode::<u32>("42.5").unwrap(), 43);
+    /// assert!(Decoder::new().decode::<u32>("42.5").is_err());
+    /// ```
+    pub fn allow(mut self, fix: impl Into<Fix>) -> Decoder {
+        self.rules.set(fix.into(), true);
+        self
+    }
+
+    /// Denies one kind of repair or coercion: a reply that needs it is an
+    /// error (a denied coercion leaves the type's own error).
+    ///
+    /// ```
+    /// use serde_llm::{CoercionKind, Decoder};
+    ///
+    /// let d = Decoder::new().deny(CoercionKind::StringToNumber);
+    /// let err = d.decode::<Vec<u32>>(r#"[1, "2"]"#).unwrap_err();
+    /// assert_eq!(err.to_string(), r#"invalid type: string "2", expected u32 at $[1] (line 1, column 5)"#);
+    /// ```
+    pub fn deny(mut self, fix: impl Into<Fix>) -> Decoder {
+        self.rules.set(fix.into(), false);
+        self
+    }
+
+    /// Refuses a reply that needed more than `n` repairs and coercions
+    /// together ([`Report::fixes`]): an [`ErrorKind::Rejected`] error whose
+    /// [`Error::feedback`] lists them, for asking the model again.
+    /// Extraction from prose or fences does not count; a reply that was cut
+    /// off counts its completion as repairs.
+    ///
+    /// ```
+    /// use serde_llm::{Decoder, ErrorKind};
+    ///
+    /// let d = Decoder::new().max_repairs(1);
+    /// assert_eq!(d.decode::<Vec<u8>>("[1, 2,]").unwrap(), [1, 2]);
+    /// let err = d.decode::<Vec<u8>>("[1, 2,, '3']").unwrap_err();
+    /// assert_eq!(err.kind(), ErrorKind::Rejected);
+    /// assert_eq!(err.report().unwrap().fixes(), 3);
+    /// ```
+    pub fn max_repairs(mut self, n: usize) -> Decoder {
+        self.max_repairs = Some(n);
+        self
+    }
+
+    /// Refuses a reply whose [`Report`] fails `test` (an
+    /// [`ErrorKind::Rejected`] error).
+    ///
+    /// ```
+    /// use serde_llm::{Decoder, ErrorKind};
+    ///
+    /// // Repairs are fine; a reply cut off is not.
+    /// let d = Decoder::new().accept_if(|report| !report.truncated);
+    /// assert!(d.decode::<Vec<u8>>("[1, 2,]").is_ok());
+    /// assert_eq!(d.decode::<Vec<u8>>("[1, 2").unwrap_err().kind(), ErrorKind::Rejected);
+    /// ```
+    pub fn accept_if(mut self, test: impl Fn(&Report) -> bool + Send + Sync + 'static) -> Decoder {
+        self.accept = Some(Accept(Arc::new(test)));
+        self
     }
 
     /// Sets how deep objects and arrays may nest (default 128). Deeper input is
@@ -172,6 +283,17 @@ impl Decoder {
         self.decode_with_report(text).map(|(v, _)| v)
     }
 
+    /// Decodes into `T` and runs its [`Contract`] check: a value that breaks
+    /// it is an [`ErrorKind::Contract`] error listing every violation (see
+    /// [`Error::feedback`]).
+    pub fn decode_checked<'de, T: Deserialize<'de> + Contract>(&self, text: &'de str) -> Result<T> {
+        let value: T = self.decode(text)?;
+        match value.check() {
+            Ok(()) => Ok(value),
+            Err(violations) => Err(Error::contract(violations)),
+        }
+    }
+
     /// Decodes the value in `bytes` into `T`. Invalid UTF-8 is an
     /// [`ErrorKind::InvalidUtf8`] error at the first bad byte.
     pub fn decode_slice<'de, T: Deserialize<'de>>(&self, bytes: &'de [u8]) -> Result<T> {
@@ -196,7 +318,7 @@ impl Decoder {
         typed: bool,
     ) -> Result<(T, Report)> {
         if let Some(done) = self.fast_lane(text) {
-            return Ok(done);
+            return self.vet_result(text, done);
         }
         let policy = Policy {
             // A typed decode uses only what the schema allows to be cut off;
@@ -204,13 +326,16 @@ impl Decoder {
             on: typed || self.allow != Allow::ALL,
             typed,
             allow: self.allow,
+            rules: self.rules,
+            max_depth: self.max_depth,
         };
-        self.run(text, shape, policy.on, |scan| {
+        let done = self.run(text, shape, policy.on, |scan| {
             let mut de = Deserializer::new(scan, policy);
             let value = T::deserialize(&mut de)?;
             de.finish()?;
             Ok(value)
-        })
+        })?;
+        self.vet_result(text, done)
     }
 
     /// The fast lane: a reply that is one valid JSON value (alone, or an
@@ -226,14 +351,26 @@ impl Decoder {
         }
         let c = extract::whole(text, extract::body(text))?;
         let slice = &text[c.span.clone()];
-        let mut values = serde_json::Deserializer::from_str(slice).into_iter::<T>();
-        let value = values.next()?.ok()?;
-        let end = values.byte_offset();
+        let mut de = serde_json::Deserializer::from_str(slice);
+        // A key in another style for an optional field is no error to
+        // serde_json: watched for, it sends the reply to the tolerant path.
+        let value = if self.rules.coerce(CoercionKind::FieldName) {
+            T::deserialize(Watch(&mut de))
+        } else {
+            T::deserialize(&mut de)
+        };
+        let value = value.ok()?;
+        let end = match de.end() {
+            Ok(()) => slice.len(),
+            // Prose after the value: serde_json's error is where it starts.
+            Err(e) => offset_of(slice, e.line(), e.column())?,
+        };
         let rest = &slice[end..];
         let report = |strategy, span| Report {
             strategy,
             span,
             repairs: Vec::new(),
+            coercions: Vec::new(),
             truncated: false,
         };
         if rest.trim().is_empty() {
@@ -250,7 +387,8 @@ impl Decoder {
                 .bytes()
                 .any(|b| matches!(b, b'{' | b'[' | b'`' | b'<' | b'"'));
         (container && !more && self.strategies.balanced).then(|| {
-            let span = c.span.start..c.span.start + end;
+            let len = slice[..end].trim_end().len();
+            let span = c.span.start..c.span.start + len;
             (value, report(Strategy::Balanced, span))
         })
     }
@@ -282,11 +420,49 @@ impl Decoder {
     /// Like [`repair`](Self::repair), and tells what was done to the text.
     pub fn repair_with_report(&self, text: &str) -> Result<(String, Report)> {
         let allow = (self.allow != Allow::ALL).then_some(self.allow);
-        self.run(text, Shape::Any, allow.is_some(), |scan| {
+        let done = self.run(text, Shape::Any, allow.is_some(), |scan| {
             let mut out = String::with_capacity(64);
             write::write(scan, &mut out, allow)?;
             Ok(out)
-        })
+        })?;
+        self.vet_result(text, done)
+    }
+
+    /// The caller's acceptance test ([`max_repairs`](Self::max_repairs),
+    /// [`accept_if`](Self::accept_if)) on a decoded reply.
+    fn vet_result<R>(&self, text: &str, (value, report): (R, Report)) -> Result<(R, Report)> {
+        let too_many = self.max_repairs.is_some_and(|n| report.fixes() > n);
+        if !too_many && self.accept.as_ref().is_none_or(|a| (a.0)(&report)) {
+            return Ok((value, report));
+        }
+        let message = match self.max_repairs {
+            Some(n) if too_many => format!(
+                "the reply needed {} repairs and coercions, more than the {n} allowed",
+                report.fixes()
+            ),
+            _ => "the reply's report failed the decoder's acceptance test".to_owned(),
+        };
+        let detail = fixes_feedback(text, &report);
+        Err(Error::rejected_report(message, report, detail))
+    }
+
+    /// A repair of a kind the rules deny (the scanner refuses those it
+    /// makes; these are made around it: text after the value, several
+    /// values gathered, spans left out, a reply cut off).
+    fn vet<R>(&self, outcome: Result<Attempt<R>>) -> Result<Attempt<R>> {
+        let a = outcome?;
+        if self.rules.all_repairs() {
+            return Ok(a);
+        }
+        if let Some(r) = a.report.repairs.iter().find(|r| !self.rules.repair(r.kind)) {
+            return Err(Error::denied(*r));
+        }
+        if a.report.truncated && !self.rules.repair(RepairKind::MissingCloser) {
+            let offset = a.report.span.end;
+            let kind = RepairKind::MissingCloser;
+            return Err(Error::denied(Repair { kind, offset }));
+        }
+        Ok(a)
     }
 
     fn run<'de, R, F>(
@@ -331,7 +507,7 @@ impl Decoder {
 
         if self.strategies.whole {
             if let Some(c) = extract::whole(text, body.clone()) {
-                let outcome = self.candidate(text, &c, shape, policy, &mut sink);
+                let outcome = self.vet(self.candidate(text, &c, shape, policy, &mut sink));
                 if matches!(&outcome, Ok(a) if a.covers) {
                     // The whole text is one object or array (maybe repaired):
                     // pieces of it are not better answers.
@@ -364,7 +540,7 @@ impl Decoder {
                         if tally.skip(&c.span) {
                             continue;
                         }
-                        let outcome = self.candidate(text, &c, shape, policy, &mut sink);
+                        let outcome = self.vet(self.candidate(text, &c, shape, policy, &mut sink));
                         (c.span.clone(), c.first_byte(text), outcome)
                     }
                     Step::Gather(mut spans) => {
@@ -401,7 +577,7 @@ impl Decoder {
                                     offset,
                                 }));
                         }
-                        (span, Some(b'['), outcome)
+                        (span, Some(b'['), self.vet(outcome))
                     }
                 };
                 if tally.consider(&span, wants(first), outcome) {
@@ -524,16 +700,30 @@ impl Decoder {
             // as complete; a reply found cut off is read again knowing the
             // spine, so every value's completeness is known at its start.
             spine: policy.then(Vec::new),
+            rules: self.rules,
+            hints: Vec::new(),
         };
-        let mut scan = Scanner::over(text, spans, &opts);
-        let mut result = sink(&mut scan);
-        if let Err(e) = &result {
-            if let Some(spine) = e.spine() {
-                opts.spine = Some(spine.to_vec());
-                scan = Scanner::over(text, spans, &opts);
-                result = sink(&mut scan);
+        let mut restarts = 0;
+        let (scan, result) = loop {
+            let mut scan = Scanner::over(text, spans, &opts);
+            let result = sink(&mut scan);
+            let Err(e) = &result else {
+                break (scan, result);
+            };
+            if restarts == MAX_RESTARTS {
+                break (scan, result);
             }
-        }
+            restarts += 1;
+            // Cut off inside containers taken as complete: read again knowing
+            // the spine. A value to read differently: read again with it.
+            match (e.spine(), e.hint()) {
+                (Some(spine), _) if opts.spine.as_deref() != Some(spine) => {
+                    opts.spine = Some(spine.to_vec());
+                }
+                (_, Some(hint)) if !opts.hints.contains(&hint) => opts.hints.push(hint),
+                _ => break (scan, result),
+            }
+        };
         match result {
             Ok(value) => {
                 let more_roots = scan.more_roots();
@@ -551,6 +741,14 @@ impl Decoder {
                     && !scan.repairs().iter().any(|r| {
                         matches!(r.kind, RepairKind::TrailingText | RepairKind::CodeFence)
                     });
+                let (repairs, mut coercions) = scan.into_fixes();
+                if !coercions.is_empty() {
+                    let offsets: Vec<usize> = coercions.iter().map(|c| c.offset).collect();
+                    let paths = scan::paths_at(text, spans, &opts, &offsets);
+                    for (c, path) in coercions.iter_mut().zip(paths) {
+                        c.path = path;
+                    }
+                }
                 Ok(Attempt {
                     covers,
                     roots,
@@ -558,7 +756,8 @@ impl Decoder {
                     report: Report {
                         strategy,
                         span,
-                        repairs: scan.into_repairs(),
+                        repairs,
+                        coercions,
                         truncated,
                     },
                     more_roots,
@@ -613,4 +812,54 @@ fn utf8(bytes: &[u8]) -> Result<&str> {
         // Locate within the valid prefix (the bad byte is where it ends).
         err.locate(std::str::from_utf8(&bytes[..good]).unwrap_or_default())
     })
+}
+
+/// The byte offset of a 1-based line and column as serde_json counts them
+/// (the column in bytes).
+fn offset_of(text: &str, line: usize, column: usize) -> Option<usize> {
+    let start = if line <= 1 {
+        0
+    } else {
+        text.match_indices('\n').nth(line - 2)?.0 + 1
+    };
+    let at = start + column.saturating_sub(1);
+    (at <= text.len() && text.is_char_boundary(at)).then_some(at)
+}
+
+/// What a rejected reply needed, one fix per line, for the model.
+fn fixes_feedback(text: &str, report: &Report) -> String {
+    let mut lines = Vec::new();
+    for r in &report.repairs {
+        let e = Error::at(ErrorKind::Syntax, "", r.offset).locate(text);
+        lines.push(format!(
+            "line {}, column {}: {}",
+            e.line(),
+            e.column(),
+            r.kind.problem()
+        ));
+    }
+    for c in &report.coercions {
+        lines.push(format!(
+            "{}: {} (wrote {}, meant {})",
+            c.path,
+            c.kind.problem(),
+            c.written,
+            c.used
+        ));
+    }
+    lines.join("\n")
+}
+
+/// Decodes a JSON value written inside a string (a double-encoded array or
+/// object), repairing it as any reply. `None` when it is not one value.
+pub(crate) fn nested_value(text: &str, policy: Policy) -> Option<serde_json::Value> {
+    let decoder = Decoder {
+        max_depth: policy.max_depth,
+        strategies: Strategies::only_whole(),
+        allow: Allow::ALL,
+        rules: policy.rules,
+        max_repairs: None,
+        accept: None,
+    };
+    decoder.decode(text).ok()
 }

@@ -3,6 +3,12 @@
 
 use std::fmt::{self, Display};
 
+use serde::de::{Expected, Unexpected};
+
+use crate::coerce::{match_name, NameMatch};
+use crate::contract::{Violation, Violations};
+use crate::report::{Repair, Report};
+
 /// What kind of failure an [`Error`] is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
@@ -27,6 +33,18 @@ pub enum ErrorKind {
     /// The value does not have the shape the target type wants: a wrong type,
     /// a missing field, an unknown variant, or a message from a `Deserialize` impl.
     Data,
+    /// The text needed a repair of a kind the decoder does not allow
+    /// ([`Decoder::strict`](crate::Decoder::strict),
+    /// [`Decoder::deny`](crate::Decoder::deny)). [`Error::repair`] names it.
+    Denied,
+    /// The reply decoded, but needed more repair or coercion than the decoder
+    /// accepts ([`Decoder::max_repairs`](crate::Decoder::max_repairs),
+    /// [`Decoder::accept_if`](crate::Decoder::accept_if)).
+    /// [`Error::report`] gives what was done.
+    Rejected,
+    /// The value decoded, but its [`Contract`](crate::Contract) check found
+    /// violations; [`Error::violations`] lists them.
+    Contract,
 }
 
 impl ErrorKind {
@@ -39,13 +57,16 @@ impl ErrorKind {
             ErrorKind::InvalidUtf8 => "invalid UTF-8",
             ErrorKind::Number => "number out of range",
             ErrorKind::Data => "data error",
+            ErrorKind::Denied => "repair not allowed",
+            ErrorKind::Rejected => "the reply needed too much repair",
+            ErrorKind::Contract => "the value breaks its contract",
         }
     }
 }
 
 /// One step of a JSON path: an object key or an array index.
 #[derive(Clone, Debug, PartialEq, Eq)]
-enum Segment {
+pub(crate) enum Segment {
     Key(String),
     Index(usize),
 }
@@ -98,6 +119,27 @@ struct ErrorImpl {
     rejected: bool,
     /// The error came from decoding a reply that was cut off.
     cut: bool,
+    /// For [`ErrorKind::Denied`]: the repair that was needed.
+    repair: Option<Repair>,
+    /// For [`ErrorKind::Rejected`]: what decoding the reply took.
+    report: Option<Report>,
+    /// For [`ErrorKind::Contract`]: what the check found.
+    violations: Vec<Violation>,
+    /// For an internal restart: a value to read differently next time.
+    hint: Option<(usize, Hint)>,
+    /// What went wrong in words for the model (see [`Error::feedback`]),
+    /// when it differs from the message.
+    detail: Option<String>,
+}
+
+/// How to read a value on a restarted decode, learned from the first try.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Hint {
+    /// A "no value" placeholder string (`"N/A"`) where an `Option` of a
+    /// non-string type is wanted: read it as `None`.
+    Null,
+    /// An identifier written in another case or style: read it as this name.
+    Name(&'static str),
 }
 
 impl Error {
@@ -115,6 +157,11 @@ impl Error {
                 spine: None,
                 rejected: false,
                 cut: false,
+                repair: None,
+                report: None,
+                violations: Vec::new(),
+                hint: None,
+                detail: None,
             }),
         }
     }
@@ -126,6 +173,71 @@ impl Error {
         let mut e = Error::at(ErrorKind::Truncated, "the reply was cut off", end);
         e.inner.spine = Some(spine);
         e
+    }
+
+    /// A repair of a kind the decoder's rules deny.
+    #[cold]
+    pub(crate) fn denied(repair: Repair) -> Error {
+        let name = serde_json::to_value(repair.kind)
+            .ok()
+            .and_then(|v| v.as_str().map(str::to_owned))
+            .unwrap_or_default();
+        let mut e = Error::at(
+            ErrorKind::Denied,
+            format_args!(
+                "{} (the decoder does not allow the `{name}` repair)",
+                repair.kind.problem()
+            ),
+            repair.offset,
+        );
+        e.inner.repair = Some(repair);
+        e
+    }
+
+    /// A decoded reply the decoder's acceptance test refused. `detail`
+    /// lists, for the model, what had to be fixed.
+    #[cold]
+    pub(crate) fn rejected_report(message: impl Display, report: Report, detail: String) -> Error {
+        let mut e = Error::new(ErrorKind::Rejected, message);
+        e.inner.report = Some(report);
+        e.inner.detail = Some(detail);
+        e
+    }
+
+    /// A decoded value whose contract check failed.
+    #[cold]
+    pub(crate) fn contract(violations: Violations) -> Error {
+        let v = violations.into_vec();
+        let message = match v.as_slice() {
+            [one] => format!("{}: {}", one.path, one.message),
+            many => format!("{} contract violations", many.len()),
+        };
+        let mut e = Error::new(ErrorKind::Contract, message);
+        e.inner.violations = v;
+        e
+    }
+
+    /// An error that asks for the decode to start again, reading the value
+    /// at `offset` as `hint` says.
+    #[cold]
+    pub(crate) fn with_hint(mut self, offset: usize, hint: Hint) -> Error {
+        self.inner.hint = Some((offset, hint));
+        self
+    }
+
+    /// Gives an error raised by a visitor with an unplaced hint (an unknown
+    /// variant that matches a variant in another style) the offset of the
+    /// value it was raised for.
+    pub(crate) fn place_hint(mut self, offset: usize) -> Error {
+        if let Some((at @ usize::MAX, _)) = &mut self.inner.hint {
+            *at = offset;
+        }
+        self
+    }
+
+    /// The restart hint, if this error carries one.
+    pub(crate) fn hint(&self) -> Option<(usize, Hint)> {
+        self.inner.hint.filter(|&(at, _)| at != usize::MAX)
     }
 
     /// The spine of a restart error.
@@ -212,6 +324,66 @@ impl Error {
         format_path(&self.inner.path)
     }
 
+    /// A short text for the model that wrote the reply, naming the problem
+    /// with its JSON path and what was expected, one problem per line —
+    /// meant to be sent back in a retry turn:
+    ///
+    /// ```
+    /// #[derive(Debug, serde::Deserialize)]
+    /// struct Verdict { label: String, score: f64 }
+    ///
+    /// let err = serde_llm::from_llm_str::<Verdict>(r#"{"label": "spam", "score": "high"}"#)
+    ///     .unwrap_err();
+    /// assert_eq!(err.feedback(), r#"$.score: expected a number, got "high""#);
+    /// ```
+    ///
+    /// A [`Contract`](crate::Contract) error gives one line per violation; a
+    /// [`Rejected`](ErrorKind::Rejected) reply, one line per fix it needed.
+    pub fn feedback(&self) -> String {
+        let e = &self.inner;
+        if e.kind == ErrorKind::Contract {
+            let lines: Vec<String> = e.violations.iter().map(ToString::to_string).collect();
+            return lines.join("\n");
+        }
+        if e.kind == ErrorKind::Rejected {
+            return e.detail.clone().unwrap_or_else(|| e.message.clone());
+        }
+        let at = if !e.path.is_empty() {
+            format_path(&e.path)
+        } else if e.line > 0 && e.kind != ErrorKind::Data {
+            format!("line {}, column {}", e.line, e.column)
+        } else {
+            "$".to_owned()
+        };
+        let what = match (e.kind, &e.detail, &e.repair) {
+            (_, Some(detail), _) => detail.clone(),
+            (ErrorKind::Denied, _, Some(r)) => format!("{} is not valid JSON", r.kind.problem()),
+            (ErrorKind::Truncated, _, _) => {
+                "the reply is cut off here; send the complete JSON".to_owned()
+            }
+            (ErrorKind::NoJson, _, _) => {
+                "no JSON value found; reply with the JSON value only".to_owned()
+            }
+            _ => e.message.clone(),
+        };
+        format!("{at}: {what}")
+    }
+
+    /// For an [`ErrorKind::Denied`] error: the repair the text needed.
+    pub fn repair(&self) -> Option<&Repair> {
+        self.inner.repair.as_ref()
+    }
+
+    /// For an [`ErrorKind::Rejected`] error: what decoding the reply took.
+    pub fn report(&self) -> Option<&Report> {
+        self.inner.report.as_ref()
+    }
+
+    /// For an [`ErrorKind::Contract`] error: every violation found.
+    pub fn violations(&self) -> &[Violation] {
+        &self.inner.violations
+    }
+
     #[cold]
     pub(crate) fn in_key(mut self, key: &str) -> Error {
         self.inner.path.push(Segment::Key(key.to_owned()));
@@ -247,6 +419,12 @@ impl Error {
         }
         self
     }
+}
+
+/// A path given outermost step first, as `$.items[3].name`.
+pub(crate) fn render_path(outer_first: &[Segment]) -> String {
+    let inner_first: Vec<Segment> = outer_first.iter().rev().cloned().collect();
+    format_path(&inner_first)
 }
 
 fn format_path(path: &[Segment]) -> String {
@@ -358,6 +536,193 @@ impl serde::de::Error for Error {
     #[cold]
     fn custom<T: Display>(msg: T) -> Self {
         Error::new(ErrorKind::Data, msg)
+    }
+
+    // The messages are serde's own; each also keeps, for `feedback`, what
+    // was expected and what was found in words a model reads.
+
+    #[cold]
+    fn invalid_type(unexp: Unexpected<'_>, exp: &dyn Expected) -> Self {
+        Error::new(
+            ErrorKind::Data,
+            format_args!("invalid type: {}, expected {exp}", Json(&unexp)),
+        )
+        .detail(format!(
+            "expected {}, got {}",
+            expected_words(&exp.to_string()),
+            got_words(&unexp)
+        ))
+    }
+
+    #[cold]
+    fn invalid_value(unexp: Unexpected<'_>, exp: &dyn Expected) -> Self {
+        Error::new(
+            ErrorKind::Data,
+            format_args!("invalid value: {}, expected {exp}", Json(&unexp)),
+        )
+        .detail(format!(
+            "expected {}, got {}",
+            expected_words(&exp.to_string()),
+            got_words(&unexp)
+        ))
+    }
+
+    #[cold]
+    fn invalid_length(len: usize, exp: &dyn Expected) -> Self {
+        Error::new(
+            ErrorKind::Data,
+            format_args!("invalid length {len}, expected {exp}"),
+        )
+        .detail(format!(
+            "expected {}, got a list of {len}",
+            expected_words(&exp.to_string())
+        ))
+    }
+
+    #[cold]
+    fn unknown_variant(variant: &str, expected: &'static [&'static str]) -> Self {
+        let message = if expected.is_empty() {
+            format!("unknown variant `{variant}`, there are no variants")
+        } else {
+            format!("unknown variant `{variant}`, expected {}", OneOf(expected))
+        };
+        let mut e = Error::new(ErrorKind::Data, message).detail(format!(
+            "expected one of {}, got {}",
+            quoted_list(expected),
+            quote(variant)
+        ));
+        // Written in another style (`in_progress` for `InProgress`): the
+        // decoder may read it as that variant on a restart, once it knows
+        // where the name was (see `place_hint`).
+        if let NameMatch::One(name) = match_name(variant, expected) {
+            e.inner.hint = Some((usize::MAX, Hint::Name(name)));
+        }
+        e
+    }
+
+    #[cold]
+    fn unknown_field(field: &str, expected: &'static [&'static str]) -> Self {
+        let message = if expected.is_empty() {
+            format!("unknown field `{field}`, there are no fields")
+        } else {
+            format!("unknown field `{field}`, expected {}", OneOf(expected))
+        };
+        Error::new(ErrorKind::Data, message).detail(format!(
+            "unknown field {}; the fields are {}",
+            quote(field),
+            quoted_list(expected)
+        ))
+    }
+
+    #[cold]
+    fn missing_field(field: &'static str) -> Self {
+        Error::new(ErrorKind::Data, format_args!("missing field `{field}`"))
+            .detail(format!("missing required field {}", quote(field)))
+    }
+
+    #[cold]
+    fn duplicate_field(field: &'static str) -> Self {
+        Error::new(ErrorKind::Data, format_args!("duplicate field `{field}`"))
+            .detail(format!("the field {} appears twice", quote(field)))
+    }
+}
+
+impl Error {
+    fn detail(mut self, detail: String) -> Error {
+        self.inner.detail = Some(detail);
+        self
+    }
+}
+
+/// serde's `Unexpected` as serde_json shows it: a unit value is `null`.
+struct Json<'a, 'b>(&'a Unexpected<'b>);
+
+impl Display for Json<'_, '_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.0 {
+            Unexpected::Unit => f.write_str("null"),
+            other => Display::fmt(other, f),
+        }
+    }
+}
+
+/// serde's list of names in messages: `` `a` ``, `` `a` or `b` ``,
+/// `` one of `a`, `b`, `c` ``.
+struct OneOf(&'static [&'static str]);
+
+impl Display for OneOf {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.0 {
+            [] => Ok(()),
+            [one] => write!(f, "`{one}`"),
+            [a, b] => write!(f, "`{a}` or `{b}`"),
+            names => {
+                f.write_str("one of ")?;
+                for (i, name) in names.iter().enumerate() {
+                    if i > 0 {
+                        f.write_str(", ")?;
+                    }
+                    write!(f, "`{name}`")?;
+                }
+                Ok(())
+            }
+        }
+    }
+}
+
+fn quote(s: &str) -> String {
+    serde_json::to_string(s).unwrap_or_default()
+}
+
+fn quoted_list(names: &[&str]) -> String {
+    let quoted: Vec<String> = names.iter().map(|n| quote(n)).collect();
+    quoted.join(", ")
+}
+
+/// What serde's `Expected` says, in words for a model: `f64` is "a number",
+/// `struct Verdict` is "an object".
+fn expected_words(exp: &str) -> String {
+    let words = match exp {
+        "f32" | "f64" => "a number",
+        "u8" => "an integer from 0 to 255",
+        "u16" => "an integer from 0 to 65535",
+        "u32" => "an integer from 0 to 4294967295",
+        "u64" | "u128" | "usize" => "a non-negative integer",
+        "i8" => "an integer from -128 to 127",
+        "i16" => "an integer from -32768 to 32767",
+        "i32" => "an integer from -2147483648 to 2147483647",
+        "i64" | "i128" | "isize" => "an integer",
+        "a boolean" => "true or false",
+        "a string" | "a borrowed string" => "a string",
+        "a character" => "a single character",
+        "a sequence" => "a list",
+        "a map" => "an object",
+        "unit" => "null",
+        _ if exp.starts_with("struct ") && !exp.contains(" with ") => "an object",
+        _ if exp.starts_with("a tuple of size ") => {
+            return format!("a list of {}", &exp["a tuple of size ".len()..]);
+        }
+        _ => exp,
+    };
+    words.to_owned()
+}
+
+/// A value serde reports as unexpected, as a model would write it.
+fn got_words(unexp: &Unexpected<'_>) -> String {
+    match *unexp {
+        Unexpected::Bool(b) => b.to_string(),
+        Unexpected::Unsigned(n) => n.to_string(),
+        Unexpected::Signed(n) => n.to_string(),
+        Unexpected::Float(f) => f.to_string(),
+        Unexpected::Char(c) => quote(c.encode_utf8(&mut [0; 4])),
+        Unexpected::Str(s) => quote(s),
+        Unexpected::Bytes(_) => "bytes".to_owned(),
+        Unexpected::Unit | Unexpected::Option => "null".to_owned(),
+        Unexpected::Seq => "a list".to_owned(),
+        Unexpected::Map => "an object".to_owned(),
+        Unexpected::Other("number") => "a number".to_owned(),
+        Unexpected::Other(other) => other.to_owned(),
+        _ => unexp.to_string(),
     }
 }
 

@@ -53,6 +53,18 @@ impl Default for Strategies {
 }
 
 impl Strategies {
+    /// Only [`Strategy::Whole`]: the text is the value.
+    pub(crate) fn only_whole() -> Strategies {
+        Strategies {
+            whole: true,
+            fence: false,
+            tag: false,
+            balanced: false,
+            trailing: false,
+            gather: false,
+        }
+    }
+
     pub(crate) fn set(&mut self, strategy: Strategy, on: bool) {
         match strategy {
             Strategy::Whole => self.whole = on,

@@ -27,16 +27,21 @@
 
 #![deny(missing_docs)]
 
+mod coerce;
+mod contract;
 mod de;
 mod decoder;
 mod error;
 mod extract;
 pub mod partial;
+mod policy;
 mod report;
 mod scan;
 mod shape;
+mod watch;
 mod write;
 
+pub use contract::{Contract, Violation, Violations};
 pub use decoder::Decoder;
 pub use error::{Error, ErrorKind, Result};
 pub use partial::{Allow, Partial, View};
@@ -48,7 +53,7 @@ pub mod __private {
     pub use crate::partial::private::{field, partial_field};
     pub use serde;
 }
-pub use report::{Repair, RepairKind, Report, Strategy};
+pub use report::{Coercion, CoercionKind, Fix, Repair, RepairKind, Report, Strategy};
 
 /// Decodes the value in a model's reply into `T`: extracts it from prose or
 /// fences, repairs it, completes it if it was cut off, and deserializes it.
@@ -66,6 +71,35 @@ pub use report::{Repair, RepairKind, Report, Strategy};
 /// ```
 pub fn from_llm_str<'de, T: serde::Deserialize<'de>>(text: &'de str) -> Result<T> {
     Decoder::new().decode(text)
+}
+
+/// Decodes into `T` like [`from_llm_str`], then runs `T`'s [`Contract`]
+/// check: a value that breaks it is an [`ErrorKind::Contract`] error whose
+/// [`Error::feedback`] lists every violation with its JSON path.
+///
+/// ```
+/// use serde_llm::{Contract, Violations};
+///
+/// #[derive(Debug, serde::Deserialize)]
+/// struct Rating { stars: u8 }
+///
+/// impl Contract for Rating {
+///     fn check(&self) -> Result<(), Violations> {
+///         let mut v = Violations::new();
+///         v.expect((1..=5).contains(&self.stars), "$.stars", "1 to 5 stars", &self.stars);
+///         v.into_result()
+///     }
+/// }
+///
+/// assert_eq!(serde_llm::from_llm_str_checked::<Rating>(r#"{"stars": "4"}"#)?.stars, 4);
+/// let err = serde_llm::from_llm_str_checked::<Rating>(r#"{"stars": 9}"#).unwrap_err();
+/// assert_eq!(err.feedback(), "$.stars: expected 1 to 5 stars, got 9");
+/// # Ok::<(), serde_llm::Error>(())
+/// ```
+pub fn from_llm_str_checked<'de, T: serde::Deserialize<'de> + Contract>(
+    text: &'de str,
+) -> Result<T> {
+    Decoder::new().decode_checked(text)
 }
 
 /// Decodes a reply that may still be being written (or was cut off) into

@@ -1,5 +1,6 @@
 //! What the decoder did to the text: which candidate it took and every repair.
 
+use std::collections::BTreeMap;
 use std::ops::Range;
 
 use serde::Serialize;
@@ -35,7 +36,7 @@ pub struct Repair {
 }
 
 /// The kinds of repair the scanner makes. Each is recorded with its offset.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 #[serde(rename_all = "snake_case")]
 #[non_exhaustive]
 pub enum RepairKind {
@@ -125,6 +126,52 @@ pub enum RepairKind {
 }
 
 impl RepairKind {
+    /// What is wrong with the text that this repair fixes, as a phrase for
+    /// error messages and model feedback: `"a trailing comma"`.
+    pub fn problem(self) -> &'static str {
+        use RepairKind::*;
+        match self {
+            TrailingComma => "a trailing comma",
+            ExtraComma => "an extra comma",
+            MissingComma => "a missing comma",
+            MissingColon => "a missing colon after a key",
+            MissingValue => "a key with no value",
+            DanglingKey => "a key with no colon and no value",
+            Quotes => "a string not in double quotes",
+            UnquotedKey => "a key without quotes",
+            UnquotedString => "a string without quotes",
+            Comment => "a comment",
+            Literal => "a literal JSON does not have (True, None, undefined, ...)",
+            NonFiniteNumber => "NaN or Infinity, which JSON cannot spell",
+            ControlCharacter => "a raw control character (such as a newline) inside a string",
+            InnerQuote => "an unescaped double quote inside a string",
+            MissingQuote => "a string with no closing quote",
+            InvalidEscape => "an invalid escape sequence",
+            LoneSurrogate => "a lone UTF-16 surrogate escape",
+            NumberFormat => "a number JSON does not allow (+1, .5, 1., 1_000)",
+            NumberAsString => "a bare token that is not a number",
+            Concatenation => "strings joined with +",
+            Ellipsis => "a ... placeholder",
+            MissingCloser => "an unclosed string, object or array (the text ends too early)",
+            StrayCloser => "a closing bracket that closes nothing",
+            MismatchedCloser => "a closing bracket of the wrong kind",
+            TruncatedValue => "a number or literal cut off at the end",
+            TrailingText => "text after the value",
+            Skipped => "text that is not JSON",
+            SpecialWhitespace => "a non-ASCII space",
+            EscapedJson => "JSON written with escaped quotes",
+            Wrapper => "a wrapper call around the value",
+            Tuple => "a parenthesised tuple",
+            SetLiteral => "a set literal {\"a\", \"b\"}",
+            ImplicitObject => "a key-value pair inside an array",
+            DoubledQuotes => "a string in doubled quotes",
+            CodeFence => "a code fence marker inside the value",
+            Regex => "a /regex/ literal",
+            Reopened => "an object closed too early",
+            MultipleValues => "several values where one was expected",
+        }
+    }
+
     /// How much this repair bends the text, used to rank candidate spans: a
     /// candidate with a lower total wins. Truncation and cosmetic fixes are
     /// light; guesses about where a string ends, or text taken as a string
@@ -144,6 +191,125 @@ impl RepairKind {
     }
 }
 
+/// One value taken as the type wanted it rather than as it was written (see
+/// [`CoercionKind`]).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[non_exhaustive]
+pub struct Coercion {
+    /// What was coerced.
+    pub kind: CoercionKind,
+    /// The JSON path of the value (of the key, for
+    /// [`CoercionKind::FieldName`]), as written in the reply: `$.items[2].score`.
+    pub path: String,
+    /// Byte offset of the value (or key) in the caller's text.
+    pub offset: usize,
+    /// The value as written, as JSON text: `"1,234"`.
+    pub written: String,
+    /// The value as used, as JSON text: `1234`.
+    pub used: String,
+}
+
+/// The kinds of type coercion: where the target type wants one kind of value
+/// and the reply wrote another that plainly means it. Each is recorded in the
+/// [`Report`] and can be allowed or denied on its own
+/// ([`Decoder::allow`](crate::Decoder::allow), [`Decoder::deny`](crate::Decoder::deny)).
+///
+/// Values read with `deserialize_any` (`serde_json::Value`, untagged enums,
+/// and the parts serde buffers: internally and adjacently tagged enums'
+/// contents, `#[serde(flatten)]`) are never coerced.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum CoercionKind {
+    /// A string holding a number where a number is wanted: `"42"`, `" 42 "`,
+    /// `"4.5e3"`, `"-7"`, `"1,234"` (commas between groups of three digits).
+    /// A string that is not a number is an error, never 0.
+    StringToNumber,
+    /// A float with no fractional part where an integer is wanted: `42.0` → `42`.
+    FloatToInteger,
+    /// A float with a fractional part rounded (half away from zero) where an
+    /// integer is wanted: `42.5` → `43`. Off by default: without it `42.5` is
+    /// an error.
+    RoundFloat,
+    /// A number or a bool where a string is wanted: `42` → `"42"`, `true` → `"true"`.
+    ToString,
+    /// `null` where a string (not an `Option`) is wanted, taken as the text
+    /// `"null"`. Off by default: a model writing `null` means "no value", and
+    /// the string `"null"` would be a value it never meant.
+    NullToString,
+    /// A bool spelled otherwise: `"true"`, `"False"`, `"yes"`, `"no"` (any
+    /// case), `1`, `0`, `1.0`, `0.0`.
+    ToBool,
+    /// One value where a sequence is wanted: `"a"` → `["a"]`.
+    OneToSequence,
+    /// A string that is itself JSON where a sequence, struct or map is wanted
+    /// (double-encoded values): `"[1, 2]"` → `[1, 2]`, `"{\"a\": 1}"` → `{"a": 1}`.
+    JsonInString,
+    /// An enum variant's name written in another case or style:
+    /// `"In Progress"`, `"in_progress"`, `"IN-PROGRESS"` → `InProgress`.
+    EnumVariant,
+    /// A struct field's name written in another case or style: `userName`,
+    /// `UserName`, `user-name` → `user_name`.
+    FieldName,
+    /// A placeholder string for "no value" where an `Option<T>` is wanted and
+    /// `T` is not a string: `"null"`, `"None"`, `"N/A"`, `"NA"`, `""` (any
+    /// case, surrounding spaces ignored) → `None`.
+    NoneSentinel,
+}
+
+impl CoercionKind {
+    /// What the reply wrote that needed this coercion, as a phrase for
+    /// model feedback: `"a number written as a string"`.
+    pub fn problem(self) -> &'static str {
+        use CoercionKind::*;
+        match self {
+            StringToNumber => "a number written as a string",
+            FloatToInteger => "an integer written as a float",
+            RoundFloat => "a fraction where an integer is wanted",
+            ToString => "a number or bool where a string is wanted",
+            NullToString => "null where a string is wanted",
+            ToBool => "true or false written as a word or number",
+            OneToSequence => "one value where a list is wanted",
+            JsonInString => "JSON written inside a string",
+            EnumVariant => "a value written in another case or style",
+            FieldName => "a key written in another case or style",
+            NoneSentinel => "a placeholder string where null is meant",
+        }
+    }
+}
+
+/// A repair or a coercion kind: what [`Decoder::allow`](crate::Decoder::allow)
+/// and [`Decoder::deny`](crate::Decoder::deny) take, and what
+/// [`Report::counts`] counts.
+///
+/// ```
+/// use serde_llm::{CoercionKind, Fix, RepairKind};
+///
+/// let a: Fix = RepairKind::TrailingComma.into();
+/// let b: Fix = CoercionKind::StringToNumber.into();
+/// assert_ne!(a, b);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(untagged)]
+pub enum Fix {
+    /// A repair of the text.
+    Repair(RepairKind),
+    /// A coercion of a value to the type wanted.
+    Coercion(CoercionKind),
+}
+
+impl From<RepairKind> for Fix {
+    fn from(kind: RepairKind) -> Fix {
+        Fix::Repair(kind)
+    }
+}
+
+impl From<CoercionKind> for Fix {
+    fn from(kind: CoercionKind) -> Fix {
+        Fix::Coercion(kind)
+    }
+}
+
 /// What was done to the text to decode it.
 ///
 /// ```
@@ -156,6 +322,7 @@ impl RepairKind {
 /// assert_eq!(&reply[report.span.clone()], "{\"n\": 1,}");
 /// assert_eq!(report.repairs.len(), 1);
 /// assert_eq!(report.repairs[0].kind, RepairKind::TrailingComma);
+/// assert!(report.coercions.is_empty());
 /// assert!(!report.truncated);
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -167,16 +334,51 @@ pub struct Report {
     pub span: Range<usize>,
     /// Every repair, in the order the scanner made them.
     pub repairs: Vec<Repair>,
+    /// Every coercion, in the order the values were decoded (left out of
+    /// the serialized report when there is none, as for [`repair`](crate::repair),
+    /// which never coerces).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub coercions: Vec<Coercion>,
     /// Whether the value was cut off (at the end of the input, or at the
     /// end of its fence) and completed.
     pub truncated: bool,
 }
 
 impl Report {
-    /// True when the value was taken as it was written: no repair at all.
-    /// (Extraction from prose or fences is not a repair.)
+    /// True when the value was taken as it was written: no repair, no
+    /// coercion, not cut off. (Extraction from prose or fences is neither.)
     pub fn is_clean(&self) -> bool {
-        self.repairs.is_empty() && !self.truncated
+        self.repairs.is_empty() && self.coercions.is_empty() && !self.truncated
+    }
+
+    /// How many repairs and coercions of each kind were made.
+    ///
+    /// ```
+    /// use serde_llm::{CoercionKind, Decoder, Fix, RepairKind};
+    ///
+    /// #[derive(serde::Deserialize)]
+    /// struct Row { n: u32, m: u32 }
+    ///
+    /// let (_, report) = Decoder::new()
+    ///     .decode_with_report::<Vec<Row>>(r#"[{"n": "1", "m": "2"}, {"n": 3, "m": 4},]"#)
+    ///     .unwrap();
+    /// let counts = report.counts();
+    /// assert_eq!(counts[&Fix::Coercion(CoercionKind::StringToNumber)], 2);
+    /// assert_eq!(counts[&Fix::Repair(RepairKind::TrailingComma)], 1);
+    /// assert_eq!(report.fixes(), 3);
+    /// ```
+    pub fn counts(&self) -> BTreeMap<Fix, usize> {
+        let mut counts = BTreeMap::new();
+        let kinds = self.repairs.iter().map(|r| Fix::Repair(r.kind));
+        for fix in kinds.chain(self.coercions.iter().map(|c| Fix::Coercion(c.kind))) {
+            *counts.entry(fix).or_insert(0) += 1;
+        }
+        counts
+    }
+
+    /// How many repairs and coercions were made in all.
+    pub fn fixes(&self) -> usize {
+        self.repairs.len() + self.coercions.len()
     }
 
     /// The sum of the repairs' weights (how much the text was bent).

@@ -17,6 +17,8 @@ use serde_json::Value;
 struct Case {
     id: String,
     typed: bool,
+    /// `strict: true`: the peer's strict mode, ours is `Decoder::strict()`.
+    strict: bool,
     kind: String,
     input: String,
     expected: Option<Value>,
@@ -33,6 +35,7 @@ fn load(name: &str) -> Vec<Case> {
                 id: v["id"].as_str().unwrap().to_owned(),
                 typed: v["options"].get("schema").is_some()
                     || v["options"].get("schema_repair_mode").is_some(),
+                strict: v["options"]["strict"] == Value::Bool(true),
                 kind: v["kind"].as_str().unwrap().to_owned(),
                 input: v["input"].as_str().unwrap().to_owned(),
                 expected: v.get("expected_value").cloned(),
@@ -96,7 +99,11 @@ fn truthy(v: &Value) -> bool {
 
 /// Whether our answer agrees with the peer's, and what our answer was.
 fn run(case: &Case) -> (bool, String) {
-    let ours = serde_llm::repair(&case.input);
+    let ours = if case.strict {
+        serde_llm::Decoder::strict().repair(&case.input)
+    } else {
+        serde_llm::repair(&case.input)
+    };
     let shown = match &ours {
         Ok(s) => s.clone(),
         Err(e) => format!("error: {e}"),

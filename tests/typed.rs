@@ -1940,7 +1940,14 @@ fn error_on_an_object_points_at_its_brace() {
     assert_eq!(err.offset(), input.find(r#"{"first""#));
     assert_eq!((err.line(), err.column()), (1, 55));
 
-    let err = from_llm_str::<Order>(r#"{"id": 1, "items": {"name": "a", "qty": 1}}"#).unwrap_err();
+    // One object where a list is wanted is a one-element list (a coercion);
+    // without that coercion, an error at its brace.
+    let one = r#"{"id": 1, "items": {"name": "a", "qty": 1}}"#;
+    assert_eq!(from_llm_str::<Order>(one).unwrap().items.len(), 1);
+    let err = Decoder::new()
+        .deny(serde_llm::CoercionKind::OneToSequence)
+        .decode::<Order>(one)
+        .unwrap_err();
     assert_eq!(err.message(), "invalid type: map, expected a sequence");
     assert_eq!((err.line(), err.column()), (1, 20));
 }

@@ -360,17 +360,29 @@ fn every_ascii_and_escape() {
     check_valid("all ascii as \\u", &format!("\"{spelled}\""));
 }
 
-/// Typed decoding of a scalar agrees with `serde_json`'s (same value, or both fail).
+/// Typed decoding of a scalar agrees with `serde_json`'s: the same value, or
+/// both fail. With coercion on, we may also take what serde_json refuses
+/// (`42.0` for an `i64`), but only with the coercion in the report; in
+/// strict mode (also read by the tolerant path), exactly what serde_json does.
 fn check_typed<T>(s: &str)
 where
     T: DeserializeOwned + PartialEq + std::fmt::Debug,
 {
     let theirs = serde_json::from_str::<T>(s);
-    for (how, decoder) in decoders() {
-        let ours = decoder.decode::<T>(s);
+    let strict = ("strict", Decoder::strict());
+    let strict_tolerant = ("strict tolerant", Decoder::strict().max_depth(127));
+    for (how, decoder) in decoders().into_iter().chain([strict, strict_tolerant]) {
+        let ours = decoder.decode_with_report::<T>(s);
         match (&ours, &theirs) {
-            (Ok(a), Ok(b)) => assert_eq!(a, b, "{s:?} as {} ({how})", std::any::type_name::<T>()),
+            (Ok((a, _)), Ok(b)) => {
+                assert_eq!(a, b, "{s:?} as {} ({how})", std::any::type_name::<T>())
+            }
             (Err(_), Err(_)) => {}
+            (Ok((_, report)), Err(_)) if !how.starts_with("strict") => assert!(
+                !report.coercions.is_empty(),
+                "{s:?} as {} ({how}): taken without a coercion, serde_json {theirs:?}",
+                std::any::type_name::<T>()
+            ),
             _ => panic!(
                 "{s:?} as {} ({how}): ours {ours:?}, serde_json {theirs:?}",
                 std::any::type_name::<T>()

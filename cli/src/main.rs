@@ -19,7 +19,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{ColorChoice, Parser, Subcommand};
-use serde_llm::{Decoder, Error, Report};
+use serde_llm::{Decoder, Error, ErrorKind, Report};
 
 /// Recover the JSON value in what a language model replied.
 ///
@@ -60,6 +60,16 @@ struct RepairArgs {
     /// (fields: strategy, span, repairs, truncated); stdout stays pure JSON.
     #[arg(long)]
     report: bool,
+
+    /// Find the value (in fences, tags or prose) but repair nothing: accept
+    /// exactly what a strict JSON parser accepts, else exit 1 naming the
+    /// repair the reply needed.
+    #[arg(long)]
+    strict: bool,
+
+    /// Exit 1 when the reply needed more than N repairs, listing them.
+    #[arg(long, value_name = "N")]
+    max_repairs: Option<usize>,
 }
 
 /// A failure that ends the run with exit code 1, and its message (if any).
@@ -100,7 +110,15 @@ fn main() -> ExitCode {
 fn repair(args: &RepairArgs) -> Result<(), Failure> {
     let bytes = read_input(args.file.as_deref())?;
     let text = as_text(&bytes)?;
-    let (json, report) = Decoder::new()
+    let mut decoder = if args.strict {
+        Decoder::strict()
+    } else {
+        Decoder::new()
+    };
+    if let Some(n) = args.max_repairs {
+        decoder = decoder.max_repairs(n);
+    }
+    let (json, report) = decoder
         .repair_with_report(text)
         .map_err(|e| Failure::msg(describe(&e)))?;
     write_line(&mut io::stdout().lock(), &json)?;
@@ -142,6 +160,10 @@ fn as_text(bytes: &[u8]) -> Result<&str, Failure> {
 /// The error's alternate form: the one-line message, then `  near: <snippet>`
 /// on a second line when the position is known.
 fn describe(e: &Error) -> String {
+    if e.kind() == ErrorKind::Rejected {
+        // What the reply needed, one repair per line.
+        return format!("{e}\n{}", e.feedback());
+    }
     // The alternate form adds the snippet line.
     format!("{e:#}")
 }

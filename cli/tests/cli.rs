@@ -414,3 +414,39 @@ fn output_is_deterministic() {
         assert_eq!(again.code, first.code);
     }
 }
+
+#[test]
+fn strict_extracts_but_repairs_nothing() {
+    let out = run(
+        &["repair", "--strict"],
+        b"Sure:\n```json\n{\"a\": [1, 2]}\n```\nBye.",
+    );
+    assert_eq!(out.stdout, "{\"a\":[1,2]}\n");
+    assert_eq!(out.code, Some(0));
+    let out = run(&["repair", "--strict"], b"{\"a\": [1, 2,]}");
+    assert_eq!(out.stdout, "");
+    assert_eq!(
+        out.stderr,
+        "error: a trailing comma (the decoder does not allow the `trailing_comma` repair) (line 1, column 12)\n  near: {\"a\": [1, 2,]}\n"
+    );
+    assert_eq!(out.code, Some(1));
+}
+
+#[test]
+fn max_repairs_lists_what_was_needed() {
+    let out = run(&["repair", "--max-repairs", "1"], b"[1, 2,]");
+    assert_eq!(out.stdout, "[1,2]\n");
+    assert_eq!(out.code, Some(0));
+    let out = run(&["repair", "--max-repairs", "1"], b"{a: 'x',}");
+    assert_eq!(out.stdout, "");
+    assert_eq!(
+        out.stderr,
+        "error: the reply needed 3 repairs and coercions, more than the 1 allowed\n\
+         line 1, column 2: a key without quotes\n\
+         line 1, column 5: a string not in double quotes\n\
+         line 1, column 8: a trailing comma\n"
+    );
+    assert_eq!(out.code, Some(1));
+    let out = run(&["repair", "--max-repairs", "x"], b"[]");
+    assert_eq!(out.code, Some(2));
+}

@@ -14,8 +14,9 @@ use std::ops::Range;
 
 pub(crate) use number::{classify, parse_f64, NumValue};
 
-use crate::error::{Error, ErrorKind, Result};
-use crate::report::{Repair, RepairKind};
+use crate::error::{Error, ErrorKind, Hint, Result, Segment};
+use crate::policy::Rules;
+use crate::report::{Coercion, CoercionKind, Repair, RepairKind};
 use lex::{is_word, key_then_colon, next_significant, quote_at};
 
 /// A string's content: borrowed from the input when it needed no unescaping
@@ -112,6 +113,13 @@ pub(crate) struct ScanOptions {
     /// reported with [`Error::restart`], so the caller can read the span again
     /// knowing, at every value's start, whether it is complete.
     pub spine: Option<Vec<usize>>,
+    /// The repairs allowed: a repair of a denied kind is an
+    /// [`ErrorKind::Denied`] error where it would be made.
+    pub rules: Rules,
+    /// Values to read differently, learned from an earlier try at the same
+    /// span (see [`Hint`]): the decoder's, kept with the scanner that tapes
+    /// what the decode did.
+    pub hints: Vec<(usize, Hint)>,
 }
 
 pub(crate) struct Scanner<'de> {
@@ -162,6 +170,12 @@ pub(crate) struct Scanner<'de> {
     /// [`ScanOptions::spine`]).
     complete: bool,
     spine: Option<Vec<usize>>,
+    rules: Rules,
+    /// The first repair made of a denied kind.
+    denied: Option<Repair>,
+    hints: Vec<(usize, Hint)>,
+    /// The coercions the decoder made (paths filled in afterwards).
+    coercions: Vec<Coercion>,
 }
 
 impl<'de> Scanner<'de> {
@@ -198,6 +212,10 @@ impl<'de> Scanner<'de> {
             root_end: 0,
             complete: true,
             spine: opts.spine.clone(),
+            rules: opts.rules,
+            denied: None,
+            hints: opts.hints.clone(),
+            coercions: Vec::new(),
         };
         if opts.multi {
             s.stack.push(Frame::Roots);
@@ -212,8 +230,35 @@ impl<'de> Scanner<'de> {
         &self.repairs
     }
 
-    pub(crate) fn into_repairs(self) -> Vec<Repair> {
-        self.repairs
+    /// The repairs and the coercions made.
+    pub(crate) fn into_fixes(self) -> (Vec<Repair>, Vec<Coercion>) {
+        (self.repairs, self.coercions)
+    }
+
+    /// How the decoder is to read the value starting at `offset`, learned
+    /// from an earlier try.
+    pub(crate) fn hint_at(&self, offset: usize) -> Option<Hint> {
+        self.hints
+            .iter()
+            .find_map(|&(at, hint)| (at == offset).then_some(hint))
+    }
+
+    /// Records a coercion the decoder made of the value (or key) at `offset`.
+    #[cold]
+    pub(crate) fn coerced(
+        &mut self,
+        kind: CoercionKind,
+        offset: usize,
+        written: String,
+        used: String,
+    ) {
+        self.coercions.push(Coercion {
+            kind,
+            path: String::new(),
+            offset,
+            written,
+            used,
+        });
     }
 
     /// Whether the input was cut off and completed.
@@ -289,12 +334,19 @@ impl<'de> Scanner<'de> {
 
     #[cold]
     fn record(&mut self, kind: RepairKind, offset: usize) {
-        self.repairs.push(Repair { kind, offset });
+        let repair = Repair { kind, offset };
+        if self.denied.is_none() && !self.rules.repair(kind) {
+            self.denied = Some(repair);
+        }
+        self.repairs.push(repair);
     }
 
     fn advance(&mut self) -> Result<Event<'de>> {
         self.complete = true;
         let ev = self.step()?;
+        if let Some(r) = self.denied {
+            return Err(Error::denied(r));
+        }
         if !self.complete {
             self.check_spine()?;
         }
@@ -1415,4 +1467,65 @@ fn non_finite(text: &'static str, v: f64) -> Event<'static> {
         text: Text::Borrowed(text),
         value: NumValue::NonFinite(v),
     })
+}
+
+/// The JSON paths (`$.items[2].score`) of the values or keys that start at
+/// `offsets`, found by reading the spans again as the decode read them.
+/// Used only to describe coercions, so a decode that needed none never
+/// pays for it.
+pub(crate) fn paths_at(
+    text: &str,
+    spans: &[Range<usize>],
+    opts: &ScanOptions,
+    offsets: &[usize],
+) -> Vec<String> {
+    let mut found = vec![String::new(); offsets.len()];
+    let mut scan = Scanner::over(text, spans, opts);
+    // One step per open container, and how many elements each array has.
+    let mut segs: Vec<Segment> = Vec::new();
+    let mut counts: Vec<Option<usize>> = Vec::new();
+    let mut note = |segs: &[Segment], at: usize| {
+        for (i, &o) in offsets.iter().enumerate() {
+            if o == at && found[i].is_empty() {
+                found[i] = crate::error::render_path(segs);
+            }
+        }
+    };
+    while let Ok(ev) = scan.next() {
+        let at = scan.offset();
+        match ev {
+            Event::Eof => break,
+            Event::EndObject | Event::EndArray => {
+                segs.pop();
+                counts.pop();
+            }
+            Event::Key(t) => {
+                if let Some(last) = segs.last_mut() {
+                    *last = Segment::Key(scan.str(t).to_owned());
+                }
+                note(&segs, at);
+            }
+            _ => {
+                if let Some(Some(n)) = counts.last_mut() {
+                    if let Some(last) = segs.last_mut() {
+                        *last = Segment::Index(*n);
+                    }
+                    *n += 1;
+                }
+                note(&segs, at);
+                match ev {
+                    Event::StartObject => {
+                        segs.push(Segment::Key(String::new()));
+                        counts.push(None);
+                    }
+                    Event::StartArray => {
+                        segs.push(Segment::Index(0));
+                        counts.push(Some(0));
+                    }
+                    _ => {}
+                }
+            }
+        }
+    }
+    found
 }
