@@ -1,5 +1,5 @@
 //! Decodes a few recorded model replies into typed structs and prints each
-//! value with the report of what was repaired.
+//! value with the report of what was repaired and coerced.
 //!
 //! ```text
 //! cargo run --example quickstart
@@ -65,6 +65,12 @@ fn show<T: std::fmt::Debug>(name: &str, result: serde_llm::Result<(T, Report)>) 
             for r in &report.repairs {
                 println!("  repaired {:?} at byte {}", r.kind, r.offset);
             }
+            for c in &report.coercions {
+                println!(
+                    "  coerced {:?} at {}: {} -> {}",
+                    c.kind, c.path, c.written, c.used
+                );
+            }
         }
         Err(e) => println!("error: {e:#}"),
     }
@@ -80,6 +86,10 @@ fn main() {
     show(
         "a reasoning block, then Python literals",
         decoder.decode_with_report::<Verdict>(include_str!("replies/verdict_python.txt")),
+    );
+    show(
+        "values of the wrong type, as models write them",
+        decoder.decode_with_report::<Verdict>(include_str!("replies/verdict_coerced.txt")),
     );
     show(
         "an invoice cut off mid-stream",

@@ -201,7 +201,8 @@ impl<'a, 'de> Deserializer<'a, 'de> {
                                 ErrorKind::Data,
                                 "invalid length: the array has more elements than expected",
                                 at,
-                            ));
+                            )
+                            .detail("the list has more values than expected".into()));
                         }
                     }
                 }

@@ -287,11 +287,18 @@ impl Decoder {
     /// it is an [`ErrorKind::Contract`] error listing every violation (see
     /// [`Error::feedback`]).
     pub fn decode_checked<'de, T: Deserialize<'de> + Contract>(&self, text: &'de str) -> Result<T> {
-        let value: T = self.decode(text)?;
-        match value.check() {
-            Ok(()) => Ok(value),
-            Err(violations) => Err(Error::contract(violations)),
-        }
+        self.decode_checked_with_report(text).map(|(v, _)| v)
+    }
+
+    /// [`decode_checked`](Self::decode_checked), and tells what was done to
+    /// the text.
+    pub fn decode_checked_with_report<'de, T: Deserialize<'de> + Contract>(
+        &self,
+        text: &'de str,
+    ) -> Result<(T, Report)> {
+        let (value, report) = self.decode_with_report::<T>(text)?;
+        value.check()?;
+        Ok((value, report))
     }
 
     /// Decodes the value in `bytes` into `T`. Invalid UTF-8 is an

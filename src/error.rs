@@ -574,8 +574,9 @@ impl serde::de::Error for Error {
             format_args!("invalid length {len}, expected {exp}"),
         )
         .detail(format!(
-            "expected {}, got a list of {len}",
-            expected_words(&exp.to_string())
+            "expected {}, got {len} value{}",
+            expected_words(&exp.to_string()),
+            if len == 1 { "" } else { "s" }
         ))
     }
 
@@ -628,9 +629,19 @@ impl serde::de::Error for Error {
 }
 
 impl Error {
-    fn detail(mut self, detail: String) -> Error {
+    /// Sets what [`feedback`](Error::feedback) says went wrong.
+    pub(crate) fn detail(mut self, detail: String) -> Error {
         self.inner.detail = Some(detail);
         self
+    }
+}
+
+/// Violations found by a [`Contract`](crate::Contract) check run by hand, as
+/// an [`ErrorKind::Contract`] error (what
+/// [`Decoder::decode_checked`](crate::Decoder::decode_checked) returns).
+impl From<Violations> for Error {
+    fn from(violations: Violations) -> Error {
+        Error::contract(violations)
     }
 }
 
@@ -686,12 +697,10 @@ fn expected_words(exp: &str) -> String {
         "f32" | "f64" => "a number",
         "u8" => "an integer from 0 to 255",
         "u16" => "an integer from 0 to 65535",
-        "u32" => "an integer from 0 to 4294967295",
-        "u64" | "u128" | "usize" => "a non-negative integer",
+        "u32" | "u64" | "u128" | "usize" => "a non-negative integer",
         "i8" => "an integer from -128 to 127",
         "i16" => "an integer from -32768 to 32767",
-        "i32" => "an integer from -2147483648 to 2147483647",
-        "i64" | "i128" | "isize" => "an integer",
+        "i32" | "i64" | "i128" | "isize" => "an integer",
         "a boolean" => "true or false",
         "a string" | "a borrowed string" => "a string",
         "a character" => "a single character",
@@ -700,7 +709,7 @@ fn expected_words(exp: &str) -> String {
         "unit" => "null",
         _ if exp.starts_with("struct ") && !exp.contains(" with ") => "an object",
         _ if exp.starts_with("a tuple of size ") => {
-            return format!("a list of {}", &exp["a tuple of size ".len()..]);
+            return format!("a list of {} values", &exp["a tuple of size ".len()..]);
         }
         _ => exp,
     };
