@@ -71,6 +71,10 @@ pub(crate) struct Deserializer<'a, 'de> {
     scan: &'a mut Scanner<'de>,
     policy: Policy,
     accept: Accept,
+    /// Where the last event read before a value skipped with
+    /// `deserialize_ignored_any` started: a struct member whose key is that
+    /// event was ignored (an unknown key). `usize::MAX`: none.
+    ignored_after: usize,
 }
 
 impl<'a, 'de> Deserializer<'a, 'de> {
@@ -79,6 +83,7 @@ impl<'a, 'de> Deserializer<'a, 'de> {
             scan,
             policy,
             accept: Accept::Containers,
+            ignored_after: usize::MAX,
         }
     }
 
@@ -223,6 +228,7 @@ impl<'a, 'de> Deserializer<'a, 'de> {
                     filter: fields.is_none() && !complete,
                     typed,
                     fields: fields.unwrap_or_default(),
+                    key_at: 0,
                 };
                 let value = visitor.visit_map(&mut map)?;
                 if !map.done {
@@ -443,15 +449,23 @@ impl<'a, 'de> Deserializer<'a, 'de> {
     /// A sequence wanted: a string holding a JSON array is that array; any
     /// other single value is a one-element sequence.
     fn sequence<V: Visitor<'de>>(&mut self, visitor: V) -> Result<V::Value> {
-        if let Some(v) = self.json_in_string(b'[')? {
-            return de::Deserializer::deserialize_seq(v, visitor).map_err(nested);
-        }
         let ev = self.scan.peek()?;
-        let one = !matches!(
-            ev,
-            Event::StartArray | Event::Null | Event::EndArray | Event::EndObject | Event::Eof
-        ) && self.policy.rules.coerce(CoercionKind::OneToSequence);
-        if !one {
+        let one = match ev {
+            Event::StartArray
+            | Event::Null
+            | Event::EndArray
+            | Event::EndObject
+            | Event::Eof
+            | Event::Key(_) => false,
+            Event::Str(t) => {
+                if let Some(v) = self.json_in_string(t, b'[')? {
+                    return de::Deserializer::deserialize_seq(v, visitor).map_err(nested);
+                }
+                true
+            }
+            Event::StartObject | Event::Num(_) | Event::Bool(_) => true,
+        };
+        if !one || !self.policy.rules.coerce(CoercionKind::OneToSequence) {
             let ev = self.begin(true)?;
             return self.visit(ev, visitor, true, None);
         }
@@ -471,17 +485,23 @@ impl<'a, 'de> Deserializer<'a, 'de> {
         })
     }
 
-    /// With [`CoercionKind::JsonInString`]: a complete string whose text is
-    /// itself a JSON array (`open` = `[`) or object (`{`), decoded (and
-    /// repaired) as JSON. `None` (nothing read) when the next value is not
-    /// such a string.
-    fn json_in_string(&mut self, open: u8) -> Result<Option<serde_json::Value>> {
+    /// A struct or map wanted, and the next value is a string: with
+    /// [`CoercionKind::JsonInString`], the JSON object written inside it.
+    fn object_in_string(&mut self) -> Result<Option<serde_json::Value>> {
+        match self.scan.peek()? {
+            Event::Str(t) => self.json_in_string(t, b'{'),
+            _ => Ok(None),
+        }
+    }
+
+    /// With [`CoercionKind::JsonInString`]: the next value, the peeked
+    /// string `t`, is complete and its text is itself a JSON array (`open` =
+    /// `[`) or object (`{`): decoded (and repaired) as JSON, and consumed.
+    /// `None` (nothing read) when it is not.
+    fn json_in_string(&mut self, t: Text<'de>, open: u8) -> Result<Option<serde_json::Value>> {
         if !self.policy.rules.coerce(CoercionKind::JsonInString) {
             return Ok(None);
         }
-        let Event::Str(t) = self.scan.peek()? else {
-            return Ok(None);
-        };
         let s = self.scan.str(t);
         if !self.scan.complete() || s.trim_start().as_bytes().first() != Some(&open) {
             return Ok(None);
@@ -624,7 +644,7 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'_, 'de> {
     }
 
     fn deserialize_map<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        if let Some(v) = self.json_in_string(b'{')? {
+        if let Some(v) = self.object_in_string()? {
             return de::Deserializer::deserialize_map(v, visitor).map_err(nested);
         }
         let ev = self.begin(true)?;
@@ -674,7 +694,7 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'_, 'de> {
         fields: &'static [&'static str],
         visitor: V,
     ) -> Result<V::Value> {
-        if let Some(v) = self.json_in_string(b'{')? {
+        if let Some(v) = self.object_in_string()? {
             return de::Deserializer::deserialize_struct(v, name, fields, visitor).map_err(nested);
         }
         let ev = self.begin(true)?;
@@ -801,6 +821,10 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'_, 'de> {
     }
 
     fn deserialize_ignored_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        self.ignored_after = match self.scan.has_peeked() {
+            false => self.scan.offset(),
+            true => usize::MAX,
+        };
         let ev = self.scan.next()?;
         self.skip(ev)?;
         visitor.visit_unit()
@@ -888,6 +912,8 @@ struct MapAccess<'s, 'a, 'de> {
     /// A struct's field names (aliases included): a key written in another
     /// case or style is read as the field's name. Empty for a map.
     fields: &'static [&'static str],
+    /// Where the last key read starts.
+    key_at: usize,
 }
 
 impl<'de> MapAccess<'_, '_, 'de> {
@@ -904,35 +930,36 @@ impl<'de> MapAccess<'_, '_, 'de> {
         }
     }
 
-    /// With [`CoercionKind::FieldName`]: the field a key written in another
-    /// case or style names (`None`: read it as written).
-    fn field_name(
-        &mut self,
-        key: &Key<'_>,
-        fields: &'static [&'static str],
-    ) -> Result<Option<&'static str>> {
+    /// With [`CoercionKind::FieldName`]: a struct member just decoded whose
+    /// value the struct ignored (an unknown key) and whose key names one of
+    /// its fields in another case or style (`userName` for `user_name`) is
+    /// an error that asks for the decode to start again reading that key as
+    /// the field's name. Checked only for ignored members, so keys written
+    /// exactly cost nothing.
+    #[cold]
+    fn ignored_member(&self) -> Result<()> {
         if !self.de.policy.rules.coerce(CoercionKind::FieldName) {
-            return Ok(None);
+            return Ok(());
         }
-        let written = match key {
-            Key::Borrowed(s) => s,
-            Key::Owned(s) => s.as_str(),
+        let written = match &self.key {
+            Some(Key::Borrowed(s)) => *s,
+            Some(Key::Owned(s)) => s.as_str(),
+            None => return Ok(()),
         };
-        match coerce::match_name(written, fields) {
-            NameMatch::AsWritten => Ok(None),
-            NameMatch::One(name) => {
-                let at = self.de.scan.offset();
-                let (w, u) = (quoted(written), quoted(name));
-                self.de.coerced(CoercionKind::FieldName, at, w, u);
-                Ok(Some(name))
-            }
-            NameMatch::Ambiguous(a, b) => Err(self
-                .de
-                .error(
-                    ErrorKind::Data,
-                    &format!("ambiguous key `{written}`: it could be the field `{a}` or `{b}`"),
-                )
-                .in_key(written)),
+        let at = self.key_at;
+        match coerce::match_name(written, self.fields) {
+            NameMatch::AsWritten => Ok(()),
+            NameMatch::One(name) => Err(Error::at(
+                ErrorKind::Data,
+                format_args!("the key `{written}` names the field `{name}` in another style"),
+                at,
+            )
+            .with_hint(at, Hint::Name(name))),
+            NameMatch::Ambiguous(a, b) => Err(Error::at(
+                ErrorKind::Data,
+                format_args!("ambiguous key `{written}`: it could be the field `{a}` or `{b}`"),
+                at,
+            )),
         }
     }
 
@@ -967,9 +994,21 @@ impl<'de> de::MapAccess<'de> for MapAccess<'_, '_, 'de> {
                 }
                 ev => return Err(self.de.unexpected(ev)),
             };
-            let field = match self.fields {
-                [] => None,
-                fields => self.field_name(&key, fields)?,
+            self.key_at = self.de.scan.offset();
+            // A key learned, on an earlier try, to name a field in another
+            // style (see `ignored_member`).
+            let field = match (self.fields, self.de.scan.hint_at(self.key_at)) {
+                ([_, ..], Some(Hint::Name(name))) => {
+                    let written = match &key {
+                        Key::Borrowed(s) => quoted(s),
+                        Key::Owned(s) => quoted(s),
+                    };
+                    let at = self.key_at;
+                    self.de
+                        .coerced(CoercionKind::FieldName, at, written, quoted(name));
+                    Some(name)
+                }
+                _ => None,
             };
             self.key = Some(key);
             if self.filter && !self.keep_member()? {
@@ -980,22 +1019,36 @@ impl<'de> de::MapAccess<'de> for MapAccess<'_, '_, 'de> {
                 (None, Key::Borrowed(s)) => seed.deserialize(KeyDeserializer::Borrowed(s)),
                 (None, Key::Owned(s)) => seed.deserialize(KeyDeserializer::Copied(s)),
             };
-            return result.map(Some).map_err(|e| match &self.key {
-                Some(Key::Borrowed(k)) => e.in_key(k),
-                Some(Key::Owned(k)) => e.in_key(k),
-                None => e,
+            // `deny_unknown_fields`: a key in another style is found by the
+            // field visitor's error, and read as the field on the restart.
+            return result.map(Some).map_err(|e| {
+                let e = match self.de.policy.rules.coerce(CoercionKind::FieldName) {
+                    true => e.place_hint(self.key_at),
+                    false => e,
+                };
+                match &self.key {
+                    Some(Key::Borrowed(k)) => e.in_key(k),
+                    Some(Key::Owned(k)) => e.in_key(k),
+                    None => e,
+                }
             });
         }
     }
 
     fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value> {
         self.de.accept = self.inner;
-        seed.deserialize(&mut *self.de)
-            .map_err(|e| match &self.key {
-                Some(Key::Borrowed(k)) => e.in_key(k),
-                Some(Key::Owned(k)) => e.in_key(k),
-                None => e,
-            })
+        let value = seed.deserialize(&mut *self.de);
+        let value = match value {
+            Ok(v) if self.de.ignored_after == self.key_at && !self.fields.is_empty() => {
+                self.ignored_member().map(|()| v)
+            }
+            result => result,
+        };
+        value.map_err(|e| match &self.key {
+            Some(Key::Borrowed(k)) => e.in_key(k),
+            Some(Key::Owned(k)) => e.in_key(k),
+            None => e,
+        })
     }
 }
 

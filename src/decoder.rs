@@ -360,7 +360,8 @@ impl Decoder {
         let slice = &text[c.span.clone()];
         let mut de = serde_json::Deserializer::from_str(slice);
         // A key in another style for an optional field is no error to
-        // serde_json: watched for, it sends the reply to the tolerant path.
+        // serde_json (it ignores the member): an ignored member sends the
+        // reply to the tolerant path, which matches keys to fields.
         let value = if self.rules.coerce(CoercionKind::FieldName) {
             T::deserialize(Watch(&mut de))
         } else {

@@ -608,11 +608,17 @@ impl serde::de::Error for Error {
         } else {
             format!("unknown field `{field}`, expected {}", OneOf(expected))
         };
-        Error::new(ErrorKind::Data, message).detail(format!(
+        let mut e = Error::new(ErrorKind::Data, message).detail(format!(
             "unknown field {}; the fields are {}",
             quote(field),
             quoted_list(expected)
-        ))
+        ));
+        // A field's name in another style (`deny_unknown_fields`): read as
+        // that field on a restart, as for variants.
+        if let NameMatch::One(name) = match_name(field, expected) {
+            e.inner.hint = Some((usize::MAX, Hint::Name(name)));
+        }
+        e
     }
 
     #[cold]

@@ -237,7 +237,11 @@ impl<'de> Scanner<'de> {
 
     /// How the decoder is to read the value starting at `offset`, learned
     /// from an earlier try.
+    #[inline]
     pub(crate) fn hint_at(&self, offset: usize) -> Option<Hint> {
+        if self.hints.is_empty() {
+            return None;
+        }
         self.hints
             .iter()
             .find_map(|&(at, hint)| (at == offset).then_some(hint))
@@ -322,7 +326,13 @@ impl<'de> Scanner<'de> {
         self.advance()
     }
 
+    /// Whether an event was peeked and not yet taken.
+    pub(crate) fn has_peeked(&self) -> bool {
+        self.peeked.is_some()
+    }
+
     /// The next event, left in place.
+    #[inline]
     pub(crate) fn peek(&mut self) -> Result<Event<'de>> {
         if let Some(ev) = self.peeked {
             return Ok(ev);
