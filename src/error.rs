@@ -543,28 +543,12 @@ impl serde::de::Error for Error {
 
     #[cold]
     fn invalid_type(unexp: Unexpected<'_>, exp: &dyn Expected) -> Self {
-        Error::new(
-            ErrorKind::Data,
-            format_args!("invalid type: {}, expected {exp}", Json(&unexp)),
-        )
-        .detail(format!(
-            "expected {}, got {}",
-            expected_words(&exp.to_string()),
-            got_words(&unexp)
-        ))
+        Error::unexpected("invalid type", &unexp, exp)
     }
 
     #[cold]
     fn invalid_value(unexp: Unexpected<'_>, exp: &dyn Expected) -> Self {
-        Error::new(
-            ErrorKind::Data,
-            format_args!("invalid value: {}, expected {exp}", Json(&unexp)),
-        )
-        .detail(format!(
-            "expected {}, got {}",
-            expected_words(&exp.to_string()),
-            got_words(&unexp)
-        ))
+        Error::unexpected("invalid value", &unexp, exp)
     }
 
     #[cold]
@@ -635,6 +619,20 @@ impl serde::de::Error for Error {
 }
 
 impl Error {
+    /// serde's "invalid type" and "invalid value" errors (`what`), with
+    /// their words for the model.
+    fn unexpected(what: &str, unexp: &Unexpected<'_>, exp: &dyn Expected) -> Error {
+        Error::new(
+            ErrorKind::Data,
+            format_args!("{what}: {}, expected {exp}", Json(unexp)),
+        )
+        .detail(format!(
+            "expected {}, got {}",
+            expected_words(&exp.to_string()),
+            got_words(unexp)
+        ))
+    }
+
     /// Sets what [`feedback`](Error::feedback) says went wrong.
     pub(crate) fn detail(mut self, detail: String) -> Error {
         self.inner.detail = Some(detail);

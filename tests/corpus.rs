@@ -10,7 +10,7 @@
 //! schema`, and `throws` cases that pass a schema) are typed: they belong with
 //! the coercion tests.
 
-use std::collections::BTreeMap;
+mod common;
 
 use serde_json::Value;
 
@@ -26,64 +26,22 @@ struct Case {
 }
 
 fn load(name: &str) -> Vec<Case> {
-    let path = format!("{}/tests/corpus/{name}", env!("CARGO_MANIFEST_DIR"));
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
-    text.lines()
-        .map(|line| {
-            let v: Value = serde_json::from_str(line).expect("corpus line");
-            Case {
-                id: v["id"].as_str().unwrap().to_owned(),
-                typed: v["options"].get("schema").is_some()
-                    || v["options"].get("schema_repair_mode").is_some(),
-                strict: v["options"]["strict"] == Value::Bool(true),
-                kind: v["kind"].as_str().unwrap().to_owned(),
-                input: v["input"].as_str().unwrap().to_owned(),
-                expected: v.get("expected_value").cloned(),
-                assertion: v
-                    .get("assertion")
-                    .and_then(Value::as_str)
-                    .map(str::to_owned),
-            }
+    common::corpus(name)
+        .into_iter()
+        .map(|v| Case {
+            id: v["id"].as_str().unwrap().to_owned(),
+            typed: v["options"].get("schema").is_some()
+                || v["options"].get("schema_repair_mode").is_some(),
+            strict: v["options"]["strict"] == Value::Bool(true),
+            kind: v["kind"].as_str().unwrap().to_owned(),
+            input: v["input"].as_str().unwrap().to_owned(),
+            expected: v.get("expected_value").cloned(),
+            assertion: v
+                .get("assertion")
+                .and_then(Value::as_str)
+                .map(str::to_owned),
         })
         .collect()
-}
-
-fn differences() -> BTreeMap<String, String> {
-    let path = format!(
-        "{}/tests/corpus/differences.txt",
-        env!("CARGO_MANIFEST_DIR")
-    );
-    let text = std::fs::read_to_string(&path).unwrap_or_default();
-    text.lines()
-        .map(str::trim)
-        .filter(|l| !l.is_empty() && !l.starts_with('#'))
-        .map(|l| {
-            let (id, reason) = l.split_once(char::is_whitespace).unwrap_or((l, ""));
-            assert!(
-                !reason.trim().is_empty(),
-                "{id}: a listed difference needs a reason"
-            );
-            (id.to_owned(), reason.trim().to_owned())
-        })
-        .collect()
-}
-
-/// Value equality as the peers' languages see it: numbers compare by value
-/// (Python's `1 == 1.0`, JS has one number type).
-fn same(a: &Value, b: &Value) -> bool {
-    match (a, b) {
-        (Value::Number(x), Value::Number(y)) => match (x.as_i128(), y.as_i128()) {
-            (Some(x), Some(y)) => x == y,
-            _ => x.as_f64() == y.as_f64(),
-        },
-        (Value::Array(x), Value::Array(y)) => {
-            x.len() == y.len() && x.iter().zip(y).all(|(a, b)| same(a, b))
-        }
-        (Value::Object(x), Value::Object(y)) => {
-            x.len() == y.len() && x.iter().all(|(k, v)| y.get(k).is_some_and(|w| same(v, w)))
-        }
-        _ => a == b,
-    }
 }
 
 fn truthy(v: &Value) -> bool {
@@ -121,7 +79,7 @@ fn run(case: &Case) -> (bool, String) {
         (_, Some("truthy"), _) => value.as_ref().is_some_and(truthy),
         (_, Some("falsy"), _) => !value.as_ref().is_some_and(truthy),
         (_, Some("is_none"), _) => value == Some(Value::Null),
-        (_, _, Some(expected)) => value.as_ref().is_some_and(|v| same(v, expected)),
+        (_, _, Some(expected)) => value.as_ref().is_some_and(|v| common::same(v, expected)),
         // No expected value: the peer gives up (returns "").
         (_, _, None) => value.is_none(),
     };
@@ -129,7 +87,7 @@ fn run(case: &Case) -> (bool, String) {
 }
 
 fn conformance(file: &str, target_percent: usize) {
-    let listed = differences();
+    let listed = common::differences("differences.txt");
     let cases: Vec<Case> = load(file)
         .into_iter()
         .filter(|c| (c.kind == "repair" || c.kind == "throws") && !c.typed)
@@ -143,34 +101,29 @@ fn conformance(file: &str, target_percent: usize) {
             repair_cases += 1;
             repair_agreed += usize::from(agree);
         }
-        match (agree, listed.contains_key(&case.id)) {
-            (true, true) => unexpected.push(format!(
-                "{} now agrees; remove it from differences.txt\n    input: {:?}",
-                case.id, case.input
-            )),
-            (false, false) => unexpected.push(format!(
-                "{} disagrees\n    input:    {:?}\n    expected: {}\n    ours:     {}",
-                case.id,
-                case.input,
-                case.expected
-                    .as_ref()
-                    .map_or_else(|| format!("({})", case.kind), Value::to_string),
-                shown
-            )),
-            _ => {}
-        }
+        unexpected.extend(common::unexpected(
+            &listed,
+            "differences.txt",
+            &case.id,
+            agree,
+            || {
+                format!(
+                    "    input:    {:?}\n    expected: {}\n    ours:     {}",
+                    case.input,
+                    case.expected
+                        .as_ref()
+                        .map_or_else(|| format!("({})", case.kind), Value::to_string),
+                    shown
+                )
+            },
+        ));
     }
     println!(
         "{file}: {agreed}/{} cases agree; repair cases {repair_agreed}/{repair_cases} ({:.1}%)",
         cases.len(),
         100.0 * repair_agreed as f64 / repair_cases as f64
     );
-    assert!(
-        unexpected.is_empty(),
-        "{} unexpected results:\n{}",
-        unexpected.len(),
-        unexpected.join("\n")
-    );
+    common::assert_none_unexpected(&unexpected);
     assert!(
         repair_agreed * 100 >= repair_cases * target_percent,
         "{file}: {repair_agreed}/{repair_cases} repair cases agree, below {target_percent}%"
@@ -237,16 +190,10 @@ impl<'de> serde::Deserialize<'de> for AnyNumber {
 /// compared by value too).
 #[test]
 fn partial_json_parser() {
-    let listed = differences();
-    let path = format!(
-        "{}/tests/corpus/partial_json_parser.jsonl",
-        env!("CARGO_MANIFEST_DIR")
-    );
-    let text = std::fs::read_to_string(path).unwrap();
+    let listed = common::differences("differences.txt");
     let mut unexpected = Vec::new();
     let (mut agreed, mut total) = (0, 0);
-    for line in text.lines() {
-        let case: Value = serde_json::from_str(line).unwrap();
+    for case in common::corpus("partial_json_parser.jsonl") {
         let id = case["id"].as_str().unwrap();
         let input = case["input"].as_str().unwrap();
         let decoder = serde_llm::Decoder::new().allow_partial(allow_of(&case["options"]));
@@ -257,7 +204,7 @@ fn partial_json_parser() {
             }
             (_, Some(expected)) => {
                 let ours = decoder.decode::<Value>(input);
-                let agree = ours.as_ref().is_ok_and(|v| same(v, expected));
+                let agree = ours.as_ref().is_ok_and(|v| common::same(v, expected));
                 (agree, format!("{ours:?}"))
             }
             (_, None) => {
@@ -274,20 +221,19 @@ fn partial_json_parser() {
         };
         total += 1;
         agreed += usize::from(agree);
-        match (agree, listed.contains_key(id)) {
-            (true, true) => unexpected.push(format!("{id} now agrees; remove it from differences.txt")),
-            (false, false) => unexpected.push(format!(
-                "{id} disagrees\n    input:    {input:?}\n    options:  {}\n    expected: {}\n    ours:     {ours}",
+        unexpected.extend(common::unexpected(
+            &listed,
+            "differences.txt",
+            id,
+            agree,
+            || {
+                format!(
+                "    input:    {input:?}\n    options:  {}\n    expected: {}\n    ours:     {ours}",
                 case["options"]["allow"], case["expected"]
-            )),
-            _ => {}
-        }
+            )
+            },
+        ));
     }
     println!("partial_json_parser.jsonl: {agreed}/{total} cases agree");
-    assert!(
-        unexpected.is_empty(),
-        "{} unexpected results:\n{}",
-        unexpected.len(),
-        unexpected.join("\n")
-    );
+    common::assert_none_unexpected(&unexpected);
 }

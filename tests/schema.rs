@@ -30,6 +30,8 @@
 //! this test fails when a listed case starts to agree or an unlisted case
 //! disagrees.
 
+mod common;
+
 use std::collections::BTreeMap;
 
 use serde::de::DeserializeOwned;
@@ -453,10 +455,8 @@ struct Case {
 
 /// The typed `schema` and `throws` cases of a corpus file.
 fn load(name: &str) -> Vec<Case> {
-    let path = format!("{}/tests/corpus/{name}", env!("CARGO_MANIFEST_DIR"));
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
-    text.lines()
-        .map(|line| serde_json::from_str::<Value>(line).expect("corpus line"))
+    common::corpus(name)
+        .into_iter()
         .filter(|v| {
             let typed = v["options"].get("schema").is_some()
                 || v["options"].get("schema_repair_mode").is_some();
@@ -478,44 +478,6 @@ fn load(name: &str) -> Vec<Case> {
         .collect()
 }
 
-fn differences() -> BTreeMap<String, String> {
-    let path = format!(
-        "{}/tests/corpus/schema_differences.txt",
-        env!("CARGO_MANIFEST_DIR")
-    );
-    let text = std::fs::read_to_string(&path).unwrap_or_default();
-    text.lines()
-        .map(str::trim)
-        .filter(|l| !l.is_empty() && !l.starts_with('#'))
-        .map(|l| {
-            let (id, reason) = l.split_once(char::is_whitespace).unwrap_or((l, ""));
-            assert!(
-                !reason.trim().is_empty(),
-                "{id}: a listed difference needs a reason"
-            );
-            (id.to_owned(), reason.trim().to_owned())
-        })
-        .collect()
-}
-
-/// Value equality as the peers' languages see it: numbers compare by value
-/// (Python's `1 == 1.0`, JS has one number type).
-fn same(a: &Value, b: &Value) -> bool {
-    match (a, b) {
-        (Value::Number(x), Value::Number(y)) => match (x.as_i128(), y.as_i128()) {
-            (Some(x), Some(y)) => x == y,
-            _ => x.as_f64() == y.as_f64(),
-        },
-        (Value::Array(x), Value::Array(y)) => {
-            x.len() == y.len() && x.iter().zip(y).all(|(a, b)| same(a, b))
-        }
-        (Value::Object(x), Value::Object(y)) => {
-            x.len() == y.len() && x.iter().all(|(k, v)| y.get(k).is_some_and(|w| same(v, w)))
-        }
-        _ => a == b,
-    }
-}
-
 /// Whether our answer agrees with the peer's, and what our answer was.
 fn run(case: &Case) -> (bool, String) {
     let ours = decode(&case.schema, &case.input);
@@ -525,7 +487,7 @@ fn run(case: &Case) -> (bool, String) {
     };
     let agree = match (case.kind.as_str(), &case.expected) {
         ("throws", _) => ours.is_err(),
-        (_, Some(expected)) => ours.as_ref().is_ok_and(|v| same(v, expected)),
+        (_, Some(expected)) => ours.as_ref().is_ok_and(|v| common::same(v, expected)),
         // No expected value: the peer gives up (returns "").
         (_, None) => ours.is_err(),
     };
@@ -533,7 +495,7 @@ fn run(case: &Case) -> (bool, String) {
 }
 
 fn conformance(file: &str) {
-    let listed = differences();
+    let listed = common::differences("schema_differences.txt");
     let cases = load(file);
     let mut unexpected = Vec::new();
     for id in listed.keys() {
@@ -551,23 +513,18 @@ fn conformance(file: &str) {
             schema_cases += 1;
             schema_agreed += usize::from(agree);
         }
-        match (agree, listed.contains_key(&case.id)) {
-            (true, true) => unexpected.push(format!(
-                "{} now agrees; remove it from schema_differences.txt\n    input: {:?}",
-                case.id, case.input
-            )),
-            (false, false) => unexpected.push(format!(
-                "{} disagrees\n    input:    {:?}\n    schema:   {}\n    expected: {}\n    ours:     {}",
-                case.id,
+        let list = "schema_differences.txt";
+        unexpected.extend(common::unexpected(&listed, list, &case.id, agree, || {
+            format!(
+                "    input:    {:?}\n    schema:   {}\n    expected: {}\n    ours:     {}",
                 case.input,
                 case.schema,
                 case.expected
                     .as_ref()
                     .map_or_else(|| format!("({})", case.kind), Value::to_string),
                 shown
-            )),
-            _ => {}
-        }
+            )
+        }));
     }
     println!(
         "{file} schema: {agreed}/{} agree; schema cases {schema_agreed}/{schema_cases}, throws cases {}/{}",
@@ -575,12 +532,7 @@ fn conformance(file: &str) {
         agreed - schema_agreed,
         cases.len() - schema_cases
     );
-    assert!(
-        unexpected.is_empty(),
-        "{} unexpected results:\n{}",
-        unexpected.len(),
-        unexpected.join("\n")
-    );
+    common::assert_none_unexpected(&unexpected);
 }
 
 #[test]

@@ -1,5 +1,7 @@
 //! Any bytes into typed and untyped targets: never a panic; where serde_json
-//! accepts the text, serde_llm gives the same value (differential).
+//! accepts the text, serde_llm gives the same value (differential), and so
+//! does strict mode for the typed target (the default decoder may coerce
+//! more: a key in another style fills a field serde_json leaves empty).
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
@@ -25,6 +27,10 @@ struct Target {
 
 fuzz_target!(|data: &[u8]| {
     let _ = serde_llm::from_llm_slice::<Target>(data);
+    if let Ok(theirs) = serde_json::from_slice::<Target>(data) {
+        let ours = serde_llm::Decoder::strict().decode_slice::<Target>(data);
+        assert_eq!(ours.expect("valid JSON decodes in strict mode"), theirs);
+    }
     let _ = serde_llm::from_llm_slice::<Vec<Target>>(data);
     let ours = serde_llm::from_llm_slice::<serde_json::Value>(data);
     if let Ok(theirs) = serde_json::from_slice::<serde_json::Value>(data) {

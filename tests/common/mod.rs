@@ -1,0 +1,80 @@
+//! What the conformance tests (`tests/corpus.rs`, `tests/schema.rs`) share:
+//! reading a peer's corpus, the list of cases we answer differently on
+//! purpose, and value equality as the peers see it.
+
+use std::collections::BTreeMap;
+
+use serde_json::Value;
+
+/// The records of `tests/corpus/{name}`, one JSON object per line.
+pub fn corpus(name: &str) -> Vec<Value> {
+    let path = format!("{}/tests/corpus/{name}", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    text.lines()
+        .map(|line| serde_json::from_str(line).expect("corpus line"))
+        .collect()
+}
+
+/// `tests/corpus/{name}`: one case per line, its id then the reason we answer
+/// differently; `#` starts a comment line. Every listed case needs a reason.
+pub fn differences(name: &str) -> BTreeMap<String, String> {
+    let path = format!("{}/tests/corpus/{name}", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    text.lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .map(|l| {
+            let (id, reason) = l.split_once(char::is_whitespace).unwrap_or((l, ""));
+            assert!(
+                !reason.trim().is_empty(),
+                "{id}: a listed difference needs a reason"
+            );
+            (id.to_owned(), reason.trim().to_owned())
+        })
+        .collect()
+}
+
+/// Value equality as the peers' languages see it: numbers compare by value
+/// (Python's `1 == 1.0`, JS has one number type).
+pub fn same(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Number(x), Value::Number(y)) => match (x.as_i128(), y.as_i128()) {
+            (Some(x), Some(y)) => x == y,
+            _ => x.as_f64() == y.as_f64(),
+        },
+        (Value::Array(x), Value::Array(y)) => {
+            x.len() == y.len() && x.iter().zip(y).all(|(a, b)| same(a, b))
+        }
+        (Value::Object(x), Value::Object(y)) => {
+            x.len() == y.len() && x.iter().all(|(k, v)| y.get(k).is_some_and(|w| same(v, w)))
+        }
+        _ => a == b,
+    }
+}
+
+/// What a case's outcome says against the list `list` (its file name): a
+/// listed case that now agrees, or an unlisted one that disagrees (with
+/// `details`: the input, what was expected, what we gave), is unexpected.
+pub fn unexpected(
+    listed: &BTreeMap<String, String>,
+    list: &str,
+    id: &str,
+    agree: bool,
+    details: impl FnOnce() -> String,
+) -> Option<String> {
+    match (agree, listed.contains_key(id)) {
+        (true, true) => Some(format!("{id} now agrees; remove it from {list}")),
+        (false, false) => Some(format!("{id} disagrees\n{}", details())),
+        _ => None,
+    }
+}
+
+/// Fails with every unexpected outcome, one per paragraph.
+pub fn assert_none_unexpected(unexpected: &[String]) {
+    assert!(
+        unexpected.is_empty(),
+        "{} unexpected results:\n{}",
+        unexpected.len(),
+        unexpected.join("\n")
+    );
+}
