@@ -656,15 +656,21 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'_, 'de> {
         // in another style is found by the variant visitor's error, and read
         // as the right name on the decode's restart.
         let ev = self.begin(true)?;
-        let at = self.scan.offset();
-        if let (Event::Str(t), Some(Hint::Name(name))) = (ev, self.scan.hint_at(at)) {
-            let written = quoted(self.scan.str(t));
-            self.coerced(CoercionKind::EnumVariant, at, written, quoted(name));
-            return visitor.visit_borrowed_str(name);
+        if let Event::Str(t) = ev {
+            let s = self.scan.str(t);
+            let learned = self.scan.hints().iter().find_map(|h| match h {
+                Hint::Tag { written, name } if written == s => Some(*name),
+                _ => None,
+            });
+            if let Some(name) = learned {
+                let (at, written) = (self.scan.offset(), quoted(s));
+                self.coerced(CoercionKind::EnumVariant, at, written, quoted(name));
+                return visitor.visit_borrowed_str(name);
+            }
         }
         let coerce = self.policy.rules.coerce(CoercionKind::EnumVariant);
         self.visit(ev, visitor, true, None)
-            .map_err(|e| if coerce { e.place_hint(at) } else { e })
+            .map_err(|e| if coerce { e.place_hint() } else { e })
     }
 
     fn deserialize_unit_struct<V: Visitor<'de>>(
@@ -727,16 +733,26 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'_, 'de> {
         // cannot take the string (an `Option<String>` keeps it). Which it is
         // shows only when the inner type fails on it; the decode then starts
         // again with this value known to be `None`.
-        let at = self.scan.offset();
-        if self.scan.hint_at(at) == Some(Hint::Null) {
-            let written = quoted(s);
+        // Which Option this is, by its visitor's type (`Option<u32>`'s): what
+        // is learned of one placeholder holds wherever that type meets it.
+        let kind = std::any::type_name::<V>();
+        let text = s.trim().to_ascii_lowercase();
+        let learned = self.scan.hints().iter().any(|h| match h {
+            Hint::Null { visitor, text: t } => *visitor == kind && *t == text,
+            _ => false,
+        });
+        if learned {
+            let (at, written) = (self.scan.offset(), quoted(s));
             self.scan.next()?;
             self.coerced(CoercionKind::NoneSentinel, at, written, "null".into());
             return visitor.visit_none();
         }
         visitor.visit_some(&mut *self).map_err(|e| {
             if e.hint().is_none() && e.spine().is_none() && e.rejected_at().is_none() {
-                e.with_hint(at, Hint::Null)
+                e.with_hint(Hint::Null {
+                    visitor: kind,
+                    text,
+                })
             } else {
                 e
             }
@@ -930,6 +946,29 @@ impl<'de> MapAccess<'_, '_, 'de> {
         }
     }
 
+    /// The field a key was learned to name on an earlier try (recorded as
+    /// a coercion), if any.
+    #[cold]
+    fn learned_field(&mut self, key: &Key<'_>) -> Option<&'static str> {
+        let written = match key {
+            Key::Borrowed(s) => s,
+            Key::Owned(s) => s.as_str(),
+        };
+        let fields = self.fields.as_ptr() as usize;
+        let name = self.de.scan.hints().iter().find_map(|h| match h {
+            Hint::Field {
+                fields: f,
+                written: w,
+                name,
+            } if *f == fields && w == written => Some(*name),
+            _ => None,
+        })?;
+        let at = self.key_at;
+        self.de
+            .coerced(CoercionKind::FieldName, at, quoted(written), quoted(name));
+        Some(name)
+    }
+
     /// With [`CoercionKind::FieldName`]: a struct member just decoded whose
     /// value the struct ignored (an unknown key) and whose key names one of
     /// its fields in another case or style (`userName` for `user_name`) is
@@ -954,7 +993,11 @@ impl<'de> MapAccess<'_, '_, 'de> {
                 format_args!("the key `{written}` names the field `{name}` in another style"),
                 at,
             )
-            .with_hint(at, Hint::Name(name))),
+            .with_hint(Hint::Field {
+                fields: self.fields.as_ptr() as usize,
+                written: written.to_owned(),
+                name,
+            })),
             NameMatch::Ambiguous(a, b) => Err(Error::at(
                 ErrorKind::Data,
                 format_args!("ambiguous key `{written}`: it could be the field `{a}` or `{b}`"),
@@ -997,17 +1040,8 @@ impl<'de> de::MapAccess<'de> for MapAccess<'_, '_, 'de> {
             self.key_at = self.de.scan.offset();
             // A key learned, on an earlier try, to name a field in another
             // style (see `ignored_member`).
-            let field = match (self.fields, self.de.scan.hint_at(self.key_at)) {
-                ([_, ..], Some(Hint::Name(name))) => {
-                    let written = match &key {
-                        Key::Borrowed(s) => quoted(s),
-                        Key::Owned(s) => quoted(s),
-                    };
-                    let at = self.key_at;
-                    self.de
-                        .coerced(CoercionKind::FieldName, at, written, quoted(name));
-                    Some(name)
-                }
+            let field = match (self.fields, self.de.scan.hints()) {
+                ([_, ..], [_, ..]) => self.learned_field(&key),
                 _ => None,
             };
             self.key = Some(key);
@@ -1023,7 +1057,7 @@ impl<'de> de::MapAccess<'de> for MapAccess<'_, '_, 'de> {
             // field visitor's error, and read as the field on the restart.
             return result.map(Some).map_err(|e| {
                 let e = match self.de.policy.rules.coerce(CoercionKind::FieldName) {
-                    true => e.place_hint(self.key_at),
+                    true => e.place_hint(),
                     false => e,
                 };
                 match &self.key {

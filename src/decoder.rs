@@ -728,7 +728,7 @@ impl Decoder {
                 (Some(spine), _) if opts.spine.as_deref() != Some(spine) => {
                     opts.spine = Some(spine.to_vec());
                 }
-                (_, Some(hint)) if !opts.hints.contains(&hint) => opts.hints.push(hint),
+                (_, Some(hint)) if !opts.hints.contains(hint) => opts.hints.push(hint.clone()),
                 _ => break (scan, result),
             }
         };

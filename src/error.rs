@@ -125,21 +125,35 @@ struct ErrorImpl {
     report: Option<Report>,
     /// For [`ErrorKind::Contract`]: what the check found.
     violations: Vec<Violation>,
-    /// For an internal restart: a value to read differently next time.
-    hint: Option<(usize, Hint)>,
+    /// For an internal restart: what to read differently next time, and
+    /// whether the error was raised where the hint applies (see
+    /// [`Error::place_hint`]).
+    hint: Option<(bool, Hint)>,
     /// What went wrong in words for the model (see [`Error::feedback`]),
     /// when it differs from the message.
     detail: Option<String>,
 }
 
-/// How to read a value on a restarted decode, learned from the first try.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// What a restarted decode reads differently, learned from an earlier try.
+/// A hint is about a kind of place, not one offset, so a reply with a
+/// hundred `"N/A"` scores or `userName` keys is read again once, not a
+/// hundred times.
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) enum Hint {
-    /// A "no value" placeholder string (`"N/A"`) where an `Option` of a
-    /// non-string type is wanted: read it as `None`.
-    Null,
-    /// An identifier written in another case or style: read it as this name.
-    Name(&'static str),
+    /// The placeholder `text` (`"n/a"`, trimmed and lowercased) where an
+    /// `Option` is wanted whose visitor is `visitor` (its type name) and
+    /// whose inner type failed on it: read as `None`.
+    Null { visitor: &'static str, text: String },
+    /// A key written `written` in a struct with these field names (the
+    /// list's address): read as the field `name`.
+    Field {
+        fields: usize,
+        written: String,
+        name: &'static str,
+    },
+    /// A tag (an internally or adjacently tagged enum's) written `written`:
+    /// read as the variant `name`.
+    Tag { written: String, name: &'static str },
 }
 
 impl Error {
@@ -217,27 +231,31 @@ impl Error {
         e
     }
 
-    /// An error that asks for the decode to start again, reading the value
-    /// at `offset` as `hint` says.
+    /// An error that asks for the decode to start again, reading as `hint`
+    /// says.
     #[cold]
-    pub(crate) fn with_hint(mut self, offset: usize, hint: Hint) -> Error {
-        self.inner.hint = Some((offset, hint));
+    pub(crate) fn with_hint(mut self, hint: Hint) -> Error {
+        self.inner.hint = Some((true, hint));
         self
     }
 
-    /// Gives an error raised by a visitor with an unplaced hint (an unknown
-    /// variant that matches a variant in another style) the offset of the
-    /// value it was raised for.
-    pub(crate) fn place_hint(mut self, offset: usize) -> Error {
-        if let Some((at @ usize::MAX, _)) = &mut self.inner.hint {
-            *at = offset;
+    /// Confirms the hint of an error raised by a visitor (an unknown variant
+    /// or field that matches one in another style): the Deserializer saw it
+    /// raised for a value it read itself (not from serde's buffer), so a
+    /// restart will meet the same value.
+    pub(crate) fn place_hint(mut self) -> Error {
+        if let Some((placed, _)) = &mut self.inner.hint {
+            *placed = true;
         }
         self
     }
 
-    /// The restart hint, if this error carries one.
-    pub(crate) fn hint(&self) -> Option<(usize, Hint)> {
-        self.inner.hint.filter(|&(at, _)| at != usize::MAX)
+    /// The restart hint, if this error carries a confirmed one.
+    pub(crate) fn hint(&self) -> Option<&Hint> {
+        match &self.inner.hint {
+            Some((true, hint)) => Some(hint),
+            _ => None,
+        }
     }
 
     /// The spine of a restart error.
@@ -577,10 +595,11 @@ impl serde::de::Error for Error {
             quote(variant)
         ));
         // Written in another style (`in_progress` for `InProgress`): the
-        // decoder may read it as that variant on a restart, once it knows
-        // where the name was (see `place_hint`).
+        // decoder may read it as that variant on a restart, if the tag was
+        // its own to read (see `place_hint`).
         if let NameMatch::One(name) = match_name(variant, expected) {
-            e.inner.hint = Some((usize::MAX, Hint::Name(name)));
+            let written = variant.to_owned();
+            e.inner.hint = Some((false, Hint::Tag { written, name }));
         }
         e
     }
@@ -600,7 +619,16 @@ impl serde::de::Error for Error {
         // A field's name in another style (`deny_unknown_fields`): read as
         // that field on a restart, as for variants.
         if let NameMatch::One(name) = match_name(field, expected) {
-            e.inner.hint = Some((usize::MAX, Hint::Name(name)));
+            let fields = expected.as_ptr() as usize;
+            let written = field.to_owned();
+            e.inner.hint = Some((
+                false,
+                Hint::Field {
+                    fields,
+                    written,
+                    name,
+                },
+            ));
         }
         e
     }

@@ -957,3 +957,53 @@ fn coercions_inside_a_partial_view() {
     assert_eq!(view.score, Some(0.5));
     assert_eq!(view.tags, Some(vec!["a".to_owned()]));
 }
+
+#[test]
+fn many_placeholders_keys_and_tags_are_learned_once() {
+    // Each kind of place is learned once, so a long list is read again once,
+    // not once per value.
+    let list: Vec<String> = (0..300)
+        .map(|i| {
+            if i % 2 == 0 {
+                "\"N/A\"".to_owned()
+            } else {
+                i.to_string()
+            }
+        })
+        .collect();
+    let text = format!("[{}]", list.join(", "));
+    let (v, r) = coerced::<Vec<Option<u32>>>(&text);
+    assert_eq!(v.iter().filter(|x| x.is_none()).count(), 150);
+    assert_eq!(v[1], Some(1));
+    assert_eq!(r.len(), 150);
+    assert_eq!(r[149].1, "$[298]");
+
+    let users: Vec<String> = (0..300)
+        .map(|i| format!(r#"{{"user_name": "u{i}", "displayName": "U{i}"}}"#))
+        .collect();
+    let text = format!("[{}]", users.join(", "));
+    let (v, r) = coerced::<Vec<User>>(&text);
+    assert_eq!(v[299].display_name.as_deref(), Some("U299"));
+    assert_eq!(r.len(), 300);
+
+    #[derive(Debug, PartialEq, Deserialize)]
+    #[serde(tag = "type", rename_all = "snake_case")]
+    enum Step {
+        InProgress,
+        Done,
+    }
+    let steps: Vec<&str> = (0..300)
+        .map(|i| {
+            if i % 3 == 0 {
+                r#"{"type": "In Progress"}"#
+            } else {
+                r#"{"type": "DONE"}"#
+            }
+        })
+        .collect();
+    let text = format!("[{}]", steps.join(", "));
+    let (v, r) = coerced::<Vec<Step>>(&text);
+    assert_eq!(v[0], Step::InProgress);
+    assert_eq!(v[299], Step::Done);
+    assert_eq!(r.len(), 300);
+}

@@ -119,7 +119,7 @@ pub(crate) struct ScanOptions {
     /// Values to read differently, learned from an earlier try at the same
     /// span (see [`Hint`]): the decoder's, kept with the scanner that tapes
     /// what the decode did.
-    pub hints: Vec<(usize, Hint)>,
+    pub hints: Vec<Hint>,
 }
 
 pub(crate) struct Scanner<'de> {
@@ -173,7 +173,7 @@ pub(crate) struct Scanner<'de> {
     rules: Rules,
     /// The first repair made of a denied kind.
     denied: Option<Repair>,
-    hints: Vec<(usize, Hint)>,
+    hints: Vec<Hint>,
     /// The coercions the decoder made (paths filled in afterwards).
     coercions: Vec<Coercion>,
 }
@@ -235,16 +235,11 @@ impl<'de> Scanner<'de> {
         (self.repairs, self.coercions)
     }
 
-    /// How the decoder is to read the value starting at `offset`, learned
-    /// from an earlier try.
+    /// What the decoder learned to read differently on earlier tries at this
+    /// span (usually nothing).
     #[inline]
-    pub(crate) fn hint_at(&self, offset: usize) -> Option<Hint> {
-        if self.hints.is_empty() {
-            return None;
-        }
-        self.hints
-            .iter()
-            .find_map(|&(at, hint)| (at == offset).then_some(hint))
+    pub(crate) fn hints(&self) -> &[Hint] {
+        &self.hints
     }
 
     /// Records a coercion the decoder made of the value (or key) at `offset`.
