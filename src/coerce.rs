@@ -41,7 +41,7 @@ pub(crate) fn number_text(s: &str) -> Option<Cow<'_, str>> {
 }
 
 /// JSON's number grammar: `-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?`.
-fn is_json_number(t: &str) -> bool {
+pub(crate) fn is_json_number(t: &str) -> bool {
     let b = t.as_bytes();
     let mut i = usize::from(b.first() == Some(&b'-'));
     let digits = |i: &mut usize| {

@@ -263,7 +263,13 @@ impl<'a, 'de> Deserializer<'a, 'de> {
     /// Records a coercion of the value (or key) at `offset`.
     #[cold]
     fn coerced(&mut self, kind: CoercionKind, offset: usize, written: String, used: String) {
-        self.scan.coerced(kind, offset, written, used);
+        self.scan.coerced(kind, offset, written, used, false);
+    }
+
+    /// Records a coercion of the key at `offset`.
+    #[cold]
+    fn coerced_key(&mut self, kind: CoercionKind, offset: usize, written: String, used: String) {
+        self.scan.coerced(kind, offset, written, used, true);
     }
 
     /// A number wanted.
@@ -275,7 +281,10 @@ impl<'a, 'de> Deserializer<'a, 'de> {
                 let text = self.scan.str(n.text).to_owned();
                 self.integer_text(&text, visitor, want, at, None)
             }
-            Event::Str(t) if self.policy.rules.coerce(CoercionKind::StringToNumber) => {
+            Event::Str(t)
+                if self.policy.rules.coerce(CoercionKind::StringToNumber)
+                    && self.scan.complete() =>
+            {
                 let s = self.scan.str(t);
                 let Some(num) = coerce::number_text(s) else {
                     return self.visit(ev, visitor, true, None);
@@ -309,19 +318,10 @@ impl<'a, 'de> Deserializer<'a, 'de> {
     ) -> Result<V::Value> {
         let rules = self.policy.rules;
         let float = text.bytes().any(|c| matches!(c, b'.' | b'e' | b'E'));
-        // A string, or a float spelling: what it was coerced by.
-        let kind = match (&written, float) {
-            (Some(_), _) => Some(CoercionKind::StringToNumber),
-            (None, true) if rules.coerce(CoercionKind::FloatToInteger) => {
-                Some(CoercionKind::FloatToInteger)
-            }
-            (None, _) => None,
-        };
         if !float && want == Want::Int128 {
             // A plain integer beyond 64 bits, read exactly.
-            if let Some(kind) = kind {
-                let written = written.unwrap_or_else(|| text.to_owned());
-                self.coerced(kind, at, written, text.to_owned());
+            if let Some(written) = written {
+                self.coerced(CoercionKind::StringToNumber, at, written, text.to_owned());
             }
             return match (text.parse::<u128>(), text.parse::<i128>()) {
                 (Ok(u), _) => visitor.visit_u128(u),
@@ -329,31 +329,34 @@ impl<'a, 'de> Deserializer<'a, 'de> {
                 _ => Err(self.error(ErrorKind::Number, "number out of range for i128 and u128")),
             };
         }
-        let exact = match (float, want) {
-            // A plain integer beyond 64 bits for a narrower integer: a float,
-            // as serde_json reads it.
-            (false, _) => None,
-            (true, _) if kind.is_some() => coerce::integral(text),
-            (true, _) => None,
-        };
-        let value = match exact {
-            Some(v) => Some((v, kind)),
-            None if float && rules.coerce(CoercionKind::RoundFloat) => parse_f64(text)
+        // A float spelling of a whole number (`42.0`), exactly; else, if
+        // allowed, rounded. A plain integer beyond 64 bits for a narrower
+        // integer is a float, as serde_json reads it.
+        let exact = (float && rules.coerce(CoercionKind::FloatToInteger))
+            .then(|| coerce::integral(text))
+            .flatten();
+        let rounded = || {
+            parse_f64(text)
                 .filter(|f| f.is_finite() && f.abs() < 1.7e38)
-                .map(|f| (f.round() as i128, Some(CoercionKind::RoundFloat))),
-            None => None,
+                .map(|f| f.round() as i128)
         };
-        let Some((v, kind)) = value else {
-            // Not a whole number (or not allowed to be read as one): the
-            // target's own error.
-            return match parse_f64(text) {
-                Some(f) => visitor.visit_f64(f),
-                None => Err(self.error(ErrorKind::Number, "number out of range")),
-            };
+        let (v, round) = match exact {
+            Some(v) => (v, false),
+            None if float && rules.coerce(CoercionKind::RoundFloat) => match rounded() {
+                Some(v) => (v, true),
+                None => return self.not_integer(text, visitor),
+            },
+            None => return self.not_integer(text, visitor),
         };
-        if let Some(kind) = kind {
-            let written = written.unwrap_or_else(|| text.to_owned());
-            self.coerced(kind, at, written, v.to_string());
+        let used = v.to_string();
+        if round {
+            let written = written.clone().unwrap_or_else(|| text.to_owned());
+            self.coerced(CoercionKind::RoundFloat, at, written, used.clone());
+        }
+        match written {
+            Some(written) => self.coerced(CoercionKind::StringToNumber, at, written, used),
+            None if !round => self.coerced(CoercionKind::FloatToInteger, at, text.to_owned(), used),
+            None => {}
         }
         if let Ok(u) = u64::try_from(v) {
             visitor.visit_u64(u)
@@ -363,6 +366,15 @@ impl<'a, 'de> Deserializer<'a, 'de> {
             visitor.visit_u128(u)
         } else {
             visitor.visit_i128(v)
+        }
+    }
+
+    /// An integer wanted, and `text` is no whole number (or may not be read
+    /// as one): the target's own error.
+    fn not_integer<V: Visitor<'de>>(&self, text: &str, visitor: V) -> Result<V::Value> {
+        match parse_f64(text) {
+            Some(f) => visitor.visit_f64(f),
+            None => Err(self.error(ErrorKind::Number, "number out of range")),
         }
     }
 
@@ -421,6 +433,7 @@ impl<'a, 'de> Deserializer<'a, 'de> {
             return self.visit(ev, visitor, true, None);
         }
         let (word, written) = match ev {
+            Event::Str(_) if !self.scan.complete() => (None, String::new()),
             Event::Str(t) => {
                 let s = self.scan.str(t);
                 (coerce::bool_word(s), quoted(s))
@@ -448,8 +461,13 @@ impl<'a, 'de> Deserializer<'a, 'de> {
 
     /// A sequence wanted: a string holding a JSON array is that array; any
     /// other single value is a one-element sequence.
-    fn sequence<V: Visitor<'de>>(&mut self, visitor: V) -> Result<V::Value> {
+    /// `len`: a tuple's length (one value is a one-element tuple only).
+    fn sequence<V: Visitor<'de>>(&mut self, visitor: V, len: Option<usize>) -> Result<V::Value> {
         let ev = self.scan.peek()?;
+        if !self.admits(self.accept, ev, true) {
+            // Cut off where it may not be: as `begin` refuses it.
+            return Err(Error::rejected(self.scan.offset()));
+        }
         let one = match ev {
             Event::StartArray
             | Event::Null
@@ -457,14 +475,24 @@ impl<'a, 'de> Deserializer<'a, 'de> {
             | Event::EndObject
             | Event::Eof
             | Event::Key(_) => false,
+            Event::Str(_) if !self.scan.complete() => {
+                // A string still being written (a field marked partial): it
+                // may turn out to hold JSON, or be one value. Nothing to show
+                // yet, and nothing that a longer prefix contradicts.
+                self.scan.next()?;
+                let nothing = std::iter::empty::<()>();
+                return visitor.visit_seq(de::value::SeqDeserializer::<_, Error>::new(nothing));
+            }
             Event::Str(t) => {
                 if let Some(v) = self.json_in_string(t, b'[')? {
                     return de::Deserializer::deserialize_seq(v, visitor).map_err(nested);
                 }
-                true
+                // A reply that is prose ("I'm sorry, I can't…") is no list.
+                !self.scan.prose_root()
             }
             Event::StartObject | Event::Num(_) | Event::Bool(_) => true,
         };
+        let one = one && len.is_none_or(|n| n == 1);
         if !one || !self.policy.rules.coerce(CoercionKind::OneToSequence) {
             let ev = self.begin(true)?;
             return self.visit(ev, visitor, true, None);
@@ -506,7 +534,7 @@ impl<'a, 'de> Deserializer<'a, 'de> {
         if !self.scan.complete() || s.trim_start().as_bytes().first() != Some(&open) {
             return Ok(None);
         }
-        let Some(value) = crate::decoder::nested_value(s, self.policy) else {
+        let Some((value, repairs)) = crate::decoder::nested_value(s, self.policy) else {
             return Ok(None);
         };
         let fits = match open {
@@ -519,6 +547,10 @@ impl<'a, 'de> Deserializer<'a, 'de> {
         let at = self.scan.offset();
         let written = quoted(s);
         self.scan.next()?;
+        // What was repaired inside is listed, at the string's offset.
+        for kind in repairs {
+            self.scan.record_at(kind, at);
+        }
         let used = value.to_string();
         self.coerced(CoercionKind::JsonInString, at, written, used);
         Ok(Some(value))
@@ -534,6 +566,7 @@ impl<'de> Deserializer<'_, 'de> {
         t: Text<'de>,
         variants: &'static [&'static str],
         at: usize,
+        key: bool,
     ) -> Result<Option<&'static str>> {
         if !self.policy.rules.coerce(CoercionKind::EnumVariant) {
             return Ok(None);
@@ -542,8 +575,12 @@ impl<'de> Deserializer<'_, 'de> {
         match coerce::match_name(written, variants) {
             NameMatch::AsWritten => Ok(None),
             NameMatch::One(name) => {
-                let written = quoted(written);
-                self.coerced(CoercionKind::EnumVariant, at, written, quoted(name));
+                let (kind, written, used) =
+                    (CoercionKind::EnumVariant, quoted(written), quoted(name));
+                match key {
+                    true => self.coerced_key(kind, at, written, used),
+                    false => self.coerced(kind, at, written, used),
+                }
                 Ok(Some(name))
             }
             NameMatch::Ambiguous(a, b) => Err(Error::at(
@@ -640,7 +677,7 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'_, 'de> {
     }
 
     fn deserialize_seq<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        self.sequence(visitor)
+        self.sequence(visitor, None)
     }
 
     fn deserialize_map<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
@@ -681,17 +718,17 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'_, 'de> {
         de::Deserializer::deserialize_unit(self, visitor)
     }
 
-    fn deserialize_tuple<V: Visitor<'de>>(self, _len: usize, visitor: V) -> Result<V::Value> {
-        self.sequence(visitor)
+    fn deserialize_tuple<V: Visitor<'de>>(self, len: usize, visitor: V) -> Result<V::Value> {
+        self.sequence(visitor, Some(len))
     }
 
     fn deserialize_tuple_struct<V: Visitor<'de>>(
         self,
         _name: &'static str,
-        _len: usize,
+        len: usize,
         visitor: V,
     ) -> Result<V::Value> {
-        self.sequence(visitor)
+        self.sequence(visitor, Some(len))
     }
 
     fn deserialize_struct<V: Visitor<'de>>(
@@ -782,7 +819,7 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'_, 'de> {
         match self.begin(true)? {
             Event::Str(t) => {
                 let at = self.scan.offset();
-                if let Some(name) = self.variant_name(t, variants, at)? {
+                if let Some(name) = self.variant_name(t, variants, at, false)? {
                     return KeyDeserializer::Borrowed(name).unit_variant(visitor);
                 }
                 match t {
@@ -963,9 +1000,15 @@ impl<'de> MapAccess<'_, '_, 'de> {
             } if *f == fields && w == written => Some(*name),
             _ => None,
         })?;
+        // The field is also written under its own name (`{"name": "a",
+        // "Name": null}`): the other key stays unknown, as serde_json has it.
+        let exact = Hint::Exact { name };
+        if self.de.scan.hints().contains(&exact) {
+            return None;
+        }
         let at = self.key_at;
         self.de
-            .coerced(CoercionKind::FieldName, at, quoted(written), quoted(name));
+            .coerced_key(CoercionKind::FieldName, at, quoted(written), quoted(name));
         Some(name)
     }
 
@@ -1102,7 +1145,7 @@ impl<'de> de::EnumAccess<'de> for VariantAccess<'_, '_, 'de> {
         let value = match self.de.scan.next()? {
             Event::Key(t) => {
                 let at = self.de.scan.offset();
-                match (self.de.variant_name(t, self.variants, at)?, t) {
+                match (self.de.variant_name(t, self.variants, at, true)?, t) {
                     (Some(name), _) => seed.deserialize(KeyDeserializer::Borrowed(name))?,
                     (None, Text::Borrowed(s)) => seed.deserialize(KeyDeserializer::Borrowed(s))?,
                     (None, Text::Scratch) => {
@@ -1178,10 +1221,15 @@ impl<'de> KeyDeserializer<'de, '_> {
         }
     }
 
+    /// A key read as a number (or a bool): spelled as JSON spells it, as
+    /// serde_json requires (`"+1"` and `"01"` are not numbers).
     fn parse<T: std::str::FromStr>(&self, what: &'static str) -> Result<T> {
-        self.as_str()
-            .parse()
-            .map_err(|_| de::Error::invalid_type(de::Unexpected::Str(self.as_str()), &what))
+        let s = self.as_str();
+        let spelled = what == "bool" || coerce::is_json_number(s);
+        match s.parse() {
+            Ok(v) if spelled => Ok(v),
+            _ => Err(de::Error::invalid_type(de::Unexpected::Str(s), &what)),
+        }
     }
 }
 

@@ -21,7 +21,7 @@ use crate::policy::{Accept, Rules};
 use crate::report::{CoercionKind, Fix, Repair, RepairKind, Report, Strategy};
 use crate::scan::{self, ScanOptions, Scanner};
 use crate::shape::{self, Shape};
-use crate::watch::Watch;
+use crate::watch::{self, Watch};
 use crate::write;
 
 /// A configured decoder. [`from_llm_str`](crate::from_llm_str) and
@@ -315,7 +315,8 @@ impl Decoder {
         let shape = shape::of::<T>();
         // A target read with `deserialize_any` throughout (`serde_json::Value`)
         // follows the Allow flags; any other is typed.
-        self.decode_as(text, shape, shape != Shape::Any)
+        let done = self.decode_as(text, shape, shape != Shape::Any)?;
+        self.vet_result(text, done)
     }
 
     fn decode_as<'de, T: Deserialize<'de>>(
@@ -324,8 +325,10 @@ impl Decoder {
         shape: Shape,
         typed: bool,
     ) -> Result<(T, Report)> {
-        if let Some(done) = self.fast_lane(text) {
-            return self.vet_result(text, done);
+        let watch = self.rules.coerce(CoercionKind::FieldName);
+        let mut ignored = false;
+        if let Some(done) = self.fast_lane(text, watch, &mut ignored) {
+            return Ok(done);
         }
         let policy = Policy {
             // A typed decode uses only what the schema allows to be cut off;
@@ -336,13 +339,23 @@ impl Decoder {
             rules: self.rules,
             max_depth: self.max_depth,
         };
-        let done = self.run(text, shape, policy.on, |scan| {
+        let result = self.run(text, shape, policy.on, |scan| {
             let mut de = Deserializer::new(scan, policy);
             let value = T::deserialize(&mut de)?;
             de.finish()?;
             Ok(value)
-        })?;
-        self.vet_result(text, done)
+        });
+        // Valid JSON that serde_json reads (ignoring a member) but the
+        // tolerant path cannot (a `RawValue` field): serde_json's answer —
+        // unless the tolerant path found a key that could name two fields,
+        // which is an error, not a guess.
+        let ambiguous = |e: &Error| e.message().starts_with("ambiguous");
+        if ignored && result.as_ref().is_err_and(|e| !ambiguous(e)) {
+            if let Some(done) = self.fast_lane(text, false, &mut ignored) {
+                return Ok(done);
+            }
+        }
+        result
     }
 
     /// The fast lane: a reply that is one valid JSON value (alone, or an
@@ -352,22 +365,34 @@ impl Decoder {
     /// any error, or when the text after the value might hold another
     /// candidate, the tolerant path decides. (`tests/valid.rs` sets a limit
     /// of 127 to test the tolerant path on valid JSON.)
-    fn fast_lane<'de, T: Deserialize<'de>>(&self, text: &'de str) -> Option<(T, Report)> {
+    ///
+    /// `watch`: a key in another style for an optional field is no error to
+    /// serde_json (it ignores the member), so an ignored member sends the
+    /// reply to the tolerant path, which matches keys to fields; `ignored`
+    /// is then set.
+    fn fast_lane<'de, T: Deserialize<'de>>(
+        &self,
+        text: &'de str,
+        watch: bool,
+        ignored: &mut bool,
+    ) -> Option<(T, Report)> {
         if !self.strategies.whole || self.max_depth < 128 {
             return None;
         }
         let c = extract::whole(text, extract::body(text))?;
         let slice = &text[c.span.clone()];
         let mut de = serde_json::Deserializer::from_str(slice);
-        // A key in another style for an optional field is no error to
-        // serde_json (it ignores the member): an ignored member sends the
-        // reply to the tolerant path, which matches keys to fields.
-        let value = if self.rules.coerce(CoercionKind::FieldName) {
-            T::deserialize(Watch(&mut de))
-        } else {
-            T::deserialize(&mut de)
+        let value = match watch {
+            true => T::deserialize(Watch(&mut de)),
+            false => T::deserialize(&mut de),
         };
-        let value = value.ok()?;
+        let value = match value {
+            Ok(v) => v,
+            Err(e) => {
+                *ignored = watch && e.to_string().starts_with(watch::IGNORED);
+                return None;
+            }
+        };
         let end = match de.end() {
             Ok(()) => slice.len(),
             // Prose after the value: serde_json's error is where it starts.
@@ -410,7 +435,9 @@ impl Decoder {
         T::View: Deserialize<'de> + View,
     {
         // A view is always typed, even one serde reads with `deserialize_any`
-        // (an untagged enum's view).
+        // (an untagged enum's view). A reply still being written needs its
+        // completion, so max_repairs and accept_if, which judge finished
+        // replies, do not apply.
         match self.decode_as::<T::View>(text, shape::of::<T::View>(), true) {
             Ok((view, _)) => Ok(view.admitted()),
             // Nothing written yet, or the reply is cut off before the view can
@@ -450,27 +477,25 @@ impl Decoder {
             ),
             _ => "the reply's report failed the decoder's acceptance test".to_owned(),
         };
-        let detail = fixes_feedback(text, &report);
+        let mut detail = fixes_feedback(text, &report);
+        if detail.is_empty() {
+            detail = "$: the reply was refused; send it again as plain JSON".to_owned();
+        }
         Err(Error::rejected_report(message, report, detail))
     }
 
     /// A repair of a kind the rules deny (the scanner refuses those it
     /// makes; these are made around it: text after the value, several
-    /// values gathered, spans left out, a reply cut off).
+    /// values gathered, spans left out).
     fn vet<R>(&self, outcome: Result<Attempt<R>>) -> Result<Attempt<R>> {
         let a = outcome?;
         if self.rules.all_repairs() {
             return Ok(a);
         }
-        if let Some(r) = a.report.repairs.iter().find(|r| !self.rules.repair(r.kind)) {
-            return Err(Error::denied(*r));
+        match a.report.repairs.iter().find(|r| !self.rules.repair(r.kind)) {
+            Some(r) => Err(Error::denied(*r)),
+            None => Ok(a),
         }
-        if a.report.truncated && !self.rules.repair(RepairKind::MissingCloser) {
-            let offset = a.report.span.end;
-            let kind = RepairKind::MissingCloser;
-            return Err(Error::denied(Repair { kind, offset }));
-        }
-        Ok(a)
     }
 
     fn run<'de, R, F>(
@@ -651,10 +676,11 @@ impl Decoder {
             }
             return Ok(a);
         }
-        let single = self.attempt(text, span, c.strategy, false, policy, sink)?;
-        if single.more_roots && shape == Shape::Any {
-            // Several values: gather them into one array. Empty objects and
-            // arrays beside real values carry nothing and are left out.
+        let mut single = self.attempt(text, span, c.strategy, false, policy, sink)?;
+        if single.more_roots && matches!(shape, Shape::Any | Shape::Array) {
+            // Several values for a target that takes anything or a
+            // sequence: gather them into one array. Empty objects and arrays
+            // beside real values carry nothing and are left out.
             let mut spans = span.to_vec();
             if let Some(roots) = extract::container_roots(text, c.span.clone()) {
                 let full: Vec<Range<usize>> =
@@ -684,6 +710,12 @@ impl Decoder {
                 );
                 return Ok(multi);
             }
+        }
+        if single.more_roots {
+            // Values after the one decoded were left out: never silently.
+            let offset = single.report.span.end;
+            let kind = RepairKind::TrailingText;
+            single.report.repairs.push(Repair { kind, offset });
         }
         Ok(single)
     }
@@ -749,12 +781,15 @@ impl Decoder {
                     && !scan.repairs().iter().any(|r| {
                         matches!(r.kind, RepairKind::TrailingText | RepairKind::CodeFence)
                     });
-                let (repairs, mut coercions) = scan.into_fixes();
-                if !coercions.is_empty() {
-                    let offsets: Vec<usize> = coercions.iter().map(|c| c.offset).collect();
+                let (repairs, coerced) = scan.into_fixes();
+                let mut coercions = Vec::with_capacity(coerced.len());
+                if !coerced.is_empty() {
+                    let offsets: Vec<(usize, bool)> =
+                        coerced.iter().map(|(c, key)| (c.offset, *key)).collect();
                     let paths = scan::paths_at(text, spans, &opts, &offsets);
-                    for (c, path) in coercions.iter_mut().zip(paths) {
+                    for ((mut c, _), path) in coerced.into_iter().zip(paths) {
                         c.path = path;
+                        coercions.push(c);
                     }
                 }
                 Ok(Attempt {
@@ -859,8 +894,13 @@ fn fixes_feedback(text: &str, report: &Report) -> String {
 }
 
 /// Decodes a JSON value written inside a string (a double-encoded array or
-/// object), repairing it as any reply. `None` when it is not one value.
-pub(crate) fn nested_value(text: &str, policy: Policy) -> Option<serde_json::Value> {
+/// object), repairing it as any reply, with the kinds of repair it needed.
+/// `None` unless the whole string is that one value, complete: `"[urgent]
+/// fix the login"` is text that starts with a bracket, not an array.
+pub(crate) fn nested_value(
+    text: &str,
+    policy: Policy,
+) -> Option<(serde_json::Value, Vec<RepairKind>)> {
     let decoder = Decoder {
         max_depth: policy.max_depth,
         strategies: Strategies::only_whole(),
@@ -869,5 +909,13 @@ pub(crate) fn nested_value(text: &str, policy: Policy) -> Option<serde_json::Val
         max_repairs: None,
         accept: None,
     };
-    decoder.decode(text).ok()
+    let (value, report) = decoder.decode_with_report(text).ok()?;
+    let whole = !report.truncated
+        && !report.repairs.iter().any(|r| {
+            matches!(
+                r.kind,
+                RepairKind::TrailingText | RepairKind::MultipleValues | RepairKind::Skipped
+            )
+        });
+    whole.then(|| (value, report.repairs.iter().map(|r| r.kind).collect()))
 }

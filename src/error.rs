@@ -154,6 +154,9 @@ pub(crate) enum Hint {
     /// A tag (an internally or adjacently tagged enum's) written `written`:
     /// read as the variant `name`.
     Tag { written: String, name: &'static str },
+    /// The field `name` is written under its own name too: no key in
+    /// another style is read as it (see `Field`).
+    Exact { name: &'static str },
 }
 
 impl Error {
@@ -641,8 +644,12 @@ impl serde::de::Error for Error {
 
     #[cold]
     fn duplicate_field(field: &'static str) -> Self {
-        Error::new(ErrorKind::Data, format_args!("duplicate field `{field}`"))
-            .detail(format!("the field {} appears twice", quote(field)))
+        let mut e = Error::new(ErrorKind::Data, format_args!("duplicate field `{field}`"))
+            .detail(format!("the field {} appears twice", quote(field)));
+        // Perhaps twice only because a key in another style was read as it:
+        // a restart leaves such keys unknown.
+        e.inner.hint = Some((true, Hint::Exact { name: field }));
+        e
     }
 }
 

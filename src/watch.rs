@@ -17,6 +17,9 @@ use std::fmt;
 
 use serde::de::{self, DeserializeSeed, Deserializer, Visitor};
 
+/// How the error a watched ignored value raises begins.
+pub(crate) const IGNORED: &str = "a value is ignored";
+
 /// A Deserializer that fails on an ignored value (see the module docs).
 pub(crate) struct Watch<D>(pub D);
 
@@ -43,9 +46,9 @@ impl<'de, D: Deserializer<'de>> Deserializer<'de> for Watch<D> {
     }
 
     fn deserialize_ignored_any<V: Visitor<'de>>(self, _: V) -> Result<V::Value, D::Error> {
-        Err(de::Error::custom(
-            "a value is ignored: the tolerant path decides",
-        ))
+        Err(de::Error::custom(format_args!(
+            "{IGNORED}: the tolerant path decides"
+        )))
     }
 
     fn deserialize_unit_struct<V: Visitor<'de>>(

@@ -1007,3 +1007,244 @@ fn many_placeholders_keys_and_tags_are_learned_once() {
     assert_eq!(v[299], Step::Done);
     assert_eq!(r.len(), 300);
 }
+
+// ----- cases found in review -------------------------------------------------
+
+#[test]
+fn a_reply_in_prose_is_no_list() {
+    // A refusal is not a one-element list of its first words.
+    for text in [
+        "I'm sorry, but I can't help with that request.",
+        "solo",
+        "apple, banana, cherry",
+    ] {
+        let e = err::<Vec<String>>(text);
+        assert_eq!(e.kind(), ErrorKind::NoJson, "{text}");
+    }
+    // Several values where a sequence is wanted are gathered, not cut to one.
+    assert_eq!(coerced::<Vec<u32>>("1\n2").0, [1, 2]);
+    assert_eq!(coerced::<Vec<Vec<u32>>>("[1]\n[2]").0, [vec![1], vec![2]]);
+    // A quoted string is a value.
+    assert_eq!(coerced::<Vec<String>>(r#""solo""#).0, ["solo"]);
+}
+
+#[test]
+fn text_that_starts_like_json_is_text() {
+    let (v, r) = coerced::<Tags>(r#"{"tags": "[urgent] fix the login page"}"#);
+    assert_eq!(v.tags, ["[urgent] fix the login page"]);
+    assert_eq!(r[0].0, OneToSequence);
+    // What was repaired inside a string holding JSON is listed.
+    let (_, report) = Decoder::new()
+        .decode_with_report::<Tags>(r#"{"tags": "[a, 'b',]"}"#)
+        .unwrap();
+    let kinds: Vec<RepairKind> = report.repairs.iter().map(|r| r.kind).collect();
+    assert_eq!(
+        kinds,
+        [
+            RepairKind::UnquotedString,
+            RepairKind::Quotes,
+            RepairKind::TrailingComma
+        ]
+    );
+    assert!(report.repairs.iter().all(|r| r.offset == 9));
+}
+
+#[test]
+fn nothing_is_recorded_for_a_value_left_out() {
+    let (v, report) = Decoder::new()
+        .decode_with_report::<Vec<Vec<u32>>>("[[1], 5")
+        .unwrap();
+    assert_eq!(v, [vec![1]]);
+    assert!(report.coercions.is_empty());
+}
+
+#[test]
+fn a_field_written_under_its_own_name_wins() {
+    #[derive(Debug, PartialEq, Deserialize)]
+    struct Named {
+        id: u32,
+        name: Option<String>,
+    }
+    // serde_json reads this (ignoring "Name"): so do we.
+    for text in [
+        r#"{"id": 1, "name": "a", "Name": null}"#,
+        r#"{"id": 1, "Name": null, "name": "a"}"#,
+    ] {
+        assert_eq!(
+            coerced::<Named>(text).0,
+            Named {
+                id: 1,
+                name: Some("a".into())
+            },
+            "{text}"
+        );
+    }
+}
+
+#[test]
+fn a_raw_value_field_decodes_as_serde_json_decodes_it() {
+    #[derive(Debug, Deserialize)]
+    struct Call<'a> {
+        name: String,
+        #[serde(borrow)]
+        args: &'a serde_json::value::RawValue,
+    }
+    let text = r#"{"name": "f", "args": {"a": [1, 2]}, "callId": 7}"#;
+    let v: Call = from_llm_str(text).unwrap();
+    let theirs: Call = serde_json::from_str(text).unwrap();
+    assert_eq!(
+        (v.name.as_str(), v.args.get()),
+        (theirs.name.as_str(), theirs.args.get())
+    );
+}
+
+#[test]
+fn strict_mode_refuses_what_serde_json_refuses() {
+    for text in ["{\"a\"/**/: 1}", "{\"a\" # c\n: 1}", "{\"a\"\u{a0}: 1}"] {
+        let e = Decoder::strict().decode::<Value>(text).unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::Denied, "{text:?}");
+    }
+    let whole_only = Decoder::strict()
+        .strategy(serde_llm::Strategy::Fence, false)
+        .strategy(serde_llm::Strategy::Tag, false)
+        .strategy(serde_llm::Strategy::Balanced, false)
+        .strategy(serde_llm::Strategy::Trailing, false);
+    for text in [r#"5"a": [1]"#, r#"{"a":1}{"#, r#"{"a": 1}, {d": []}"#] {
+        assert!(whole_only.decode::<Value>(text).is_err(), "{text:?}");
+    }
+    // Map keys are numbers only as JSON spells them.
+    for text in [r#"{"+1": 1}"#, r#"{"01": 1}"#] {
+        assert!(Decoder::strict()
+            .decode::<BTreeMap<u32, u32>>(text)
+            .is_err());
+        assert!(serde_json::from_str::<BTreeMap<u32, u32>>(text).is_err());
+    }
+    assert_eq!(
+        Decoder::strict()
+            .decode::<BTreeMap<i32, u32>>(r#"{"-1": 1}"#)
+            .unwrap(),
+        BTreeMap::from([(-1, 1)])
+    );
+}
+
+#[test]
+fn allowing_the_repairs_a_reply_needs_is_enough() {
+    // A repair relabelled or taken back while scanning is not held against
+    // the reply.
+    for (text, kinds) in [
+        (r#"{COMMENT "key": 1}"#, vec![RepairKind::Skipped]),
+        (r#"{"key": 1/3}"#, vec![RepairKind::NumberAsString]),
+        (
+            r#""yes" is my answer"#,
+            vec![RepairKind::MissingQuote, RepairKind::TrailingText],
+        ),
+        ("t", vec![RepairKind::TruncatedValue]),
+    ] {
+        let (_, report) = Decoder::new().decode_with_report::<Value>(text).unwrap();
+        let used: Vec<RepairKind> = report.repairs.iter().map(|r| r.kind).collect();
+        assert_eq!(used, kinds, "{text}");
+        let d = kinds.iter().fold(Decoder::strict(), |d, &k| d.allow(k));
+        assert!(d.decode::<Value>(text).is_ok(), "{text}");
+    }
+}
+
+#[test]
+fn the_path_of_a_key_in_an_implicit_object() {
+    let (_, r) = coerced::<Vec<User>>(r#"["userName": "x"]"#);
+    assert_eq!(
+        r,
+        rec(
+            FieldName,
+            "$[0].userName",
+            r#""userName""#,
+            r#""user_name""#
+        )
+    );
+}
+
+#[test]
+fn a_view_never_shows_a_string_that_may_be_json_half_read() {
+    use serde_llm::Partial;
+    #[derive(Debug, Deserialize, Partial)]
+    #[allow(dead_code)]
+    struct Ticket {
+        #[llm(required)]
+        id: u32,
+        #[llm(partial)]
+        tags: Vec<String>,
+        #[llm(partial)]
+        ids: Vec<u32>,
+    }
+    let full = r#"{"id": 1, "tags": "[\"a\", \"b\"]", "ids": "[1, 2, 3]"}"#;
+    let mut last_tags: Vec<String> = Vec::new();
+    for end in 1..=full.len() {
+        let Some(view) = serde_llm::from_llm_str_partial::<Ticket>(&full[..end]).unwrap() else {
+            continue;
+        };
+        assert_eq!(view.id, Some(1), "{:?}", &full[..end]);
+        let tags = view.tags.unwrap_or_default();
+        assert!(tags.starts_with(&last_tags), "{:?}: {tags:?}", &full[..end]);
+        last_tags = tags;
+        for id in view.ids.unwrap_or_default() {
+            assert!((1..=3).contains(&id));
+        }
+    }
+    assert_eq!(last_tags, ["a", "b"]);
+    // A number split at a comma is not read early.
+    let full = r#"["1,234", "5"]"#;
+    for end in 1..=full.len() {
+        let v = serde_llm::from_llm_str_partial::<Vec<u64>>(&full[..end]).unwrap();
+        for n in v.unwrap_or_default() {
+            assert!(n == 1234 || n == 5, "{:?}: {n}", &full[..end]);
+        }
+    }
+}
+
+#[test]
+fn a_tuple_takes_one_value_only_if_it_has_one_element() {
+    #[derive(Debug, Deserialize)]
+    #[allow(dead_code)]
+    struct Pair {
+        p: (u32, u32),
+    }
+    let e = err::<Pair>(r#"{"p": 5}"#);
+    assert_eq!(
+        e.message(),
+        "invalid type: integer `5`, expected a tuple of size 2"
+    );
+    assert_eq!(e.feedback(), "$.p: expected a list of 2 values, got 5");
+    assert_eq!(coerced::<(u32,)>("5").0, (5,));
+}
+
+#[test]
+fn placeholder_rules_and_float_rules_hold_for_strings_too() {
+    let d = Decoder::new().deny(FloatToInteger);
+    assert!(d.decode::<u32>(r#""42.0""#).is_err());
+    assert_eq!(d.decode::<u32>(r#""42""#).unwrap(), 42);
+    let (v, report) = Decoder::new()
+        .allow(RoundFloat)
+        .decode_with_report::<u32>(r#""42.5""#)
+        .unwrap();
+    assert_eq!(v, 43);
+    let kinds: Vec<CoercionKind> = report.coercions.iter().map(|c| c.kind).collect();
+    assert_eq!(kinds, [RoundFloat, StringToNumber]);
+}
+
+#[test]
+fn a_refusal_with_nothing_fixed_still_says_why() {
+    let e = Decoder::new()
+        .accept_if(|_| false)
+        .decode::<Vec<u8>>("[1]")
+        .unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::Rejected);
+    assert_eq!(
+        e.feedback(),
+        "$: the reply was refused; send it again as plain JSON"
+    );
+    // Partial views are not judged: the reply is still being written.
+    let d = Decoder::new().max_repairs(0);
+    assert_eq!(
+        d.decode_partial::<Vec<u8>>("[1, 2, ").unwrap(),
+        Some(vec![1, 2])
+    );
+}

@@ -171,11 +171,12 @@ pub(crate) struct Scanner<'de> {
     complete: bool,
     spine: Option<Vec<usize>>,
     rules: Rules,
-    /// The first repair made of a denied kind.
-    denied: Option<Repair>,
+    /// How many repairs have been checked against the rules.
+    checked: usize,
     hints: Vec<Hint>,
-    /// The coercions the decoder made (paths filled in afterwards).
-    coercions: Vec<Coercion>,
+    /// The coercions the decoder made (paths filled in afterwards), and
+    /// for each whether it was of a key.
+    coercions: Vec<(Coercion, bool)>,
 }
 
 impl<'de> Scanner<'de> {
@@ -213,7 +214,7 @@ impl<'de> Scanner<'de> {
             complete: true,
             spine: opts.spine.clone(),
             rules: opts.rules,
-            denied: None,
+            checked: 0,
             hints: opts.hints.clone(),
             coercions: Vec::new(),
         };
@@ -230,8 +231,9 @@ impl<'de> Scanner<'de> {
         &self.repairs
     }
 
-    /// The repairs and the coercions made.
-    pub(crate) fn into_fixes(self) -> (Vec<Repair>, Vec<Coercion>) {
+    /// The repairs and the coercions made (each with whether it was of a
+    /// key).
+    pub(crate) fn into_fixes(self) -> (Vec<Repair>, Vec<(Coercion, bool)>) {
         (self.repairs, self.coercions)
     }
 
@@ -242,7 +244,8 @@ impl<'de> Scanner<'de> {
         &self.hints
     }
 
-    /// Records a coercion the decoder made of the value (or key) at `offset`.
+    /// Records a coercion the decoder made of the value at `offset`, or of
+    /// the key there (`key`).
     #[cold]
     pub(crate) fn coerced(
         &mut self,
@@ -250,14 +253,16 @@ impl<'de> Scanner<'de> {
         offset: usize,
         written: String,
         used: String,
+        key: bool,
     ) {
-        self.coercions.push(Coercion {
+        let c = Coercion {
             kind,
             path: String::new(),
             offset,
             written,
             used,
-        });
+        };
+        self.coercions.push((c, key));
     }
 
     /// Whether the input was cut off and completed.
@@ -321,6 +326,21 @@ impl<'de> Scanner<'de> {
         self.advance()
     }
 
+    /// Whether the last event returned is a top-level value written as bare
+    /// prose (a word or sentence taken as a string), not as JSON.
+    pub(crate) fn prose_root(&self) -> bool {
+        self.stack.is_empty()
+            && self.repairs.last().is_some_and(|r| {
+                r.kind == RepairKind::UnquotedString && r.offset >= self.token_start
+            })
+    }
+
+    /// Records a repair made for the decoder (inside a string that held
+    /// JSON).
+    pub(crate) fn record_at(&mut self, kind: RepairKind, offset: usize) {
+        self.record(kind, offset);
+    }
+
     /// Whether an event was peeked and not yet taken.
     pub(crate) fn has_peeked(&self) -> bool {
         self.peeked.is_some()
@@ -339,18 +359,33 @@ impl<'de> Scanner<'de> {
 
     #[cold]
     fn record(&mut self, kind: RepairKind, offset: usize) {
-        let repair = Repair { kind, offset };
-        if self.denied.is_none() && !self.rules.repair(kind) {
-            self.denied = Some(repair);
+        self.repairs.push(Repair { kind, offset });
+    }
+
+    /// With some repair kinds denied: the first repair of a denied kind made
+    /// since the last check is an error. Checked when an event is returned,
+    /// not when the repair is recorded, because a step may relabel a repair
+    /// it made (a word taken as a string turns out to be a stray word) or
+    /// take it back (a string read again with a limit).
+    #[cold]
+    fn check_rules(&mut self) -> Result<()> {
+        let n = self.repairs.len();
+        let from = self.checked.min(n);
+        self.checked = n;
+        match self.repairs[from..]
+            .iter()
+            .find(|r| !self.rules.repair(r.kind))
+        {
+            Some(r) => Err(Error::denied(*r)),
+            None => Ok(()),
         }
-        self.repairs.push(repair);
     }
 
     fn advance(&mut self) -> Result<Event<'de>> {
         self.complete = true;
         let ev = self.step()?;
-        if let Some(r) = self.denied {
-            return Err(Error::denied(r));
+        if !self.rules.all_repairs() {
+            self.check_rules()?;
         }
         if !self.complete {
             self.check_spine()?;
@@ -1144,6 +1179,22 @@ impl<'de> Scanner<'de> {
         Some(kind)
     }
 
+    /// What lies between a key and the next significant byte at `j`,
+    /// passed over without a step of its own: a comment or a non-ASCII space
+    /// there is a repair like any other.
+    fn between_key_and_colon(&mut self, j: usize) {
+        let gap = &self.b[self.pos.min(j)..j.min(self.end)];
+        if gap.iter().all(|&c| lex::is_ws(c)) {
+            return;
+        }
+        let kind = if gap.iter().any(|&c| matches!(c, b'/' | b'#')) {
+            RepairKind::Comment
+        } else {
+            RepairKind::SpecialWhitespace
+        };
+        self.record(kind, self.pos);
+    }
+
     fn key_event(&mut self, text: Text<'de>, unquoted: bool) -> Option<Event<'de>> {
         let b = self.b;
         let end = self.end;
@@ -1152,6 +1203,7 @@ impl<'de> Scanner<'de> {
         } else {
             self.follow
         };
+        self.between_key_and_colon(j);
         if j >= end {
             self.dangling_key(j, true);
             return None;
@@ -1352,7 +1404,9 @@ impl<'de> Scanner<'de> {
     /// whether another value follows, and end.
     fn after_root(&mut self, c: u8) -> Option<Event<'de>> {
         if matches!(c, b',' | b';' | b'}' | b']' | b')' | b'`') {
-            if c != b',' {
+            // A comma may separate top-level values (`1, 2`); one with
+            // nothing after it is text after the value.
+            if c != b',' || next_significant(self.b, self.pos + 1, self.end) >= self.end {
                 self.record(RepairKind::TrailingText, self.pos);
             }
             self.pos += 1;
@@ -1482,16 +1536,18 @@ pub(crate) fn paths_at(
     text: &str,
     spans: &[Range<usize>],
     opts: &ScanOptions,
-    offsets: &[usize],
+    offsets: &[(usize, bool)],
 ) -> Vec<String> {
     let mut found = vec![String::new(); offsets.len()];
     let mut scan = Scanner::over(text, spans, opts);
     // One step per open container, and how many elements each array has.
     let mut segs: Vec<Segment> = Vec::new();
     let mut counts: Vec<Option<usize>> = Vec::new();
-    let mut note = |segs: &[Segment], at: usize| {
-        for (i, &o) in offsets.iter().enumerate() {
-            if o == at && found[i].is_empty() {
+    // `key`: the offset is a key's (an object held back until its first key
+    // starts where that key does: `["k": v]`).
+    let mut note = |segs: &[Segment], at: usize, key: bool| {
+        for (i, &(o, of_key)) in offsets.iter().enumerate() {
+            if o == at && of_key == key && found[i].is_empty() {
                 found[i] = crate::error::render_path(segs);
             }
         }
@@ -1508,7 +1564,7 @@ pub(crate) fn paths_at(
                 if let Some(last) = segs.last_mut() {
                     *last = Segment::Key(scan.str(t).to_owned());
                 }
-                note(&segs, at);
+                note(&segs, at, true);
             }
             _ => {
                 if let Some(Some(n)) = counts.last_mut() {
@@ -1517,7 +1573,7 @@ pub(crate) fn paths_at(
                     }
                     *n += 1;
                 }
-                note(&segs, at);
+                note(&segs, at, false);
                 match ev {
                     Event::StartObject => {
                         segs.push(Segment::Key(String::new()));

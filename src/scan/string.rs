@@ -22,6 +22,10 @@ struct Limit {
     /// Where scanning resumes (after a closing quote, or at the delimiter
     /// where a missing closing quote belonged).
     resume: usize,
+    /// The string ran into the end of the input and was ended at a
+    /// delimiter that closes nothing (`["1,`, `"a": "[1, 2]`): the reply was
+    /// cut off inside it, for all we know.
+    at_end: bool,
 }
 
 enum Scan<'de> {
@@ -205,6 +209,14 @@ impl<'de> Scanner<'de> {
             if i >= stop {
                 if let Some(l) = limit {
                     self.record(RepairKind::MissingQuote, l.at);
+                    if l.at_end && self.spine.is_some() {
+                        // This string ran into the end of the reply, which
+                        // was cut off: where its closing quote belonged is a
+                        // guess, so it is not complete (for the partial
+                        // policy; `repair()` takes the guess).
+                        self.truncated = true;
+                        self.complete = false;
+                    }
                     let text = self.finish(start, seg, l.at, owned, l.resume == l.at);
                     self.pos = l.resume;
                     return Scan::Done(Some(text));
@@ -266,6 +278,7 @@ impl<'de> Scanner<'de> {
                     return Scan::Again(Limit {
                         at: trim_back(b, start, p),
                         resume: p,
+                        at_end: false,
                     });
                 }
             }
@@ -596,10 +609,11 @@ impl<'de> Scanner<'de> {
         let last = trim_back(b, start, end);
         let delimiter = |c: u8| matches!(c, b'}' | b']' | b',' | b'+') || (w.paren && c == b')');
         let ends_with_delimiter = last > start && delimiter(b[last - 1]);
-        let cut = |at: usize| {
+        let cut = |at: usize, at_end: bool| {
             Scan::Again(Limit {
                 at: trim_back(b, start, at),
                 resume: at,
+                at_end,
             })
         };
         match w.ctx {
@@ -615,12 +629,12 @@ impl<'de> Scanner<'de> {
                     .rposition(|&c| c == b'"')
                     .map(|q| start + q);
                 let quotes_after = |k: usize| last_quote.is_some_and(|q| q > k);
-                let cut = |at: usize| {
+                let cut = |at: usize, at_end: bool| {
                     let mut at = at;
                     while at > start && (is_ws(b[at - 1]) || b[at - 1] == b'+') {
                         at -= 1;
                     }
-                    cut(at)
+                    cut(at, at_end)
                 };
                 let mut depth = 0i32;
                 for k in start..last {
@@ -629,26 +643,28 @@ impl<'de> Scanner<'de> {
                             let window = end.min(k + 1 + LOOKAHEAD);
                             let next = next_significant(b, k + 1, window);
                             if w.ctx == Ctx::Array || key_then_colon(b, next, window).is_some() {
-                                return cut(k);
+                                // Nothing after the comma: cut off, perhaps.
+                                return cut(k, next >= end);
                             }
                         }
                         b'{' | b'[' => depth += 1,
-                        c if c == closer && depth <= 0 && !quotes_after(k) => return cut(k),
+                        c if c == closer && depth <= 0 && !quotes_after(k) => return cut(k, false),
                         b'}' | b']' => depth -= 1,
                         _ => {}
                     }
                 }
+                // No delimiter fits: the text ran into the end.
                 let mut k = last;
                 while k > start && (is_ws(b[k - 1]) || delimiter(b[k - 1])) {
                     k -= 1;
                 }
-                return cut(k);
+                return cut(k, true);
             }
-            Ctx::Root if ends_with_delimiter && b[last - 1] == b'+' => return cut(last - 1),
+            Ctx::Root if ends_with_delimiter && b[last - 1] == b'+' => return cut(last - 1, false),
             Ctx::Key if last > start && b[last - 1] == b'}' => {
                 // `{"key:value}`: the key ends at its colon.
                 if let Some(colon) = b[start..last].iter().position(|&c| c == b':') {
-                    return cut(start + colon);
+                    return cut(start + colon, false);
                 }
             }
             _ => {}
@@ -658,6 +674,7 @@ impl<'de> Scanner<'de> {
             return Scan::Again(Limit {
                 at: q,
                 resume: q + n,
+                at_end: false,
             });
         }
         // Cut off mid-string: keep what was written.
