@@ -137,6 +137,12 @@ impl<'a, 'de> Deserializer<'a, 'de> {
     /// does not accept is a `Truncated` error.
     fn begin(&mut self, typed: bool) -> Result<Event<'de>> {
         let ev = self.scan.peek()?;
+        self.begin_peeked(ev, typed)
+    }
+
+    /// [`begin`](Self::begin) with the next event, `ev`, already peeked.
+    #[inline]
+    fn begin_peeked(&mut self, ev: Event<'de>, typed: bool) -> Result<Event<'de>> {
         if !self.admits(self.accept, ev, typed) {
             // Left unread: an array can skip its last element on this error.
             return Err(Error::rejected(self.scan.offset()));
@@ -494,7 +500,8 @@ impl<'a, 'de> Deserializer<'a, 'de> {
         };
         let one = one && len.is_none_or(|n| n == 1);
         if !one || !self.policy.rules.coerce(CoercionKind::OneToSequence) {
-            let ev = self.begin(true)?;
+            // Admitted above.
+            let ev = self.scan.next()?;
             return self.visit(ev, visitor, true, None);
         }
         let at = self.scan.offset();
@@ -513,10 +520,10 @@ impl<'a, 'de> Deserializer<'a, 'de> {
         })
     }
 
-    /// A struct or map wanted, and the next value is a string: with
+    /// A struct or map wanted, and the next value, `ev`, is a string: with
     /// [`CoercionKind::JsonInString`], the JSON object written inside it.
-    fn object_in_string(&mut self) -> Result<Option<serde_json::Value>> {
-        match self.scan.peek()? {
+    fn object_in_string(&mut self, ev: Event<'de>) -> Result<Option<serde_json::Value>> {
+        match ev {
             Event::Str(t) => self.json_in_string(t, b'{'),
             _ => Ok(None),
         }
@@ -681,10 +688,11 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'_, 'de> {
     }
 
     fn deserialize_map<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        if let Some(v) = self.object_in_string()? {
+        let ev = self.scan.peek()?;
+        if let Some(v) = self.object_in_string(ev)? {
             return de::Deserializer::deserialize_map(v, visitor).map_err(nested);
         }
-        let ev = self.begin(true)?;
+        let ev = self.begin_peeked(ev, true)?;
         self.visit(ev, visitor, true, None)
     }
 
@@ -737,10 +745,11 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'_, 'de> {
         fields: &'static [&'static str],
         visitor: V,
     ) -> Result<V::Value> {
-        if let Some(v) = self.object_in_string()? {
+        let ev = self.scan.peek()?;
+        if let Some(v) = self.object_in_string(ev)? {
             return de::Deserializer::deserialize_struct(v, name, fields, visitor).map_err(nested);
         }
-        let ev = self.begin(true)?;
+        let ev = self.begin_peeked(ev, true)?;
         self.visit(ev, visitor, true, Some(fields))
     }
 
