@@ -311,7 +311,6 @@ impl<'de> Scanner<'de> {
     }
 
     /// The next event.
-    #[inline]
     pub(crate) fn next(&mut self) -> Result<Event<'de>> {
         if let Some(ev) = self.peeked.take() {
             return Ok(ev);
@@ -382,9 +381,6 @@ impl<'de> Scanner<'de> {
         }
     }
 
-    // Kept out of line: `next` is inlined where events are read, and most
-    // calls take a peeked or pending event.
-    #[inline(never)]
     fn advance(&mut self) -> Result<Event<'de>> {
         self.complete = true;
         let ev = self.step()?;
