@@ -381,8 +381,10 @@ impl Report {
         self.repairs.len() + self.coercions.len()
     }
 
-    /// The sum of the repairs' weights (how much the text was bent).
+    /// How much the reply was bent: the repairs' weights, and one for each
+    /// coercion (a candidate that needed none beats one that did).
     pub(crate) fn weight(&self) -> u32 {
-        self.repairs.iter().map(|r| r.kind.weight()).sum()
+        let repairs: u32 = self.repairs.iter().map(|r| r.kind.weight()).sum();
+        repairs + u32::try_from(self.coercions.len()).unwrap_or(u32::MAX)
     }
 }

@@ -1248,3 +1248,22 @@ fn a_refusal_with_nothing_fixed_still_says_why() {
         Some(vec![1, 2])
     );
 }
+
+#[test]
+fn a_candidate_that_needs_no_coercion_wins() {
+    // Two fences: the first needs a coercion, the second is exact.
+    let reply = "First try:\n```json\n{\"label\": \"a\", \"score\": \"1\"}\n```\n\
+                 Corrected:\n```json\n{\"label\": \"b\", \"score\": 2}\n```";
+    let (v, r) = coerced::<Verdict>(reply);
+    assert_eq!(
+        v,
+        Verdict {
+            label: "b".into(),
+            score: 2.0
+        }
+    );
+    assert!(r.is_empty());
+    // With no exact candidate, the coerced one is taken.
+    let (v, _) = coerced::<Verdict>("```json\n{\"label\": \"a\", \"score\": \"1\"}\n```");
+    assert_eq!(v.label, "a");
+}
