@@ -778,9 +778,9 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'_, 'de> {
         // `"N/A"` where an `Option` is wanted: `None` when the inner type
         // cannot take the string (an `Option<String>` keeps it). Which it is
         // shows only when the inner type fails on it; the decode then starts
-        // again with this value known to be `None`.
-        // Which Option this is, by its visitor's type (`Option<u32>`'s): what
-        // is learned of one placeholder holds wherever that type meets it.
+        // again knowing it. What is learned is keyed by the Option's visitor
+        // type (its name: `Option<u32>`'s) and the placeholder, so it holds
+        // wherever that type meets that placeholder.
         let kind = std::any::type_name::<V>();
         let text = s.trim().to_ascii_lowercase();
         let learned = self.scan.hints().iter().any(|h| match h {
