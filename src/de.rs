@@ -15,7 +15,7 @@ use serde::de::{
 use serde::forward_to_deserialize_any;
 
 use crate::coerce::{self, NameMatch};
-use crate::error::{Error, ErrorKind, Hint, Result};
+use crate::error::{quote, Error, ErrorKind, Hint, Result};
 use crate::partial::{Allow, TOKEN};
 use crate::policy::Rules;
 use crate::report::CoercionKind;
@@ -48,11 +48,6 @@ enum Want {
     Int128,
     /// `f32`, `f64`.
     Float,
-}
-
-/// The JSON text of a string, for a coercion's record.
-fn quoted(s: &str) -> String {
-    serde_json::to_string(s).unwrap_or_default()
 }
 
 /// What the next value's position accepts when the value is incomplete.
@@ -295,7 +290,7 @@ impl<'a, 'de> Deserializer<'a, 'de> {
                 let Some(num) = coerce::number_text(s) else {
                     return self.visit(ev, visitor, true, None);
                 };
-                let (num, written) = (num.into_owned(), quoted(s));
+                let (num, written) = (num.into_owned(), quote(s));
                 let at = self.scan.offset();
                 match classify(&num) {
                     NumValue::Float if want != Want::Float => {
@@ -408,7 +403,7 @@ impl<'a, 'de> Deserializer<'a, 'de> {
         match ev {
             Event::Num(n) if rules.coerce(CoercionKind::ToString) => {
                 let text = self.scan.str(n.text).to_owned();
-                self.coerced(CoercionKind::ToString, at, text.clone(), quoted(&text));
+                self.coerced(CoercionKind::ToString, at, text.clone(), quote(&text));
                 match n.text {
                     Text::Borrowed(s) => visitor.visit_borrowed_str(s),
                     Text::Scratch => visitor.visit_string(text),
@@ -416,16 +411,11 @@ impl<'a, 'de> Deserializer<'a, 'de> {
             }
             Event::Bool(b) if rules.coerce(CoercionKind::ToString) => {
                 let text = if b { "true" } else { "false" };
-                self.coerced(CoercionKind::ToString, at, text.into(), quoted(text));
+                self.coerced(CoercionKind::ToString, at, text.into(), quote(text));
                 visitor.visit_borrowed_str(text)
             }
             Event::Null if rules.coerce(CoercionKind::NullToString) => {
-                self.coerced(
-                    CoercionKind::NullToString,
-                    at,
-                    "null".into(),
-                    quoted("null"),
-                );
+                self.coerced(CoercionKind::NullToString, at, "null".into(), quote("null"));
                 visitor.visit_borrowed_str("null")
             }
             _ => self.visit(ev, visitor, true, None),
@@ -442,7 +432,7 @@ impl<'a, 'de> Deserializer<'a, 'de> {
             Event::Str(_) if !self.scan.complete() => (None, String::new()),
             Event::Str(t) => {
                 let s = self.scan.str(t);
-                (coerce::bool_word(s), quoted(s))
+                (coerce::bool_word(s), quote(s))
             }
             Event::Num(n) => {
                 let text = self.scan.str(n.text);
@@ -507,7 +497,7 @@ impl<'a, 'de> Deserializer<'a, 'de> {
         let at = self.scan.offset();
         let written = match ev {
             Event::StartObject => "{…}".to_owned(),
-            Event::Str(t) => quoted(self.scan.str(t)),
+            Event::Str(t) => quote(self.scan.str(t)),
             Event::Num(n) => self.scan.str(n.text).to_owned(),
             Event::Bool(b) => b.to_string(),
             _ => String::new(),
@@ -552,7 +542,7 @@ impl<'a, 'de> Deserializer<'a, 'de> {
             return Ok(None);
         }
         let at = self.scan.offset();
-        let written = quoted(s);
+        let written = quote(s);
         self.scan.next()?;
         // What was repaired inside is listed, at the string's offset.
         for kind in repairs {
@@ -583,18 +573,14 @@ impl<'de> Deserializer<'_, 'de> {
             NameMatch::AsWritten => Ok(None),
             NameMatch::One(name) => {
                 let (kind, written, used) =
-                    (CoercionKind::EnumVariant, quoted(written), quoted(name));
+                    (CoercionKind::EnumVariant, quote(written), quote(name));
                 match key {
                     true => self.coerced_key(kind, at, written, used),
                     false => self.coerced(kind, at, written, used),
                 }
                 Ok(Some(name))
             }
-            NameMatch::Ambiguous(a, b) => Err(Error::at(
-                ErrorKind::Data,
-                format_args!("ambiguous variant `{written}`: it could be `{a}` or `{b}`"),
-                at,
-            )),
+            NameMatch::Ambiguous(a, b) => Err(Error::ambiguous("variant", written, a, b, at)),
         }
     }
 }
@@ -708,8 +694,8 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'_, 'de> {
                 _ => None,
             });
             if let Some(name) = learned {
-                let (at, written) = (self.scan.offset(), quoted(s));
-                self.coerced(CoercionKind::EnumVariant, at, written, quoted(name));
+                let (at, written) = (self.scan.offset(), quote(s));
+                self.coerced(CoercionKind::EnumVariant, at, written, quote(name));
                 return visitor.visit_borrowed_str(name);
             }
         }
@@ -788,7 +774,7 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'_, 'de> {
             _ => false,
         });
         if learned {
-            let (at, written) = (self.scan.offset(), quoted(s));
+            let (at, written) = (self.scan.offset(), quote(s));
             self.scan.next()?;
             self.coerced(CoercionKind::NoneSentinel, at, written, "null".into());
             return visitor.visit_none();
@@ -961,6 +947,15 @@ enum Key<'de> {
     Owned(String),
 }
 
+impl Key<'_> {
+    fn as_str(&self) -> &str {
+        match self {
+            Key::Borrowed(s) => s,
+            Key::Owned(s) => s,
+        }
+    }
+}
+
 struct MapAccess<'s, 'a, 'de> {
     de: &'s mut Deserializer<'a, 'de>,
     key: Option<Key<'de>>,
@@ -996,10 +991,7 @@ impl<'de> MapAccess<'_, '_, 'de> {
     /// a coercion), if any.
     #[cold]
     fn learned_field(&mut self, key: &Key<'_>) -> Option<&'static str> {
-        let written = match key {
-            Key::Borrowed(s) => s,
-            Key::Owned(s) => s.as_str(),
-        };
+        let written = key.as_str();
         let fields = self.fields.as_ptr() as usize;
         let name = self.de.scan.hints().iter().find_map(|h| match h {
             Hint::Field {
@@ -1017,7 +1009,7 @@ impl<'de> MapAccess<'_, '_, 'de> {
         }
         let at = self.key_at;
         self.de
-            .coerced_key(CoercionKind::FieldName, at, quoted(written), quoted(name));
+            .coerced_key(CoercionKind::FieldName, at, quote(written), quote(name));
         Some(name)
     }
 
@@ -1032,10 +1024,8 @@ impl<'de> MapAccess<'_, '_, 'de> {
         if !self.de.policy.rules.coerce(CoercionKind::FieldName) {
             return Ok(());
         }
-        let written = match &self.key {
-            Some(Key::Borrowed(s)) => *s,
-            Some(Key::Owned(s)) => s.as_str(),
-            None => return Ok(()),
+        let Some(written) = self.key.as_ref().map(Key::as_str) else {
+            return Ok(());
         };
         let at = self.key_at;
         match coerce::match_name(written, self.fields) {
@@ -1050,11 +1040,16 @@ impl<'de> MapAccess<'_, '_, 'de> {
                 written: written.to_owned(),
                 name,
             })),
-            NameMatch::Ambiguous(a, b) => Err(Error::at(
-                ErrorKind::Data,
-                format_args!("ambiguous key `{written}`: it could be the field `{a}` or `{b}`"),
-                at,
-            )),
+            NameMatch::Ambiguous(a, b) => Err(Error::ambiguous("key", written, a, b, at)),
+        }
+    }
+
+    /// An error from the member whose key was just read: under that key.
+    #[cold]
+    fn in_key(&self, e: Error) -> Error {
+        match &self.key {
+            Some(key) => e.in_key(key.as_str()),
+            None => e,
         }
     }
 
@@ -1112,11 +1107,7 @@ impl<'de> de::MapAccess<'de> for MapAccess<'_, '_, 'de> {
                     true => e.place_hint(),
                     false => e,
                 };
-                match &self.key {
-                    Some(Key::Borrowed(k)) => e.in_key(k),
-                    Some(Key::Owned(k)) => e.in_key(k),
-                    None => e,
-                }
+                self.in_key(e)
             });
         }
     }
@@ -1130,11 +1121,7 @@ impl<'de> de::MapAccess<'de> for MapAccess<'_, '_, 'de> {
             }
             result => result,
         };
-        value.map_err(|e| match &self.key {
-            Some(Key::Borrowed(k)) => e.in_key(k),
-            Some(Key::Owned(k)) => e.in_key(k),
-            None => e,
-        })
+        value.map_err(|e| self.in_key(e))
     }
 }
 

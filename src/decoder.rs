@@ -14,7 +14,7 @@ use serde::Deserialize;
 
 use crate::contract::Contract;
 use crate::de::{Deserializer, Policy};
-use crate::error::{Error, ErrorKind, Result};
+use crate::error::{line_column, Error, ErrorKind, Result};
 use crate::extract::{self, Candidate, Strategies};
 use crate::partial::{Allow, Partial, View};
 use crate::policy::{Accept, Rules};
@@ -349,8 +349,7 @@ impl Decoder {
         // tolerant path cannot (a `RawValue` field): serde_json's answer —
         // unless the tolerant path found a key that could name two fields,
         // which is an error, not a guess.
-        let ambiguous = |e: &Error| e.message().starts_with("ambiguous");
-        if ignored && result.as_ref().is_err_and(|e| !ambiguous(e)) {
+        if ignored && result.as_ref().is_err_and(|e| !e.is_ambiguous()) {
             if let Some(done) = self.fast_lane(text, false, &mut ignored) {
                 return Ok(done);
             }
@@ -873,11 +872,9 @@ fn offset_of(text: &str, line: usize, column: usize) -> Option<usize> {
 fn fixes_feedback(text: &str, report: &Report) -> String {
     let mut lines = Vec::new();
     for r in &report.repairs {
-        let e = Error::at(ErrorKind::Syntax, "", r.offset).locate(text);
+        let (line, column) = line_column(text, r.offset);
         lines.push(format!(
-            "line {}, column {}: {}",
-            e.line(),
-            e.column(),
+            "line {line}, column {column}: {}",
             r.kind.problem()
         ));
     }

@@ -431,15 +431,43 @@ impl Error {
     #[cold]
     pub(crate) fn locate(mut self, text: &str) -> Error {
         if let Some(offset) = self.inner.offset {
-            let offset = floor_char_boundary(text, offset.min(text.len()));
-            let before = &text[..offset];
-            self.inner.line = before.matches('\n').count() + 1;
-            let line_start = before.rfind('\n').map_or(0, |i| i + 1);
-            self.inner.column = text[line_start..offset].chars().count() + 1;
-            self.inner.snippet = snippet(text, offset);
+            (self.inner.line, self.inner.column) = line_column(text, offset);
+            self.inner.snippet = snippet(text, floor_char_boundary(text, offset.min(text.len())));
         }
         self
     }
+
+    /// A name written in another case or style that matches two names (`what`:
+    /// a struct's "key", whose names are fields, or a "variant"): an error, not
+    /// a guess.
+    #[cold]
+    pub(crate) fn ambiguous(what: &str, written: &str, a: &str, b: &str, at: usize) -> Error {
+        let field = if what == "key" { "the field " } else { "" };
+        Error::at(
+            ErrorKind::Data,
+            format_args!("{AMBIGUOUS} {what} `{written}`: it could be {field}`{a}` or `{b}`"),
+            at,
+        )
+    }
+
+    /// Whether this is an [`ambiguous`](Self::ambiguous) name's error.
+    pub(crate) fn is_ambiguous(&self) -> bool {
+        self.inner.message.starts_with(AMBIGUOUS)
+    }
+}
+
+/// How an ambiguous name's error message begins.
+const AMBIGUOUS: &str = "ambiguous";
+
+/// The 1-based line and column (in characters) of byte `offset` in `text`.
+pub(crate) fn line_column(text: &str, offset: usize) -> (usize, usize) {
+    let offset = floor_char_boundary(text, offset.min(text.len()));
+    let before = &text[..offset];
+    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+    (
+        before.matches('\n').count() + 1,
+        text[line_start..offset].chars().count() + 1,
+    )
 }
 
 /// A path given outermost step first, as `$.items[3].name`.
@@ -720,7 +748,8 @@ impl Display for OneOf {
     }
 }
 
-fn quote(s: &str) -> String {
+/// A string as JSON text (`"a \"b\""`), for messages and coercion records.
+pub(crate) fn quote(s: &str) -> String {
     serde_json::to_string(s).unwrap_or_default()
 }
 
