@@ -615,11 +615,7 @@ impl serde::de::Error for Error {
 
     #[cold]
     fn unknown_variant(variant: &str, expected: &'static [&'static str]) -> Self {
-        let message = if expected.is_empty() {
-            format!("unknown variant `{variant}`, there are no variants")
-        } else {
-            format!("unknown variant `{variant}`, expected {}", OneOf(expected))
-        };
+        let message = unknown("variant", variant, expected);
         let mut e = Error::new(ErrorKind::Data, message).detail(format!(
             "expected one of {}, got {}",
             quoted_list(expected),
@@ -637,11 +633,7 @@ impl serde::de::Error for Error {
 
     #[cold]
     fn unknown_field(field: &str, expected: &'static [&'static str]) -> Self {
-        let message = if expected.is_empty() {
-            format!("unknown field `{field}`, there are no fields")
-        } else {
-            format!("unknown field `{field}`, expected {}", OneOf(expected))
-        };
+        let message = unknown("field", field, expected);
         let mut e = Error::new(ErrorKind::Data, message).detail(format!(
             "unknown field {}; the fields are {}",
             quote(field),
@@ -724,11 +716,19 @@ impl Display for Json<'_, '_> {
     }
 }
 
+/// serde's message for an unknown variant or field (`what`).
+fn unknown(what: &str, name: &str, expected: &[&str]) -> String {
+    match expected {
+        [] => format!("unknown {what} `{name}`, there are no {what}s"),
+        names => format!("unknown {what} `{name}`, expected {}", OneOf(names)),
+    }
+}
+
 /// serde's list of names in messages: `` `a` ``, `` `a` or `b` ``,
 /// `` one of `a`, `b`, `c` ``.
-struct OneOf(&'static [&'static str]);
+struct OneOf<'a>(&'a [&'a str]);
 
-impl Display for OneOf {
+impl Display for OneOf<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.0 {
             [] => Ok(()),
