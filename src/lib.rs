@@ -27,6 +27,7 @@
 
 #![deny(missing_docs)]
 
+mod choose;
 mod coerce;
 mod contract;
 mod de;
