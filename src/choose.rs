@@ -8,14 +8,16 @@
 //! candidate: one of the shape the target wants, then the one that got
 //! furthest into its span before failing.
 
+use std::collections::HashSet;
 use std::ops::Range;
 
 use crate::decoder::Decoder;
 use crate::error::{Error, ErrorKind, Result};
 use crate::extract::{self, Candidate};
 use crate::report::{Repair, RepairKind, Report, Strategy};
-use crate::scan::{self, ScanOptions, Scanner};
+use crate::scan::{self, lex, ScanOptions, Scanner};
 use crate::shape::Shape;
+use crate::work;
 
 /// How one attempt at a candidate went.
 struct Attempt<R> {
@@ -27,23 +29,16 @@ struct Attempt<R> {
     covers: bool,
     /// How many top-level values were read.
     roots: u32,
+    /// A top-level value was bare prose (a word or sentence read as a string).
+    prose_root: bool,
+    /// Every top-level value was an object or array.
+    containers: bool,
 }
-
-
-
-/// How many candidates of each phase (marked, then prose) are tried at most.
-/// Candidate spans of one strategy do not overlap, so decoding them all is
-/// linear; this bounds the bookkeeping for replies made of thousands of
-/// braces.
-const MAX_CANDIDATES: usize = 256;
 
 /// How many times one candidate is read again with something learned (the
 /// spine of a cut-off reply, a value to read differently) before its error
 /// stands.
 const MAX_RESTARTS: usize = 64;
-
-/// How many failing spans a gathered sequence drops before giving up.
-const MAX_GATHER_RETRIES: usize = 8;
 
 /// One thing to try after the whole text.
 enum Step {
@@ -52,45 +47,121 @@ enum Step {
     Gather(Vec<Range<usize>>),
 }
 
+/// How likely one reading of a candidate is. Readings are compared field by
+/// field, and the lower one is the likelier: a reading that built structure
+/// out of prose loses to any that did not, whatever the other's repairs
+/// weigh; then the one that bent the text less wins. Ties go to the
+/// candidate tried first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub(crate) struct Rank {
+    /// Repairs that made structure out of prose: words dropped from an
+    /// object (`{ for blocks.`), a bare key with no colon after it and more
+    /// text following (`{name}`, `{ for blocks. {…}`).
+    pub prose: u32,
+    /// The repairs' weights, one for each coercion, one if the reply was
+    /// cut off.
+    pub bent: u32,
+}
+
+/// The one ranking rule (see [`Rank`]).
+pub(crate) fn rank(text: &str, report: &Report) -> Rank {
+    let repairs = &report.repairs;
+    let b = text.as_bytes();
+    let mut prose = 0;
+    for (i, r) in repairs.iter().enumerate() {
+        let word = b.get(r.offset).is_some_and(u8::is_ascii_alphabetic);
+        let structure = match r.kind {
+            RepairKind::Skipped => word,
+            RepairKind::UnquotedKey => match repairs.get(i + 1).map(|n| n.kind) {
+                Some(RepairKind::MissingColon) => true,
+                // A key cut off by the end of the reply is truncation.
+                Some(RepairKind::DanglingKey) => {
+                    let mut k = r.offset;
+                    while k < b.len() && lex::is_word(b[k]) {
+                        k += 1;
+                    }
+                    lex::next_significant(b, k, b.len()) < b.len()
+                }
+                _ => false,
+            },
+            _ => false,
+        };
+        prose += u32::from(structure);
+    }
+    Rank {
+        prose,
+        bent: report.weight() + u32::from(report.truncated),
+    }
+}
+
 /// The best result and the most promising error so far.
 struct Tally<R> {
-    best: Option<(R, Report)>,
+    best: Option<(R, Report, Rank)>,
     error: Option<((bool, usize), Error)>,
-    /// Spans already decoded, and spans that decoded whole (pieces of them
-    /// are not better answers).
-    tried: Vec<Range<usize>>,
+    /// Spans already decoded.
+    tried: HashSet<(usize, usize)>,
+    /// Spans that decoded whole (pieces of them are not better answers),
+    /// sorted by start; none holds another, so their ends rise too.
     covered: Vec<Range<usize>>,
     /// Whether any candidate had the shape the target wants.
     shaped: bool,
 }
 
 impl<R> Tally<R> {
+    fn new() -> Tally<R> {
+        Tally {
+            best: None,
+            error: None,
+            tried: HashSet::new(),
+            covered: Vec::new(),
+            shaped: false,
+        }
+    }
+
+    /// Whether `span` was tried already or lies inside a span that decoded
+    /// whole.
     fn skip(&self, span: &Range<usize>) -> bool {
-        self.tried.contains(span)
-            || self
-                .covered
-                .iter()
-                .any(|c| c.start <= span.start && span.end <= c.end)
+        self.tried.contains(&(span.start, span.end)) || self.within_covered(span)
+    }
+
+    fn within_covered(&self, span: &Range<usize>) -> bool {
+        let k = self.covered.partition_point(|c| c.start <= span.start);
+        k > 0 && span.end <= self.covered[k - 1].end
+    }
+
+    /// Adds a span that decoded whole, dropping those it holds.
+    fn cover(&mut self, span: &Range<usize>) {
+        if self.within_covered(span) {
+            return;
+        }
+        let k = self.covered.partition_point(|c| c.start < span.start);
+        let mut e = k;
+        while e < self.covered.len() && self.covered[e].end <= span.end {
+            e += 1;
+        }
+        self.covered.splice(k..e, [span.clone()]);
     }
 
     /// Records how a candidate went; returns true when it is clean and the
     /// search can stop.
-    fn consider(&mut self, span: &Range<usize>, shaped: bool, outcome: Result<Attempt<R>>) -> bool {
-        self.tried.push(span.clone());
+    fn consider(
+        &mut self,
+        text: &str,
+        span: &Range<usize>,
+        shaped: bool,
+        outcome: Result<Attempt<R>>,
+    ) -> bool {
+        self.tried.insert((span.start, span.end));
         self.shaped |= shaped;
         match outcome {
             Ok(a) => {
                 if a.covers {
-                    self.covered.push(span.clone());
+                    self.cover(span);
                 }
                 let clean = a.report.is_clean();
-                let cost = |r: &Report| r.weight() + u32::from(r.truncated);
-                if self
-                    .best
-                    .as_ref()
-                    .is_none_or(|(_, b)| cost(&a.report) < cost(b))
-                {
-                    self.best = Some((a.value, a.report));
+                let rank = rank(text, &a.report);
+                if self.best.as_ref().is_none_or(|(_, _, b)| rank < *b) {
+                    self.best = Some((a.value, a.report, rank));
                 }
                 clean
             }
@@ -103,6 +174,25 @@ impl<R> Tally<R> {
             }
         }
     }
+
+    fn take_best(&mut self) -> Option<(R, Report)> {
+        self.best.take().map(|(v, r, _)| (v, r))
+    }
+}
+
+/// The error for a reading refused because it is prose, not JSON.
+fn prose_error(text: &str, span: &Range<usize>) -> Error {
+    let mut snippet: String = text[span.clone()].chars().take(40).collect();
+    if snippet.len() < span.len() {
+        snippet.push('…');
+    }
+    Error::at(
+        ErrorKind::NoJson,
+        format_args!(
+            "no JSON value found: the reply is prose ({snippet:?}); looked for a bare value, ```json fences, <json> tags, and {{…}} or […] spans"
+        ),
+        span.start,
+    )
 }
 
 impl Decoder {
@@ -120,6 +210,33 @@ impl Decoder {
         }
     }
 
+    /// Prose is not a value: a reading whose top-level value is bare prose
+    /// is refused for every target (a scalar target reads prose its own way,
+    /// see `prose`), and for a target that takes anything, so is a lone
+    /// number or literal with words after it (`12, roughly.`). A quoted
+    /// string followed by prose (`"yes" is my answer`) was marked as the
+    /// value by its quotes.
+    fn judge<R>(
+        &self,
+        text: &str,
+        span: &Range<usize>,
+        shape: Shape,
+        outcome: Result<Attempt<R>>,
+    ) -> Result<Attempt<R>> {
+        let a = self.vet(outcome)?;
+        // Words after the value, not punctuation (`callback(2);`, `4,`).
+        let then_text = || {
+            let after = a.report.span.end.min(span.end)..span.end;
+            text[after].chars().any(char::is_alphanumeric)
+        };
+        let quoted = lex::quote_at(text.as_bytes(), span.start, span.end).is_some();
+        if a.prose_root || (shape == Shape::Any && !a.containers && !quoted && then_text()) {
+            return Err(prose_error(text, span));
+        }
+        Ok(a)
+    }
+
+    /// Tries the candidates in `text` and returns the likeliest reading.
     pub(crate) fn run<'de, R, F>(
         &self,
         text: &'de str,
@@ -147,13 +264,7 @@ impl Decoder {
             );
             return Err(e.locate(text));
         }
-        let mut tally = Tally {
-            best: None,
-            error: None,
-            tried: Vec::new(),
-            covered: Vec::new(),
-            shaped: false,
-        };
+        let mut tally = Tally::new();
         let wants = |first: Option<u8>| match (shape, first) {
             (Shape::Object, Some(b)) => b == b'{',
             (Shape::Array, Some(b)) => b == b'[' || b == b'{',
@@ -162,15 +273,16 @@ impl Decoder {
 
         if self.strategies.whole {
             if let Some(c) = extract::whole(text, body.clone()) {
-                let outcome = self.vet(self.candidate(text, &c, shape, policy, &mut sink));
+                let outcome = self.candidate(text, &c, shape, policy, &mut sink);
+                let outcome = self.judge(text, &c.span, shape, outcome);
                 if matches!(&outcome, Ok(a) if a.covers) {
                     // The whole text is one object or array (maybe repaired):
                     // pieces of it are not better answers.
                     let a = outcome.expect("checked");
                     return Ok((a.value, a.report));
                 }
-                if tally.consider(&c.span, wants(c.first_byte(text)), outcome) {
-                    return Ok(tally.best.expect("clean result"));
+                if tally.consider(text, &c.span, wants(c.first_byte(text)), outcome) {
+                    return Ok(tally.take_best().expect("clean result"));
                 }
             }
         }
@@ -183,65 +295,34 @@ impl Decoder {
             } else {
                 let mut skip = tally.covered.clone();
                 skip.extend(thoughts.iter().cloned());
+                skip.sort_by_key(|s| s.start);
                 extract::prose(text, body.clone(), self.strategies, &skip)
             };
             let gather = self.strategies.gather;
-            for step in plan(text, candidates, shape, gather)
-                .into_iter()
-                .take(MAX_CANDIDATES)
-            {
+            for step in plan(text, candidates, shape, gather) {
                 let (span, first, outcome) = match step {
                     Step::One(c) => {
                         if tally.skip(&c.span) {
                             continue;
                         }
-                        let outcome = self.vet(self.candidate(text, &c, shape, policy, &mut sink));
+                        let outcome = self.candidate(text, &c, shape, policy, &mut sink);
+                        let outcome = self.judge(text, &c.span, shape, outcome);
                         (c.span.clone(), c.first_byte(text), outcome)
                     }
-                    Step::Gather(mut spans) => {
+                    Step::Gather(spans) => {
                         let span = spans[0].start..spans[spans.len() - 1].end;
-                        let mut retries = 0;
-                        let mut dropped = Vec::new();
-                        let mut outcome = loop {
-                            let outcome = self.attempt(
-                                text,
-                                &spans,
-                                Strategy::Gathered,
-                                true,
-                                policy,
-                                &mut sink,
-                            );
-                            // A span that is not an element (`{braces}` in
-                            // prose) is left out, and the rest tried again.
-                            let Err(e) = &outcome else { break outcome };
-                            let at = e.offset().unwrap_or(0);
-                            match spans.iter().position(|s| s.start <= at && at <= s.end) {
-                                Some(i) if spans.len() > 1 && retries < MAX_GATHER_RETRIES => {
-                                    dropped.push(spans.remove(i).start);
-                                    retries += 1;
-                                }
-                                _ => break outcome,
-                            }
-                        };
-                        if let Ok(a) = &mut outcome {
-                            // Never silently: each span left out is a repair.
-                            a.report
-                                .repairs
-                                .extend(dropped.iter().map(|&offset| Repair {
-                                    kind: RepairKind::Skipped,
-                                    offset,
-                                }));
-                        }
-                        (span, Some(b'['), self.vet(outcome))
+                        let outcome = self.gather(text, spans, policy, &mut sink);
+                        let outcome = self.judge(text, &span, shape, outcome);
+                        (span, Some(b'['), outcome)
                     }
                 };
-                if tally.consider(&span, wants(first), outcome) {
-                    return Ok(tally.best.expect("clean result"));
+                if tally.consider(text, &span, wants(first), outcome) {
+                    return Ok(tally.take_best().expect("clean result"));
                 }
             }
         }
 
-        if let Some(best) = tally.best {
+        if let Some(best) = tally.take_best() {
             return Ok(best);
         }
         let err = match (shape, tally.shaped) {
@@ -274,6 +355,60 @@ impl Decoder {
             },
         };
         Err(err.locate(text))
+    }
+
+    /// Several object spans read as one sequence. Spans that plainly are
+    /// prose placeholders (`{name}`) are left out first, when others start
+    /// like JSON. If the rest fail together, each is read alone as a
+    /// sequence of one and those that fail are left out too: one read per
+    /// span, so the work stays linear however many fail. Each span left out
+    /// is recorded as a repair.
+    fn gather<'de, R, F>(
+        &self,
+        text: &'de str,
+        spans: Vec<Range<usize>>,
+        policy: bool,
+        sink: &mut F,
+    ) -> Result<Attempt<R>>
+    where
+        F: FnMut(&mut Scanner<'de>) -> Result<R>,
+    {
+        let (mut spans, mut left_out): (Vec<_>, Vec<_>) = spans
+            .into_iter()
+            .partition(|s| extract::starts_like_json(text.as_bytes(), s.start, s.end));
+        if spans.is_empty() {
+            std::mem::swap(&mut spans, &mut left_out);
+        }
+        let mut outcome = self.attempt(text, &spans, Strategy::Gathered, true, policy, sink);
+        if outcome.is_err() && spans.len() > 1 {
+            let (good, bad): (Vec<_>, Vec<_>) = spans.into_iter().partition(|s| {
+                self.attempt(
+                    text,
+                    std::slice::from_ref(s),
+                    Strategy::Gathered,
+                    true,
+                    policy,
+                    sink,
+                )
+                .is_ok()
+            });
+            if !good.is_empty() {
+                left_out.extend(bad);
+                outcome = self.attempt(text, &good, Strategy::Gathered, true, policy, sink);
+            }
+        }
+        if let Ok(a) = &mut outcome {
+            // Never silently: each span left out is a repair.
+            let mut dropped: Vec<usize> = left_out.iter().map(|s| s.start).collect();
+            dropped.sort_unstable();
+            a.report
+                .repairs
+                .extend(dropped.iter().map(|&offset| Repair {
+                    kind: RepairKind::Skipped,
+                    offset,
+                }));
+        }
+        outcome
     }
 
     /// Decodes one candidate: an object-shaped span for a sequence target is
@@ -369,6 +504,7 @@ impl Decoder {
         let (scan, result) = loop {
             let mut scan = Scanner::over(text, spans, &opts);
             let result = sink(&mut scan);
+            work::add(scan.offset().saturating_sub(spans[0].start));
             let Err(e) = &result else {
                 break (scan, result);
             };
@@ -398,8 +534,14 @@ impl Decoder {
                 // A value cut off before the text ends (at its fence) does not
                 // speak for the whole span: a cleaner candidate may exist.
                 let cut_early = truncated && !text[span.end..].trim().is_empty();
-                let covers = scan.roots_are_containers()
+                let containers = scan.roots_are_containers();
+                let prose_root = scan.prose_roots();
+                // A stray opener in prose (`{ for blocks. {"a": 1}`) does not
+                // speak for the spans inside it.
+                let covers = containers
                     && !cut_early
+                    && (!matches!(text.as_bytes()[span.start], b'{' | b'[')
+                        || extract::starts_like_json(text.as_bytes(), span.start, span.end))
                     && !scan.repairs().iter().any(|r| {
                         matches!(r.kind, RepairKind::TrailingText | RepairKind::CodeFence)
                     });
@@ -417,6 +559,8 @@ impl Decoder {
                 Ok(Attempt {
                     covers,
                     roots,
+                    prose_root,
+                    containers,
                     value,
                     report: Report {
                         strategy,
@@ -436,7 +580,6 @@ impl Decoder {
         }
     }
 }
-
 
 /// The order to try candidates in: those of the shape the target wants
 /// first; for a sequence target, the objects among the rest (of the fences,

@@ -49,7 +49,6 @@ impl Default for Decoder {
 /// thread's stack must hold them.
 const MAX_DEPTH: usize = 256;
 
-
 impl Decoder {
     /// A decoder with the defaults: depth limit 128, every extraction
     /// strategy on, every repair and every coercion on except
@@ -389,7 +388,6 @@ impl Decoder {
         }
         Err(Error::rejected_report(message, report, detail))
     }
-
 }
 
 fn utf8(bytes: &[u8]) -> Result<&str> {

@@ -10,6 +10,7 @@ use std::ops::Range;
 
 use crate::report::Strategy;
 use crate::scan::lex;
+use crate::work;
 
 /// A place in the text where a value might be.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -93,13 +94,24 @@ pub(crate) fn bom(text: &str) -> usize {
     }
 }
 
-/// The part of the text after a BOM and leading reasoning blocks.
+/// The part of the text after a BOM, leading reasoning blocks and leading
+/// special-token markers (`[TOOL_CALLS]`, `<|python_tag|>`). A reply whose
+/// first reasoning tag is a closing one (`…</think>`: the opening tag was in
+/// the prompt) starts after it, unless it starts like JSON.
 pub(crate) fn body(text: &str) -> Range<usize> {
     let mut start = bom(text);
+    work::add(text.len());
+    if let Some(after) = closing_only(text, start) {
+        start = after;
+    }
     loop {
         let rest = &text[start..];
         let trimmed = rest.trim_start();
         let at = start + (rest.len() - trimmed.len());
+        if let Some(n) = marker_len(trimmed.as_bytes()) {
+            start = at + n;
+            continue;
+        }
         let Some((open, close)) = REASONING
             .iter()
             .find(|(open, _)| starts_with_ignore_case(trimmed, open))
@@ -116,6 +128,60 @@ pub(crate) fn body(text: &str) -> Range<usize> {
         }
     }
     start..text.len()
+}
+
+/// Where the reply starts when its first reasoning tag closes a block that
+/// never opened (`Let me think… </think>{"a": 1}`): after that tag. `None`
+/// when the reply starts like JSON (a `</think>` inside a string is content)
+/// or an opening tag comes first.
+fn closing_only(text: &str, start: usize) -> Option<usize> {
+    let first = text[start..].trim_start().bytes().next()?;
+    if matches!(first, b'{' | b'[' | b'"' | b'`') {
+        return None;
+    }
+    let b = text.as_bytes();
+    let mut i = start;
+    while let Some(k) = lex::find_byte(b, i, b.len(), b'<') {
+        i = k + 1;
+        let rest = &text[k..];
+        if REASONING
+            .iter()
+            .any(|(open, _)| starts_with_ignore_case(rest, open))
+        {
+            return None;
+        }
+        if let Some((_, close)) = REASONING
+            .iter()
+            .find(|(_, close)| starts_with_ignore_case(rest, close))
+        {
+            return Some(k + close.len());
+        }
+    }
+    None
+}
+
+/// The length of a special-token marker at the start of `b`: a bracketed
+/// upper-case name (`[TOOL_CALLS]`, `[INST]`, `[/INST]`) or a `<|name|>`
+/// token. Such markers are the model's protocol, never values.
+fn marker_len(b: &[u8]) -> Option<usize> {
+    let (open, close): (&[u8], &[u8]) = match b.first()? {
+        b'[' => (b"[", b"]"),
+        b'<' if b.get(1) == Some(&b'|') => (b"<|", b"|>"),
+        _ => return None,
+    };
+    let name = &b[open.len()..];
+    let n = name
+        .iter()
+        .take(64)
+        .take_while(|&&c| {
+            c.is_ascii_uppercase()
+                || c == b'_'
+                || c == b'/'
+                || (open == b"<|" && (c.is_ascii_alphanumeric() || c == b'-'))
+        })
+        .count();
+    let letters = name[..n].iter().filter(|c| c.is_ascii_alphabetic()).count();
+    (letters >= 2 && name[n..].starts_with(close)).then_some(open.len() + n + close.len())
 }
 
 fn starts_with_ignore_case(s: &str, prefix: &str) -> bool {
@@ -171,11 +237,12 @@ pub(crate) fn whole(text: &str, body: Range<usize>) -> Option<Candidate> {
     c.pop()
 }
 
-/// Reasoning blocks anywhere in the body (`<think>…</think>` and kin): no
-/// candidate may start inside one.
+/// Reasoning blocks anywhere in the body (`<think>…</think>` and kin), in
+/// order: no candidate may start inside one.
 pub(crate) fn reasoning(text: &str, body: Range<usize>) -> Vec<Range<usize>> {
     let mut out = Vec::new();
     let mut i = body.start;
+    work::add(body.len());
     while let Some(k) = lex::find_byte(text.as_bytes(), i, body.end, b'<') {
         i = k + 1;
         let rest = &text[k..body.end];
@@ -193,8 +260,16 @@ pub(crate) fn reasoning(text: &str, body: Range<usize>) -> Vec<Range<usize>> {
     out
 }
 
+/// Whether `at` lies inside one of `spans` (sorted by start, not
+/// overlapping): a binary search, so checking every candidate stays
+/// linear-logarithmic however many blocks a reply has.
+pub(crate) fn inside(spans: &[Range<usize>], at: usize) -> bool {
+    let k = spans.partition_point(|s| s.start <= at);
+    k > 0 && spans[k - 1].contains(&at)
+}
+
 /// Candidates the model marked: fenced blocks, then `<json>` tags (none
-/// inside the `skip` spans).
+/// inside the `skip` spans, which are sorted).
 pub(crate) fn marked(
     text: &str,
     body: Range<usize>,
@@ -208,12 +283,13 @@ pub(crate) fn marked(
     if which.tag {
         tags(text, body, &mut out);
     }
-    out.retain(|c| !skip.iter().any(|s| s.contains(&c.span.start)));
+    out.retain(|c| !inside(skip, c.span.start));
     out
 }
 
-/// Candidates in prose: balanced spans, then the trailing unclosed span. The
-/// `skip` spans (already decoded whole) are not scanned again.
+/// Candidates in prose: balanced spans, then the trailing unclosed spans.
+/// The `skip` spans (sorted: reasoning blocks, spans already decoded whole)
+/// are not scanned again.
 pub(crate) fn prose(
     text: &str,
     body: Range<usize>,
@@ -232,6 +308,10 @@ pub(crate) fn prose(
 fn fences(text: &str, body: Range<usize>, out: &mut Vec<Candidate>) {
     let b = text.as_bytes();
     let mut i = body.start;
+    // Whether a fence's close is looked for string-aware (fence markers in a
+    // JSON string are content). Off once a string ran to the end: each
+    // later fence would scan to the end again.
+    let mut aware = true;
     while let Some(open) = find(b, i, body.end, b"```") {
         let mut k = open;
         while k < body.end && b[k] == b'`' {
@@ -253,20 +333,18 @@ fn fences(text: &str, body: Range<usize>, out: &mut Vec<Candidate>) {
         if content < body.end && b[content] == b'\n' {
             content += 1;
         }
-        // The closing fence is a bare ``` (one followed by a language tag
-        // opens a nested block: ```` ```bash ```` inside a JSON string).
-        let mut close = find(b, content, body.end, b"```");
-        while let Some(c) = close {
-            let mut e = c;
-            while e < body.end && b[e] == b'`' {
-                e += 1;
+        let first = lex::next_significant(b, content, body.end);
+        let close = match (aware && first < body.end && matches!(b[first], b'{' | b'['))
+            .then(|| json_fence_close(b, first, body.end))
+        {
+            Some(JsonEnd::Fence(c)) => Some(c),
+            Some(JsonEnd::Open) => None,
+            Some(JsonEnd::StringToEnd) => {
+                aware = false;
+                bare_close(b, content, body.end)
             }
-            if e < body.end && b[e].is_ascii_alphabetic() {
-                close = find(b, e, body.end, b"```");
-            } else {
-                break;
-            }
-        }
+            None => bare_close(b, content, body.end),
+        };
         match close {
             Some(close) => {
                 push(out, text, content..close, Strategy::Fence);
@@ -283,9 +361,77 @@ fn fences(text: &str, body: Range<usize>, out: &mut Vec<Candidate>) {
     }
 }
 
+/// How a JSON value inside a fence ends.
+enum JsonEnd {
+    /// At this closing fence: the first ```` ``` ```` outside a string (while
+    /// the value is open), or the first bare one after the value closed.
+    Fence(usize),
+    /// The value and the fence run to the end of the text.
+    Open,
+    /// A string runs to the end: the markers inside it cannot be told from
+    /// real ones.
+    StringToEnd,
+}
+
+/// The closing fence of a fence whose content is a JSON value opening at
+/// `i`: fence markers inside the value's strings are content.
+fn json_fence_close(b: &[u8], i: usize, end: usize) -> JsonEnd {
+    let mut depth = 0usize;
+    let mut k = i;
+    while k < end {
+        match b[k] {
+            b'"' => {
+                k = string_end(b, k + 1, end);
+                if k == end {
+                    work::add(end - i);
+                    return JsonEnd::StringToEnd;
+                }
+                continue;
+            }
+            b'{' | b'[' => depth += 1,
+            b'}' | b']' => {
+                depth = depth.saturating_sub(1);
+                if depth == 0 {
+                    work::add(k + 1 - i);
+                    return bare_close(b, k + 1, end).map_or(JsonEnd::Open, JsonEnd::Fence);
+                }
+            }
+            b'`' if b[k..end].starts_with(b"```") => {
+                work::add(k - i);
+                return JsonEnd::Fence(k);
+            }
+            _ => {}
+        }
+        k += 1;
+    }
+    work::add(end - i);
+    JsonEnd::Open
+}
+
+/// The first bare closing fence from `from`: one followed by a language tag
+/// opens a nested block (```` ```bash ```` inside a JSON string), so it is
+/// passed over.
+fn bare_close(b: &[u8], from: usize, end: usize) -> Option<usize> {
+    let mut close = find(b, from, end, b"```");
+    while let Some(c) = close {
+        let mut e = c;
+        while e < end && b[e] == b'`' {
+            e += 1;
+        }
+        if e < end && b[e].is_ascii_alphabetic() {
+            close = find(b, e, end, b"```");
+        } else {
+            break;
+        }
+    }
+    work::add(close.unwrap_or(end) - from);
+    close
+}
+
 /// `<json>…</json>` blocks (any case).
 fn tags(text: &str, body: Range<usize>, out: &mut Vec<Candidate>) {
     let mut i = body.start;
+    work::add(body.len());
     while let Some(k) = find_ignore_case(&text[i..body.end], "<json>") {
         let start = i + k + "<json>".len();
         match find_ignore_case(&text[start..body.end], "</json>") {
@@ -304,9 +450,15 @@ fn tags(text: &str, body: Range<usize>, out: &mut Vec<Candidate>) {
 static OPENERS: [bool; 256] = lex::byte_table(b"{[", false);
 static STRUCTURAL: [bool; 256] = lex::byte_table(b"{[]}\"", false);
 
-/// Balanced `{…}` and `[…]` spans at the top level of the prose, found by a
-/// string-aware scan (brackets inside `"..."` do not count); the first that
-/// never closes becomes a trailing candidate.
+/// Balanced `{…}` and `[…]` spans in the prose, found by one string-aware
+/// scan with a stack (brackets inside `"..."` do not count). A matched span
+/// is a candidate unless a matched span that starts like JSON holds it;
+/// inside one that does not (`{ for blocks. {"a": 1} }`), its inner spans
+/// stay candidates too. Openers left open at the end start trailing
+/// candidates: the outermost, and the first that starts like JSON, since
+/// the outer one may be a stray (`use { for blocks. {"a": [1,`).
+/// Candidates come in order of their start, so a trailing candidate is
+/// tried before the spans inside it.
 fn balanced(
     text: &str,
     body: Range<usize>,
@@ -315,73 +467,134 @@ fn balanced(
     out: &mut Vec<Candidate>,
 ) {
     let b = text.as_bytes();
+    let mut found: Vec<Range<usize>> = Vec::new();
+    let mut open: Vec<usize> = Vec::new();
+    let mut next_skip = 0;
     let mut i = body.start;
+    work::add(body.len());
     while i < body.end {
-        if let Some(s) = skip.iter().find(|s| s.contains(&i)) {
-            i = s.end;
-            continue;
-        }
-        if !matches!(b[i], b'{' | b'[') {
-            i += 1;
-            while i < body.end && !OPENERS[usize::from(b[i])] {
+        if open.is_empty() {
+            while next_skip < skip.len() && skip[next_skip].end <= i {
+                next_skip += 1;
+            }
+            if next_skip < skip.len() && skip[next_skip].start <= i {
+                i = skip[next_skip].end;
+                continue;
+            }
+            if !OPENERS[usize::from(b[i])] {
                 i += 1;
+                while i < body.end && !OPENERS[usize::from(b[i])] {
+                    i += 1;
+                }
+                continue;
             }
-            continue;
         }
-        let start = i;
-        let mut depth = 0usize;
-        let mut k = i;
-        let mut closed = None;
-        while k < body.end {
-            match b[k] {
-                b'"' => {
-                    // Skip the string: to the next unescaped quote.
-                    k += 1;
-                    loop {
-                        let Some(q) = lex::find_byte(b, k, body.end, b'"') else {
-                            k = body.end;
-                            break;
-                        };
-                        let mut slashes = 0;
-                        while q - slashes > k && b[q - slashes - 1] == b'\\' {
-                            slashes += 1;
-                        }
-                        k = q + 1;
-                        if slashes % 2 == 0 {
-                            break;
+        match b[i] {
+            b'"' => {
+                i = string_end(b, i + 1, body.end);
+                continue;
+            }
+            b'{' | b'[' => open.push(i),
+            b'}' | b']' => {
+                if let Some(start) = open.pop() {
+                    if starts_like_json(b, start, body.end) {
+                        // Spans inside this one are not candidates of their own.
+                        while found.last().is_some_and(|f| f.start > start) {
+                            found.pop();
                         }
                     }
-                    continue;
+                    found.push(start..i + 1);
                 }
-                b'{' | b'[' => depth += 1,
-                b'}' | b']' => {
-                    depth -= 1;
-                    if depth == 0 {
-                        closed = Some(k + 1);
-                        break;
-                    }
-                }
-                _ => {}
             }
-            k += 1;
-            while k < body.end && !STRUCTURAL[usize::from(b[k])] {
-                k += 1;
+            _ => {}
+        }
+        i += 1;
+        while i < body.end && !STRUCTURAL[usize::from(b[i])] {
+            i += 1;
+        }
+    }
+    // The first opener left open that starts like JSON is where a cut-off
+    // value starts: spans inside it are parts of it, not candidates.
+    let cut = open
+        .iter()
+        .copied()
+        .find(|&start| starts_like_json(b, start, body.end));
+    if let Some(cut) = cut {
+        found.retain(|f| f.start < cut);
+    }
+    let mut all: Vec<Candidate> = Vec::with_capacity(found.len() + 2);
+    if which.balanced {
+        for span in found {
+            if !is_marker(&b[span.clone()]) {
+                push(&mut all, text, span, Strategy::Balanced);
             }
         }
-        match closed {
-            Some(end) => {
-                if which.balanced {
-                    push(out, text, start..end, Strategy::Balanced);
-                }
-                i = end;
-            }
-            None => {
-                if which.trailing {
-                    push(out, text, start..body.end, Strategy::Trailing);
-                }
-                break;
-            }
+    }
+    if which.trailing {
+        let outer = open.first().copied();
+        for start in outer.into_iter().chain(cut.filter(|&c| Some(c) != outer)) {
+            push(&mut all, text, start..body.end, Strategy::Trailing);
         }
+    }
+    all.sort_by_key(|c| c.span.start);
+    out.extend(all);
+}
+
+/// The position after the string whose content starts at `k` (after its
+/// opening quote): past the next unescaped `"`, or `end`.
+fn string_end(b: &[u8], mut k: usize, end: usize) -> usize {
+    loop {
+        let Some(q) = lex::find_byte(b, k, end, b'"') else {
+            return end;
+        };
+        let mut slashes = 0;
+        while q - slashes > k && b[q - slashes - 1] == b'\\' {
+            slashes += 1;
+        }
+        if slashes % 2 == 0 {
+            return q + 1;
+        }
+        k = q + 1;
+    }
+}
+
+/// Whether a bare key and its colon start at `k` (`name:`, `first_name :`).
+fn key_then_colon(b: &[u8], k: usize, end: usize) -> bool {
+    let mut j = k;
+    while j < end
+        && j - k < 64
+        && (b[j].is_ascii_alphanumeric() || matches!(b[j], b'_' | b'-' | b'$'))
+    {
+        j += 1;
+    }
+    j > k && lex::next_significant(b, j, end) < end && b[lex::next_significant(b, j, end)] == b':'
+}
+
+/// `[TOOL_CALLS]` and the like: a special-token marker, not an array.
+fn is_marker(span: &[u8]) -> bool {
+    marker_len(span) == Some(span.len())
+}
+
+/// Whether the opener at `i` is followed by what JSON puts after one: a
+/// quote, a closer, another opener, a key and its colon after `{`, a
+/// number or literal after `[`.
+pub(crate) fn starts_like_json(b: &[u8], i: usize, end: usize) -> bool {
+    let k = lex::next_significant(b, i + 1, end);
+    let Some(&c) = b.get(k).filter(|_| k < end) else {
+        return false;
+    };
+    match (b[i], c) {
+        (_, b'"' | b'\'' | b'{' | b'[') => true,
+        (b'{', b'}') | (b'[', b']') => true,
+        (b'{', _) => key_then_colon(b, k, end),
+        (b'[', c) => {
+            c.is_ascii_digit()
+                || c == b'-'
+                || b[k..end].starts_with(b"true")
+                || b[k..end].starts_with(b"false")
+                || b[k..end].starts_with(b"null")
+        }
+        _ => false,
     }
 }
 

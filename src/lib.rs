@@ -40,6 +40,7 @@ mod report;
 mod scan;
 mod shape;
 mod watch;
+mod work;
 mod write;
 
 pub use contract::{Contract, Violation, Violations};
@@ -53,6 +54,13 @@ pub use serde_llm_derive::Partial;
 pub mod __private {
     pub use crate::partial::private::{field, partial_field};
     pub use serde;
+
+    /// The bytes the decoder examined on this thread so far (extraction
+    /// passes and candidate scans): a deterministic measure of work, for
+    /// tests that check it stays linear in a reply's length.
+    pub fn work() -> u64 {
+        crate::work::total()
+    }
 }
 pub use report::{Coercion, CoercionKind, Fix, Repair, RepairKind, Report, Strategy};
 

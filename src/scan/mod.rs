@@ -155,6 +155,9 @@ pub(crate) struct Scanner<'de> {
     /// How many top-level values have started, and how many were scalars.
     roots: u32,
     scalar_roots: u32,
+    /// How many top-level values were bare prose (a word or sentence taken
+    /// as a string).
+    prose_roots: u32,
     /// Where the first `"` of a line was last found: (searched from, found
     /// at or line end, found).
     quote_hint: (usize, usize, bool),
@@ -206,6 +209,7 @@ impl<'de> Scanner<'de> {
             scalar_root: false,
             roots: 0,
             scalar_roots: 0,
+            prose_roots: 0,
             quote_hint: (0, 0, false),
             quote_verdict: None,
             token_start: first.start,
@@ -286,6 +290,11 @@ impl<'de> Scanner<'de> {
     }
 
     /// Whether every top-level value was an object or an array.
+    /// Whether any top-level value was bare prose, not JSON.
+    pub(crate) fn prose_roots(&self) -> bool {
+        self.prose_roots > 0
+    }
+
     pub(crate) fn roots_are_containers(&self) -> bool {
         self.roots > 0 && self.scalar_roots == 0
     }
@@ -609,6 +618,11 @@ impl<'de> Scanner<'de> {
             self.scalar_root = true;
             self.roots += 1;
             self.scalar_roots += 1;
+            if self.repairs.last().is_some_and(|r| {
+                r.kind == RepairKind::UnquotedString && r.offset >= self.token_start
+            }) {
+                self.prose_roots += 1;
+            }
         }
         match self.stack.last() {
             None => self.state = self.settled(),
