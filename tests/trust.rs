@@ -1,0 +1,1382 @@
+//! The trust issue: what a reply decodes to must be what the model meant.
+//!
+//! 1. every row of the issue's table, typed and through `repair()`;
+//! 2. every rule (prose is not a value, scalar targets, ranking, numbers,
+//!    fences and strings, what models write, wrapped lists, bytes);
+//! 3. properties: generated values wrapped in real model prose (bare and
+//!    fenced, compact and pretty, clean and with one repair) decode to the
+//!    value; prose alone is `NoJson`; every prefix of valid JSON gives a
+//!    value consistent with the whole.
+//!
+//! The linear-time tests (they need `serde_llm::__private::work()`) are in
+//! `tests/linear.rs`; the tests of new API (`CoercionKind::WrappedList`,
+//! `Decoder::lossy`, `repair_slice`) are in `tests/trust_api.rs`.
+
+use proptest::prelude::*;
+use serde::Deserialize;
+use serde_json::{json, Map, Value};
+use serde_llm::{from_llm_slice, from_llm_str, repair, Decoder, Error, ErrorKind, Partial, Report};
+
+// ----- helpers ---------------------------------------------------------------
+
+/// Decodes `text` into `T` with its report, panicking with the error.
+#[track_caller]
+fn decode<'de, T: Deserialize<'de>>(text: &'de str) -> (T, Report) {
+    Decoder::new()
+        .decode_with_report(text)
+        .unwrap_or_else(|e| panic!("{text:?}: {e:#}"))
+}
+
+/// `from_llm_str::<Value>(text)`, panicking with the error.
+#[track_caller]
+fn value(text: &str) -> Value {
+    from_llm_str::<Value>(text).unwrap_or_else(|e| panic!("{text:?}: {e:#}"))
+}
+
+/// `repair(text)`, panicking with the error.
+#[track_caller]
+fn fixed(text: &str) -> String {
+    repair(text).unwrap_or_else(|e| panic!("{text:?}: {e:#}"))
+}
+
+/// The error decoding `text` into `T` gives, panicking if it decodes.
+#[track_caller]
+fn error<'de, T: Deserialize<'de> + std::fmt::Debug>(text: &'de str) -> Error {
+    match from_llm_str::<T>(text) {
+        Ok(v) => panic!("{text:?} decoded to {v:?}, expected an error"),
+        Err(e) => e,
+    }
+}
+
+/// The error `repair(text)` gives, panicking if it succeeds.
+#[track_caller]
+fn repair_error(text: &str) -> Error {
+    match repair(text) {
+        Ok(s) => panic!("repair({text:?}) = {s:?}, expected an error"),
+        Err(e) => e,
+    }
+}
+
+/// A `NoJson` error whose message and feedback say what was looked for,
+/// and read as "no JSON", not as a missing field.
+#[track_caller]
+fn assert_no_json(e: &Error, text: &str) {
+    assert_eq!(e.kind(), ErrorKind::NoJson, "{text:?}: {e:#}");
+    let message = e.to_string();
+    assert!(
+        message.contains("looked for"),
+        "{text:?}: the message does not say what was looked for: {message}"
+    );
+    let feedback = e.feedback();
+    assert!(
+        feedback.contains("looked for"),
+        "{text:?}: the feedback does not say what was looked for: {feedback}"
+    );
+    assert!(!message.contains("missing field"), "{text:?}: {message}");
+    assert!(!feedback.contains("missing field"), "{text:?}: {feedback}");
+}
+
+/// `text` is `NoJson` for `Value`, for `repair()`, and for a struct.
+#[track_caller]
+fn assert_no_json_everywhere(text: &str) {
+    assert_no_json(&error::<Value>(text), text);
+    assert_no_json(&repair_error(text), text);
+    assert_no_json(&error::<Abc>(text), text);
+}
+
+#[derive(Debug, PartialEq, Deserialize)]
+struct Abc {
+    a: i64,
+    b: i64,
+    c: i64,
+}
+
+#[derive(Debug, PartialEq, Deserialize)]
+struct Ab {
+    a: String,
+    b: Vec<u32>,
+}
+
+#[derive(Debug, PartialEq, Deserialize)]
+struct Invoice {
+    total: u64,
+    currency: String,
+}
+
+#[derive(Debug, PartialEq, Deserialize)]
+struct Code {
+    code: String,
+}
+
+#[derive(Debug, PartialEq, Deserialize)]
+struct Record {
+    id: u32,
+    note: String,
+}
+
+#[derive(Debug, PartialEq, Deserialize)]
+struct Contact {
+    name: String,
+    email: String,
+}
+
+#[derive(Debug, PartialEq, Deserialize)]
+enum Choice {
+    A,
+    B,
+    C,
+    D,
+}
+
+#[derive(Debug, PartialEq, Deserialize)]
+enum Sentiment {
+    Positive,
+    Negative,
+    Neutral,
+}
+
+/// Only its partial view is read.
+#[allow(dead_code)]
+#[derive(Debug, Deserialize, Partial)]
+struct Tagged {
+    #[llm(required)]
+    id: u64,
+    #[llm(partial)]
+    tags: Vec<String>,
+}
+
+/// Asserts an ambiguity error naming every one of `values`.
+#[track_caller]
+fn assert_ambiguous(e: &Error, text: &str, values: &[&str]) {
+    let message = e.to_string();
+    assert!(
+        message.to_lowercase().contains("ambiguous"),
+        "{text:?}: not an ambiguity error: {message}"
+    );
+    // Naming the values, not quoting the reply back.
+    assert!(!message.contains(text), "{text:?}: {message}");
+    for v in values {
+        assert!(
+            message.contains(v),
+            "{text:?}: the ambiguity error does not name {v:?}: {message}"
+        );
+    }
+}
+
+// =============================================================================
+// 1. The table, row by row
+// =============================================================================
+
+#[test]
+fn row_fenced_reply_whose_intro_has_a_comma() {
+    let reply = "Sure! Here it is, as requested:\n```json\n{a: 1, b: 2, c: 3}\n```";
+    assert_eq!(fixed(reply), r#"{"a":1,"b":2,"c":3}"#);
+    assert_eq!(value(reply), json!({"a": 1, "b": 2, "c": 3}));
+    assert_eq!(
+        from_llm_str::<Abc>(reply).unwrap(),
+        Abc { a: 1, b: 2, c: 3 }
+    );
+}
+
+#[test]
+fn row_refusal_is_no_json() {
+    assert_no_json_everywhere("I'm sorry, but I can't share that.");
+}
+
+#[test]
+fn row_stream_before_its_json_is_no_json() {
+    for reply in [
+        "Here you go:",
+        "Here you go:\n```json\n",
+        "Sure! Here is the JSON you asked for, ",
+    ] {
+        assert_no_json_everywhere(reply);
+        // A partial view: nothing to show yet.
+        assert!(
+            serde_llm::from_llm_str_partial::<Tagged>(reply)
+                .unwrap_or_else(|e| panic!("{reply:?}: {e:#}"))
+                .is_none(),
+            "{reply:?}"
+        );
+    }
+}
+
+#[test]
+fn row_digit_groups_in_an_object_member() {
+    let reply = r#"{"total": 4,250, "currency": "EUR"}"#;
+    assert_eq!(value(reply), json!({"total": 4250, "currency": "EUR"}));
+    assert_eq!(fixed(reply), r#"{"total":4250,"currency":"EUR"}"#);
+    assert_eq!(
+        from_llm_str::<Invoice>(reply).unwrap(),
+        Invoice {
+            total: 4250,
+            currency: "EUR".into()
+        }
+    );
+}
+
+#[test]
+fn row_stray_brace_in_a_note_before_the_object() {
+    let reply = r#"Note: use { for blocks. {"a": "x", "b": [1]}"#;
+    let want = Ab {
+        a: "x".into(),
+        b: vec![1],
+    };
+    assert_eq!(from_llm_str::<Ab>(reply).unwrap(), want);
+    assert_eq!(value(reply), json!({"a": "x", "b": [1]}));
+    assert_eq!(fixed(reply), r#"{"a":"x","b":[1]}"#);
+}
+
+#[test]
+fn row_256_placeholders_then_the_object() {
+    let reply = format!(
+        "{}Here is the object: {{\"a\": 1, \"b\": 2, \"c\": 3}}",
+        "Replace {x} with the value. ".repeat(256)
+    );
+    assert_eq!(
+        from_llm_str::<Abc>(&reply).unwrap(),
+        Abc { a: 1, b: 2, c: 3 }
+    );
+    assert_eq!(value(&reply), json!({"a": 1, "b": 2, "c": 3}));
+    assert_eq!(fixed(&reply), r#"{"a":1,"b":2,"c":3}"#);
+}
+
+#[test]
+fn row_fence_marker_inside_a_fenced_string() {
+    let reply = "Here is the snippet:\n```json\n{\"md\": \"end }```\", \"ok\": true}\n```\nDone.";
+    assert_eq!(value(reply), json!({"md": "end }```", "ok": true}));
+    assert_eq!(fixed(reply), r#"{"md":"end }```","ok":true}"#);
+    let (v, report) = decode::<Value>(reply);
+    assert_eq!(v, json!({"md": "end }```", "ok": true}));
+    assert!(report.is_clean(), "{report:?}");
+    assert_eq!(
+        &reply[report.span.clone()],
+        "{\"md\": \"end }```\", \"ok\": true}"
+    );
+
+    #[derive(Debug, PartialEq, Deserialize)]
+    struct Md {
+        md: String,
+        ok: bool,
+    }
+    assert_eq!(
+        from_llm_str::<Md>(reply).unwrap(),
+        Md {
+            md: "end }```".into(),
+            ok: true
+        }
+    );
+}
+
+#[test]
+fn row_cut_string_keeps_its_braces() {
+    let reply = r#"{"code": "if (x) { return 1; }"#;
+    assert_eq!(value(reply), json!({"code": "if (x) { return 1; }"}));
+    assert_eq!(fixed(reply), r#"{"code":"if (x) { return 1; }"}"#);
+    let (_, report) = decode::<Value>(reply);
+    assert!(report.truncated);
+
+    #[derive(Debug, PartialEq, Deserialize)]
+    struct CodeSoFar {
+        #[serde(default, with = "serde_llm::partial")]
+        code: Option<String>,
+    }
+    assert_eq!(
+        from_llm_str::<CodeSoFar>(reply).unwrap(),
+        CodeSoFar {
+            code: Some("if (x) { return 1; }".into())
+        }
+    );
+}
+
+#[test]
+fn row_prefix_with_a_cut_string_holding_brackets() {
+    let reply = r#"{"id":1,"tags":["a,[x]"#;
+    let view = serde_llm::from_llm_str_partial::<Tagged>(reply)
+        .unwrap_or_else(|e| panic!("{e:#}"))
+        .expect("the id is complete");
+    assert_eq!(view.id, Some(1));
+    assert_eq!(view.tags, Some(vec!["a,[x]".to_owned()]));
+    assert_eq!(value(reply), json!({"id": 1, "tags": ["a,[x]"]}));
+    assert_eq!(fixed(reply), r#"{"id":1,"tags":["a,[x]"]}"#);
+}
+
+#[test]
+fn row_nul_between_tokens_is_dropped() {
+    let reply = "{\"a\":\0\"x\"}";
+    assert_eq!(value(reply), json!({"a": "x"}));
+    assert_eq!(fixed(reply), r#"{"a":"x"}"#);
+
+    #[derive(Debug, PartialEq, Deserialize)]
+    struct A {
+        a: String,
+    }
+    assert_eq!(from_llm_str::<A>(reply).unwrap(), A { a: "x".into() });
+}
+
+#[test]
+fn row_list_cut_inside_its_last_record() {
+    let reply =
+        r#"[{"id": 1, "note": "first"}, {"id": 2, "note": "second"}, {"id": 3, "note": "thi"#;
+    let (records, report) = decode::<Vec<Record>>(reply);
+    assert_eq!(
+        records,
+        vec![
+            Record {
+                id: 1,
+                note: "first".into()
+            },
+            Record {
+                id: 2,
+                note: "second".into()
+            },
+        ]
+    );
+    assert!(report.truncated);
+}
+
+/// The 10 MB fenced array after an intro sentence with a comma.
+fn big_fenced_reply() -> (String, Value) {
+    let mut items = Vec::new();
+    let mut body = String::from("[");
+    let mut i = 0u64;
+    while body.len() < 10 << 20 {
+        // Written the way models write it: each record needs repairs, so
+        // the array's repairs weigh far more than any reading of the intro.
+        if i > 0 {
+            body.push_str(",\n");
+        }
+        body.push_str(&format!(
+            "{{id: {i}, name: 'item {i}, size M', tags: ['a', 'b',], price: 12.5}}"
+        ));
+        items.push(json!({"id": i, "name": format!("item {i}, size M"), "tags": ["a", "b"], "price": 12.5}));
+        i += 1;
+    }
+    body.push(']');
+    let reply = format!(
+        "Sure! Here is the JSON array you asked for, with one record per product:\n```json\n{body}\n```\nLet me know if you need more."
+    );
+    (reply, Value::Array(items))
+}
+
+#[test]
+fn row_10mb_fenced_reply_whose_intro_has_a_comma() {
+    let (reply, want) = big_fenced_reply();
+    assert!(reply.len() > 10 << 20);
+    let got = value(&reply);
+    assert!(got == want, "got {:.200}", got.to_string());
+    let text = fixed(&reply);
+    assert_eq!(text.len(), serde_json::to_string(&want).unwrap().len());
+    assert!(serde_json::from_str::<Value>(&text).unwrap() == want);
+}
+
+// =============================================================================
+// 2. Rules
+// =============================================================================
+
+// ----- 1. prose is not a value ----------------------------------------------
+
+#[test]
+fn prose_alone_is_no_json() {
+    for reply in [
+        "I'm sorry, but I can't share that.",
+        "Here you go:",
+        "The total is 12, roughly.",
+        "I can't help with that request, but I'm happy to help with something else.",
+        "Sure! Let me think about it.",
+        "As an AI language model, I don't have access to real-time data.",
+        "Hello",
+    ] {
+        assert_no_json(&error::<Value>(reply), reply);
+        assert_no_json(&repair_error(reply), reply);
+        assert_no_json(&error::<Abc>(reply), reply);
+        assert_no_json(&error::<Vec<Abc>>(reply), reply);
+    }
+}
+
+#[test]
+fn heavily_repaired_object_beats_prose() {
+    let reply = "Here: {name: Ada Lovelace, langs: [en, fr], note: wrote the first program}";
+    let want =
+        json!({"name": "Ada Lovelace", "langs": ["en", "fr"], "note": "wrote the first program"});
+    assert_eq!(value(reply), want);
+    assert_eq!(
+        fixed(reply),
+        r#"{"name":"Ada Lovelace","langs":["en","fr"],"note":"wrote the first program"}"#
+    );
+}
+
+#[test]
+fn prose_with_colons_is_not_an_object_around_the_value() {
+    // The sentence before a colon is not a key.
+    let reply = "Here is what I found: {\"a\": 1, \"b\": 2, \"c\": 3,}";
+    assert_eq!(value(reply), json!({"a": 1, "b": 2, "c": 3}));
+    assert_eq!(fixed(reply), r#"{"a":1,"b":2,"c":3}"#);
+    let reply = "Result: [1, 2, 3,] as computed.";
+    assert_eq!(value(reply), json!([1, 2, 3]));
+    assert_eq!(fixed(reply), "[1,2,3]");
+}
+
+#[test]
+fn fenced_value_beats_prose() {
+    let reply = "Well, the answer, in short, is this:\n```\n[1, 2, 3,]\n```";
+    assert_eq!(value(reply), json!([1, 2, 3]));
+    assert_eq!(fixed(reply), "[1,2,3]");
+}
+
+// ----- 2. scalar targets ----------------------------------------------------
+
+#[test]
+fn string_target_json_string_whole_or_fenced() {
+    assert_eq!(
+        from_llm_str::<String>("\"Paris, France\"").unwrap(),
+        "Paris, France"
+    );
+    assert_eq!(
+        from_llm_str::<String>("```json\n\"Paris, France\"\n```").unwrap(),
+        "Paris, France"
+    );
+}
+
+#[test]
+fn string_target_prose_is_the_whole_reply() {
+    for (reply, want) in [
+        (
+            "Paris, the capital of France.",
+            "Paris, the capital of France.",
+        ),
+        (
+            "  Paris, the capital.\nIt has 2 million people.  ",
+            "Paris, the capital.\nIt has 2 million people.",
+        ),
+        (
+            "<think>The user wants a city, maybe Lyon, maybe Paris.</think>\n  Paris, the capital.\nIt has 2 million people.\n",
+            "Paris, the capital.\nIt has 2 million people.",
+        ),
+        (
+            "They want a city; Lyon, or Paris?</think>\nParis, France",
+            "Paris, France",
+        ),
+        ("Yes, I think so: it works.", "Yes, I think so: it works."),
+    ] {
+        let (s, _) = decode::<String>(reply);
+        assert_eq!(s, want, "{reply:?}");
+    }
+}
+
+#[test]
+fn bool_target_reads_short_prose() {
+    for (reply, want) in [
+        (
+            "Verdict: false — the claim is not supported by the text.",
+            false,
+        ),
+        ("The answer is **true**.", true),
+        ("true", true),
+        ("False. The statement is false.", false),
+    ] {
+        let (b, report) = decode::<bool>(reply);
+        assert_eq!(b, want, "{reply:?}");
+        if reply != "true" {
+            assert!(!report.is_clean(), "{reply:?}: not recorded: {report:?}");
+        }
+    }
+}
+
+#[test]
+fn bool_target_two_values_is_ambiguous() {
+    let reply = "It could be true or false, depending on the context.";
+    assert_ambiguous(&error::<bool>(reply), reply, &["true", "false"]);
+}
+
+#[test]
+fn number_targets_read_short_prose() {
+    let (n, report) = decode::<u32>("ANSWER: 42.");
+    assert_eq!(n, 42);
+    assert!(!report.is_clean(), "{report:?}");
+    assert_eq!(from_llm_str::<i64>("ANSWER: 42.").unwrap(), 42);
+    assert_eq!(from_llm_str::<f64>("ANSWER: 42.").unwrap(), 42.0);
+    assert_eq!(
+        from_llm_str::<u32>("The total is 12, roughly.").unwrap(),
+        12
+    );
+    assert_eq!(from_llm_str::<f64>("It costs 4.5.").unwrap(), 4.5);
+    assert_eq!(from_llm_str::<i32>("The result is -7.").unwrap(), -7);
+}
+
+#[test]
+fn number_target_two_values_is_ambiguous() {
+    let reply = "Somewhere between 3 and 5.";
+    assert_ambiguous(&error::<u32>(reply), reply, &["3", "5"]);
+}
+
+#[test]
+fn unit_enum_target_reads_short_prose() {
+    for (reply, want) in [
+        ("The answer is **B**.", Choice::B),
+        (
+            "B: because the other options contradict the premise.",
+            Choice::B,
+        ),
+        ("D", Choice::D),
+    ] {
+        let (c, report) = decode::<Choice>(reply);
+        assert_eq!(c, want, "{reply:?}");
+        if reply != "D" {
+            assert!(!report.is_clean(), "{reply:?}: not recorded: {report:?}");
+        }
+    }
+    assert_eq!(
+        from_llm_str::<Sentiment>("Sentiment: Negative. The reviewer complains about the battery.")
+            .unwrap(),
+        Sentiment::Negative
+    );
+}
+
+#[test]
+fn unit_enum_target_two_values_is_ambiguous() {
+    let reply = "It's either B or D.";
+    assert_ambiguous(&error::<Choice>(reply), reply, &["B", "D"]);
+    let reply = "Mostly Positive, with some Negative remarks.";
+    assert_ambiguous(&error::<Sentiment>(reply), reply, &["Positive", "Negative"]);
+}
+
+// ----- 3. ranking -----------------------------------------------------------
+
+#[test]
+fn stray_braces_in_prose_lose_to_a_repaired_object() {
+    let reply = "Use { and } for blocks, like { this. Result: {'a': 1, 'b': 2, 'c': 3,}";
+    assert_eq!(value(reply), json!({"a": 1, "b": 2, "c": 3}));
+    assert_eq!(fixed(reply), r#"{"a":1,"b":2,"c":3}"#);
+    assert_eq!(
+        from_llm_str::<Abc>(reply).unwrap(),
+        Abc { a: 1, b: 2, c: 3 }
+    );
+}
+
+#[test]
+fn no_count_of_candidates_skips_the_real_value() {
+    for reply in [
+        format!(
+            "{}{{\"a\": 1, \"b\": 2, \"c\": 3}}",
+            "Fill in {name} and {date}. ".repeat(1024)
+        ),
+        format!(
+            "{}{{\"a\": 1, \"b\": 2, \"c\": 3}}",
+            "a { b [ c ".repeat(1000)
+        ),
+        format!(
+            "{}```json\n{{\"a\": 1, \"b\": 2, \"c\": 3}}\n```",
+            "Template: %{name}. ".repeat(2000)
+        ),
+    ] {
+        assert_eq!(
+            from_llm_str::<Abc>(&reply).unwrap(),
+            Abc { a: 1, b: 2, c: 3 },
+            "{:.60}",
+            reply
+        );
+        assert_eq!(
+            value(&reply),
+            json!({"a": 1, "b": 2, "c": 3}),
+            "{:.60}",
+            reply
+        );
+        assert_eq!(fixed(&reply), r#"{"a":1,"b":2,"c":3}"#, "{:.60}", reply);
+    }
+}
+
+// ----- 4. numbers -----------------------------------------------------------
+
+#[test]
+fn digit_groups_are_one_number_in_object_members() {
+    for (reply, want) in [
+        (
+            r#"{"total": 4,250, "currency": "EUR"}"#,
+            json!({"total": 4250, "currency": "EUR"}),
+        ),
+        (r#"{"n": 1,234,567.89}"#, json!({"n": 1234567.89})),
+        (
+            r#"{"delta": -2,000.00, "ok": true}"#,
+            json!({"delta": -2000.0, "ok": true}),
+        ),
+        (r#"{"a": 4,250}"#, json!({"a": 4250})),
+        (r#"{"a": 1,234, "b": 5}"#, json!({"a": 1234, "b": 5})),
+    ] {
+        assert_eq!(value(reply), want, "{reply:?}");
+        assert_eq!(fixed(reply), want.to_string(), "{reply:?}");
+    }
+
+    #[derive(Debug, PartialEq, Deserialize)]
+    struct N {
+        n: f64,
+    }
+    assert_eq!(
+        from_llm_str::<N>(r#"{"n": 1,234,567.89}"#).unwrap(),
+        N { n: 1234567.89 }
+    );
+    assert_eq!(
+        from_llm_str::<N>(r#"{"n": -2,000.00}"#).unwrap(),
+        N { n: -2000.0 }
+    );
+}
+
+#[test]
+fn valid_json_stands_in_arrays_and_members() {
+    assert_eq!(value("[4,250]"), json!([4, 250]));
+    assert_eq!(fixed("[4,250]"), "[4,250]");
+    assert_eq!(value(r#"{"a": 4,"b": 250}"#), json!({"a": 4, "b": 250}));
+    assert_eq!(from_llm_str::<Vec<u32>>("[4,250]").unwrap(), [4, 250]);
+}
+
+// ----- 5. fences and strings ------------------------------------------------
+
+#[test]
+fn fence_markers_inside_strings_are_content() {
+    let reply = "Here:\n```json\n{\"md\": \"wrap it in ```json and ``` markers\", \"n\": 1}\n```";
+    let want = json!({"md": "wrap it in ```json and ``` markers", "n": 1});
+    assert_eq!(value(reply), want);
+    assert_eq!(fixed(reply), want.to_string());
+    let bare = r#"{"md": "a ``` b", "n": 1}"#;
+    assert_eq!(value(bare), json!({"md": "a ``` b", "n": 1}));
+    assert_eq!(fixed(bare), r#"{"md":"a ``` b","n":1}"#);
+}
+
+#[test]
+fn a_string_cut_at_the_end_keeps_every_character() {
+    for (reply, want) in [
+        (r#"{"a": "x, y"#, json!({"a": "x, y"})),
+        (r#"{"a": "one}"#, json!({"a": "one}"})),
+        (r#"["a,[x]"#, json!(["a,[x]"])),
+        (
+            r#"{"note": "see [1], {2}: done"#,
+            json!({"note": "see [1], {2}: done"}),
+        ),
+        (
+            r#"{"a": "b", "c": "d e: f,"#,
+            json!({"a": "b", "c": "d e: f,"}),
+        ),
+    ] {
+        assert_eq!(value(reply), want, "{reply:?}");
+        assert_eq!(fixed(reply), want.to_string(), "{reply:?}");
+    }
+}
+
+// ----- 6. what models write -------------------------------------------------
+
+#[test]
+fn triple_quoted_strings_are_kept_whole() {
+    let reply = "{\"lang\": \"python\", \"code\": \"\"\"def f(x):\n    return {\"a\": x, 'b': [1, 2]}\n\"\"\"}";
+    let want = json!({"lang": "python", "code": "def f(x):\n    return {\"a\": x, 'b': [1, 2]}\n"});
+    assert_eq!(value(reply), want);
+    assert_eq!(fixed(reply), want.to_string());
+    let (c, _) = decode::<Code>(reply);
+    assert_eq!(c.code, "def f(x):\n    return {\"a\": x, 'b': [1, 2]}\n");
+}
+
+#[test]
+fn fenced_blocks_as_values_are_kept_whole() {
+    let reply = "{\"lang\": \"python\", \"code\": ```python\nprint(\"hi, {x}\")\n```}";
+    let v = value(reply);
+    assert_eq!(v["lang"], "python", "{v}");
+    assert_eq!(
+        v["code"].as_str().map(str::trim),
+        Some("print(\"hi, {x}\")"),
+        "{v}"
+    );
+    assert_eq!(v.as_object().unwrap().len(), 2, "{v}");
+    let (c, _) = decode::<Code>(reply);
+    assert_eq!(c.code.trim(), "print(\"hi, {x}\")");
+}
+
+#[test]
+fn unquoted_values_run_across_commas_and_lines_to_the_next_key() {
+    for (reply, want) in [
+        (
+            "{name: Smith, John, age: 42}",
+            json!({"name": "Smith, John", "age": 42}),
+        ),
+        (
+            "{address: 12 Main St, Springfield, zip: 12345}",
+            json!({"address": "12 Main St, Springfield", "zip": 12345}),
+        ),
+        (
+            "{note: first line\nsecond, still the note, city: Paris}",
+            json!({"note": "first line\nsecond, still the note", "city": "Paris"}),
+        ),
+    ] {
+        assert_eq!(value(reply), want, "{reply:?}");
+        assert_eq!(fixed(reply), want.to_string(), "{reply:?}");
+    }
+
+    #[derive(Debug, PartialEq, Deserialize)]
+    struct Person {
+        name: String,
+        age: u32,
+    }
+    assert_eq!(
+        from_llm_str::<Person>("{name: Smith, John, age: 42}").unwrap(),
+        Person {
+            name: "Smith, John".into(),
+            age: 42
+        }
+    );
+}
+
+#[test]
+fn full_width_separators() {
+    let reply = "{\"a\"：1，\"b\"：[2，3]}";
+    assert_eq!(value(reply), json!({"a": 1, "b": [2, 3]}));
+    assert_eq!(fixed(reply), r#"{"a":1,"b":[2,3]}"#);
+    assert_eq!(
+        from_llm_str::<Ab>("{\"a\"：\"x\"，\"b\"：[2，3]}").unwrap(),
+        Ab {
+            a: "x".into(),
+            b: vec![2, 3]
+        }
+    );
+}
+
+#[test]
+fn only_a_closing_think_tag() {
+    let reply = "The user wants JSON. I'll output {\"a\": 0} or so. Wait, a is 1.</think>\n{\"a\": 1, \"b\": 2, \"c\": 3}";
+    assert_eq!(value(reply), json!({"a": 1, "b": 2, "c": 3}));
+    assert_eq!(fixed(reply), r#"{"a":1,"b":2,"c":3}"#);
+    assert_eq!(
+        from_llm_str::<Abc>(reply).unwrap(),
+        Abc { a: 1, b: 2, c: 3 }
+    );
+    let reply = "Reasoning: maybe [1, 2].</think>\n\"done\"";
+    assert_eq!(value(reply), json!("done"));
+}
+
+#[test]
+fn markers_are_not_values() {
+    let reply = r#"[TOOL_CALLS] [{"name": "get_weather", "arguments": {"city": "Paris"}}]"#;
+    let want = json!([{"name": "get_weather", "arguments": {"city": "Paris"}}]);
+    assert_eq!(value(reply), want);
+    assert_eq!(fixed(reply), want.to_string());
+
+    #[derive(Debug, PartialEq, Deserialize)]
+    struct Call {
+        name: String,
+        arguments: Value,
+    }
+    assert_eq!(
+        from_llm_str::<Vec<Call>>(reply).unwrap(),
+        vec![Call {
+            name: "get_weather".into(),
+            arguments: json!({"city": "Paris"})
+        }]
+    );
+    let reply = r#"[TOOL_CALLS]{"name": "get_weather", "arguments": {"city": "Paris"}}"#;
+    let want = json!({"name": "get_weather", "arguments": {"city": "Paris"}});
+    assert_eq!(value(reply), want);
+    assert_eq!(fixed(reply), want.to_string());
+}
+
+#[test]
+fn js_assignment_gives_the_object() {
+    for reply in [
+        "const config = {\"a\": 1, \"b\": 2, \"c\": 3};",
+        "const config = {a: 1, b: 2, c: 3};",
+        "```js\nconst x = {\"a\": 1, \"b\": 2, \"c\": 3};\n```",
+    ] {
+        assert_eq!(value(reply), json!({"a": 1, "b": 2, "c": 3}), "{reply:?}");
+        assert_eq!(fixed(reply), r#"{"a":1,"b":2,"c":3}"#, "{reply:?}");
+        assert_eq!(
+            from_llm_str::<Abc>(reply).unwrap(),
+            Abc { a: 1, b: 2, c: 3 }
+        );
+    }
+}
+
+#[test]
+fn control_bytes_between_tokens_are_dropped() {
+    for (reply, want) in [
+        ("{\"a\":1,\u{1}\"b\":2}", json!({"a": 1, "b": 2})),
+        ("[1,\u{0}2]", json!([1, 2])),
+        ("{\"a\"\u{0}:\u{7}\"x\"}", json!({"a": "x"})),
+        ("\u{0}{\"a\": 1}\u{0}", json!({"a": 1})),
+        ("[\"x\"\u{1b},\u{0}\"y\"]", json!(["x", "y"])),
+    ] {
+        assert_eq!(value(reply), want, "{reply:?}");
+        assert_eq!(fixed(reply), want.to_string(), "{reply:?}");
+    }
+    assert_eq!(
+        from_llm_str::<Abc>("{\"a\":1,\u{1}\"b\":2,\u{0}\"c\":\u{7}3}").unwrap(),
+        Abc { a: 1, b: 2, c: 3 }
+    );
+}
+
+// ----- 7. a wrapped list ------------------------------------------------------
+
+#[test]
+fn a_wrapped_list_gives_its_array() {
+    let reply = r#"{"contacts": [{"name": "Ada", "email": "ada@example.com"}, {"name": "Bob", "email": "bob@example.com"}]}"#;
+    let (contacts, report) = decode::<Vec<Contact>>(reply);
+    assert_eq!(
+        contacts,
+        vec![
+            Contact {
+                name: "Ada".into(),
+                email: "ada@example.com".into()
+            },
+            Contact {
+                name: "Bob".into(),
+                email: "bob@example.com".into()
+            },
+        ]
+    );
+    assert_eq!(report.coercions.len(), 1, "{report:?}");
+}
+
+#[test]
+fn another_object_for_a_list_names_its_keys() {
+    let reply = r#"{"contacts": [{"name": "Ada", "email": "ada@example.com"}], "total": 1}"#;
+    let e = error::<Vec<Contact>>(reply);
+    let message = e.to_string();
+    assert!(
+        message.contains("expected a list, got an object with keys"),
+        "{message}"
+    );
+    assert!(
+        message.contains("contacts") && message.contains("total"),
+        "{message}"
+    );
+    assert!(!message.contains("missing field"), "{message}");
+    assert!(!e.path().starts_with("$[0]"), "{}", e.path());
+}
+
+// ----- 8. bytes ---------------------------------------------------------------
+
+#[test]
+fn incomplete_utf8_at_the_end_is_truncation() {
+    assert_eq!(
+        from_llm_slice::<Value>(b"{\"a\": \"caf\xc3").unwrap(),
+        json!({"a": "caf"})
+    );
+    assert_eq!(
+        from_llm_slice::<Value>(b"[\"\xe2\x82").unwrap(),
+        json!([""])
+    );
+    assert_eq!(
+        from_llm_slice::<Value>(b"{\"a\": [1, 2]}\xf0\x9f\x8e").unwrap(),
+        json!({"a": [1, 2]})
+    );
+    #[derive(Debug, PartialEq, Deserialize)]
+    struct A {
+        #[serde(default, with = "serde_llm::partial")]
+        a: Option<String>,
+    }
+    assert_eq!(
+        from_llm_slice::<A>(b"{\"a\": \"caf\xc3").unwrap(),
+        A {
+            a: Some("caf".into())
+        }
+    );
+}
+
+#[test]
+fn invalid_utf8_elsewhere_is_an_error() {
+    let e = from_llm_slice::<Value>(b"[\"a\xffb\"]").unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::InvalidUtf8);
+    assert_eq!(e.offset(), Some(3));
+    // An incomplete sequence that is not at the very end.
+    let e = from_llm_slice::<Value>(b"[\"caf\xc3\", 1]").unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::InvalidUtf8);
+    assert_eq!(e.offset(), Some(5));
+}
+
+// =============================================================================
+// 3. Properties
+// =============================================================================
+
+/// What models write before the value.
+const INTROS: &[&str] = &[
+    "Sure! Here's the JSON you asked for:",
+    "Here is the result, formatted as JSON:",
+    "Certainly. Below is the extracted data:",
+    "Of course! I've extracted the fields from the document [1]:",
+    "Based on the text you provided, here's the structured output:",
+    "Here you go:",
+    "I've analyzed the review. The result, as requested, is:",
+    "**Result:**",
+    "Great question! Let me break it down. First, the data:",
+    "Here's the object (note: `id` is a string, not a number):",
+    "As described in the API docs [2], the response looks like this:",
+    "The template uses %{name} and %{count}; filled in, it becomes:",
+    "Okay, so the user wants {name}, {age} and {email}. Here's what I found:",
+    "Sure thing! Here's the payload for the `create_user` call:",
+    "Absolutely! Here's a summary in JSON format, with all fields filled in:",
+    "I'm happy to help with that. Here is the output:",
+    "Thanks for the details. Here's my answer, in the format you specified:",
+    "## Extracted entities",
+    "Step 1: parse the input. Step 2: build the object. Result:",
+    "Here's the JSON. I wasn't sure about the date, so I left it as-is:",
+    "Note: values in [brackets] are estimates. Output:",
+    "The endpoint is /users/{id}/orders; for user 42 it returns:",
+    "I couldn't find a phone number, but here's everything else:",
+    "According to the invoice [3], the totals are:",
+    "Here's the updated version with your changes applied:",
+    "Let's see... the answer is:",
+    "Below is the classification result (confidence scores from 0 to 1):",
+    "Here is the data, as you requested; let me know if it's missing anything:",
+    "Parsed output ->",
+    "This is what the tool call should look like:",
+    "Sure, I can do that! Here it is:",
+    "I've converted the CSV rows (name, age, city) into JSON:",
+    "Here's a JSON representation of the recipe:",
+    "Answer:",
+    "The model's prediction, with *all* keys present, is:",
+    "Here's what I came up with. Feel free to tweak it:",
+    "Hi! Here's the information in a structured form:",
+    "Following the schema you gave me (type: object), here it is:",
+    "Your request (summarize the ticket) produced:",
+    "I hope I understood correctly; here's my best attempt:",
+    "Here's the response body for GET /users/{id}:",
+    "Okay! Here's the final answer:",
+];
+
+/// What models write after the value.
+const OUTROS: &[&str] = &[
+    "Let me know if you need anything else!",
+    "Hope this helps.",
+    "Let me know if you'd like me to change anything.",
+    "Note: the `id` field is optional.",
+    "Feel free to ask if you have any questions.",
+    "I've left the `email` field empty since it wasn't in the source [1].",
+    "Sources: [1] the product page, [2] the user manual.",
+    "If you need it in a different format (CSV, YAML), just say so.",
+    "**Note:** all prices are in EUR.",
+    "Is there anything else I can help you with?",
+    "Let me know if any of the values look off, and I'll fix them.",
+    "This should work with your parser; if not, tell me the error.",
+    "The `tags` array can be empty; `null` means unknown.",
+    "Hope that's what you were looking for! 😊",
+    "Cheers!",
+    "You can plug this into your template as %{payload}.",
+    "Each key maps to one field of the form.",
+    "Tip: validate it with `jq .` before using it.",
+    "I wasn't 100% sure about the second entry, so please double-check it.",
+    "Here's a quick explanation: the first field is the id, the second is the name.",
+    "Let me know if I should add more examples.",
+    "That's everything I could extract from the document.",
+    "(Confidence: high.)",
+    "Want me to also generate the TypeScript types for this?",
+    "Happy coding!",
+    "Note that dates are in ISO 8601 format, e.g. 2024-01-31.",
+    "Let me know if you'd like the output pretty-printed or minified.",
+    "I've followed the schema exactly; no extra fields were added.",
+    "If anything is unclear, I'm happy to walk you through it step by step.",
+    "References: [1], [2], [3].",
+    "P.S. The original text had a typo in the name, which I've kept.",
+    "Would you like me to explain how I got these numbers?",
+    "Done! Anything else?",
+    "Remember to escape quotes if you paste this into a string.",
+    "Let me know if you want me to translate the values, too.",
+    "Generated from your input; some fields may need review.",
+    "In short: it's valid JSON, and it matches what you asked for.",
+    "Thanks, and good luck with your project!",
+    "Note: I rounded the scores to two decimals.",
+    "If you'd like, I can also return this as a list of key: value pairs.",
+    "Let me know if this works for you.",
+];
+
+/// Pieces of generated strings: commas, braces, brackets, colons, quotes,
+/// backticks, fences, placeholders, unicode, control characters.
+const FRAGMENTS: &[&str] = &[
+    "hello",
+    "Ada Lovelace",
+    "a, b",
+    "x: y",
+    "{x}",
+    "{",
+    "}",
+    "[1]",
+    "[",
+    "]",
+    "\"quoted\"",
+    "it's",
+    "`code`",
+    "```",
+    "}```",
+    "```json",
+    "naïve café",
+    "日本語",
+    "🎉",
+    "50%",
+    "%{name}",
+    "C:\\temp",
+    "a\nb",
+    "\t",
+    " ",
+    ",",
+    ":",
+    "\u{1}",
+    "// not a comment",
+    "# heading",
+    "https://example.com/a?b=1&c=2",
+    "true",
+    "null",
+    "42",
+    "1,234",
+];
+
+/// Keys models use, and sometimes any text.
+const KEYS: &[&str] = &[
+    "id",
+    "name",
+    "title",
+    "tags",
+    "score",
+    "email",
+    "items",
+    "city",
+    "note",
+    "a",
+    "b",
+    "is_active",
+    "created_at",
+    "count",
+    "data",
+];
+
+fn arb_text() -> impl Strategy<Value = String> {
+    prop::collection::vec(prop::sample::select(FRAGMENTS), 0..4).prop_map(|parts| parts.concat())
+}
+
+fn arb_key() -> impl Strategy<Value = String> {
+    prop_oneof![
+        3 => prop::sample::select(KEYS).prop_map(str::to_owned),
+        1 => arb_text(),
+    ]
+}
+
+fn arb_leaf() -> impl Strategy<Value = Value> {
+    prop_oneof![
+        Just(Value::Null),
+        any::<bool>().prop_map(Value::Bool),
+        any::<i64>().prop_map(Value::from),
+        (0u64..1000).prop_map(Value::from),
+        // Quarters are exact in f64 and print without an exponent.
+        (-10_000i64..10_000).prop_map(|n| Value::from(n as f64 / 4.0)),
+        arb_text().prop_map(Value::String),
+    ]
+}
+
+fn arb_container(inner: impl Strategy<Value = Value> + Clone) -> impl Strategy<Value = Value> {
+    prop_oneof![
+        prop::collection::vec(inner.clone(), 0..6).prop_map(Value::Array),
+        prop::collection::vec((arb_key(), inner), 0..6)
+            .prop_map(|members| Value::Object(members.into_iter().collect::<Map<_, _>>())),
+    ]
+}
+
+/// Any JSON value.
+fn arb_value() -> impl Strategy<Value = Value> + Clone {
+    arb_leaf().prop_recursive(4, 32, 6, arb_container)
+}
+
+/// An object or an array (what a reply wraps in prose without a fence).
+fn arb_top() -> impl Strategy<Value = Value> {
+    arb_container(arb_value())
+}
+
+/// One repair inside the value's text.
+#[derive(Clone, Copy, Debug)]
+enum Mutation {
+    None,
+    /// A comma after the last element of a non-empty container.
+    TrailingComma(usize),
+    /// An identifier key written without quotes.
+    UnquotedKey(usize),
+    /// A string value written in single quotes.
+    SingleQuotes(usize),
+}
+
+fn arb_mutation() -> impl Strategy<Value = Mutation> {
+    prop_oneof![
+        Just(Mutation::None),
+        any::<usize>().prop_map(Mutation::TrailingComma),
+        any::<usize>().prop_map(Mutation::UnquotedKey),
+        any::<usize>().prop_map(Mutation::SingleQuotes),
+    ]
+}
+
+/// The strings (start, end, is a key) and the insertion points of trailing
+/// commas (after the last element of each non-empty container) in JSON text
+/// written by serde_json.
+fn sites(text: &str) -> (Vec<(usize, usize, bool)>, Vec<usize>) {
+    let b = text.as_bytes();
+    let (mut strings, mut commas) = (Vec::new(), Vec::new());
+    let mut i = 0;
+    while i < b.len() {
+        match b[i] {
+            b'"' => {
+                let mut j = i + 1;
+                while b[j] != b'"' {
+                    j += if b[j] == b'\\' { 2 } else { 1 };
+                }
+                let end = j + 1;
+                let next = text[end..].trim_start().as_bytes().first().copied();
+                strings.push((i, end, next == Some(b':')));
+                i = end;
+            }
+            b'}' | b']' => {
+                let before = text[..i].trim_end();
+                if !before.ends_with(['{', '[']) {
+                    commas.push(before.len());
+                }
+                i += 1;
+            }
+            _ => i += 1,
+        }
+    }
+    (strings, commas)
+}
+
+fn is_identifier(s: &str) -> bool {
+    let mut chars = s.chars();
+    chars
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
+        && ![
+            "true",
+            "false",
+            "null",
+            "True",
+            "False",
+            "None",
+            "NaN",
+            "Infinity",
+            "undefined",
+        ]
+        .contains(&s)
+}
+
+/// `text` with `mutation` applied at one of its sites (unchanged when the
+/// text has none of that kind).
+fn mutate(text: &str, mutation: Mutation) -> String {
+    let (strings, commas) = sites(text);
+    let pick = |n: usize, k: usize| (n > 0).then(|| k % n);
+    match mutation {
+        Mutation::None => text.to_owned(),
+        Mutation::TrailingComma(k) => match pick(commas.len(), k) {
+            Some(i) => format!("{},{}", &text[..commas[i]], &text[commas[i]..]),
+            None => text.to_owned(),
+        },
+        Mutation::UnquotedKey(k) => {
+            let keys: Vec<_> = strings
+                .iter()
+                .filter(|&&(s, e, key)| key && is_identifier(&text[s + 1..e - 1]))
+                .collect();
+            match pick(keys.len(), k) {
+                Some(i) => {
+                    let (s, e, _) = *keys[i];
+                    format!("{}{}{}", &text[..s], &text[s + 1..e - 1], &text[e..])
+                }
+                None => text.to_owned(),
+            }
+        }
+        Mutation::SingleQuotes(k) => {
+            let values: Vec<_> = strings
+                .iter()
+                .filter(|&&(s, e, key)| !key && !text[s + 1..e - 1].contains(['\'', '\\']))
+                .collect();
+            match pick(values.len(), k) {
+                Some(i) => {
+                    let (s, e, _) = *values[i];
+                    format!("{}'{}'{}", &text[..s], &text[s + 1..e - 1], &text[e..])
+                }
+                None => text.to_owned(),
+            }
+        }
+    }
+}
+
+/// `text` decodes to `want` as a `Value` and through `repair()`.
+fn check_decodes(text: &str, want: &Value) -> Result<(), TestCaseError> {
+    let got =
+        from_llm_str::<Value>(text).map_err(|e| TestCaseError::fail(format!("{text:?}: {e:#}")))?;
+    prop_assert_eq!(&got, want, "Value of {:?}", text);
+    let repaired =
+        repair(text).map_err(|e| TestCaseError::fail(format!("repair({text:?}): {e:#}")))?;
+    let back: Value = serde_json::from_str(&repaired)
+        .map_err(|e| TestCaseError::fail(format!("repair({text:?}) = {repaired:?}: {e}")))?;
+    prop_assert_eq!(&back, want, "repair({:?}) = {:?}", text, repaired);
+    Ok(())
+}
+
+/// The value's text, compact or pretty, with the mutation applied.
+fn written(v: &Value, pretty: bool, mutation: Mutation) -> String {
+    let text = if pretty {
+        serde_json::to_string_pretty(v).unwrap()
+    } else {
+        serde_json::to_string(v).unwrap()
+    };
+    mutate(&text, mutation)
+}
+
+const SEPARATORS: &[&str] = &[" ", "\n", "\n\n"];
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 256, failure_persistence: None, ..ProptestConfig::default() })]
+
+    /// `intro + v + outro`: an object, or an array where the prose holds no
+    /// brackets (a `[1]` citation next to `[3]` is ambiguous to a reader too).
+    #[test]
+    fn value_in_prose_decodes_to_the_value(
+        v in arb_top(),
+        intro in prop::sample::select(INTROS),
+        outro in prop::sample::select(OUTROS),
+        before in prop::sample::select(SEPARATORS),
+        after in prop::sample::select(SEPARATORS),
+        pretty in any::<bool>(),
+        mutation in arb_mutation(),
+    ) {
+        let v = if v.is_array() && (intro.contains('[') || outro.contains('[')) {
+            json!({ "items": v })
+        } else {
+            v
+        };
+        let reply = format!("{intro}{before}{}{after}{outro}", written(&v, pretty, mutation));
+        check_decodes(&reply, &v)?;
+    }
+
+    /// `intro + fence(v) + outro`, with ```json and bare ``` fences; `v` any value.
+    #[test]
+    fn fenced_value_in_prose_decodes_to_the_value(
+        v in arb_value(),
+        intro in prop::sample::select(INTROS),
+        outro in prop::sample::select(OUTROS),
+        fence in prop::sample::select(&["```json\n", "```\n", "```JSON\n"][..]),
+        pretty in any::<bool>(),
+        mutation in arb_mutation(),
+    ) {
+        let reply = format!(
+            "{intro}\n{fence}{}\n```\n{outro}",
+            written(&v, pretty, mutation)
+        );
+        check_decodes(&reply, &v)?;
+    }
+
+    /// Prose alone (intro + outro) is `NoJson` for `Value` and `repair()`.
+    #[test]
+    fn prose_alone_is_no_json_for_value(
+        intro in prop::sample::select(INTROS),
+        outro in prop::sample::select(OUTROS),
+        sep in prop::sample::select(SEPARATORS),
+    ) {
+        let reply = format!("{intro}{sep}{outro}");
+        match from_llm_str::<Value>(&reply) {
+            Ok(v) => prop_assert!(false, "{:?} decoded to {}", reply, v),
+            Err(e) => prop_assert_eq!(e.kind(), ErrorKind::NoJson, "{:?}: {:#}", reply, e),
+        }
+        match repair(&reply) {
+            Ok(s) => prop_assert!(false, "repair({:?}) = {}", reply, s),
+            Err(e) => prop_assert_eq!(e.kind(), ErrorKind::NoJson, "{:?}: {:#}", reply, e),
+        }
+    }
+}
+
+/// Whether `part` (decoded from a prefix) is consistent with `whole`: equal,
+/// or a prefix of it on the path to the cut (a string's prefix, a number's
+/// digits so far, a container's complete members so far and one consistent
+/// last one).
+fn consistent(part: &Value, whole: &Value) -> bool {
+    match (part, whole) {
+        (Value::String(p), Value::String(w)) => w.starts_with(p.as_str()),
+        (Value::Number(_), Value::Number(_)) => true,
+        (Value::Array(p), Value::Array(w)) => {
+            p.len() <= w.len()
+                && p.iter().zip(w).enumerate().all(|(i, (a, b))| {
+                    if i + 1 == p.len() {
+                        consistent(a, b)
+                    } else {
+                        a == b
+                    }
+                })
+        }
+        (Value::Object(p), Value::Object(w)) => {
+            let mut loose = 0;
+            for (k, a) in p {
+                match w.get(k) {
+                    None => return false,
+                    Some(b) if a == b => {}
+                    Some(b) if consistent(a, b) => loose += 1,
+                    Some(_) => return false,
+                }
+            }
+            loose <= 1
+        }
+        (a, b) => a == b,
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 48, failure_persistence: None, ..ProptestConfig::default() })]
+
+    /// Every prefix of valid JSON gives a value consistent with the whole.
+    #[test]
+    fn prefixes_give_values_consistent_with_the_whole(v in arb_value(), pretty in any::<bool>()) {
+        let text = if pretty {
+            serde_json::to_string_pretty(&v).unwrap()
+        } else {
+            serde_json::to_string(&v).unwrap()
+        };
+        let cuts = text
+            .char_indices()
+            .map(|(i, _)| i)
+            .chain(std::iter::once(text.len()))
+            .enumerate()
+            .filter(|&(n, i)| i < 300 || n % 11 == 0 || i == text.len())
+            .map(|(_, i)| i);
+        for cut in cuts {
+            let prefix = &text[..cut];
+            if prefix.trim().is_empty() || prefix.trim() == "-" {
+                continue;
+            }
+            let got = from_llm_str::<Value>(prefix)
+                .map_err(|e| TestCaseError::fail(format!("{prefix:?} (of {text:?}): {e:#}")))?;
+            prop_assert!(consistent(&got, &v), "{:?} gave {}, not consistent with {}", prefix, got, v);
+            let repaired = repair(prefix)
+                .map_err(|e| TestCaseError::fail(format!("repair({prefix:?}): {e:#}")))?;
+            let back: Value = serde_json::from_str(&repaired)
+                .map_err(|e| TestCaseError::fail(format!("repair({prefix:?}) = {repaired:?}: {e}")))?;
+            prop_assert!(consistent(&back, &v), "repair({:?}) = {}, not consistent with {}", prefix, repaired, v);
+        }
+    }
+}
+
+// ----- the property helpers themselves --------------------------------------
+
+#[test]
+fn mutations_are_one_repair_and_keep_the_value() {
+    let text = r#"{"id":1,"tags":["a, b","x"],"note":"it's"}"#;
+    assert_eq!(
+        mutate(text, Mutation::TrailingComma(0)),
+        r#"{"id":1,"tags":["a, b","x",],"note":"it's"}"#
+    );
+    assert_eq!(
+        mutate(text, Mutation::TrailingComma(1)),
+        r#"{"id":1,"tags":["a, b","x"],"note":"it's",}"#
+    );
+    assert_eq!(
+        mutate(text, Mutation::UnquotedKey(1)),
+        r#"{"id":1,tags:["a, b","x"],"note":"it's"}"#
+    );
+    assert_eq!(
+        mutate(text, Mutation::SingleQuotes(0)),
+        r#"{"id":1,"tags":['a, b',"x"],"note":"it's"}"#
+    );
+    assert_eq!(mutate("[]", Mutation::TrailingComma(3)), "[]");
+    assert!(consistent(
+        &json!({"a": [1, "x"]}),
+        &json!({"a": [1, "xy"], "b": 2})
+    ));
+    assert!(!consistent(&json!({"a": null}), &json!({"a": 1})));
+    assert!(!consistent(&json!(["a", ["x"]]), &json!(["a,[x]"])));
+    assert!(INTROS.len() >= 40 && OUTROS.len() >= 40);
+}
