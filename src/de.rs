@@ -19,7 +19,7 @@ use crate::error::{quote, Error, ErrorKind, Hint, Result};
 use crate::partial::{Allow, TOKEN};
 use crate::policy::Rules;
 use crate::report::CoercionKind;
-use crate::scan::{classify, parse_f64, Event, NumValue, Number, Scanner, Text};
+use crate::scan::{classify, lex, parse_f64, Event, NumValue, Number, Scanner, Text};
 
 /// How incomplete values are treated in one decode.
 #[derive(Clone, Copy, Debug)]
@@ -489,6 +489,13 @@ impl<'a, 'de> Deserializer<'a, 'de> {
             Event::StartObject | Event::Num(_) | Event::Bool(_) => true,
         };
         let one = one && len.is_none_or(|n| n == 1);
+        if matches!(ev, Event::StartObject)
+            && self.scan.complete()
+            && self.policy.rules.coerce(CoercionKind::WrappedList)
+            && wrapped_list(self.scan.text().as_bytes(), self.scan.offset())
+        {
+            return self.wrapped_list(visitor, len);
+        }
         if !one || !self.policy.rules.coerce(CoercionKind::OneToSequence) {
             // Admitted above.
             let ev = self.scan.next()?;
@@ -504,10 +511,42 @@ impl<'a, 'de> Deserializer<'a, 'de> {
         };
         let used = format!("[{written}]");
         self.coerced(CoercionKind::OneToSequence, at, written, used);
-        visitor.visit_seq(OneValue {
-            de: self,
-            done: false,
-        })
+        let object = matches!(ev, Event::StartObject);
+        visitor
+            .visit_seq(OneValue {
+                de: self,
+                done: false,
+            })
+            .map_err(
+                |e| match object && e.kind() == ErrorKind::Data && !e.restarts() {
+                    // An object that is no element either: say what it was.
+                    true => not_a_list(self.scan.text(), at),
+                    false => e,
+                },
+            )
+    }
+
+    /// `{"contacts": [...]}` for a sequence: the object's one member's
+    /// array (models wrap a list whenever a JSON mode demands an object
+    /// root). The peeked event is the object's start.
+    fn wrapped_list<V: Visitor<'de>>(
+        &mut self,
+        visitor: V,
+        len: Option<usize>,
+    ) -> Result<V::Value> {
+        let at = self.scan.offset();
+        self.scan.next()?;
+        let key = match self.scan.next()? {
+            Event::Key(k) => self.scan.str(k).to_owned(),
+            _ => return Err(not_a_list(self.scan.text(), at)),
+        };
+        let written = format!("{{{}: […]}}", quote(&key));
+        self.coerced(CoercionKind::WrappedList, at, written, "[…]".to_owned());
+        let value = self.sequence(visitor, len)?;
+        match self.scan.next()? {
+            Event::EndObject => Ok(value),
+            _ => Err(not_a_list(self.scan.text(), at)),
+        }
     }
 
     /// A struct or map wanted, and the next value, `ev`, is a string: with
@@ -1290,4 +1329,84 @@ impl<'de> de::Deserializer<'de> for KeyDeserializer<'de, '_> {
         char str string bytes byte_buf unit unit_struct seq tuple tuple_struct map
         struct identifier ignored_any
     }
+}
+
+/// Whether the object opening at `open` has exactly one member and its
+/// value is an array: `{"contacts": [...]}` (the key may be bare or in
+/// single quotes). A look at the text, ahead of the events: the events
+/// then confirm it, or the read fails as "not a list".
+fn wrapped_list(b: &[u8], open: usize) -> bool {
+    let end = b.len();
+    let k = lex::next_significant(b, open + 1, end);
+    let Some(colon) = lex::key_then_colon(b, k, end) else {
+        return false;
+    };
+    let bracket = lex::next_significant(b, colon + 1, end);
+    if bracket >= end || b[bracket] != b'[' {
+        return false;
+    }
+    match lex::matching_close(b, bracket, end).0 {
+        Some(close) => {
+            let brace = lex::next_significant(b, close + 1, end);
+            brace < end && b[brace] == b'}'
+        }
+        // Cut off inside the array: the one member so far.
+        None => true,
+    }
+}
+
+/// The first `max` keys of the object opening at `open`, as written.
+fn top_level_keys(b: &[u8], open: usize, max: usize) -> Vec<String> {
+    let end = b.len();
+    let mut keys = Vec::new();
+    let mut k = lex::next_significant(b, open + 1, end);
+    while keys.len() < max {
+        let Some(colon) = lex::key_then_colon(b, k, end) else {
+            break;
+        };
+        let key = String::from_utf8_lossy(&b[k..colon]);
+        keys.push(key.trim().trim_matches(['"', '\'']).to_owned());
+        // Skip the value: to the next `,` or `}` outside strings and brackets.
+        let mut j = colon + 1;
+        let mut depth = 0usize;
+        while j < end {
+            match b[j] {
+                b'"' => {
+                    j += 1;
+                    while j < end && b[j] != b'"' {
+                        j += if b[j] == b'\\' { 2 } else { 1 };
+                    }
+                }
+                b'{' | b'[' => depth += 1,
+                b'}' | b']' if depth > 0 => depth -= 1,
+                b',' | b'}' if depth == 0 => break,
+                _ => {}
+            }
+            j += 1;
+        }
+        if j >= end || b[j] == b'}' {
+            break;
+        }
+        k = lex::next_significant(b, j + 1, end);
+    }
+    keys
+}
+
+/// The error for an object given where a list is wanted, naming its keys.
+#[cold]
+fn not_a_list(text: &str, open: usize) -> Error {
+    let keys: Vec<String> = top_level_keys(text.as_bytes(), open, 8)
+        .iter()
+        .map(|k| format!("`{k}`"))
+        .collect();
+    let keys = if keys.is_empty() {
+        "no keys".to_owned()
+    } else {
+        format!("keys {}", keys.join(", "))
+    };
+    Error::at(
+        ErrorKind::Data,
+        format_args!("invalid type: expected a list, got an object with {keys}"),
+        open,
+    )
 }

@@ -11,8 +11,9 @@ use crate::error::{line_column, Error, ErrorKind, Result};
 use crate::extract::{self, Strategies};
 use crate::partial::{Allow, Partial, View};
 use crate::policy::{Accept, Rules};
-use crate::report::{CoercionKind, Fix, RepairKind, Report, Strategy};
-use crate::shape::{self, Shape};
+use crate::prose;
+use crate::report::{CoercionKind, Fix, Repair, RepairKind, Report, Strategy};
+use crate::shape::{self, Scalar, Shape};
 use crate::watch::{self, Watch};
 use crate::write;
 
@@ -37,6 +38,7 @@ pub struct Decoder {
     pub(crate) rules: Rules,
     pub(crate) max_repairs: Option<usize>,
     pub(crate) accept: Option<Accept>,
+    lossy: bool,
 }
 
 impl Default for Decoder {
@@ -61,6 +63,7 @@ impl Decoder {
             rules: Rules::DEFAULT,
             max_repairs: None,
             accept: None,
+            lossy: false,
         }
     }
 
@@ -207,10 +210,85 @@ impl Decoder {
         Ok((value, report))
     }
 
-    /// Decodes the value in `bytes` into `T`. Invalid UTF-8 is an
-    /// [`ErrorKind::InvalidUtf8`] error at the first bad byte.
+    /// Decodes the value in `bytes` into `T`. An incomplete UTF-8 sequence
+    /// at the very end (a reply cut off inside a character) is dropped, as
+    /// truncation; invalid UTF-8 elsewhere is an [`ErrorKind::InvalidUtf8`]
+    /// error at the first bad byte (strings borrowed from `bytes` cannot hold
+    /// a replacement; [`repair_slice`](Self::repair_slice) can).
+    ///
+    /// ```
+    /// let v: serde_json::Value = serde_llm::from_llm_slice(b"{\"a\": \"caf\xc3").unwrap();
+    /// assert_eq!(v, serde_json::json!({"a": "caf"}));
+    /// ```
     pub fn decode_slice<'de, T: Deserialize<'de>>(&self, bytes: &'de [u8]) -> Result<T> {
-        self.decode(utf8(bytes)?)
+        self.decode_slice_with_report(bytes).map(|(v, _)| v)
+    }
+
+    /// [`decode_slice`](Self::decode_slice), and tells what was done to the
+    /// text (a dropped incomplete character is a
+    /// [`RepairKind::TruncatedValue`] and makes the report `truncated`).
+    pub fn decode_slice_with_report<'de, T: Deserialize<'de>>(
+        &self,
+        bytes: &'de [u8],
+    ) -> Result<(T, Report)> {
+        let (text, cut) = utf8(bytes)?;
+        let (value, mut report) = self.decode_with_report(text)?;
+        mark_cut(&mut report, cut);
+        Ok((value, report))
+    }
+
+    /// Replaces invalid UTF-8 in [`repair_slice`](Self::repair_slice) by
+    /// U+FFFD, recording a [`RepairKind::InvalidUtf8`] for each sequence
+    /// replaced (at its offset in the replaced text), instead of refusing
+    /// the reply. An incomplete sequence at the very end is still dropped as
+    /// truncation.
+    ///
+    /// ```
+    /// let d = serde_llm::Decoder::new().lossy();
+    /// assert_eq!(d.repair_slice(b"[\"a\xffb\"]").unwrap(), "[\"a\u{FFFD}b\"]");
+    /// ```
+    pub fn lossy(mut self) -> Decoder {
+        self.lossy = true;
+        self
+    }
+
+    /// Recovers the value in `bytes` as compact JSON text (see
+    /// [`repair`](Self::repair) and [`decode_slice`](Self::decode_slice)
+    /// for bytes that are not UTF-8, and [`lossy`](Self::lossy)).
+    pub fn repair_slice(&self, bytes: &[u8]) -> Result<String> {
+        self.repair_slice_with_report(bytes).map(|(s, _)| s)
+    }
+
+    /// Like [`repair_slice`](Self::repair_slice), and tells what was done.
+    pub fn repair_slice_with_report(&self, bytes: &[u8]) -> Result<(String, Report)> {
+        match utf8(bytes) {
+            Ok((text, cut)) => {
+                let (json, mut report) = self.repair_with_report(text)?;
+                mark_cut(&mut report, cut);
+                Ok((json, report))
+            }
+            Err(e) if !self.lossy => Err(e),
+            Err(_) => {
+                let tail = incomplete_tail(bytes);
+                let mut text = String::with_capacity(tail + 16);
+                let mut replaced = Vec::new();
+                for chunk in bytes[..tail].utf8_chunks() {
+                    text.push_str(chunk.valid());
+                    if !chunk.invalid().is_empty() {
+                        replaced.push(Repair {
+                            kind: RepairKind::InvalidUtf8,
+                            offset: text.len(),
+                        });
+                        text.push(char::REPLACEMENT_CHARACTER);
+                    }
+                }
+                let (json, mut report) = self.repair_with_report(&text)?;
+                report.repairs.extend(replaced);
+                report.repairs.sort_by_key(|r| r.offset);
+                mark_cut(&mut report, (tail < bytes.len()).then_some(tail));
+                Ok((json, report))
+            }
+        }
     }
 
     /// Decodes into `T` and tells what was done to the text.
@@ -260,7 +338,50 @@ impl Decoder {
                 return Ok(done);
             }
         }
-        result
+        match shape {
+            Shape::Scalar(kind) => self.scalar_from_prose(text, kind, result),
+            _ => result,
+        }
+    }
+
+    /// A scalar target given prose rather than a value: read as a person
+    /// would (see [`Strategy::Prose`]). A value that leads the reply
+    /// (`12, roughly.`) stands, except for a `String`, which takes the
+    /// whole reply unless the reply is one JSON string. A reply that starts
+    /// with a quote keeps the error its string gave.
+    fn scalar_from_prose<'de, T: Deserialize<'de>>(
+        &self,
+        text: &'de str,
+        kind: Scalar,
+        result: Result<(T, Report)>,
+    ) -> Result<(T, Report)> {
+        if !self.strategies.prose || !self.rules.repair(RepairKind::ValueInProse) {
+            return result;
+        }
+        let body = extract::body(text);
+        let wants = match &result {
+            Err(_) => !matches!(
+                text[body.clone()].trim_start().bytes().next(),
+                Some(b'"' | b'\'' | b'[')
+            ),
+            Ok((_, report)) => {
+                matches!(
+                    report.strategy,
+                    Strategy::Balanced | Strategy::Trailing | Strategy::Gathered
+                ) || (kind == Scalar::Text
+                    && report
+                        .repairs
+                        .iter()
+                        .any(|r| r.kind == RepairKind::TrailingText))
+            }
+        };
+        if !wants {
+            return result;
+        }
+        match prose::read::<T>(text, body, kind) {
+            Some(read) => read,
+            None => result,
+        }
     }
 
     /// The fast lane: a reply that is one valid JSON value (alone, or an
@@ -390,17 +511,51 @@ impl Decoder {
     }
 }
 
-fn utf8(bytes: &[u8]) -> Result<&str> {
-    std::str::from_utf8(bytes).map_err(|e| {
-        let good = e.valid_up_to();
-        let err = Error::at(
-            ErrorKind::InvalidUtf8,
-            format_args!("invalid UTF-8 at byte {good}"),
-            good,
-        );
-        // Locate within the valid prefix (the bad byte is where it ends).
-        err.locate(std::str::from_utf8(&bytes[..good]).unwrap_or_default())
-    })
+/// The text of `bytes`, and where an incomplete UTF-8 sequence at the very
+/// end (a reply cut off inside a character) was dropped. Invalid UTF-8
+/// elsewhere is an error at the first bad byte.
+fn utf8(bytes: &[u8]) -> Result<(&str, Option<usize>)> {
+    let tail = incomplete_tail(bytes);
+    let cut = (tail < bytes.len()).then_some(tail);
+    std::str::from_utf8(&bytes[..tail])
+        .map(|text| (text, cut))
+        .map_err(|e| {
+            let good = e.valid_up_to();
+            let err = Error::at(
+                ErrorKind::InvalidUtf8,
+                format_args!("invalid UTF-8 at byte {good}"),
+                good,
+            );
+            // Locate within the valid prefix (the bad byte is where it ends).
+            err.locate(std::str::from_utf8(&bytes[..good]).unwrap_or_default())
+        })
+}
+
+/// Where an incomplete UTF-8 sequence at the end of `bytes` starts (the
+/// lead byte and fewer continuation bytes than it announces), or the length.
+fn incomplete_tail(bytes: &[u8]) -> usize {
+    let n = bytes.len();
+    let Some(lead) = (n.saturating_sub(4)..n)
+        .rev()
+        .find(|&i| bytes[i] & 0xC0 != 0x80)
+    else {
+        return n;
+    };
+    match std::str::from_utf8(&bytes[lead..]) {
+        Err(e) if e.valid_up_to() == 0 && e.error_len().is_none() => lead,
+        _ => n,
+    }
+}
+
+/// Records a character dropped at the end as truncation.
+fn mark_cut(report: &mut Report, cut: Option<usize>) {
+    if let Some(offset) = cut {
+        report.truncated = true;
+        report.repairs.push(Repair {
+            kind: RepairKind::TruncatedValue,
+            offset,
+        });
+    }
 }
 
 /// The byte offset of a 1-based line and column as serde_json counts them
@@ -452,6 +607,7 @@ pub(crate) fn nested_value(
         rules: policy.rules,
         max_repairs: None,
         accept: None,
+        lossy: false,
     };
     let (value, report) = decoder.decode_with_report(text).ok()?;
     let whole = !report.truncated

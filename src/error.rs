@@ -13,9 +13,12 @@ use crate::report::{Repair, Report};
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum ErrorKind {
-    /// The text holds no value to decode: it is empty or only whitespace, or
-    /// (for a target that wants an object or an array) it holds no candidate
-    /// of that shape. For an untyped target, prose alone is read as a string.
+    /// The text holds no value to decode: it is empty, only whitespace or
+    /// reasoning, or prose (a refusal, an intro whose JSON has not arrived),
+    /// or (for a target that wants an object or an array) it holds no
+    /// candidate of that shape. Prose is never read as a JSON string; only
+    /// a scalar target reads a value out of short prose. The message says
+    /// what was looked for.
     NoJson,
     /// The text could not be repaired into a value at this point.
     Syntax,
@@ -266,6 +269,12 @@ impl Error {
         self.inner.spine.as_deref()
     }
 
+    /// Whether this error asks for the candidate to be read again (with a
+    /// spine or a hint) rather than reporting a problem.
+    pub(crate) fn restarts(&self) -> bool {
+        self.spine().is_some() || self.hint().is_some()
+    }
+
     /// A value cut off at the end where only a complete one may stand,
     /// refused before any of it was read.
     #[cold]
@@ -371,7 +380,7 @@ impl Error {
         }
         let at = if !e.path.is_empty() {
             format_path(&e.path)
-        } else if e.line > 0 && e.kind != ErrorKind::Data {
+        } else if e.line > 0 && !matches!(e.kind, ErrorKind::Data | ErrorKind::NoJson) {
             format!("line {}, column {}", e.line, e.column)
         } else {
             "$".to_owned()
@@ -383,7 +392,12 @@ impl Error {
                 "the reply is cut off here; send the complete JSON".to_owned()
             }
             (ErrorKind::NoJson, _, _) => {
-                "no JSON value found; reply with the JSON value only".to_owned()
+                let looked = if e.message.contains("looked for") {
+                    ""
+                } else {
+                    " (looked for a bare value, ```json fences, <json> tags, and {…} or […] spans)"
+                };
+                format!("{}{looked}; reply with the JSON value only", e.message)
             }
             _ => e.message.clone(),
         };

@@ -38,6 +38,7 @@ pub(crate) struct Strategies {
     pub balanced: bool,
     pub trailing: bool,
     pub gather: bool,
+    pub prose: bool,
 }
 
 impl Default for Strategies {
@@ -49,6 +50,7 @@ impl Default for Strategies {
             balanced: true,
             trailing: true,
             gather: true,
+            prose: true,
         }
     }
 }
@@ -63,6 +65,7 @@ impl Strategies {
             balanced: false,
             trailing: false,
             gather: false,
+            prose: false,
         }
     }
 
@@ -74,6 +77,7 @@ impl Strategies {
             Strategy::Balanced => self.balanced = on,
             Strategy::Trailing => self.trailing = on,
             Strategy::Gathered => self.gather = on,
+            Strategy::Prose => self.prose = on,
         }
     }
 }

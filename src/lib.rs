@@ -36,6 +36,7 @@ mod error;
 mod extract;
 pub mod partial;
 mod policy;
+mod prose;
 mod report;
 mod scan;
 mod shape;

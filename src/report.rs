@@ -23,6 +23,10 @@ pub enum Strategy {
     /// Several values (fences, objects in prose, NDJSON lines) gathered into one
     /// sequence because the target type is a sequence.
     Gathered,
+    /// A scalar read out of short prose: a `String` target took the whole
+    /// reply, a bool, number or unit enum the one value of its type the prose
+    /// holds (`The answer is **B**.`). The span is what was read.
+    Prose,
 }
 
 /// One thing the scanner changed to make the text a value.
@@ -121,6 +125,12 @@ pub enum RepairKind {
     Regex,
     /// An object closed too early (`{"a": 1}, "b": 2}`) was reopened.
     Reopened,
+    /// A scalar target was given prose, and its value was read out of it
+    /// (see [`Strategy::Prose`]).
+    ValueInProse,
+    /// An invalid UTF-8 sequence was replaced by U+FFFD (with
+    /// [`Decoder::lossy`](crate::Decoder::lossy)).
+    InvalidUtf8,
     /// Several top-level values were gathered into one array.
     MultipleValues,
 }
@@ -168,6 +178,8 @@ impl RepairKind {
             CodeFence => "a code fence marker inside the value",
             Regex => "a /regex/ literal",
             Reopened => "an object closed too early",
+            ValueInProse => "a sentence where a bare value is wanted",
+            InvalidUtf8 => "bytes that are not UTF-8",
             MultipleValues => "several values where one was expected",
         }
     }
@@ -180,13 +192,13 @@ impl RepairKind {
         use RepairKind::*;
         match self {
             TrailingComma | ExtraComma | Comment | SpecialWhitespace | Ellipsis | Quotes
-            | ControlCharacter | MissingCloser | TruncatedValue | TrailingText => 1,
+            | ControlCharacter | MissingCloser | TruncatedValue | TrailingText | InvalidUtf8 => 1,
             MissingComma | MissingColon | MissingValue | DanglingKey | UnquotedKey | Literal
             | NonFiniteNumber | InvalidEscape | LoneSurrogate | NumberFormat | Concatenation
             | EscapedJson | Wrapper | Tuple | Regex | DoubledQuotes | CodeFence | SetLiteral => 2,
             InnerQuote | MissingQuote | StrayCloser | MismatchedCloser | Reopened
             | ImplicitObject | MultipleValues => 3,
-            UnquotedString | NumberAsString | Skipped => 4,
+            UnquotedString | NumberAsString | Skipped | ValueInProse => 4,
         }
     }
 }
@@ -255,6 +267,10 @@ pub enum CoercionKind {
     /// `T` is not a string: `"null"`, `"None"`, `"N/A"`, `"NA"`, `""` (any
     /// case, surrounding spaces ignored) → `None`.
     NoneSentinel,
+    /// An object whose one member is an array where a sequence is wanted:
+    /// `{"contacts": [...]}` for `Vec<Contact>` (models wrap a list whenever
+    /// a JSON mode demands an object root) gives the array.
+    WrappedList,
 }
 
 impl CoercionKind {
@@ -274,6 +290,7 @@ impl CoercionKind {
             EnumVariant => "a value written in another case or style",
             FieldName => "a key written in another case or style",
             NoneSentinel => "a placeholder string where null is meant",
+            WrappedList => "a list wrapped in an object",
         }
     }
 }

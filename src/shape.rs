@@ -16,10 +16,25 @@ pub(crate) enum Shape {
     Object,
     /// A sequence, tuple or tuple struct.
     Array,
-    /// A number, string, bool, unit or enum.
-    Scalar,
+    /// A number, string, bool, unit or enum: which, so that a reply of short
+    /// prose can be read for it.
+    Scalar(Scalar),
     /// Anything (`serde_json::Value`, untagged enums, `IgnoredAny`, ...).
     Any,
+}
+
+/// The kinds of scalar a type can want.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Scalar {
+    /// A string (`String`, `&str`, `Cow<str>`).
+    Text,
+    Bool,
+    /// Any integer or float type.
+    Number,
+    /// An enum, with its variants' names.
+    Enum(&'static [&'static str]),
+    /// A char, unit, bytes, or an identifier.
+    Other,
 }
 
 /// The root shape `T` wants.
@@ -41,10 +56,10 @@ impl Probe<'_> {
 }
 
 macro_rules! scalars {
-    ($($method:ident)*) => {
+    ($kind:expr => $($method:ident)*) => {
         $(
             fn $method<V: Visitor<'de>>(self, _: V) -> Result<V::Value> {
-                self.stop(Shape::Scalar)
+                self.stop(Shape::Scalar($kind))
             }
         )*
     };
@@ -102,10 +117,10 @@ impl<'de> de::Deserializer<'de> for Probe<'_> {
     fn deserialize_enum<V: Visitor<'de>>(
         self,
         _: &'static str,
-        _: &'static [&'static str],
+        variants: &'static [&'static str],
         _: V,
     ) -> Result<V::Value> {
-        self.stop(Shape::Scalar)
+        self.stop(Shape::Scalar(Scalar::Enum(variants)))
     }
 
     fn deserialize_ignored_any<V: Visitor<'de>>(self, _: V) -> Result<V::Value> {
@@ -113,14 +128,18 @@ impl<'de> de::Deserializer<'de> for Probe<'_> {
     }
 
     fn deserialize_unit_struct<V: Visitor<'de>>(self, _: &'static str, _: V) -> Result<V::Value> {
-        self.stop(Shape::Scalar)
+        self.stop(Shape::Scalar(Scalar::Other))
     }
 
+    scalars! { Scalar::Bool => deserialize_bool }
     scalars! {
-        deserialize_bool deserialize_i8 deserialize_i16 deserialize_i32 deserialize_i64
+        Scalar::Number => deserialize_i8 deserialize_i16 deserialize_i32 deserialize_i64
         deserialize_i128 deserialize_u8 deserialize_u16 deserialize_u32 deserialize_u64
-        deserialize_u128 deserialize_f32 deserialize_f64 deserialize_char deserialize_str
-        deserialize_string deserialize_bytes deserialize_byte_buf deserialize_unit
+        deserialize_u128 deserialize_f32 deserialize_f64
+    }
+    scalars! { Scalar::Text => deserialize_str deserialize_string }
+    scalars! {
+        Scalar::Other => deserialize_char deserialize_bytes deserialize_byte_buf deserialize_unit
         deserialize_identifier
     }
 }
@@ -149,7 +168,9 @@ mod tests {
         assert_eq!(of::<Wrap>(), Shape::Array);
         assert_eq!(of::<(u8, u8)>(), Shape::Array);
         assert_eq!(of::<serde_json::Value>(), Shape::Any);
-        assert_eq!(of::<u32>(), Shape::Scalar);
-        assert_eq!(of::<String>(), Shape::Scalar);
+        assert_eq!(of::<u32>(), Shape::Scalar(Scalar::Number));
+        assert_eq!(of::<Option<f64>>(), Shape::Scalar(Scalar::Number));
+        assert_eq!(of::<String>(), Shape::Scalar(Scalar::Text));
+        assert_eq!(of::<bool>(), Shape::Scalar(Scalar::Bool));
     }
 }

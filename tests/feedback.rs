@@ -135,7 +135,7 @@ fn a_reply_cut_off_or_without_json() {
     );
     assert_eq!(
         feedback::<Verdict>("I cannot help with that."),
-        "$: no JSON value found; reply with the JSON value only"
+        "$: expected a JSON object, found prose (looked for a bare value, ```json fences, <json> tags, and {…} spans); reply with the JSON value only"
     );
 }
 

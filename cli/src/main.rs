@@ -70,6 +70,12 @@ struct RepairArgs {
     /// Exit 1 when the reply needed more than N repairs, listing them.
     #[arg(long, value_name = "N")]
     max_repairs: Option<usize>,
+
+    /// Replace bytes that are not UTF-8 by U+FFFD (each recorded as a
+    /// repair) instead of exiting 1. An incomplete character at the very end
+    /// is dropped either way: the reply was cut off inside it.
+    #[arg(long)]
+    lossy: bool,
 }
 
 /// A failure that ends the run with exit code 1, and its message (if any).
@@ -109,7 +115,6 @@ fn main() -> ExitCode {
 /// The `repair` verb.
 fn repair(args: &RepairArgs) -> Result<(), Failure> {
     let bytes = read_input(args.file.as_deref())?;
-    let text = as_text(&bytes)?;
     let mut decoder = if args.strict {
         Decoder::strict()
     } else {
@@ -118,8 +123,11 @@ fn repair(args: &RepairArgs) -> Result<(), Failure> {
     if let Some(n) = args.max_repairs {
         decoder = decoder.max_repairs(n);
     }
+    if args.lossy {
+        decoder = decoder.lossy();
+    }
     let (json, report) = decoder
-        .repair_with_report(text)
+        .repair_slice_with_report(&bytes)
         .map_err(|e| Failure::msg(describe(&e)))?;
     write_line(&mut io::stdout().lock(), &json)?;
     if args.report {
@@ -142,19 +150,6 @@ fn read_input(file: Option<&Path>) -> Result<Vec<u8>, Failure> {
             Ok(bytes)
         }
     }
-}
-
-/// The input as text. Invalid UTF-8 is reported with the library's own
-/// [`serde_llm::ErrorKind::InvalidUtf8`] error (the offset of the first bad byte).
-fn as_text(bytes: &[u8]) -> Result<&str, Failure> {
-    std::str::from_utf8(bytes).map_err(|utf8| {
-        // There is no bytes-to-JSON-text entry point; `decode_slice` checks
-        // UTF-8 first, so on bytes that failed above it returns that error.
-        match Decoder::new().decode_slice::<serde_json::Value>(bytes) {
-            Err(e) => Failure::msg(describe(&e)),
-            Ok(_) => Failure::msg(format!("invalid UTF-8 at byte {}", utf8.valid_up_to())),
-        }
-    })
 }
 
 /// The error's alternate form: the one-line message, then `  near: <snippet>`

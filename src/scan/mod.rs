@@ -311,6 +311,11 @@ impl<'de> Scanner<'de> {
         self.token_start
     }
 
+    /// The whole text the scanner reads spans of.
+    pub(crate) fn text(&self) -> &'de str {
+        self.text
+    }
+
     /// The content of a [`Text`] returned by the last event.
     pub(crate) fn str(&self, t: Text<'de>) -> &str {
         match t {
