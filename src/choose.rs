@@ -11,6 +11,7 @@
 use std::collections::HashSet;
 use std::ops::Range;
 
+use crate::de;
 use crate::decoder::Decoder;
 use crate::error::{Error, ErrorKind, Result};
 use crate::extract::{self, Candidate};
@@ -427,11 +428,31 @@ impl Decoder {
     {
         let span = std::slice::from_ref(&c.span);
         if shape == Shape::Array && self.strategies.gather && c.first_byte(text) == Some(b'{') {
-            let mut a = self.attempt(text, span, c.strategy, true, policy, sink)?;
-            if a.roots > 1 {
-                a.report.strategy = Strategy::Gathered;
+            match self.attempt(text, span, c.strategy, true, policy, sink) {
+                Ok(mut a) => {
+                    if a.roots > 1 {
+                        a.report.strategy = Strategy::Gathered;
+                    }
+                    return Ok(a);
+                }
+                // One object that is no element: read as the value given
+                // for the sequence (a wrapped list, or an error that says
+                // what the object was).
+                Err(_) if one_root(text, &c.span) => {
+                    let single = self.attempt(text, span, c.strategy, false, policy, sink);
+                    // An object that is no element either: say what it was.
+                    return single.map_err(|e| match e.kind() {
+                        // Where it failed, so the error ranks as far as
+                        // the read got.
+                        ErrorKind::Data if !e.is_ambiguous() => {
+                            let at = e.offset().unwrap_or(c.span.start);
+                            de::not_a_list(text, c.span.start, at).locate(text)
+                        }
+                        _ => e,
+                    });
+                }
+                Err(e) => return Err(e),
             }
-            return Ok(a);
         }
         let mut single = self.attempt(text, span, c.strategy, false, policy, sink)?;
         if single.more_roots && matches!(shape, Shape::Any | Shape::Array) {
@@ -579,6 +600,11 @@ impl Decoder {
             }
         }
     }
+}
+
+/// Whether `span` holds exactly one top-level object or array.
+fn one_root(text: &str, span: &Range<usize>) -> bool {
+    extract::container_roots(text, span.clone()).is_some_and(|r| r.len() == 1)
 }
 
 /// The order to try candidates in: those of the shape the target wants

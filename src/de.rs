@@ -511,19 +511,10 @@ impl<'a, 'de> Deserializer<'a, 'de> {
         };
         let used = format!("[{written}]");
         self.coerced(CoercionKind::OneToSequence, at, written, used);
-        let object = matches!(ev, Event::StartObject);
-        visitor
-            .visit_seq(OneValue {
-                de: self,
-                done: false,
-            })
-            .map_err(
-                |e| match object && e.kind() == ErrorKind::Data && !e.restarts() {
-                    // An object that is no element either: say what it was.
-                    true => not_a_list(self.scan.text(), at),
-                    false => e,
-                },
-            )
+        visitor.visit_seq(OneValue {
+            de: self,
+            done: false,
+        })
     }
 
     /// `{"contacts": [...]}` for a sequence: the object's one member's
@@ -538,14 +529,14 @@ impl<'a, 'de> Deserializer<'a, 'de> {
         self.scan.next()?;
         let key = match self.scan.next()? {
             Event::Key(k) => self.scan.str(k).to_owned(),
-            _ => return Err(not_a_list(self.scan.text(), at)),
+            _ => return Err(not_a_list(self.scan.text(), at, self.scan.offset())),
         };
         let written = format!("{{{}: […]}}", quote(&key));
         self.coerced(CoercionKind::WrappedList, at, written, "[…]".to_owned());
         let value = self.sequence(visitor, len)?;
         match self.scan.next()? {
             Event::EndObject => Ok(value),
-            _ => Err(not_a_list(self.scan.text(), at)),
+            _ => Err(not_a_list(self.scan.text(), at, self.scan.offset())),
         }
     }
 
@@ -962,8 +953,20 @@ impl<'de> de::SeqAccess<'de> for SeqAccess<'_, '_, 'de> {
             self.index += 1;
             self.de.accept = self.inner;
             let at = self.de.scan.offset();
+            let cut = self.typed && !self.de.scan.complete();
+            let outside = self.de.scan.depth()
+                - usize::from(matches!(ev, Event::StartObject | Event::StartArray));
             return match seed.deserialize(&mut *self.de) {
                 Ok(v) => Ok(Some(v)),
+                // The last element, cut off, failed where a part of it may
+                // not be cut (a required field): left out, so a long list cut
+                // by a token limit keeps its complete elements.
+                Err(e) if cut && e.kind() == ErrorKind::Truncated && !e.restarts() => {
+                    self.de.scan.drain_to(outside)?;
+                    self.skip_rest()?;
+                    self.done = true;
+                    Ok(None)
+                }
                 // A typed element decides by its own marker; rejected at its
                 // start, the cut last element is left out.
                 Err(e) if e.rejected_at() == Some(at) => {
@@ -1392,9 +1395,10 @@ fn top_level_keys(b: &[u8], open: usize, max: usize) -> Vec<String> {
     keys
 }
 
-/// The error for an object given where a list is wanted, naming its keys.
+/// The error for the object at `open`, given where a list is wanted,
+/// naming its keys; placed `at` where reading it failed.
 #[cold]
-fn not_a_list(text: &str, open: usize) -> Error {
+pub(crate) fn not_a_list(text: &str, open: usize, at: usize) -> Error {
     let keys: Vec<String> = top_level_keys(text.as_bytes(), open, 8)
         .iter()
         .map(|k| format!("`{k}`"))
@@ -1407,6 +1411,6 @@ fn not_a_list(text: &str, open: usize) -> Error {
     Error::at(
         ErrorKind::Data,
         format_args!("invalid type: expected a list, got an object with {keys}"),
-        open,
+        at,
     )
 }

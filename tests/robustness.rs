@@ -102,6 +102,9 @@ proptest! {
     fn arbitrary_bytes_never_panic(bytes in prop::collection::vec(any::<u8>(), 0..2048)) {
         match std::str::from_utf8(&bytes) {
             Ok(text) => everything(text),
+            // An incomplete character at the very end is truncation
+            // (tests/trust.rs); any other bad byte is an error.
+            Err(utf8) if utf8.error_len().is_none() => {}
             Err(utf8) => {
                 for e in [
                     serde_llm::from_llm_slice::<Value>(&bytes).unwrap_err(),

@@ -311,6 +311,22 @@ impl<'de> Scanner<'de> {
         self.token_start
     }
 
+    /// How many containers are open (with the one a peeked start opened).
+    pub(crate) fn depth(&self) -> usize {
+        self.stack.len()
+    }
+
+    /// Reads on until at most `depth` containers are open and no event is
+    /// held: the rest of a value the decoder gave up on is passed over.
+    pub(crate) fn drain_to(&mut self, depth: usize) -> Result<()> {
+        while self.stack.len() > depth || self.peeked.is_some() || self.pending.is_some() {
+            if let Event::Eof = self.next()? {
+                break;
+            }
+        }
+        Ok(())
+    }
+
     /// The whole text the scanner reads spans of.
     pub(crate) fn text(&self) -> &'de str {
         self.text
