@@ -44,8 +44,9 @@ const MAX_RESTARTS: usize = 64;
 /// One thing to try after the whole text.
 enum Step {
     One(Candidate),
-    /// Several object spans read as one sequence.
-    Gather(Vec<Range<usize>>),
+    /// Several object spans, all found by one strategy, read as one
+    /// sequence.
+    Gather(Strategy, Vec<Range<usize>>),
 }
 
 /// How likely one reading of a candidate is. Readings are compared field by
@@ -59,13 +60,18 @@ pub(crate) struct Rank {
     /// object (`{ for blocks.`), a bare key with no colon after it and more
     /// text following (`{name}`, `{ for blocks. {…}`).
     pub prose: u32,
+    /// 0 for a span the model marked as its answer (a fence, a tag), 1 for
+    /// the rest: a `[1]` citation in the prose does not beat a fenced value
+    /// that needed a repair.
+    pub unmarked: u32,
     /// The repairs' weights, one for each coercion, one if the reply was
     /// cut off.
     pub bent: u32,
 }
 
-/// The one ranking rule (see [`Rank`]).
-pub(crate) fn rank(text: &str, report: &Report) -> Rank {
+/// The one ranking rule (see [`Rank`]): the reading in `report` of a
+/// candidate found by `strategy`.
+pub(crate) fn rank(text: &str, strategy: Strategy, report: &Report) -> Rank {
     let repairs = &report.repairs;
     let b = text.as_bytes();
     let mut prose = 0;
@@ -91,6 +97,7 @@ pub(crate) fn rank(text: &str, report: &Report) -> Rank {
     }
     Rank {
         prose,
+        unmarked: u32::from(!matches!(strategy, Strategy::Fence | Strategy::Tag)),
         bent: report.weight() + u32::from(report.truncated),
     }
 }
@@ -143,11 +150,12 @@ impl<R> Tally<R> {
         self.covered.splice(k..e, [span.clone()]);
     }
 
-    /// Records how a candidate went; returns true when it is clean and the
-    /// search can stop.
+    /// Records how a candidate found by `strategy` went; returns true when
+    /// it is clean and the likeliest so far, so the search can stop.
     fn consider(
         &mut self,
         text: &str,
+        strategy: Strategy,
         span: &Range<usize>,
         shaped: bool,
         outcome: Result<Attempt<R>>,
@@ -160,11 +168,12 @@ impl<R> Tally<R> {
                     self.cover(span);
                 }
                 let clean = a.report.is_clean();
-                let rank = rank(text, &a.report);
+                let rank = rank(text, strategy, &a.report);
                 if self.best.as_ref().is_none_or(|(_, _, b)| rank < *b) {
                     self.best = Some((a.value, a.report, rank));
+                    return clean;
                 }
-                clean
+                false
             }
             Err(e) => {
                 let rank = (shaped, e.offset().unwrap_or(0).saturating_sub(span.start));
@@ -174,6 +183,14 @@ impl<R> Tally<R> {
                 false
             }
         }
+    }
+
+    /// Whether a reading of a span the model marked, with no structure made
+    /// of prose, was found: no span in the prose can beat it.
+    fn marked_found(&self) -> bool {
+        self.best
+            .as_ref()
+            .is_some_and(|(_, _, r)| r.unmarked == 0 && r.prose == 0)
     }
 
     fn take_best(&mut self) -> Option<(R, Report)> {
@@ -282,7 +299,13 @@ impl Decoder {
                     let a = outcome.expect("checked");
                     return Ok((a.value, a.report));
                 }
-                if tally.consider(text, &c.span, wants(c.first_byte(text)), outcome) {
+                if tally.consider(
+                    text,
+                    c.strategy,
+                    &c.span,
+                    wants(c.first_byte(text)),
+                    outcome,
+                ) {
                     return Ok(tally.take_best().expect("clean result"));
                 }
             }
@@ -293,6 +316,8 @@ impl Decoder {
         for phase in [Strategy::Fence, Strategy::Balanced] {
             let candidates = if phase == Strategy::Fence {
                 extract::marked(text, body.clone(), self.strategies, &thoughts)
+            } else if tally.marked_found() {
+                break;
             } else {
                 let mut skip = tally.covered.clone();
                 skip.extend(thoughts.iter().cloned());
@@ -301,23 +326,23 @@ impl Decoder {
             };
             let gather = self.strategies.gather;
             for step in plan(text, candidates, shape, gather) {
-                let (span, first, outcome) = match step {
+                let (strategy, span, first, outcome) = match step {
                     Step::One(c) => {
-                        if tally.skip(&c.span) {
+                        if tally.skip(&c.span) || (shape == Shape::Any && not_a_value(text, &c)) {
                             continue;
                         }
                         let outcome = self.candidate(text, &c, shape, policy, &mut sink);
                         let outcome = self.judge(text, &c.span, shape, outcome);
-                        (c.span.clone(), c.first_byte(text), outcome)
+                        (c.strategy, c.span.clone(), c.first_byte(text), outcome)
                     }
-                    Step::Gather(spans) => {
+                    Step::Gather(strategy, spans) => {
                         let span = spans[0].start..spans[spans.len() - 1].end;
                         let outcome = self.gather(text, spans, policy, &mut sink);
                         let outcome = self.judge(text, &span, shape, outcome);
-                        (span, Some(b'['), outcome)
+                        (strategy, span, Some(b'['), outcome)
                     }
                 };
-                if tally.consider(text, &span, wants(first), outcome) {
+                if tally.consider(text, strategy, &span, wants(first), outcome) {
                     return Ok(tally.take_best().expect("clean result"));
                 }
             }
@@ -602,6 +627,24 @@ impl Decoder {
     }
 }
 
+/// Bracketed prose that is no value for a target that takes anything: a
+/// citation (`[2]`, `[^3]`), a markdown link's label (`[the docs](…)`), a
+/// task-list box (`[ ]`, `[x]`).
+fn not_a_value(text: &str, c: &Candidate) -> bool {
+    if c.strategy != Strategy::Balanced {
+        return false;
+    }
+    let b = text.as_bytes();
+    let inner = &text[c.span.start + 1..c.span.end - 1];
+    let number = inner.strip_prefix('^').unwrap_or(inner);
+    b[c.span.start] == b'['
+        && (matches!(b.get(c.span.end), Some(b'(' | b'['))
+            || matches!(inner, " " | "x" | "X")
+            || (!number.is_empty()
+                && number.len() <= 4
+                && number.bytes().all(|d| d.is_ascii_digit())))
+}
+
 /// Whether `span` holds exactly one top-level object or array.
 fn one_root(text: &str, span: &Range<usize>) -> bool {
     extract::container_roots(text, span.clone()).is_some_and(|r| r.len() == 1)
@@ -627,7 +670,7 @@ fn plan(text: &str, candidates: Vec<Candidate>, shape: Shape, gather: bool) -> V
                 .map(|c| c.span.clone())
                 .collect();
             if !spans.is_empty() {
-                steps.push(Step::Gather(spans));
+                steps.push(Step::Gather(strategy, spans));
                 break;
             }
         }

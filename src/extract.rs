@@ -452,7 +452,7 @@ fn tags(text: &str, body: Range<usize>, out: &mut Vec<Candidate>) {
 }
 
 static OPENERS: [bool; 256] = lex::byte_table(b"{[", false);
-static STRUCTURAL: [bool; 256] = lex::byte_table(b"{[]}\"", false);
+static STRUCTURAL: [bool; 256] = lex::byte_table(b"{[]}\"'", false);
 
 /// Balanced `{…}` and `[…]` spans in the prose, found by one string-aware
 /// scan with a stack (brackets inside `"..."` do not count). A matched span
@@ -496,6 +496,12 @@ fn balanced(
         match b[i] {
             b'"' => {
                 i = string_end(b, i + 1, body.end);
+                continue;
+            }
+            // A single-quoted string where JSON puts a value or key (`['}']`);
+            // elsewhere an apostrophe is prose (`Here's`).
+            b'\'' if opens_single_quoted(b, i, body.start) => {
+                i = single_quoted_end(b, i + 1, body.end);
                 continue;
             }
             b'{' | b'[' => open.push(i),
@@ -542,6 +548,31 @@ fn balanced(
     }
     all.sort_by_key(|c| c.span.start);
     out.extend(all);
+}
+
+/// Whether the `'` at `i` opens a string: it follows (past spaces) an
+/// opener, a comma or a colon.
+fn opens_single_quoted(b: &[u8], i: usize, start: usize) -> bool {
+    let mut k = i;
+    while k > start && matches!(b[k - 1], b' ' | b'\t' | b'\n' | b'\r') {
+        k -= 1;
+    }
+    k > start && matches!(b[k - 1], b'[' | b'{' | b',' | b':')
+}
+
+/// The position after a single-quoted string whose content starts at `k`:
+/// past the next `'` that is followed (past spaces) by what ends a value,
+/// or past the line if none is (an apostrophe inside: `'it's'`).
+fn single_quoted_end(b: &[u8], mut k: usize, end: usize) -> usize {
+    let line = lex::find_byte(b, k, end, b'\n').unwrap_or(end);
+    while let Some(q) = lex::find_byte(b, k, line, b'\'') {
+        let next = lex::next_significant(b, q + 1, end);
+        if next >= end || matches!(b[next], b',' | b']' | b'}' | b':') {
+            return q + 1;
+        }
+        k = q + 1;
+    }
+    line
 }
 
 /// The position after the string whose content starts at `k` (after its
