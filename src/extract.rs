@@ -377,27 +377,37 @@ enum JsonEnd {
     StringToEnd,
 }
 
-/// The closing fence of a fence whose content is a JSON value opening at
-/// `i`: fence markers inside the value's strings are content.
+/// The closing fence of a fence whose content is a JSON value (an object,
+/// an array or a string) opening at `i`: fence markers inside the value's
+/// strings are content.
 fn json_fence_close(b: &[u8], i: usize, end: usize) -> JsonEnd {
     let mut depth = 0usize;
     let mut k = i;
     while k < end {
-        match b[k] {
-            b'"' => {
-                k = string_end(b, k + 1, end);
-                if k == end {
-                    work::add(end - i);
-                    return JsonEnd::StringToEnd;
-                }
-                continue;
+        let string = match b[k] {
+            b'"' => Some(string_end(b, k + 1, end)),
+            b'\'' if k == i || opens_single_quoted(b, k, i) => Some(single_quoted_end(b, k + 1, end)),
+            _ => None,
+        };
+        if let Some(after) = string {
+            if after == end {
+                work::add(end - i);
+                return JsonEnd::StringToEnd;
             }
+            k = after;
+            if depth == 0 {
+                // A string is the whole value.
+                break;
+            }
+            continue;
+        }
+        match b[k] {
             b'{' | b'[' => depth += 1,
             b'}' | b']' => {
                 depth = depth.saturating_sub(1);
                 if depth == 0 {
-                    work::add(k + 1 - i);
-                    return bare_close(b, k + 1, end).map_or(JsonEnd::Open, JsonEnd::Fence);
+                    k += 1;
+                    break;
                 }
             }
             b'`' if b[k..end].starts_with(b"```") => {
@@ -408,8 +418,11 @@ fn json_fence_close(b: &[u8], i: usize, end: usize) -> JsonEnd {
         }
         k += 1;
     }
-    work::add(end - i);
-    JsonEnd::Open
+    work::add(k - i);
+    if k >= end {
+        return JsonEnd::Open;
+    }
+    bare_close(b, k, end).map_or(JsonEnd::Open, JsonEnd::Fence)
 }
 
 /// The first bare closing fence from `from`: one followed by a language tag
