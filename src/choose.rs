@@ -629,17 +629,21 @@ impl Decoder {
 
 /// Bracketed prose that is no value for a target that takes anything: a
 /// citation (`[2]`, `[^3]`), a markdown link's label (`[the docs](…)`), a
-/// task-list box (`[ ]`, `[x]`), a template placeholder (`%{name}`, `{like
-/// this}`: words with no colon and no quote).
+/// task-list box (`[ ]`, `[x]`), a placeholder or aside (`%{name}`, `{like
+/// this}`, `[brackets]`: words with no colon, comma or quote).
 fn not_a_value(text: &str, c: &Candidate) -> bool {
     if c.strategy != Strategy::Balanced {
         return false;
     }
     let b = text.as_bytes();
     let inner = &text[c.span.start + 1..c.span.end - 1];
-    if b[c.span.start] == b'{' {
-        return inner.bytes().any(|c| c.is_ascii_alphabetic())
-            && !inner.bytes().any(|c| matches!(c, b':' | b'"' | b'\'' | b'{' | b'['));
+    // Words with no colon, comma, quote or bracket: `{name}`, `[brackets]`.
+    let words = inner.bytes().any(|c| c.is_ascii_alphabetic())
+        && !inner
+            .bytes()
+            .any(|c| matches!(c, b':' | b',' | b'"' | b'\'' | b'{' | b'[' | b'('));
+    if words {
+        return true;
     }
     let number = inner.strip_prefix('^').unwrap_or(inner);
     b[c.span.start] == b'['

@@ -317,6 +317,14 @@ fn fences(text: &str, body: Range<usize>, out: &mut Vec<Candidate>) {
     // later fence would scan to the end again.
     let mut aware = true;
     while let Some(open) = find(b, i, body.end, b"```") {
+        // Written inside a string or a word (`"```"`, `a```b`): not a fence.
+        if open > body.start && !matches!(b[open - 1], b' ' | b'\t' | b'\n' | b'\r' | b'>') {
+            i = open + 3;
+            while i < body.end && b[i] == b'`' {
+                i += 1;
+            }
+            continue;
+        }
         let mut k = open;
         while k < body.end && b[k] == b'`' {
             k += 1;
