@@ -325,10 +325,13 @@ impl Decoder {
                 extract::prose(text, body.clone(), self.strategies, &skip)
             };
             let gather = self.strategies.gather;
+            let references = candidates.iter().filter(|c| is_reference(text, c)).count();
             for step in plan(text, candidates, shape, gather) {
                 let (strategy, span, first, outcome) = match step {
                     Step::One(c) => {
-                        if tally.skip(&c.span) || (shape == Shape::Any && not_a_value(text, &c)) {
+                        if tally.skip(&c.span)
+                            || (shape == Shape::Any && not_a_value(text, &c, references))
+                        {
                             continue;
                         }
                         let outcome = self.candidate(text, &c, shape, policy, &mut sink);
@@ -631,27 +634,63 @@ impl Decoder {
 /// citation (`[2]`, `[^3]`), a markdown link's label (`[the docs](…)`), a
 /// task-list box (`[ ]`, `[x]`), a placeholder or aside (`%{name}`, `{like
 /// this}`, `[brackets]`: words with no colon, comma or quote).
-fn not_a_value(text: &str, c: &Candidate) -> bool {
+fn not_a_value(text: &str, c: &Candidate, references: usize) -> bool {
     if c.strategy != Strategy::Balanced {
         return false;
     }
     let b = text.as_bytes();
     let inner = &text[c.span.start + 1..c.span.end - 1];
     // Words with no colon, comma, quote or bracket: `{name}`, `[brackets]`.
-    let words = inner.bytes().any(|c| c.is_ascii_alphabetic())
+    let words = !matches!(inner.trim(), "true" | "false" | "null")
+        && inner.bytes().any(|c| c.is_ascii_alphabetic())
         && !inner
             .bytes()
             .any(|c| matches!(c, b':' | b',' | b'"' | b'\'' | b'{' | b'[' | b'('));
     if words {
         return true;
     }
-    let number = inner.strip_prefix('^').unwrap_or(inner);
     b[c.span.start] == b'['
         && (matches!(b.get(c.span.end), Some(b'(' | b'['))
             || matches!(inner, " " | "x" | "X")
-            || (!number.is_empty()
-                && number.len() <= 4
-                && number.bytes().all(|d| d.is_ascii_digit())))
+            || (is_reference(text, c)
+                && (references > 1
+                    || after_a_word(b, c.span.start)
+                    || before_a_word(b, c.span.end))))
+}
+
+/// Whether the candidate is a bracketed small number (`[2]`, `[^3]`): a
+/// citation in prose when it follows or precedes a word, or when the reply
+/// has several (`References: [1], [2]`).
+fn is_reference(text: &str, c: &Candidate) -> bool {
+    if c.strategy != Strategy::Balanced || text.as_bytes()[c.span.start] != b'[' {
+        return false;
+    }
+    let inner = &text[c.span.start + 1..c.span.end - 1];
+    let number = inner.strip_prefix('^').unwrap_or(inner);
+    !number.is_empty() && number.len() <= 4 && number.bytes().all(|d| d.is_ascii_digit())
+}
+
+/// Whether a lower-case word follows the bracket ending before `i` (past
+/// spaces), as after a reference's label (`[1] the product page`); a new
+/// sentence may follow a value.
+fn before_a_word(b: &[u8], i: usize) -> bool {
+    let mut k = i;
+    while k < b.len() && matches!(b[k], b' ' | b'\t') {
+        k += 1;
+    }
+    k > i && k < b.len() && b[k].is_ascii_lowercase()
+}
+
+/// Whether the bracket at `i` follows a word (past spaces), as a citation
+/// does (`the docs [2]`); after a colon or at a line's start it is a value.
+fn after_a_word(b: &[u8], i: usize) -> bool {
+    let mut k = i;
+    while k > 0 && matches!(b[k - 1], b' ' | b'\t') {
+        k -= 1;
+    }
+    k > 0
+        && (b[k - 1].is_ascii_alphanumeric()
+            || matches!(b[k - 1], b'.' | b')' | b'"' | b'*' | b'`'))
 }
 
 /// Whether `span` holds exactly one top-level object or array.

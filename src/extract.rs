@@ -316,9 +316,41 @@ fn fences(text: &str, body: Range<usize>, out: &mut Vec<Candidate>) {
     // JSON string are content). Off once a string ran to the end: each
     // later fence would scan to the end again.
     let mut aware = true;
+    // The next JSON value in the prose before the fence: markers inside its
+    // strings open no fence. Off once one ran to the end unclosed.
+    let mut skip_json = true;
     while let Some(open) = find(b, i, body.end, b"```") {
-        // Written inside a string or a word (`"```"`, `a```b`): not a fence.
-        if open > body.start && !matches!(b[open - 1], b' ' | b'\t' | b'\n' | b'\r' | b'>') {
+        if skip_json {
+            let json = (i..open)
+                .filter(|&k| matches!(b[k], b'{' | b'['))
+                .find(|&k| starts_like_json(b, k, body.end));
+            if let Some(start) = json {
+                let (close, _) = lex::matching_close(b, start, body.end);
+                work::add(close.unwrap_or(body.end) - start);
+                match close {
+                    Some(c) => {
+                        i = c + 1;
+                        continue;
+                    }
+                    None => skip_json = false,
+                }
+            }
+        }
+        // A fence opens a line, or is followed by a language tag (`lorem
+        // ```json {…}`); one inside a string or a word (`"```"`, `a```b`)
+        // is none.
+        let line_start = open == body.start || {
+            let mut k = open;
+            while k > body.start && matches!(b[k - 1], b' ' | b'\t' | b'>') {
+                k -= 1;
+            }
+            k == body.start || b[k - 1] == b'\n'
+        };
+        let tagged = b[open + 3..body.end]
+            .first()
+            .is_some_and(u8::is_ascii_alphabetic);
+        let spaced = open == body.start || matches!(b[open - 1], b' ' | b'\t' | b'\n' | b'\r');
+        if !(line_start || (spaced && tagged)) {
             i = open + 3;
             while i < body.end && b[i] == b'`' {
                 i += 1;
@@ -346,9 +378,8 @@ fn fences(text: &str, body: Range<usize>, out: &mut Vec<Candidate>) {
             content += 1;
         }
         let first = lex::next_significant(b, content, body.end);
-        let close = match (aware && first < body.end && matches!(b[first], b'{' | b'['))
-            .then(|| json_fence_close(b, first, body.end))
-        {
+        let json = first < body.end && matches!(b[first], b'{' | b'[' | b'"' | b'\'');
+        let close = match (aware && json).then(|| json_fence_close(b, first, body.end)) {
             Some(JsonEnd::Fence(c)) => Some(c),
             Some(JsonEnd::Open) => None,
             Some(JsonEnd::StringToEnd) => {
@@ -394,7 +425,9 @@ fn json_fence_close(b: &[u8], i: usize, end: usize) -> JsonEnd {
     while k < end {
         let string = match b[k] {
             b'"' => Some(string_end(b, k + 1, end)),
-            b'\'' if k == i || opens_single_quoted(b, k, i) => Some(single_quoted_end(b, k + 1, end)),
+            b'\'' if k == i || opens_single_quoted(b, k, i) => {
+                Some(single_quoted_end(b, k + 1, end))
+            }
             _ => None,
         };
         if let Some(after) = string {
