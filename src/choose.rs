@@ -726,3 +726,158 @@ fn plan(text: &str, candidates: Vec<Candidate>, shape: Shape, gather: bool) -> V
     steps.extend(rest.into_iter().map(Step::One));
     steps
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The readings of one reply, as the scanner reports them.
+    fn report(text: &str, repairs: &[(RepairKind, &str)], truncated: bool) -> Report {
+        Report {
+            strategy: Strategy::Whole,
+            span: 0..text.len(),
+            repairs: repairs
+                .iter()
+                .map(|&(kind, at)| Repair {
+                    kind,
+                    offset: text.find(at).expect("marker in text"),
+                })
+                .collect(),
+            coercions: Vec::new(),
+            truncated,
+        }
+    }
+
+    /// Name, text, strategy, repairs (kind and where), cut off, rank.
+    type Row = (
+        &'static str,
+        &'static str,
+        Strategy,
+        Vec<(RepairKind, &'static str)>,
+        bool,
+        Rank,
+    );
+
+    #[test]
+    fn rank_table() {
+        use RepairKind::*;
+        let stray = "{ for blocks. {\"a\": 1}";
+        let cut = "{\"a\": 1, b";
+        let rows: [Row; 7] = [
+            (
+                "clean fence",
+                "{\"a\": 1}",
+                Strategy::Fence,
+                vec![],
+                false,
+                Rank {
+                    prose: 0,
+                    unmarked: 0,
+                    bent: 0,
+                },
+            ),
+            (
+                "clean span in prose",
+                "[1]",
+                Strategy::Balanced,
+                vec![],
+                false,
+                Rank {
+                    prose: 0,
+                    unmarked: 1,
+                    bent: 0,
+                },
+            ),
+            (
+                "repaired fence",
+                "{a: 1,}",
+                Strategy::Fence,
+                vec![(UnquotedKey, "a"), (TrailingComma, ",")],
+                false,
+                Rank {
+                    prose: 0,
+                    unmarked: 0,
+                    bent: 3,
+                },
+            ),
+            // A stray `{` swallowing a sentence: words dropped, a key with
+            // no colon.
+            (
+                "stray opener",
+                stray,
+                Strategy::Trailing,
+                vec![
+                    (Skipped, "for"),
+                    (UnquotedKey, "blocks"),
+                    (MissingColon, " {\""),
+                ],
+                true,
+                Rank {
+                    prose: 2,
+                    unmarked: 1,
+                    bent: 9,
+                },
+            ),
+            (
+                "placeholder",
+                "{name} and more",
+                Strategy::Balanced,
+                vec![(UnquotedKey, "name"), (DanglingKey, "name")],
+                false,
+                Rank {
+                    prose: 1,
+                    unmarked: 1,
+                    bent: 4,
+                },
+            ),
+            // A key cut off by the end of the reply is truncation, not prose.
+            (
+                "key cut at the end",
+                cut,
+                Strategy::Whole,
+                vec![
+                    (UnquotedKey, "b"),
+                    (DanglingKey, "b"),
+                    (MissingCloser, ", b"),
+                ],
+                true,
+                Rank {
+                    prose: 0,
+                    unmarked: 1,
+                    bent: 6,
+                },
+            ),
+            (
+                "a skipped comma is no word",
+                "{\"a\": 1;}",
+                Strategy::Whole,
+                vec![(Skipped, ";")],
+                false,
+                Rank {
+                    prose: 0,
+                    unmarked: 1,
+                    bent: 4,
+                },
+            ),
+        ];
+        for (name, text, strategy, repairs, truncated, want) in &rows {
+            let got = rank(text, *strategy, &report(text, repairs, *truncated));
+            assert_eq!(got, *want, "{name}");
+        }
+        // The order the rule gives: any reading without prose structure
+        // beats one with it, however bent; a marked span beats one in prose.
+        let ranks: Vec<Rank> = rows.iter().map(|r| r.5).collect();
+        assert!(
+            ranks[2] < ranks[1],
+            "a repaired fence beats a clean citation"
+        );
+        assert!(ranks[5] < ranks[4], "a cut key beats a placeholder");
+        assert!(ranks[1] < ranks[3], "a clean span beats a stray opener");
+        let heavy = Rank {
+            prose: 0,
+            unmarked: 1,
+            bent: 1000,
+        };
+        assert!(heavy < ranks[4], "no weight of real repairs loses to prose");
+    }
+}
