@@ -13,7 +13,7 @@
 //! The documents are generated from a fixed seed, so every run measures the
 //! same bytes. Ratios are in `benches/README.md`.
 
-use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+use criterion::{criterion_group, BenchmarkId, Criterion, Throughput};
 use serde::{Deserialize, Serialize};
 use serde_llm::Partial;
 
@@ -210,4 +210,32 @@ fn prefixes(c: &mut Criterion) {
 }
 
 criterion_group!(benches, decode, prefixes);
-criterion_main!(benches);
+
+/// `BENCH_ONCE=<path>` runs one path of `decode_1mb` once and exits, for
+/// counting its instructions (`valgrind --tool=callgrind`), which do not
+/// drift as wall time does; `BENCH_ONCE=none` only builds the documents, to
+/// subtract. Without it, criterion runs as usual.
+fn main() {
+    if let Ok(path) = std::env::var("BENCH_ONCE") {
+        let (_, valid, messy) = documents();
+        match path.as_str() {
+            "serde_json" => drop(std::hint::black_box(
+                serde_json::from_str::<Doc>(&valid).unwrap(),
+            )),
+            "valid" => drop(std::hint::black_box(
+                serde_llm::from_llm_str::<Doc>(&valid).unwrap(),
+            )),
+            "messy" => drop(std::hint::black_box(
+                serde_llm::from_llm_str::<Doc>(&messy).unwrap(),
+            )),
+            "repair" => drop(std::hint::black_box(serde_llm::repair(&messy).unwrap())),
+            "none" => {}
+            other => {
+                panic!("BENCH_ONCE: no path {other:?} (serde_json, valid, messy, repair, none)")
+            }
+        }
+        return;
+    }
+    benches();
+    Criterion::default().configure_from_args().final_summary();
+}
