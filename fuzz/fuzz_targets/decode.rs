@@ -32,6 +32,12 @@ fuzz_target!(|data: &[u8]| {
         assert_eq!(ours.expect("valid JSON decodes in strict mode"), theirs);
     }
     let _ = serde_llm::from_llm_slice::<Vec<Target>>(data);
+    // Scalar targets read short prose (the one plausible value).
+    let _ = serde_llm::from_llm_slice::<String>(data);
+    let _ = serde_llm::from_llm_slice::<u32>(data);
+    let _ = serde_llm::from_llm_slice::<f64>(data);
+    let _ = serde_llm::from_llm_slice::<bool>(data);
+    let _ = serde_llm::from_llm_slice::<Kind>(data);
     let ours = serde_llm::from_llm_slice::<serde_json::Value>(data);
     if let Ok(theirs) = serde_json::from_slice::<serde_json::Value>(data) {
         assert_eq!(ours.expect("valid JSON decodes"), theirs);
