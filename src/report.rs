@@ -81,6 +81,10 @@ pub enum RepairKind {
     /// A number in a non-JSON spelling (`+1`, `.5`, `1.`, `1_000`, `1e`) was
     /// normalised.
     NumberFormat,
+    /// A number written with digit groups (`4,250`, `1,234,567.89`) as an
+    /// object member's value, where the comma cannot end the value (no key
+    /// follows it), was read as one number: `4250`.
+    DigitGroups,
     /// A token that starts like a number but is not one (`1/3`, `0789`, a UUID, a
     /// date) was taken as a string.
     NumberAsString,
@@ -149,6 +153,7 @@ impl RepairKind {
             InvalidEscape => "an invalid escape sequence",
             LoneSurrogate => "a lone UTF-16 surrogate escape",
             NumberFormat => "a number JSON does not allow (+1, .5, 1., 1_000)",
+            DigitGroups => "a number written with digit groups (4,250)",
             NumberAsString => "a bare token that is not a number",
             Concatenation => "strings joined with +",
             Ellipsis => "a ... placeholder",
@@ -182,8 +187,9 @@ impl RepairKind {
             TrailingComma | ExtraComma | Comment | SpecialWhitespace | Ellipsis | Quotes
             | ControlCharacter | MissingCloser | TruncatedValue | TrailingText => 1,
             MissingComma | MissingColon | MissingValue | DanglingKey | UnquotedKey | Literal
-            | NonFiniteNumber | InvalidEscape | LoneSurrogate | NumberFormat | Concatenation
-            | EscapedJson | Wrapper | Tuple | Regex | DoubledQuotes | CodeFence | SetLiteral => 2,
+            | NonFiniteNumber | InvalidEscape | LoneSurrogate | NumberFormat | DigitGroups
+            | Concatenation | EscapedJson | Wrapper | Tuple | Regex | DoubledQuotes | CodeFence
+            | SetLiteral => 2,
             InnerQuote | MissingQuote | StrayCloser | MismatchedCloser | Reopened
             | ImplicitObject | MultipleValues => 3,
             UnquotedString | NumberAsString | Skipped => 4,

@@ -885,6 +885,11 @@ impl<'de> Scanner<'de> {
             } else {
                 NumValue::I64((v as i64).wrapping_neg())
             };
+            if k + 1 < self.end && b[k] == b',' && b[k + 1].is_ascii_digit() {
+                if let Some(ev) = self.digit_groups(start, k)? {
+                    return Ok(Some(ev));
+                }
+            }
             self.pos = k;
             self.touches_end(k);
             self.scalar_done();
@@ -895,6 +900,16 @@ impl<'de> Scanner<'de> {
         }
         match number::lex(self.b, start, self.end, &mut self.scratch) {
             number::Lexed::Number { end, clean, cut } => {
+                if clean
+                    && end + 1 < self.end
+                    && self.b[end] == b','
+                    && self.b[end + 1].is_ascii_digit()
+                    && self.b[digits..end].iter().all(u8::is_ascii_digit)
+                {
+                    if let Some(ev) = self.digit_groups(start, end)? {
+                        return Ok(Some(ev));
+                    }
+                }
                 if cut && end >= self.end {
                     // `12.` or `1e` cut off: more digits may have followed.
                     self.complete = false;
@@ -969,6 +984,105 @@ impl<'de> Scanner<'de> {
                 Ok(self.unquoted_value(true))
             }
         }
+    }
+
+    /// An integer `start..k` (an optional `-`, then digits) that a comma and
+    /// a digit follow. As an object member's value, where JSON's reading
+    /// (the comma ends the value, a key follows) cannot be right because the
+    /// digits are no key (no `:` follows them), it is a number written with
+    /// digit groups: `4,250`, `1,234,567.89`, `-2,000.00`. The groups must
+    /// be of three digits and what follows them must go on the object (`,`
+    /// and a key, or `}`); a number cut off inside its groups is read as far
+    /// as it goes. Any other digits after the comma (`4,25`) make the number
+    /// ambiguous: an error, never a shortened number. Inside an array, JSON's
+    /// reading stands: `[4,250]` is two numbers. `None`: read it as JSON.
+    #[cold]
+    fn digit_groups(&mut self, start: usize, k: usize) -> Result<Option<Event<'de>>> {
+        let b = self.b;
+        let end = self.end;
+        if self.stack.last() != Some(&Frame::Object) {
+            return Ok(None);
+        }
+        let run = |from: usize| {
+            let mut e = from;
+            while e < end && b[e].is_ascii_digit() {
+                e += 1;
+            }
+            e
+        };
+        // `{a: 1,2: "x"}`: the digits are a key.
+        let first = run(k + 1);
+        let n = next_significant(b, first, end);
+        if n < end && b[n] == b':' {
+            return Ok(None);
+        }
+        let digits = start + usize::from(b[start] == b'-');
+        let lead = k - digits;
+        let ambiguous = || {
+            Err(Error::at(
+                ErrorKind::Syntax,
+                "a number followed by a comma and more digits, not digit groups of three: \
+                 which number was meant is unclear",
+                start,
+            ))
+        };
+        if lead > 3 || b[digits] == b'0' {
+            return ambiguous();
+        }
+        // The groups: `,ddd` each; the last may be cut off at the end.
+        let mut p = k;
+        let mut cut = false;
+        while p + 1 < end && b[p] == b',' && b[p + 1].is_ascii_digit() {
+            let e = run(p + 1);
+            match e - (p + 1) {
+                3 => p = e,
+                1 | 2 if e >= end => {
+                    p = e;
+                    cut = true;
+                }
+                _ => return ambiguous(),
+            }
+        }
+        if !cut && p < end && b[p] == b'.' {
+            let e = run(p + 1);
+            if e == p + 1 && e < end {
+                return ambiguous();
+            }
+            cut = e >= end;
+            p = e;
+        }
+        let q = next_significant(b, p, end);
+        let fits = q >= end
+            || b[q] == b'}'
+            || (b[q] == b',' && {
+                let r = next_significant(b, q + 1, end);
+                r >= end || b[r] == b'}' || key_then_colon(b, r, end).is_some()
+            });
+        if !fits {
+            return ambiguous();
+        }
+        self.record(RepairKind::DigitGroups, start);
+        self.scratch.clear();
+        for &c in &b[start..p] {
+            if c != b',' {
+                self.scratch.push(char::from(c));
+            }
+        }
+        if self.scratch.ends_with('.') {
+            // `1,234.` cut off before its fraction.
+            self.scratch.pop();
+        }
+        if cut {
+            self.complete = false;
+        }
+        let value = classify(&self.scratch);
+        self.pos = p;
+        self.touches_end(p);
+        self.scalar_done();
+        Ok(Some(Event::Num(Number {
+            text: Text::Scratch,
+            value,
+        })))
     }
 
     /// A bare word at a value position: a literal in another spelling, a cut
