@@ -4,6 +4,7 @@
 //! punctuation. An `Ok` is the value the model meant; where that is unclear,
 //! an error.
 
+use proptest::prelude::*;
 use serde_json::{json, Value};
 use serde_llm::{Decoder, RepairKind};
 
@@ -107,4 +108,159 @@ fn digit_groups_cut_off_at_the_end() {
     assert_eq!(repaired(r#"{"n": 4,250"#), json!({"n": 4250}));
     assert_eq!(repaired(r#"{"n": 1,234."#), json!({"n": 1234}));
     assert_eq!(repaired(r#"{"n": 1,234.5"#), json!({"n": 1234.5}));
+}
+
+// ----- strings cut off at the end ---------------------------------------------
+
+#[test]
+fn a_string_cut_off_keeps_every_character() {
+    let cases = [
+        (
+            r#"{"code": "if (x) { return 1; }"#,
+            json!({"code": "if (x) { return 1; }"}),
+        ),
+        (
+            r#"{"id":1,"tags":["a,[x]"#,
+            json!({"id": 1, "tags": ["a,[x]"]}),
+        ),
+        (r#"["hello, world]"#, json!(["hello, world"])),
+        (r#"{"a": "first, b: 1}"#, json!({"a": "first, b: 1"})),
+        (r#"[["][,"#, json!([["][,"]])),
+        (
+            "{\"code\": \"fn main() {\n    run();\n}\n",
+            json!({"code": "fn main() {\n    run();\n}"}),
+        ),
+    ];
+    for (input, expected) in cases {
+        assert_eq!(repaired(input), expected, "{input}");
+    }
+}
+
+/// A closer that closes the string's container, with only closers after it,
+/// ends the string: what is left is still a start of the string.
+#[test]
+fn a_cut_string_may_end_at_its_containers_closer() {
+    assert_eq!(repaired(r#"{"a": "b}"#), json!({"a": "b"}));
+    assert_eq!(repaired(r#"{"key": ["value]}"#), json!({"key": ["value"]}));
+    assert_eq!(repaired("[\"abc  ]\n"), json!(["abc"]));
+}
+
+/// A key cut off is dropped, never split into an invented member.
+#[test]
+fn a_cut_key_is_dropped() {
+    assert_eq!(repaired(r#"{"key:value}"#), json!({}));
+    assert_eq!(repaired(r#"{"a": 1, "b,c"#), json!({"a": 1}));
+}
+
+// ----- any prefix of valid JSON ------------------------------------------------
+
+/// Characters that make string ends hard to judge: delimiters, quotes,
+/// escapes, comment starts, and non-ASCII text. (Not a ``` run: extraction
+/// takes it for a fence around the reply, which is extraction's to fix.)
+fn tricky_string() -> impl Strategy<Value = String> {
+    let piece = prop::sample::select(vec![
+        ",", "[", "]", "{", "}", "\"", "\\", ":", " ", "\n", "\t", "'", "`", "/", "*", "#", "+",
+        "é", "日本", "😀", "\u{0}", "a", "b", "x y", "1", "true", "\": \"", "\", \"", "\u{FF0C}",
+        "\u{FF1A}", "\u{A0}",
+    ]);
+    prop::collection::vec(piece, 0..8).prop_map(|v| v.concat())
+}
+
+/// A JSON value with tricky strings and keys in sorted order (so that a
+/// parsed `Value`'s member order is the text's).
+fn json_value() -> impl Strategy<Value = Value> {
+    let leaf = prop_oneof![
+        Just(Value::Null),
+        any::<bool>().prop_map(Value::Bool),
+        any::<i64>().prop_map(|n| json!(n)),
+        (-1.0e6f64..1.0e6).prop_map(|f| json!(f)),
+        tricky_string().prop_map(Value::String),
+    ];
+    leaf.prop_recursive(4, 32, 5, |inner| {
+        prop_oneof![
+            prop::collection::vec(inner.clone(), 0..5).prop_map(Value::Array),
+            prop::collection::btree_map(tricky_string(), inner, 0..5)
+                .prop_map(|m| Value::Object(m.into_iter().collect())),
+        ]
+    })
+}
+
+/// Whether `part` (read from a prefix of `whole`'s text) is consistent with
+/// `whole`: equal, except along the right edge where the text was cut. There
+/// a string is a prefix of the real string, a number may be cut, a container
+/// holds the real elements or members in order, all equal but the last,
+/// which is consistent, and the last may be missing. An object member whose
+/// value had not started yet is `null`.
+fn consistent(part: &Value, whole: &Value) -> bool {
+    if part == whole {
+        return true;
+    }
+    match (part, whole) {
+        (Value::String(p), Value::String(w)) => w.starts_with(p.as_str()),
+        (Value::Number(_), Value::Number(_)) => true,
+        (Value::Array(p), Value::Array(w)) => {
+            p.len() <= w.len()
+                && p.iter().zip(w).enumerate().all(|(i, (a, b))| {
+                    if i + 1 == p.len() {
+                        consistent(a, b)
+                    } else {
+                        a == b
+                    }
+                })
+        }
+        (Value::Object(p), Value::Object(w)) => {
+            // Keys sorted in the text: the members read are the first ones.
+            let keys: Vec<&String> = w.keys().collect();
+            let n = p.len();
+            if n > keys.len() {
+                return false;
+            }
+            p.iter().enumerate().all(|(i, (k, v))| {
+                if k != keys[i] {
+                    // The last key may be cut off... but a cut key is dropped.
+                    return false;
+                }
+                if i + 1 == n {
+                    v.is_null() || consistent(v, &w[k.as_str()])
+                } else {
+                    *v == w[k.as_str()]
+                }
+            })
+        }
+        _ => false,
+    }
+}
+
+/// Reads every char-boundary prefix of `text` (the text of `whole`) and
+/// checks it against `whole`.
+fn check_prefixes(text: &str, whole: &Value) -> Result<(), TestCaseError> {
+    for (cut, _) in text.char_indices().skip(1).chain([(text.len(), ' ')]) {
+        let prefix = &text[..cut];
+        let out = serde_llm::repair(prefix)
+            .map_err(|e| TestCaseError::fail(format!("{prefix:?}: {e}")))?;
+        let part: Value = serde_json::from_str(&out).expect("repair gives JSON");
+        prop_assert!(
+            consistent(&part, whole),
+            "prefix {prefix:?}\n gave {out}\n of   {text}"
+        );
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 200, ..ProptestConfig::default() })]
+
+    #[test]
+    fn every_prefix_of_a_document_is_consistent(
+        v in json_value().prop_filter("a container", |v| v.is_object() || v.is_array()),
+    ) {
+        // The value as serde_json reads the text (its float parsing may be
+        // one ulp off the value written).
+        let compact = serde_json::to_string(&v).unwrap();
+        let whole: Value = serde_json::from_str(&compact).unwrap();
+        prop_assert_eq!(&repaired(&compact), &whole);
+        check_prefixes(&compact, &whole)?;
+        let pretty = serde_json::to_string_pretty(&v).unwrap();
+        check_prefixes(&pretty, &whole)?;
+    }
 }

@@ -606,6 +606,13 @@ impl<'de> Scanner<'de> {
     ) -> Scan<'de> {
         let b = self.b;
         let end = self.end;
+        // With no quote inside it, a string that runs into the end of its
+        // span could be the start of any string: the reply was cut off
+        // inside it, as far as anyone can tell. It keeps every character,
+        // but for a closer that closes its container (`{"a": "b}`), which
+        // still leaves a start of the string. It is never ended at a comma:
+        // that would invent an element or member (`["a,[x]`).
+        let cut_off = last_inner.is_none();
         let last = trim_back(b, start, end);
         let delimiter = |c: u8| matches!(c, b'}' | b']' | b',' | b'+') || (w.paren && c == b')');
         let ends_with_delimiter = last > start && delimiter(b[last - 1]);
@@ -636,10 +643,17 @@ impl<'de> Scanner<'de> {
                     }
                     cut(at, at_end)
                 };
+                // Cut off, the string may end only where nothing but closers
+                // follow: anything else would be new structure.
+                let mut tail = end;
+                while tail > start && (is_ws(b[tail - 1]) || matches!(b[tail - 1], b'}' | b']')) {
+                    tail -= 1;
+                }
+                let only_closers = |k: usize| k >= tail;
                 let mut depth = 0i32;
                 for k in start..last {
                     match b[k] {
-                        b',' if depth <= 0 => {
+                        b',' if depth <= 0 && !cut_off => {
                             let window = end.min(k + 1 + LOOKAHEAD);
                             let next = next_significant(b, k + 1, window);
                             if w.ctx == Ctx::Array || key_then_colon(b, next, window).is_some() {
@@ -648,10 +662,19 @@ impl<'de> Scanner<'de> {
                             }
                         }
                         b'{' | b'[' => depth += 1,
-                        c if c == closer && depth <= 0 && !quotes_after(k) => return cut(k, false),
+                        c if c == closer
+                            && depth <= 0
+                            && !quotes_after(k)
+                            && (!cut_off || only_closers(k)) =>
+                        {
+                            return cut(k, false)
+                        }
                         b'}' | b']' => depth -= 1,
                         _ => {}
                     }
+                }
+                if cut_off {
+                    return self.cut_mid_string(start, seg, owned);
                 }
                 // No delimiter fits: the text ran into the end.
                 let mut k = last;
@@ -661,7 +684,7 @@ impl<'de> Scanner<'de> {
                 return cut(k, true);
             }
             Ctx::Root if ends_with_delimiter && b[last - 1] == b'+' => return cut(last - 1, false),
-            Ctx::Key if last > start && b[last - 1] == b'}' => {
+            Ctx::Key if last > start && b[last - 1] == b'}' && !cut_off => {
                 // `{"key:value}`: the key ends at its colon.
                 if let Some(colon) = b[start..last].iter().position(|&c| c == b':') {
                     return cut(start + colon, false);
@@ -677,12 +700,18 @@ impl<'de> Scanner<'de> {
                 at_end: false,
             });
         }
-        // Cut off mid-string: keep what was written.
+        self.cut_mid_string(start, seg, owned)
+    }
+
+    /// Cut off mid-string: keep what was written (nothing, if only
+    /// whitespace was).
+    fn cut_mid_string(&mut self, start: usize, seg: usize, owned: bool) -> Scan<'de> {
+        let end = self.end;
         self.truncated = true;
         self.complete = false;
         self.record(RepairKind::MissingCloser, end);
         self.pos = end;
-        if !owned && b[start..end].iter().all(|&c| is_ws(c)) {
+        if !owned && self.b[start..end].iter().all(|&c| is_ws(c)) {
             return Scan::Done(None);
         }
         Scan::Done(Some(self.finish(start, seg, end, owned, false)))
