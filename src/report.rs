@@ -105,7 +105,8 @@ pub enum RepairKind {
     TrailingText,
     /// Text that could not be part of the value was skipped.
     Skipped,
-    /// A non-ASCII space (NBSP, zero-width space, …) between tokens was skipped.
+    /// A non-ASCII space (NBSP, zero-width space, …) or a control character
+    /// (NUL, …) between tokens was skipped.
     SpecialWhitespace,
     /// JSON written with escaped quotes (`{\"a\": 1}`) was unescaped.
     EscapedJson,
@@ -163,7 +164,7 @@ impl RepairKind {
             TruncatedValue => "a number or literal cut off at the end",
             TrailingText => "text after the value",
             Skipped => "text that is not JSON",
-            SpecialWhitespace => "a non-ASCII space",
+            SpecialWhitespace => "a non-ASCII space or a control character between tokens",
             EscapedJson => "JSON written with escaped quotes",
             Wrapper => "a wrapper call around the value",
             Tuple => "a parenthesised tuple",

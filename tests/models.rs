@@ -264,3 +264,32 @@ proptest! {
         check_prefixes(&pretty, &whole)?;
     }
 }
+
+// ----- control bytes between tokens ------------------------------------------
+
+#[test]
+fn control_bytes_between_tokens_are_dropped() {
+    let cases = [
+        ("{\"a\":\u{0}\"x\"}", json!({"a": "x"})),
+        ("{\"a\": 1\u{0}, \"b\":\u{1} true\u{0}}", json!({"a": 1, "b": true})),
+        ("[\u{0} 1,\u{1f} 2 ]\u{0}", json!([1, 2])),
+        ("\u{0}{\"a\"\u{0}:\u{7}[\u{0}]}", json!({"a": []})),
+        ("{a\u{0}: b\u{0}}", json!({"a": "b"})),
+    ];
+    for (input, expected) in cases {
+        assert_eq!(repaired(input), expected, "{input:?}");
+        assert!(
+            repairs(input).contains(&RepairKind::SpecialWhitespace),
+            "{input:?}"
+        );
+    }
+}
+
+/// Inside a string, a control character is content (escaped on output).
+#[test]
+fn control_bytes_inside_strings_are_kept() {
+    assert_eq!(
+        repaired("{\"a\": \"x\u{0}y\"}"),
+        json!({"a": "x\u{0}y"})
+    );
+}

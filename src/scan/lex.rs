@@ -9,12 +9,13 @@ pub(crate) fn is_ws(b: u8) -> bool {
     matches!(b, b' ' | b'\n' | b'\r' | b'\t')
 }
 
-/// Bytes after which a bare token (number, literal, unquoted key) has ended.
+/// Bytes after which a bare token (number, literal, unquoted key) has ended:
+/// whitespace, a control character, a delimiter.
 #[inline]
 pub(crate) fn is_token_end(b: u8) -> bool {
     matches!(
         b,
-        b' ' | b'\n' | b'\r' | b'\t' | b',' | b':' | b']' | b'}' | b'[' | b'{' | b')' | b'"' | b';'
+        0..=0x20 | b',' | b':' | b']' | b'}' | b'[' | b'{' | b')' | b'"' | b';'
     )
 }
 
@@ -50,7 +51,7 @@ pub(crate) struct Skipped {
 }
 
 /// Skips whitespace, comments (`//`, `/* */`, and `#` followed by a space, `#`
-/// or a line end) and non-ASCII spaces. Returns the new position and what was
+/// or a line end), non-ASCII spaces and control characters. Returns the new position and what was
 /// skipped.
 pub(crate) fn skip_ws(b: &[u8], mut i: usize, end: usize) -> (usize, Skipped) {
     let mut s = Skipped::default();
@@ -72,6 +73,11 @@ pub(crate) fn skip_ws(b: &[u8], mut i: usize, end: usize) -> (usize, Skipped) {
             b'#' if i + 1 >= end || matches!(b[i + 1], b' ' | b'#' | b'\n' | b'\r' | b'\t') => {
                 s.comment.get_or_insert(i);
                 i = line_end(b, i, end);
+            }
+            // NUL and other control characters: never part of a token.
+            0..=0x1F => {
+                s.special.get_or_insert(i);
+                i += 1;
             }
             c if c >= 0x80 => {
                 let n = special_ws_len(b, i, end);

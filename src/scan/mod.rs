@@ -502,7 +502,7 @@ impl<'de> Scanner<'de> {
         while i < self.end && matches!(b[i], b' ' | b'\n' | b'\r' | b'\t') {
             i += 1;
         }
-        if i < self.end && matches!(b[i], b'/' | b'#' | 0x80..=0xFF) {
+        if i < self.end && matches!(b[i], b'/' | b'#' | 0x80..=0xFF | 0..=0x1F) {
             let (j, s) = lex::skip_ws(b, i, self.end);
             if let Some(at) = s.comment {
                 self.record(RepairKind::Comment, at);

@@ -773,7 +773,8 @@ impl<'de> Scanner<'de> {
             }
             k += 1;
         }
-        let text = self.text[start..k].trim_end();
+        let text = self.text[start..k]
+            .trim_end_matches(|c: char| c.is_whitespace() || c.is_ascii_control());
         if text.is_empty() {
             return None;
         }
@@ -807,7 +808,7 @@ impl<'de> Scanner<'de> {
         let start = self.pos;
         let mut k = start;
         while k < end
-            && !is_ws(b[k])
+            && b[k] > 0x20
             && !matches!(
                 b[k],
                 b':' | b',' | b'}' | b']' | b'{' | b'[' | b')' | b'(' | b'"'
