@@ -128,6 +128,9 @@ pub enum RepairKind {
     Reopened,
     /// Several top-level values were gathered into one array.
     MultipleValues,
+    /// A full-width colon or comma (`：`, `，`) between tokens was read as
+    /// `:` or `,`.
+    FullWidthPunctuation,
 }
 
 impl RepairKind {
@@ -175,6 +178,7 @@ impl RepairKind {
             Regex => "a /regex/ literal",
             Reopened => "an object closed too early",
             MultipleValues => "several values where one was expected",
+            FullWidthPunctuation => "a full-width colon or comma (： ，)",
         }
     }
 
@@ -185,8 +189,9 @@ impl RepairKind {
     pub(crate) fn weight(self) -> u32 {
         use RepairKind::*;
         match self {
-            TrailingComma | ExtraComma | Comment | SpecialWhitespace | Ellipsis | Quotes
-            | ControlCharacter | MissingCloser | TruncatedValue | TrailingText => 1,
+            TrailingComma | ExtraComma | Comment | SpecialWhitespace | FullWidthPunctuation
+            | Ellipsis | Quotes | ControlCharacter | MissingCloser | TruncatedValue
+            | TrailingText => 1,
             MissingComma | MissingColon | MissingValue | DanglingKey | UnquotedKey | Literal
             | NonFiniteNumber | InvalidEscape | LoneSurrogate | NumberFormat | DigitGroups
             | Concatenation | EscapedJson | Wrapper | Tuple | Regex | DoubledQuotes | CodeFence

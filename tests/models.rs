@@ -271,7 +271,10 @@ proptest! {
 fn control_bytes_between_tokens_are_dropped() {
     let cases = [
         ("{\"a\":\u{0}\"x\"}", json!({"a": "x"})),
-        ("{\"a\": 1\u{0}, \"b\":\u{1} true\u{0}}", json!({"a": 1, "b": true})),
+        (
+            "{\"a\": 1\u{0}, \"b\":\u{1} true\u{0}}",
+            json!({"a": 1, "b": true}),
+        ),
         ("[\u{0} 1,\u{1f} 2 ]\u{0}", json!([1, 2])),
         ("\u{0}{\"a\"\u{0}:\u{7}[\u{0}]}", json!({"a": []})),
         ("{a\u{0}: b\u{0}}", json!({"a": "b"})),
@@ -288,8 +291,39 @@ fn control_bytes_between_tokens_are_dropped() {
 /// Inside a string, a control character is content (escaped on output).
 #[test]
 fn control_bytes_inside_strings_are_kept() {
+    assert_eq!(repaired("{\"a\": \"x\u{0}y\"}"), json!({"a": "x\u{0}y"}));
+}
+
+// ----- full-width punctuation -------------------------------------------------
+
+#[test]
+fn full_width_colon_and_comma_between_tokens() {
+    let cases = [
+        ("{\"a\"：\"x\"，\"b\"：1}", json!({"a": "x", "b": 1})),
+        (
+            "{a：x，b：true，c：[1，2]}",
+            json!({"a": "x", "b": true, "c": [1, 2]}),
+        ),
+        ("[\"x\"，\"y\"]", json!(["x", "y"])),
+        ("{\"a\"：，\"b\"：1}", json!({"a": null, "b": 1})),
+        ("{\"n\"：1.5，\"m\"：null}", json!({"n": 1.5, "m": null})),
+    ];
+    for (input, expected) in cases {
+        assert_eq!(repaired(input), expected, "{input}");
+        assert!(
+            repairs(input).contains(&RepairKind::FullWidthPunctuation),
+            "{input}"
+        );
+    }
+}
+
+/// Inside a string, full-width punctuation is text.
+#[test]
+fn full_width_punctuation_inside_strings_is_text() {
     assert_eq!(
-        repaired("{\"a\": \"x\u{0}y\"}"),
-        json!({"a": "x\u{0}y"})
+        repaired("{\"a\": \"中文，文本：是\"}"),
+        json!({"a": "中文，文本：是"})
     );
+    assert_eq!(repaired("{\"a\"：\"x，y\"}"), json!({"a": "x，y"}));
+    assert!(repairs("{\"a\": \"中文，文本\"}").is_empty());
 }

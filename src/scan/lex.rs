@@ -19,6 +19,23 @@ pub(crate) fn is_token_end(b: u8) -> bool {
     )
 }
 
+/// A full-width colon or comma (`：` U+FF1A, `，` U+FF0C) at `i`, as the
+/// ASCII byte it stands for.
+#[inline]
+pub(crate) fn wide_sep(b: &[u8], i: usize, end: usize) -> Option<u8> {
+    if i + 2 >= end || b[i] != 0xEF || b[i + 1] != 0xBC {
+        return None;
+    }
+    match b[i + 2] {
+        0x9A => Some(b':'),
+        0x8C => Some(b','),
+        _ => None,
+    }
+}
+
+/// The length in bytes of a full-width separator (see [`wide_sep`]).
+pub(crate) const WIDE: usize = 3;
+
 /// Characters allowed in an identifier-like word (`True`, `callback_1`, `$ref`).
 #[inline]
 pub(crate) fn is_word(b: u8) -> bool {
@@ -201,7 +218,7 @@ pub(crate) fn key_then_colon(b: &[u8], i: usize, end: usize) -> Option<usize> {
         k
     };
     let c = next_significant(b, after, end);
-    (c < end && b[c] == b':').then_some(c)
+    (c < end && (b[c] == b':' || wide_sep(b, c, end) == Some(b':'))).then_some(c)
 }
 
 /// From an opener (`{`, `[` or `(`) at `i`: the position of its matching closer

@@ -710,6 +710,11 @@ impl<'de> Scanner<'de> {
 
     fn value_slow(&mut self, c: u8) -> Result<Option<Event<'de>>> {
         let top = self.stack.last().copied();
+        if c == 0xEF {
+            if let Some(step) = self.wide_sep_here() {
+                return Ok(step);
+            }
+        }
         match c {
             b'}' | b']' | b')' => {
                 return Ok(match top {
@@ -766,6 +771,45 @@ impl<'de> Scanner<'de> {
             return self.word_value();
         }
         Ok(self.unquoted_value(false))
+    }
+
+    /// A full-width `：` or `，` (U+FF1A, U+FF0C) at `self.pos` where a
+    /// separator may stand, read as the ASCII one: `Some` when it was one
+    /// (and was passed, unless it ends a missing value first).
+    #[cold]
+    fn wide_sep_here(&mut self) -> Option<Option<Event<'de>>> {
+        let sep = lex::wide_sep(self.b, self.pos, self.end)?;
+        let at = self.pos;
+        self.record(RepairKind::FullWidthPunctuation, at);
+        let top = self.stack.last().copied();
+        Some(match (self.state, sep, top) {
+            (State::Value, b',', Some(Frame::Object)) if self.awaiting_value => {
+                // `"a"：，`: the value is missing; the comma is read after it.
+                self.repairs.pop();
+                self.missing_value()
+            }
+            (State::AfterValue, b',', Some(Frame::Object)) => {
+                self.pos += lex::WIDE;
+                self.state = State::ObjectKey;
+                None
+            }
+            (State::AfterValue, b',', Some(_)) => {
+                self.pos += lex::WIDE;
+                self.state = State::Value;
+                None
+            }
+            (State::ObjectStart | State::ObjectKey, b',', _) | (State::Value, b',', _) => {
+                self.record(RepairKind::ExtraComma, at);
+                self.pos += lex::WIDE;
+                None
+            }
+            _ => {
+                // A colon where none belongs.
+                self.record(RepairKind::Skipped, at);
+                self.pos += lex::WIDE;
+                None
+            }
+        })
     }
 
     /// Skips a code fence marker (```` ```json ````) at `self.pos`, if any.
@@ -1095,7 +1139,10 @@ impl<'de> Scanner<'de> {
             k += 1;
         }
         let word = &self.text[start..k];
-        let ends = k >= self.end || lex::is_token_end(b[k]) || b[k] == b'/';
+        let ends = k >= self.end
+            || lex::is_token_end(b[k])
+            || b[k] == b'/'
+            || lex::wide_sep(b, k, self.end).is_some();
         if ends {
             let lit = match word.to_ascii_lowercase().as_str() {
                 "true" => Some(Event::Bool(true)),
@@ -1209,6 +1256,11 @@ impl<'de> Scanner<'de> {
 
     fn key(&mut self, c: u8) -> Result<Option<Event<'de>>> {
         let after_comma = self.state == State::ObjectKey;
+        if c == 0xEF {
+            if let Some(step) = self.wide_sep_here() {
+                return Ok(step);
+            }
+        }
         match c {
             b'}' => {
                 if after_comma {
@@ -1322,16 +1374,24 @@ impl<'de> Scanner<'de> {
             self.dangling_key(j, true);
             return None;
         }
-        match b[j] {
+        // `"a"："x"`: a full-width colon or comma stands for its ASCII one.
+        let (sep, len) = match lex::wide_sep(b, j, end) {
+            Some(c) => {
+                self.record(RepairKind::FullWidthPunctuation, j);
+                (c, lex::WIDE)
+            }
+            None => (b[j], 1),
+        };
+        match sep {
             b':' => {
-                let k = next_significant(b, j + 1, end);
+                let k = next_significant(b, j + len, end);
                 if k >= end {
                     self.dangling_key(k, true);
                     return None;
                 }
                 // Skip plain whitespace now; comments are left for the scan
                 // to pass (and record).
-                let mut p = j + 1;
+                let mut p = j + len;
                 while p < k && lex::is_ws(b[p]) {
                     p += 1;
                 }
@@ -1386,6 +1446,12 @@ impl<'de> Scanner<'de> {
 
     fn after_value(&mut self, c: u8) -> Result<Option<Event<'de>>> {
         let top = *self.stack.last().expect("after a value inside a container");
+        if c == 0xEF {
+            if let Some(step) = self.wide_sep_here() {
+                // `"x"，"b"`: read as the ASCII separator.
+                return Ok(step);
+            }
+        }
         match (top, c) {
             (Frame::Object, b',') => {
                 self.pos += 1;

@@ -8,7 +8,7 @@
 
 use super::lex::{
     byte_table, bytes_below, bytes_equal, closing_quote_at, is_word, is_ws, key_then_colon,
-    next_significant, quote_at, simple_string_end, skip_ws, trim_back, word_at, Quote,
+    next_significant, quote_at, simple_string_end, skip_ws, trim_back, wide_sep, word_at, Quote,
 };
 use super::{Ctx, Scanner, Text, Where};
 use crate::error::Result;
@@ -465,7 +465,11 @@ impl<'de> Scanner<'de> {
         if j >= window {
             return None;
         }
-        let c = b[j];
+        // A full-width `：` or `，` stands for its ASCII separator.
+        let (c, clen) = match super::lex::wide_sep(b, j, end) {
+            Some(sep) => (sep, super::lex::WIDE),
+            None => (b[j], 1),
+        };
         if c == b'+' || (w.paren && c == b')') || super::lex::fence_len(b, j, end) > 0 {
             // Concatenation, the end of a group, or a code fence after the value.
             return Some(j);
@@ -483,7 +487,7 @@ impl<'de> Scanner<'de> {
                 // After an inner quote, a comma ends the string only before
                 // the next key (`"lorem "ipsum", sic."` goes on).
                 b',' if judge.inner_seen => {
-                    let n = next_significant(b, j + 1, window);
+                    let n = next_significant(b, j + clen, window);
                     n >= end
                         || (n < window && (b[n] == b'}' || key_then_colon(b, n, window).is_some()))
                 }
@@ -765,6 +769,7 @@ impl<'de> Scanner<'de> {
                 }
                 b')' if w.paren && depth == 0 => true,
                 b',' if depth == 0 => true,
+                0xEF if depth == 0 => wide_sep(b, k, end) == Some(b','),
                 b'}' | b']' => w.ctx != Ctx::Root,
                 _ => false,
             };
@@ -814,6 +819,7 @@ impl<'de> Scanner<'de> {
                 b':' | b',' | b'}' | b']' | b'{' | b'[' | b')' | b'(' | b'"'
             )
             && quote_at(b, k, end).is_none()
+            && wide_sep(b, k, end).is_none()
         {
             k += 1;
         }
