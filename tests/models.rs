@@ -327,3 +327,57 @@ fn full_width_punctuation_inside_strings_is_text() {
     assert_eq!(repaired("{\"a\"：\"x，y\"}"), json!({"a": "x，y"}));
     assert!(repairs("{\"a\": \"中文，文本\"}").is_empty());
 }
+
+// ----- unquoted values across commas and lines --------------------------------
+
+#[test]
+fn an_unquoted_value_goes_on_to_the_next_member() {
+    let cases = [
+        (
+            "{name: Smith, John, age: 3}",
+            json!({"name": "Smith, John", "age": 3}),
+        ),
+        (
+            "{note: first line\nsecond line, ok: true}",
+            json!({"note": "first line\nsecond line", "ok": true}),
+        ),
+        (
+            "{name: Smith, John, \"age\": 3}",
+            json!({"name": "Smith, John", "age": 3}),
+        ),
+        ("{a: 中文，文本}", json!({"a": "中文，文本"})),
+        ("{name: Smith, John", json!({"name": "Smith, John"})),
+        ("{city: Paris, France\n}", json!({"city": "Paris, France"})),
+    ];
+    for (input, expected) in cases {
+        assert_eq!(repaired(input), expected, "{input}");
+    }
+}
+
+/// A key, a quoted string, a number or a container after the comma or line
+/// end ends the value; in an array, every comma separates elements.
+#[test]
+fn an_unquoted_value_stops_before_what_is_no_text() {
+    let cases = [
+        ("{\n a: x\n b: y\n}", json!({"a": "x", "b": "y"})),
+        ("{a: x, \"b\": 1}", json!({"a": "x", "b": 1})),
+        ("{名前: 太郎, 年齢: 3}", json!({"名前": "太郎", "年齢": 3})),
+        ("{a: x, b: [1]}", json!({"a": "x", "b": [1]})),
+        ("{a: x,}", json!({"a": "x"})),
+        ("[Smith, John]", json!(["Smith", "John"])),
+        ("{a: [Smith, John]}", json!({"a": ["Smith", "John"]})),
+    ];
+    for (input, expected) in cases {
+        assert_eq!(repaired(input), expected, "{input}");
+    }
+}
+
+/// Many commas in one unquoted value stay linear.
+#[test]
+fn a_long_unquoted_value_with_many_commas() {
+    let body = "word, ".repeat(20_000);
+    let input = format!("{{a: {body}end, b: 1}}");
+    let v = repaired(&input);
+    assert_eq!(v["b"], json!(1));
+    assert_eq!(v["a"].as_str().unwrap().len(), body.len() + 3);
+}

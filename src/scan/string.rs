@@ -753,11 +753,15 @@ impl<'de> Scanner<'de> {
                 }
             }
         }
+        // As an object member's value, the value goes on across a comma or a
+        // line end that no member follows (`{name: Smith, John, age: 3}`).
+        let joins = w.ctx == Ctx::Object && !w.paren;
         let mut depth = 0usize;
         let mut k = start;
         while k < end {
             let c = b[k];
             let stop = match c {
+                b'\n' | b'\r' if joins && depth == 0 => !self.value_goes_on(k + 1),
                 b'\n' | b'\r' | b'"' => true,
                 b'{' | b'[' => {
                     depth += 1;
@@ -768,8 +772,11 @@ impl<'de> Scanner<'de> {
                     false
                 }
                 b')' if w.paren && depth == 0 => true,
-                b',' if depth == 0 => true,
-                0xEF if depth == 0 => wide_sep(b, k, end) == Some(b','),
+                b',' if depth == 0 => !(joins && self.value_goes_on(k + 1)),
+                0xEF if depth == 0 => {
+                    wide_sep(b, k, end) == Some(b',')
+                        && !(joins && self.value_goes_on(k + super::lex::WIDE))
+                }
                 b'}' | b']' => w.ctx != Ctx::Root,
                 _ => false,
             };
@@ -786,6 +793,41 @@ impl<'de> Scanner<'de> {
         self.record(RepairKind::UnquotedString, start);
         self.pos = start + text.len();
         Some(Text::Borrowed(text))
+    }
+
+    /// After a comma or a line end at `i - 1` inside an unquoted object
+    /// value: does the value go on? Only when what follows is more bare text
+    /// (not a key: no colon before the next comma or line end; not a quoted
+    /// string, a container, a number or a closer) that itself ends at a
+    /// comma, a line end, `}` or the end. Looks at most [`LOOKAHEAD`] bytes
+    /// ahead, so many commas stay linear.
+    fn value_goes_on(&self, i: usize) -> bool {
+        let b = self.b;
+        let end = self.end;
+        let n = next_significant(b, i, end);
+        if n >= end || wide_sep(b, n, end).is_some() {
+            return false;
+        }
+        let c = b[n];
+        if !(is_word(c) || c >= 0x80) || c.is_ascii_digit() {
+            return false;
+        }
+        let limit = end.min(n + LOOKAHEAD);
+        let mut k = n;
+        while k < limit {
+            match b[k] {
+                b':' | b'"' | b'{' | b'[' | b']' => return false,
+                b',' | b'\n' | b'\r' | b'}' => return true,
+                0xEF => match wide_sep(b, k, end) {
+                    Some(b',') => return true,
+                    Some(_) => return false,
+                    None => {}
+                },
+                _ => {}
+            }
+            k += 1;
+        }
+        k >= end
     }
 
     /// The first `"` from `start` to the end of its line. Remembered, so that
