@@ -128,6 +128,9 @@ pub enum RepairKind {
     Reopened,
     /// Several top-level values were gathered into one array.
     MultipleValues,
+    /// A value written as a triple-quoted string (`"""…"""`) or a fenced code
+    /// block (```` ```python … ``` ````) was taken as one string: its content.
+    CodeBlock,
     /// A full-width colon or comma (`：`, `，`) between tokens was read as
     /// `:` or `,`.
     FullWidthPunctuation,
@@ -179,6 +182,7 @@ impl RepairKind {
             Reopened => "an object closed too early",
             MultipleValues => "several values where one was expected",
             FullWidthPunctuation => "a full-width colon or comma (： ，)",
+            CodeBlock => "a triple-quoted string or a code block as a value",
         }
     }
 
@@ -195,7 +199,7 @@ impl RepairKind {
             MissingComma | MissingColon | MissingValue | DanglingKey | UnquotedKey | Literal
             | NonFiniteNumber | InvalidEscape | LoneSurrogate | NumberFormat | DigitGroups
             | Concatenation | EscapedJson | Wrapper | Tuple | Regex | DoubledQuotes | CodeFence
-            | SetLiteral => 2,
+            | SetLiteral | CodeBlock => 2,
             InnerQuote | MissingQuote | StrayCloser | MismatchedCloser | Reopened
             | ImplicitObject | MultipleValues => 3,
             UnquotedString | NumberAsString | Skipped => 4,

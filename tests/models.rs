@@ -381,3 +381,68 @@ fn a_long_unquoted_value_with_many_commas() {
     assert_eq!(v["b"], json!(1));
     assert_eq!(v["a"].as_str().unwrap().len(), body.len() + 3);
 }
+
+// ----- triple-quoted strings and code blocks as values ------------------------
+
+#[test]
+fn a_triple_quoted_value_is_one_string() {
+    let cases = [
+        (
+            "{\"code\": \"\"\"def f():\n    return \"x\"\n\"\"\"}",
+            json!({"code": "def f():\n    return \"x\"\n"}),
+        ),
+        (
+            "{\"c\": '''it's {x}''', \"d\": 1}",
+            json!({"c": "it's {x}", "d": 1}),
+        ),
+        ("[\"\"\"a, b\"\"\", \"c\"]", json!(["a, b", "c"])),
+        (
+            "{\"d\": \"\"\"say \"hi\"\"\"\"}",
+            json!({"d": "say \"hi\""}),
+        ),
+        // Cut off: every character so far.
+        (
+            "{\"code\": \"\"\"def f(x):\n    if x, {",
+            json!({"code": "def f(x):\n    if x, {"}),
+        ),
+    ];
+    for (input, expected) in cases {
+        assert_eq!(repaired(input), expected, "{input}");
+        assert!(repairs(input).contains(&RepairKind::CodeBlock), "{input}");
+    }
+    // The empty string stays the empty string.
+    assert_eq!(repaired(r#"{"a": "", "b": ""}"#), json!({"a": "", "b": ""}));
+}
+
+#[test]
+fn a_code_block_as_a_member_value_is_one_string() {
+    let cases = [
+        (
+            "{\"code\": ```python\nprint(\"}\")\n```}",
+            json!({"code": "print(\"}\")\n"}),
+        ),
+        (
+            "{\"code\": ```\nlet a = [1, 2];\n```, \"lang\": \"rust\"}",
+            json!({"code": "let a = [1, 2];\n", "lang": "rust"}),
+        ),
+        ("{\"cmd\": ```ls -la```}", json!({"cmd": "ls -la"})),
+        (
+            "{\"code\": ```py\nx = {\"a\": 1",
+            json!({"code": "x = {\"a\": 1"}),
+        ),
+    ];
+    for (input, expected) in cases {
+        assert_eq!(repaired(input), expected, "{input}");
+        assert!(repairs(input).contains(&RepairKind::CodeBlock), "{input}");
+    }
+    #[derive(Debug, PartialEq, serde::Deserialize)]
+    struct Answer {
+        lang: String,
+        code: String,
+    }
+    let a: Answer =
+        serde_llm::from_llm_str("{\"lang\": \"python\", \"code\": ```python\nprint(\"}\")\n```}")
+            .unwrap();
+    assert_eq!(a.code, "print(\"}\")\n");
+    assert_eq!(a.lang, "python");
+}

@@ -761,6 +761,12 @@ impl<'de> Scanner<'de> {
                 return self.string_value()
             }
             b'/' => return Ok(self.regex()),
+            b'`' if top == Some(Frame::Object) && self.code_block_at() => {
+                // `{"code": ```python ... ```}`: a code block as a value.
+                let text = self.code_block();
+                self.scalar_done();
+                return Ok(Some(Event::Str(text)));
+            }
             b'`' if self.skip_fence() => return Ok(None),
             _ => {}
         }
@@ -810,6 +816,16 @@ impl<'de> Scanner<'de> {
                 None
             }
         })
+    }
+
+    /// Whether a fenced code block that is not JSON (```` ```python ````,
+    /// ```` ``` ````) opens at `self.pos`. A ```` ```json ```` block holds
+    /// the value itself: its markers are skipped.
+    fn code_block_at(&self) -> bool {
+        let n = lex::fence_len(self.b, self.pos, self.end);
+        let tag = &self.b[self.pos..self.pos + n];
+        let ticks = tag.iter().take_while(|&&c| c == b'`').count();
+        n > 0 && !tag[ticks..].eq_ignore_ascii_case(b"json")
     }
 
     /// Skips a code fence marker (```` ```json ````) at `self.pos`, if any.

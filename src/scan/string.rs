@@ -176,6 +176,15 @@ impl<'de> Scanner<'de> {
         } else {
             quote_at(b, open, end).expect("caller checked for a quote")
         };
+        if !escaped
+            && w.ctx != Ctx::Key
+            && matches!(q, Quote::Double | Quote::Single)
+            && open + 2 < end
+            && b[open + 1] == b[open]
+            && b[open + 2] == b[open]
+        {
+            return Scan::Done(Some(self.triple_quoted(open)));
+        }
         if q != Quote::Double {
             self.record(RepairKind::Quotes, open);
         }
@@ -286,6 +295,85 @@ impl<'de> Scanner<'de> {
             last_inner = Some((i, qn));
             i += qn;
         }
+    }
+
+    /// A Python-style triple-quoted string (`"""…"""` or `'''…'''`) at
+    /// `open`: its content is everything up to the first run of three of
+    /// its quotes, as written (a longer run ends the string at its last three
+    /// quotes). Models write code fields so. Cut off, it runs to the end.
+    #[cold]
+    fn triple_quoted(&mut self, open: usize) -> Text<'de> {
+        let b = self.b;
+        let end = self.end;
+        let q = b[open];
+        self.record(RepairKind::CodeBlock, open);
+        let start = open + 3;
+        let mut k = start;
+        while let Some(i) = super::lex::find_byte(b, k, end, q) {
+            let mut run = i;
+            while run < end && b[run] == q {
+                run += 1;
+            }
+            if run - i >= 3 {
+                self.pos = run;
+                return Text::Borrowed(&self.text[start..run - 3]);
+            }
+            k = run;
+        }
+        self.truncated = true;
+        self.complete = false;
+        self.record(RepairKind::MissingCloser, end);
+        self.pos = end;
+        Text::Borrowed(&self.text[start..end])
+    }
+
+    /// A fenced code block (```` ```python … ``` ````) at `self.pos` as an
+    /// object member's value: its content, without the fence lines, as one string
+    /// (the language tag's line is dropped; a block on one line,
+    /// ```` ```ls -la``` ````, keeps all it holds). Cut off, it runs to the
+    /// end.
+    pub(super) fn code_block(&mut self) -> Text<'de> {
+        let b = self.b;
+        let end = self.end;
+        let open = self.pos;
+        self.record(RepairKind::CodeBlock, open);
+        let mut ticks = open;
+        while ticks < end && b[ticks] == b'`' {
+            ticks += 1;
+        }
+        let n = ticks - open;
+        let mut k = ticks;
+        while k < end && (b[k].is_ascii_alphanumeric() || matches!(b[k], b'+' | b'-' | b'#' | b'.'))
+        {
+            k += 1;
+        }
+        while k < end && matches!(b[k], b' ' | b'\t' | b'\r') {
+            k += 1;
+        }
+        let start = if k < end && b[k] == b'\n' {
+            k + 1
+        } else if k >= end {
+            end
+        } else {
+            ticks
+        };
+        let mut k = start;
+        while let Some(i) = super::lex::find_byte(b, k, end, b'`') {
+            let mut run = i;
+            while run < end && b[run] == b'`' {
+                run += 1;
+            }
+            if run - i >= n {
+                self.pos = run;
+                return Text::Borrowed(&self.text[start..i]);
+            }
+            k = run;
+        }
+        self.truncated = true;
+        self.complete = false;
+        self.record(RepairKind::MissingCloser, end);
+        self.pos = end;
+        Text::Borrowed(&self.text[start..end])
     }
 
     /// Makes the scratch buffer hold the content up to `i`.
