@@ -131,6 +131,9 @@ pub enum RepairKind {
     /// A value written as a triple-quoted string (`"""…"""`) or a fenced code
     /// block (```` ```python … ``` ````) was taken as one string: its content.
     CodeBlock,
+    /// A chat-template special token (`<|python_tag|>`, `<|eot_id|>`)
+    /// between tokens was skipped.
+    SpecialToken,
     /// A full-width colon or comma (`：`, `，`) between tokens was read as
     /// `:` or `,`.
     FullWidthPunctuation,
@@ -183,6 +186,7 @@ impl RepairKind {
             MultipleValues => "several values where one was expected",
             FullWidthPunctuation => "a full-width colon or comma (： ，)",
             CodeBlock => "a triple-quoted string or a code block as a value",
+            SpecialToken => "a chat-template special token (<|python_tag|>)",
         }
     }
 
@@ -194,8 +198,8 @@ impl RepairKind {
         use RepairKind::*;
         match self {
             TrailingComma | ExtraComma | Comment | SpecialWhitespace | FullWidthPunctuation
-            | Ellipsis | Quotes | ControlCharacter | MissingCloser | TruncatedValue
-            | TrailingText => 1,
+            | SpecialToken | Ellipsis | Quotes | ControlCharacter | MissingCloser
+            | TruncatedValue | TrailingText => 1,
             MissingComma | MissingColon | MissingValue | DanglingKey | UnquotedKey | Literal
             | NonFiniteNumber | InvalidEscape | LoneSurrogate | NumberFormat | DigitGroups
             | Concatenation | EscapedJson | Wrapper | Tuple | Regex | DoubledQuotes | CodeFence

@@ -446,3 +446,26 @@ fn a_code_block_as_a_member_value_is_one_string() {
     assert_eq!(a.code, "print(\"}\")\n");
     assert_eq!(a.lang, "python");
 }
+
+// ----- chat-template special tokens -------------------------------------------
+
+#[test]
+fn special_tokens_between_tokens_are_skipped() {
+    let cases = [
+        ("{\"a\": <|python_tag|>{\"b\": 1}}", json!({"a": {"b": 1}})),
+        ("{\"a\": 1<|eot_id|>}", json!({"a": 1})),
+        ("[1, <|x|> 2]", json!([1, 2])),
+    ];
+    for (input, expected) in cases {
+        assert_eq!(repaired(input), expected, "{input}");
+        assert!(
+            repairs(input).contains(&RepairKind::SpecialToken),
+            "{input}"
+        );
+    }
+    // Inside a string it is text.
+    assert_eq!(
+        repaired("{\"a\": \"<|eot_id|>\"}"),
+        json!({"a": "<|eot_id|>"})
+    );
+}

@@ -59,16 +59,38 @@ pub(crate) fn special_ws_len(b: &[u8], i: usize, end: usize) -> usize {
     }
 }
 
+/// The length of a chat-template special token (`<|python_tag|>`,
+/// `<|eot_id|>`: `<|`, up to 64 word characters, `|>`) at `i`, or 0. A
+/// model's reply can hold one between tokens, where it is never content.
+pub(crate) fn special_token_len(b: &[u8], i: usize, end: usize) -> usize {
+    if i + 4 > end || b[i] != b'<' || b[i + 1] != b'|' {
+        return 0;
+    }
+    let mut k = i + 2;
+    let limit = end.min(k + 64);
+    while k < limit && (is_word(b[k]) || b[k] == b'-') {
+        k += 1;
+    }
+    if k > i + 2 && k + 1 < end && b[k] == b'|' && b[k + 1] == b'>' {
+        k + 2 - i
+    } else {
+        0
+    }
+}
+
 /// What a run of skipped bytes contained.
 #[derive(Clone, Copy, Default, Debug)]
 pub(crate) struct Skipped {
     pub comment: Option<usize>,
     pub special: Option<usize>,
+    /// Where the first chat-template special token (`<|eot_id|>`) was.
+    pub token: Option<usize>,
     pub newline: bool,
 }
 
 /// Skips whitespace, comments (`//`, `/* */`, and `#` followed by a space, `#`
-/// or a line end), non-ASCII spaces and control characters. Returns the new position and what was
+/// or a line end), non-ASCII spaces, control characters and chat-template
+/// special tokens. Returns the new position and what was
 /// skipped.
 pub(crate) fn skip_ws(b: &[u8], mut i: usize, end: usize) -> (usize, Skipped) {
     let mut s = Skipped::default();
@@ -90,6 +112,14 @@ pub(crate) fn skip_ws(b: &[u8], mut i: usize, end: usize) -> (usize, Skipped) {
             b'#' if i + 1 >= end || matches!(b[i + 1], b' ' | b'#' | b'\n' | b'\r' | b'\t') => {
                 s.comment.get_or_insert(i);
                 i = line_end(b, i, end);
+            }
+            b'<' => {
+                let n = special_token_len(b, i, end);
+                if n == 0 {
+                    break;
+                }
+                s.token.get_or_insert(i);
+                i += n;
             }
             // NUL and other control characters: never part of a token.
             0..=0x1F => {

@@ -502,13 +502,16 @@ impl<'de> Scanner<'de> {
         while i < self.end && matches!(b[i], b' ' | b'\n' | b'\r' | b'\t') {
             i += 1;
         }
-        if i < self.end && matches!(b[i], b'/' | b'#' | 0x80..=0xFF | 0..=0x1F) {
+        if i < self.end && matches!(b[i], b'/' | b'#' | b'<' | 0x80..=0xFF | 0..=0x1F) {
             let (j, s) = lex::skip_ws(b, i, self.end);
             if let Some(at) = s.comment {
                 self.record(RepairKind::Comment, at);
             }
             if let Some(at) = s.special {
                 self.record(RepairKind::SpecialWhitespace, at);
+            }
+            if let Some(at) = s.token {
+                self.record(RepairKind::SpecialToken, at);
             }
             i = j;
         }
