@@ -948,7 +948,11 @@ impl<'de> Scanner<'de> {
             } else {
                 NumValue::I64((v as i64).wrapping_neg())
             };
-            if k + 1 < self.end && b[k] == b',' && b[k + 1].is_ascii_digit() {
+            if k + 1 < self.end
+                && b[k] == b','
+                && b[k + 1].is_ascii_digit()
+                && self.stack.last() == Some(&Frame::Object)
+            {
                 if let Some(ev) = self.digit_groups(start, k)? {
                     return Ok(Some(ev));
                 }
