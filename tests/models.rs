@@ -185,6 +185,15 @@ fn json_value() -> impl Strategy<Value = Value> {
     })
 }
 
+/// A reply's value: an object or an array of values.
+fn document() -> impl Strategy<Value = Value> {
+    prop_oneof![
+        prop::collection::vec(json_value(), 1..6).prop_map(Value::Array),
+        prop::collection::btree_map(tricky_string(), json_value(), 1..6)
+            .prop_map(|m| Value::Object(m.into_iter().collect())),
+    ]
+}
+
 /// Whether `part` (read from a prefix of `whole`'s text) is consistent with
 /// `whole`: equal, except along the right edge where the text was cut. There
 /// a string is a prefix of the real string, a number may be cut, a container
@@ -248,12 +257,10 @@ fn check_prefixes(text: &str, whole: &Value) -> Result<(), TestCaseError> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 200, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: 300, ..ProptestConfig::default() })]
 
     #[test]
-    fn every_prefix_of_a_document_is_consistent(
-        v in json_value().prop_filter("a container", |v| v.is_object() || v.is_array()),
-    ) {
+    fn every_prefix_of_a_document_is_consistent(v in document()) {
         // The value as serde_json reads the text (its float parsing may be
         // one ulp off the value written).
         let compact = serde_json::to_string(&v).unwrap();
@@ -468,4 +475,51 @@ fn special_tokens_between_tokens_are_skipped() {
         repaired("{\"a\": \"<|eot_id|>\"}"),
         json!({"a": "<|eot_id|>"})
     );
+}
+
+// ----- words after a number or literal ----------------------------------------
+
+/// A number or literal with words after it, up to the member's end, is that
+/// text: never the number with the words dropped.
+#[test]
+fn words_after_a_number_make_the_value_text() {
+    let cases = [
+        (
+            r#"{"addr": 12 Main St, "zip": 1}"#,
+            json!({"addr": "12 Main St", "zip": 1}),
+        ),
+        (r#"{"weight": 5 kg}"#, json!({"weight": "5 kg"})),
+        (
+            r#"{"a": true story, "b": 1}"#,
+            json!({"a": "true story", "b": 1}),
+        ),
+        (r#"{"price": $4,250}"#, json!({"price": "$4,250"})),
+        ("{\"a\": 1 2 3\n}", json!({"a": "1 2 3"})),
+    ];
+    for (input, expected) in cases {
+        assert_eq!(repaired(input), expected, "{input}");
+    }
+    // Typed, the text is no number: an error, not 5.
+    #[derive(Debug, serde::Deserialize)]
+    #[allow(dead_code)]
+    struct Parcel {
+        weight: f64,
+    }
+    assert!(serde_llm::from_llm_str::<Parcel>(r#"{"weight": 5 kg}"#).is_err());
+}
+
+/// A key after the number is a member with its comma missing.
+#[test]
+fn a_key_after_a_number_is_the_next_member() {
+    let cases = [
+        (r#"{"a": 5 "b": 6}"#, json!({"a": 5, "b": 6})),
+        (r#"{"a": 5 b: 6}"#, json!({"a": 5, "b": 6})),
+        ("{\"a\": 1 \n \"b\": 2}", json!({"a": 1, "b": 2})),
+        ("{\"a\": 5 // note\n}", json!({"a": 5})),
+        (r#"{"a": 1 }"#, json!({"a": 1})),
+        ("[12 apples]", json!([12, "apples"])),
+    ];
+    for (input, expected) in cases {
+        assert_eq!(repaired(input), expected, "{input}");
+    }
 }

@@ -705,6 +705,9 @@ impl<'de> Scanner<'de> {
     }
 
     fn literal(&mut self, len: usize, ev: Event<'de>) -> Option<Event<'de>> {
+        if self.text_runs_on(self.pos + len) {
+            return self.unquoted_value(false);
+        }
         self.pos += len;
         self.touches_end(self.pos);
         self.scalar_done();
@@ -957,6 +960,9 @@ impl<'de> Scanner<'de> {
                     return Ok(Some(ev));
                 }
             }
+            if self.text_runs_on(k) {
+                return Ok(self.unquoted_value(true));
+            }
             self.pos = k;
             self.touches_end(k);
             self.scalar_done();
@@ -976,6 +982,9 @@ impl<'de> Scanner<'de> {
                     if let Some(ev) = self.digit_groups(start, end)? {
                         return Ok(Some(ev));
                     }
+                }
+                if self.text_runs_on(end) {
+                    return Ok(self.unquoted_value(true));
                 }
                 if cut && end >= self.end {
                     // `12.` or `1e` cut off: more digits may have followed.
@@ -1051,6 +1060,49 @@ impl<'de> Scanner<'de> {
                 Ok(self.unquoted_value(true))
             }
         }
+    }
+
+    /// A number or literal ending at `k` as an object member's value: do
+    /// words follow it on its line, up to the member's end (`,`, `}`, the line
+    /// end), that are no key (`{"addr": 12 Main St}`, `{"weight": 5 kg}`)?
+    /// Then the value is that text, not the number with its words dropped.
+    #[inline]
+    fn text_runs_on(&self, k: usize) -> bool {
+        k < self.end
+            && matches!(self.b[k], b' ' | b'\t')
+            && self.stack.last() == Some(&Frame::Object)
+            && self.words_follow(k)
+    }
+
+    #[cold]
+    fn words_follow(&self, k: usize) -> bool {
+        let b = self.b;
+        let end = self.end;
+        let mut n = k;
+        while n < end && matches!(b[n], b' ' | b'\t') {
+            n += 1;
+        }
+        if n >= end
+            || !(is_word(b[n]) || b[n] >= 0x80)
+            || lex::wide_sep(b, n, end).is_some()
+            || lex::special_ws_len(b, n, end) > 0
+            || key_then_colon(b, n, end).is_some()
+        {
+            return false;
+        }
+        let limit = end.min(n + 1024);
+        let mut i = n;
+        while i < limit {
+            match b[i] {
+                b',' | b'}' | b'\n' | b'\r' => return true,
+                b':' | b'"' | b'{' | b'[' | b']' | b'/' | b'#' => return false,
+                0xEF if lex::wide_sep(b, i, end).is_some() => {
+                    return lex::wide_sep(b, i, end) == Some(b',')
+                }
+                _ => i += 1,
+            }
+        }
+        i >= end
     }
 
     /// An integer `start..k` (an optional `-`, then digits) that a comma and
@@ -1176,6 +1228,9 @@ impl<'de> Scanner<'de> {
                 _ => None,
             };
             if let Some(ev) = lit {
+                if self.text_runs_on(k) {
+                    return Ok(self.unquoted_value(false));
+                }
                 self.record(
                     if matches!(ev, Event::Num(_)) {
                         RepairKind::NonFiniteNumber

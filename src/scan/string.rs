@@ -886,7 +886,7 @@ impl<'de> Scanner<'de> {
     /// After a comma or a line end at `i - 1` inside an unquoted object
     /// value: does the value go on? Only when what follows is more bare text
     /// (not a key: no colon before the next comma or line end; not a quoted
-    /// string, a container, a number or a closer) that itself ends at a
+    /// string, a container or a closer) that itself ends at a
     /// comma, a line end, `}` or the end. Looks at most [`LOOKAHEAD`] bytes
     /// ahead, so many commas stay linear.
     fn value_goes_on(&self, i: usize) -> bool {
@@ -897,7 +897,7 @@ impl<'de> Scanner<'de> {
             return false;
         }
         let c = b[n];
-        if !(is_word(c) || c >= 0x80) || c.is_ascii_digit() {
+        if !(is_word(c) || c >= 0x80) {
             return false;
         }
         let limit = end.min(n + LOOKAHEAD);
