@@ -523,3 +523,48 @@ fn a_key_after_a_number_is_the_next_member() {
         assert_eq!(repaired(input), expected, "{input}");
     }
 }
+
+/// Streaming, a number followed by a comma at the end may still grow digit
+/// groups: it is not shown as complete until what follows is known.
+#[test]
+fn a_number_before_a_comma_at_the_end_is_not_complete_yet() {
+    #[derive(Debug, PartialEq, serde::Deserialize, serde_llm::Partial)]
+    struct Invoice {
+        total: u64,
+        currency: String,
+    }
+    let view = |text: &str| {
+        serde_llm::from_llm_str_partial::<Invoice>(text)
+            .unwrap()
+            .and_then(|v| v.total)
+    };
+    assert_eq!(view(r#"{"total": 4,"#), None);
+    assert_eq!(view(r#"{"total": 4,2"#), None);
+    assert_eq!(view(r#"{"total": 4,250,"#), None);
+    assert_eq!(view(r#"{"total": 4,250, "#), Some(4250));
+    assert_eq!(view(r#"{"total": 4, "#), Some(4));
+    assert_eq!(view(r#"{"total": 4,250, "currency": "EU"#), Some(4250));
+}
+
+/// A typed decode of a reply cut right after `"n": 1,` does not use the 1:
+/// it may have been the start of `1,250`.
+#[test]
+fn a_typed_number_before_a_comma_at_the_end_is_not_used() {
+    #[derive(Debug, PartialEq, serde::Deserialize)]
+    struct Rec {
+        n: Option<u64>,
+        ok: Option<bool>,
+    }
+    let r: Rec = serde_llm::from_llm_str(r#"{"n": 1,"#).unwrap();
+    assert_eq!(r, Rec { n: None, ok: None });
+    let r: Rec = serde_llm::from_llm_str(r#"{"n": 1, "ok": true,"#).unwrap();
+    assert_eq!(
+        r,
+        Rec {
+            n: Some(1),
+            ok: Some(true)
+        }
+    );
+    // repair() completes what it can.
+    assert_eq!(repaired(r#"{"n": 1,"#), json!({"n": 1}));
+}

@@ -422,8 +422,7 @@ impl<'de> Scanner<'de> {
     fn touches_end(&mut self, end: usize) {
         // Spans are trimmed: whitespace right after the span in the caller's
         // text still ends the token.
-        let followed = self.end < self.b.len() && lex::is_ws(self.b[self.end]);
-        if end >= self.end && !followed && !self.top_level(self.stack.len()) {
+        if end >= self.end && !self.followed_by_space() && !self.top_level(self.stack.len()) {
             self.complete = false;
         }
     }
@@ -963,6 +962,9 @@ impl<'de> Scanner<'de> {
             if self.text_runs_on(k) {
                 return Ok(self.unquoted_value(true));
             }
+            if k + 1 == self.end && b[k] == b',' {
+                self.comma_at_end();
+            }
             self.pos = k;
             self.touches_end(k);
             self.scalar_done();
@@ -985,6 +987,9 @@ impl<'de> Scanner<'de> {
                 }
                 if self.text_runs_on(end) {
                     return Ok(self.unquoted_value(true));
+                }
+                if end + 1 == self.end && self.b[end] == b',' {
+                    self.comma_at_end();
                 }
                 if cut && end >= self.end {
                     // `12.` or `1e` cut off: more digits may have followed.
@@ -1060,6 +1065,25 @@ impl<'de> Scanner<'de> {
                 Ok(self.unquoted_value(true))
             }
         }
+    }
+
+    /// A number as an object member's value followed by a comma at the end
+    /// of the input (`{"total": 4,`): digit groups may follow (`4,250`), so
+    /// the number is not known to be complete.
+    #[cold]
+    fn comma_at_end(&mut self) {
+        if self.stack.last() == Some(&Frame::Object)
+            && !self.top_level(self.stack.len())
+            && !self.followed_by_space()
+        {
+            self.complete = false;
+        }
+    }
+
+    /// Whether whitespace follows the span in the caller's text (spans are
+    /// trimmed): a token at the span's end has ended.
+    fn followed_by_space(&self) -> bool {
+        self.end < self.b.len() && lex::is_ws(self.b[self.end])
     }
 
     /// A number or literal ending at `k` as an object member's value: do
@@ -1175,6 +1199,8 @@ impl<'de> Scanner<'de> {
             || b[q] == b'}'
             || (b[q] == b',' && {
                 let r = next_significant(b, q + 1, end);
+                // `4,250,` at the end: more groups may follow.
+                cut |= r >= end && q + 1 == end && !self.followed_by_space();
                 r >= end || b[r] == b'}' || key_then_colon(b, r, end).is_some()
             });
         if !fits {
