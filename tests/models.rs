@@ -40,6 +40,8 @@ fn digit_groups_in_an_object_value_are_one_number() {
         (r#"{"n": 12,345,678,}"#, json!({"n": 12345678})),
         ("{\"n\": 1,000\n, \"m\": 2}", json!({"n": 1000, "m": 2})),
         (r#"{n: 7,500, unit: kg}"#, json!({"n": 7500, "unit": "kg"})),
+        ("{\"n\": 4,250\n\"m\": 1}", json!({"n": 4250, "m": 1})),
+        (r#"{"n": 4,250 "m": 1}"#, json!({"n": 4250, "m": 1})),
     ];
     for (input, expected) in cases {
         assert_eq!(repaired(input), expected, "{input}");
@@ -91,7 +93,9 @@ fn unclear_digits_after_a_comma_are_an_error() {
         r#"{"price": 12345,678}"#,
         r#"{"price": 0,250}"#,
         r#"{"price": 4,250,12}"#,
-        r#"{"price": 4,250 "b": 1}"#,
+        r#"{"price": 4.250,00}"#,
+        r#"{"price": 1.5,25, "b": 1}"#,
+        r#"{"price": 1e3,250}"#,
     ] {
         assert!(serde_llm::repair(input).is_err(), "{input}");
         #[derive(Debug, serde::Deserialize)]
@@ -567,4 +571,42 @@ fn a_typed_number_before_a_comma_at_the_end_is_not_used() {
     );
     // repair() completes what it can.
     assert_eq!(repaired(r#"{"n": 1,"#), json!({"n": 1}));
+}
+
+// ----- linear on long inputs ----------------------------------------------------
+
+/// Long inputs that exercise each new rule's look-ahead: each must stay
+/// linear (a quadratic scan of these would take minutes).
+#[test]
+fn new_rules_stay_linear_on_long_inputs() {
+    let n = 50_000;
+    let same = |v: &Value, want: &str| v.as_str() == Some(want);
+    // A cut string full of commas, closers and braces.
+    let body = "a, b] c} {d, ".repeat(n / 10);
+    let v = repaired(&format!("{{\"a\": [\"{body}"));
+    assert!(same(&v["a"][0], body.trim_end()));
+    // Closers at depth below zero everywhere in a cut string.
+    let body = "}]".repeat(n);
+    let v = repaired(&format!("{{\"a\": \"x{body}y"));
+    assert_eq!(v["a"].as_str().map(str::len), Some(2 * n + 2));
+    // Many members with digit groups and words after numbers.
+    let members: Vec<String> = (0..n / 10)
+        .map(|i| format!("\"k{i}\": 1,234, \"w{i}\": 5 kg"))
+        .collect();
+    let v = repaired(&format!("{{{}}}", members.join(", ")));
+    assert_eq!(v["k7"], json!(1234));
+    assert_eq!(v["w7"], json!("5 kg"));
+    // An unquoted value over many lines.
+    let lines = "more text\n".repeat(n / 5);
+    let v = repaired(&format!("{{note: {lines}end, ok: true}}"));
+    assert_eq!(v["ok"], json!(true));
+    // Many control bytes and special tokens between tokens.
+    let junk = "\u{0}<|eot_id|>".repeat(n / 10);
+    assert_eq!(repaired(&format!("[1,{junk}2]")), json!([1, 2]));
+    // A triple-quoted string and a code block that never close.
+    let code = "x = \"\" + ``;\n".repeat(n / 10);
+    let v = repaired(&format!("{{\"a\": \"\"\"{code}"));
+    assert!(same(&v["a"], code.trim_end()));
+    let v = repaired(&format!("{{\"a\": ```py\n{code}"));
+    assert!(same(&v["a"], code.trim_end()));
 }

@@ -955,7 +955,7 @@ impl<'de> Scanner<'de> {
                 && b[k + 1].is_ascii_digit()
                 && self.stack.last() == Some(&Frame::Object)
             {
-                if let Some(ev) = self.digit_groups(start, k)? {
+                if let Some(ev) = self.digit_groups(start, k, true)? {
                     return Ok(Some(ev));
                 }
             }
@@ -975,13 +975,15 @@ impl<'de> Scanner<'de> {
         }
         match number::lex(self.b, start, self.end, &mut self.scratch) {
             number::Lexed::Number { end, clean, cut } => {
-                if clean
-                    && end + 1 < self.end
+                if end + 1 < self.end
                     && self.b[end] == b','
                     && self.b[end + 1].is_ascii_digit()
-                    && self.b[digits..end].iter().all(u8::is_ascii_digit)
+                    && self.stack.last() == Some(&Frame::Object)
                 {
-                    if let Some(ev) = self.digit_groups(start, end)? {
+                    // `4.250,00`: a fraction before the comma makes no digit
+                    // groups; an integer may.
+                    let integer = clean && self.b[digits..end].iter().all(u8::is_ascii_digit);
+                    if let Some(ev) = self.digit_groups(start, end, integer)? {
                         return Ok(Some(ev));
                     }
                 }
@@ -1139,8 +1141,15 @@ impl<'de> Scanner<'de> {
     /// as it goes. Any other digits after the comma (`4,25`) make the number
     /// ambiguous: an error, never a shortened number. Inside an array, JSON's
     /// reading stands: `[4,250]` is two numbers. `None`: read it as JSON.
+    /// `integer`: the number `start..k` is an integer (a fraction or an
+    /// exponent before the comma, `4.250,00`, makes the number unclear).
     #[cold]
-    fn digit_groups(&mut self, start: usize, k: usize) -> Result<Option<Event<'de>>> {
+    fn digit_groups(
+        &mut self,
+        start: usize,
+        k: usize,
+        integer: bool,
+    ) -> Result<Option<Event<'de>>> {
         let b = self.b;
         let end = self.end;
         if self.stack.last() != Some(&Frame::Object) {
@@ -1169,7 +1178,7 @@ impl<'de> Scanner<'de> {
                 start,
             ))
         };
-        if lead > 3 || b[digits] == b'0' {
+        if !integer || lead > 3 || b[digits] == b'0' {
             return ambiguous();
         }
         // The groups: `,ddd` each; the last may be cut off at the end.
@@ -1202,7 +1211,9 @@ impl<'de> Scanner<'de> {
                 // `4,250,` at the end: more groups may follow.
                 cut |= r >= end && q + 1 == end && !self.followed_by_space();
                 r >= end || b[r] == b'}' || key_then_colon(b, r, end).is_some()
-            });
+            })
+            // `4,250\n"b": 1`: a key after the groups, the comma missing.
+            || (q > p && key_then_colon(b, q, end).is_some());
         if !fits {
             return ambiguous();
         }
