@@ -84,25 +84,38 @@ fn digits_that_are_a_key_stay_a_key() {
 }
 
 /// Never a shortened number: digits after the comma that are neither a key
-/// nor groups of three make the number unclear.
+/// nor groups of three make the number unclear. The token is text as
+/// written (as `1/3` is), so a typed number wanted is an error.
 #[test]
-fn unclear_digits_after_a_comma_are_an_error() {
-    for input in [
-        r#"{"price": 4,25}"#,
-        r#"{"price": 4,2500, "b": 1}"#,
-        r#"{"price": 12345,678}"#,
-        r#"{"price": 0,250}"#,
-        r#"{"price": 4,250,12}"#,
-        r#"{"price": 4.250,00}"#,
-        r#"{"price": 1.5,25, "b": 1}"#,
-        r#"{"price": 1e3,250}"#,
-    ] {
-        assert!(serde_llm::repair(input).is_err(), "{input}");
-        #[derive(Debug, serde::Deserialize)]
-        #[allow(dead_code)]
-        struct Price {
-            price: f64,
-        }
+fn unclear_digits_after_a_comma_are_text() {
+    #[derive(Debug, serde::Deserialize)]
+    #[allow(dead_code)]
+    struct Price {
+        price: f64,
+    }
+    let cases = [
+        (r#"{"price": 4,25}"#, json!({"price": "4,25"})),
+        (
+            r#"{"price": 4,2500, "b": 1}"#,
+            json!({"price": "4,2500", "b": 1}),
+        ),
+        (r#"{"price": 12345,678}"#, json!({"price": "12345,678"})),
+        (r#"{"price": 0,250}"#, json!({"price": "0,250"})),
+        (r#"{"price": 4,250,12}"#, json!({"price": "4,250,12"})),
+        (r#"{"price": 4.250,00}"#, json!({"price": "4.250,00"})),
+        (
+            r#"{"price": 1.5,25, "b": 1}"#,
+            json!({"price": "1.5,25", "b": 1}),
+        ),
+        (r#"{"price": 1e3,250}"#, json!({"price": "1e3,250"})),
+        (r#"{"price": 4,250 USD}"#, json!({"price": "4,250 USD"})),
+    ];
+    for (input, expected) in cases {
+        assert_eq!(repaired(input), expected, "{input}");
+        assert!(
+            repairs(input).contains(&RepairKind::NumberAsString),
+            "{input}"
+        );
         assert!(serde_llm::from_llm_str::<Price>(input).is_err(), "{input}");
     }
 }

@@ -1138,8 +1138,9 @@ impl<'de> Scanner<'de> {
     /// digit groups: `4,250`, `1,234,567.89`, `-2,000.00`. The groups must
     /// be of three digits and what follows them must go on the object (`,`
     /// and a key, or `}`); a number cut off inside its groups is read as far
-    /// as it goes. Any other digits after the comma (`4,25`) make the number
-    /// ambiguous: an error, never a shortened number. Inside an array, JSON's
+    /// as it goes. Any other digits after the comma (`4,25`, `4.250,00`) make
+    /// the number unclear: the token is text as written (as `1/3` is), never
+    /// a shortened number. Inside an array, JSON's
     /// reading stands: `[4,250]` is two numbers. `None`: read it as JSON.
     /// `integer`: the number `start..k` is an integer (a fraction or an
     /// exponent before the comma, `4.250,00`, makes the number unclear).
@@ -1170,16 +1171,11 @@ impl<'de> Scanner<'de> {
         }
         let digits = start + usize::from(b[start] == b'-');
         let lead = k - digits;
-        let ambiguous = || {
-            Err(Error::at(
-                ErrorKind::Syntax,
-                "a number followed by a comma and more digits, not digit groups of three: \
-                 which number was meant is unclear",
-                start,
-            ))
-        };
+        // `4,25`, `4.250,00`: which number was meant is unclear. The token is
+        // taken as written, as text (a typed number wanted is then an error).
+        let ambiguous = |s: &mut Self| Ok(s.unquoted_value(true));
         if !integer || lead > 3 || b[digits] == b'0' {
-            return ambiguous();
+            return ambiguous(self);
         }
         // The groups: `,ddd` each; the last may be cut off at the end.
         let mut p = k;
@@ -1192,13 +1188,13 @@ impl<'de> Scanner<'de> {
                     p = e;
                     cut = true;
                 }
-                _ => return ambiguous(),
+                _ => return ambiguous(self),
             }
         }
         if !cut && p < end && b[p] == b'.' {
             let e = run(p + 1);
             if e == p + 1 && e < end {
-                return ambiguous();
+                return ambiguous(self);
             }
             cut = e >= end;
             p = e;
@@ -1215,7 +1211,8 @@ impl<'de> Scanner<'de> {
             // `4,250\n"b": 1`: a key after the groups, the comma missing.
             || (q > p && key_then_colon(b, q, end).is_some());
         if !fits {
-            return ambiguous();
+            // `4,250 USD`: text, with the number in it whole.
+            return ambiguous(self);
         }
         self.record(RepairKind::DigitGroups, start);
         self.scratch.clear();

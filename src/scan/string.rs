@@ -886,7 +886,8 @@ impl<'de> Scanner<'de> {
     /// After a comma or a line end at `i - 1` inside an unquoted object
     /// value: does the value go on? Only when what follows is more bare text
     /// (not a key: no colon before the next comma or line end; not a quoted
-    /// string, a container or a closer) that itself ends at a
+    /// string, a container, a closer, or a number after a space) that itself
+    /// ends at a
     /// comma, a line end, `}` or the end. Looks at most [`LOOKAHEAD`] bytes
     /// ahead, so many commas stay linear.
     fn value_goes_on(&self, i: usize) -> bool {
@@ -897,7 +898,9 @@ impl<'de> Scanner<'de> {
             return false;
         }
         let c = b[n];
-        if !(is_word(c) || c >= 0x80) {
+        // Digits go on the value only right after the comma (`$4,250`); after
+        // a space they may be a value of their own.
+        if !(is_word(c) || c >= 0x80) || (c.is_ascii_digit() && n != i) {
             return false;
         }
         let limit = end.min(n + LOOKAHEAD);
