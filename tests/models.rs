@@ -623,3 +623,23 @@ fn new_rules_stay_linear_on_long_inputs() {
     let v = repaired(&format!("{{\"a\": ```py\n{code}"));
     assert!(same(&v["a"], code.trim_end()));
 }
+
+// ----- the new repairs are repairs like any other -------------------------------
+
+#[test]
+fn each_new_repair_can_be_denied() {
+    let cases = [
+        (RepairKind::DigitGroups, r#"{"a": 4,250}"#),
+        (RepairKind::FullWidthPunctuation, "{\"a\"：1}"),
+        (RepairKind::CodeBlock, "{\"a\": \"\"\"x\"\"\"}"),
+        (RepairKind::SpecialToken, "{\"a\": <|eot_id|>1}"),
+        (RepairKind::SpecialWhitespace, "{\"a\":\u{0}1}"),
+    ];
+    for (kind, input) in cases {
+        assert!(serde_llm::repair(input).is_ok(), "{input}");
+        let err = Decoder::new().deny(kind).repair(input).unwrap_err();
+        assert_eq!(err.kind(), serde_llm::ErrorKind::Denied, "{input}");
+        assert_eq!(err.repair().map(|r| r.kind), Some(kind), "{input}");
+        assert!(Decoder::strict().repair(input).is_err(), "{input}");
+    }
+}
