@@ -1486,10 +1486,13 @@ impl<'de> Scanner<'de> {
             self.dangling_key(j, true);
             return None;
         }
-        // `"a"："x"`: a full-width colon or comma stands for its ASCII one.
+        // `"a"："x"`: a full-width colon or comma stands for its ASCII one
+        // (a comma is passed, and recorded, by the step after this one).
         let (sep, len) = match lex::wide_sep(b, j, end) {
             Some(c) => {
-                self.record(RepairKind::FullWidthPunctuation, j);
+                if c == b':' {
+                    self.record(RepairKind::FullWidthPunctuation, j);
+                }
                 (c, lex::WIDE)
             }
             None => (b[j], 1),
