@@ -643,3 +643,61 @@ fn each_new_repair_can_be_denied() {
         assert!(Decoder::strict().repair(input).is_err(), "{input}");
     }
 }
+
+// ----- digit groups, generated ----------------------------------------------------
+
+/// `n` written with commas between groups of three digits.
+fn grouped(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 300, ..ProptestConfig::default() })]
+
+    /// A grouped number anywhere among an object's members is the number,
+    /// to the digit; the members around it are untouched.
+    #[test]
+    fn grouped_numbers_are_read_whole(
+        n in 1_000u64..1_000_000_000_000_000,
+        cents in prop::option::of(0u32..100),
+        neg in any::<bool>(),
+        before in prop::collection::vec(any::<i32>(), 0..3),
+        after in prop::collection::vec(any::<i32>(), 0..3),
+        pretty in any::<bool>(),
+    ) {
+        let sign = if neg { "-" } else { "" };
+        let text = match cents {
+            Some(c) => format!("{sign}{}.{c:02}", grouped(n)),
+            None => format!("{sign}{}", grouped(n)),
+        };
+        let plain = text.replace(',', "");
+        let sep = if pretty { ",\n  " } else { "," };
+        let mut members: Vec<String> =
+            before.iter().enumerate().map(|(i, v)| format!("\"b{i}\": {v}")).collect();
+        members.push(format!("\"n\": {text}"));
+        members.extend(after.iter().enumerate().map(|(i, v)| format!("\"c{i}\": {v}")));
+        let input = format!("{{{}}}", members.join(sep));
+        let mut expected = serde_json::Map::new();
+        for (i, v) in before.iter().enumerate() {
+            expected.insert(format!("b{i}"), json!(v));
+        }
+        expected.insert("n".into(), serde_json::from_str(&plain).unwrap());
+        for (i, v) in after.iter().enumerate() {
+            expected.insert(format!("c{i}"), json!(v));
+        }
+        prop_assert_eq!(repaired(&input), Value::Object(expected), "{}", input);
+        // In an array, the same text is JSON: numbers between the commas.
+        let array = format!("[{text}]");
+        let want: Value =
+            serde_json::from_str(&array).unwrap_or_else(|_| repaired(&array));
+        prop_assert_eq!(repaired(&array), want);
+    }
+}
