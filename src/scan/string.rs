@@ -759,7 +759,21 @@ impl<'de> Scanner<'de> {
                             && !quotes_after(k)
                             && (!cut_off || only_closers(k)) =>
                         {
-                            return cut(k, false)
+                            if cut_off {
+                                // What the string loses (spaces, and a
+                                // ` +` that joined nothing) is not read
+                                // again.
+                                let mut at = trim_back(b, start, k);
+                                if at > start + 1 && b[at - 1] == b'+' && is_ws(b[at - 2]) {
+                                    at -= 1;
+                                }
+                                return Scan::Again(Limit {
+                                    at: trim_back(b, start, at),
+                                    resume: k,
+                                    at_end: false,
+                                });
+                            }
+                            return cut(k, false);
                         }
                         b'}' | b']' => depth -= 1,
                         _ => {}
