@@ -708,3 +708,80 @@ proptest! {
         prop_assert_eq!(repaired(&array), want);
     }
 }
+
+// ----- model-like token soup --------------------------------------------------
+
+/// Token soup from what the new rules look at.
+fn modelish() -> impl Strategy<Value = String> {
+    prop::collection::vec(
+        prop::sample::select(vec![
+            "{",
+            "}",
+            "[",
+            "]",
+            "\"",
+            ":",
+            ",",
+            " ",
+            "\n",
+            "a",
+            "key",
+            "1",
+            "4",
+            "250",
+            ",250",
+            "0",
+            "-",
+            ".",
+            "5 kg",
+            "true",
+            "\"\"\"",
+            "'''",
+            "```",
+            "```py\n",
+            "\u{0}",
+            "\u{7}",
+            "<|eot_id|>",
+            "<|",
+            "|>",
+            "\u{FF1A}",
+            "\u{FF0C}",
+            "Smith, John",
+            "\"k\": ",
+            "é",
+            "+",
+            "\\",
+            "\\\"",
+        ]),
+        0..40,
+    )
+    .prop_map(|v| v.concat())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 1000, failure_persistence: None, ..ProptestConfig::default() })]
+
+    /// Whatever the soup: no panic, `repair` gives JSON, and it agrees with
+    /// decoding into `Value`; a typed and a partial decode do not panic.
+    #[test]
+    fn modelish_soup_is_handled(text in modelish()) {
+        let value = serde_llm::from_llm_str::<Value>(&text);
+        let out = serde_llm::repair(&text);
+        match (&value, &out) {
+            (Ok(v), Ok(r)) => {
+                let parsed: Value = serde_json::from_str(r).expect("repair gives JSON");
+                prop_assert_eq!(&parsed, v, "{:?}", text);
+            }
+            (Err(_), Err(_)) => {}
+            _ => prop_assert!(false, "{:?}: value {:?} but repair {:?}", text, value, out),
+        }
+        #[derive(Debug, serde::Deserialize, serde_llm::Partial)]
+        #[allow(dead_code)]
+        struct Rec {
+            key: Option<String>,
+            a: Option<f64>,
+        }
+        let _ = serde_llm::from_llm_str::<Rec>(&text);
+        let _ = serde_llm::from_llm_str_partial::<Rec>(&text);
+    }
+}
