@@ -1100,6 +1100,8 @@ impl<'de> Scanner<'de> {
             && self.words_follow(k)
     }
 
+    /// From the space at `k`: bare words (no key) that run to `,`, `}`, the
+    /// line end or the end of the input, within 1024 bytes.
     #[cold]
     fn words_follow(&self, k: usize) -> bool {
         let b = self.b;
@@ -1131,8 +1133,7 @@ impl<'de> Scanner<'de> {
         i >= end
     }
 
-    /// An integer `start..k` (an optional `-`, then digits) that a comma and
-    /// a digit follow. As an object member's value, where JSON's reading
+    /// A number `start..k` that a comma and a digit follow. As an object member's value, where JSON's reading
     /// (the comma ends the value, a key follows) cannot be right because the
     /// digits are no key (no `:` follows them), it is a number written with
     /// digit groups: `4,250`, `1,234,567.89`, `-2,000.00`. The groups must
@@ -1140,10 +1141,10 @@ impl<'de> Scanner<'de> {
     /// and a key, or `}`); a number cut off inside its groups is read as far
     /// as it goes. Any other digits after the comma (`4,25`, `4.250,00`) make
     /// the number unclear: the token is text as written (as `1/3` is), never
-    /// a shortened number. Inside an array, JSON's
-    /// reading stands: `[4,250]` is two numbers. `None`: read it as JSON.
-    /// `integer`: the number `start..k` is an integer (a fraction or an
-    /// exponent before the comma, `4.250,00`, makes the number unclear).
+    /// a shortened number. Inside an array, JSON's reading stands: `[4,250]`
+    /// is two numbers. `None`: read it as JSON. `integer`: the number
+    /// `start..k` is an integer (a fraction or an exponent before the comma,
+    /// `4.250,00`, makes the number unclear).
     #[cold]
     fn digit_groups(
         &mut self,

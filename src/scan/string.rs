@@ -328,10 +328,10 @@ impl<'de> Scanner<'de> {
     }
 
     /// A fenced code block (```` ```python … ``` ````) at `self.pos` as an
-    /// object member's value: its content, without the fence lines, as one string
-    /// (the language tag's line is dropped; a block on one line,
-    /// ```` ```ls -la``` ````, keeps all it holds). Cut off, it runs to the
-    /// end.
+    /// object member's value: its content, without the fence lines, as one
+    /// string (the language tag's line is dropped; a block on one line,
+    /// ```` ```ls -la``` ````, keeps all it holds). It ends at the first run
+    /// of as many backticks as opened it; cut off, it runs to the end.
     pub(super) fn code_block(&mut self) -> Text<'de> {
         let b = self.b;
         let end = self.end;
@@ -901,9 +901,8 @@ impl<'de> Scanner<'de> {
     /// value: does the value go on? Only when what follows is more bare text
     /// (not a key: no colon before the next comma or line end; not a quoted
     /// string, a container, a closer, or a number after a space) that itself
-    /// ends at a
-    /// comma, a line end, `}` or the end. Looks at most [`LOOKAHEAD`] bytes
-    /// ahead, so many commas stay linear.
+    /// ends at a comma, a line end, `}` or the end. Looks at most
+    /// [`LOOKAHEAD`] bytes ahead, so many commas stay linear.
     fn value_goes_on(&self, i: usize) -> bool {
         let b = self.b;
         let end = self.end;
