@@ -785,3 +785,30 @@ proptest! {
         let _ = serde_llm::from_llm_str_partial::<Rec>(&text);
     }
 }
+
+/// Streaming a code block or triple-quoted value: a partial field shows the
+/// content so far; a plain field waits until the block is closed.
+#[test]
+fn code_blocks_stream_as_partial_strings() {
+    #[derive(Debug, serde::Deserialize, serde_llm::Partial)]
+    #[allow(dead_code)]
+    struct Answer {
+        #[llm(partial)]
+        code: String,
+        lang: String,
+    }
+    let view = |t: &str| {
+        serde_llm::from_llm_str_partial::<Answer>(t)
+            .unwrap()
+            .unwrap()
+    };
+    let v = view("{\"code\": ```py\nprint(1)\nprint(");
+    assert_eq!(v.code.as_deref(), Some("print(1)\nprint("));
+    let v = view("{\"code\": \"\"\"def f():\n    return {");
+    assert_eq!(v.code.as_deref(), Some("def f():\n    return {"));
+    let v = view("{\"lang\": ```py\nprint(1)");
+    assert_eq!(v.lang, None);
+    let v = view("{\"lang\": \"\"\"python\"\"\", \"code\": ```py\nx\n```}");
+    assert_eq!(v.lang.as_deref(), Some("python"));
+    assert_eq!(v.code.as_deref(), Some("x\n"));
+}
