@@ -82,9 +82,9 @@ pub(crate) fn special_token_len(b: &[u8], i: usize, end: usize) -> usize {
 #[derive(Clone, Copy, Default, Debug)]
 pub(crate) struct Skipped {
     pub comment: Option<usize>,
+    /// Where the first non-ASCII space, control character or chat-template
+    /// special token (`<|eot_id|>`, the one byte there that is `<`) was.
     pub special: Option<usize>,
-    /// Where the first chat-template special token (`<|eot_id|>`) was.
-    pub token: Option<usize>,
     pub newline: bool,
 }
 
@@ -113,28 +113,24 @@ pub(crate) fn skip_ws(b: &[u8], mut i: usize, end: usize) -> (usize, Skipped) {
                 s.comment.get_or_insert(i);
                 i = line_end(b, i, end);
             }
-            b'<' => {
-                let n = special_token_len(b, i, end);
-                if n == 0 {
-                    break;
-                }
-                s.token.get_or_insert(i);
-                i += n;
-            }
-            // NUL and other control characters: never part of a token.
-            0..=0x1F => {
-                s.special.get_or_insert(i);
-                i += 1;
-            }
-            c if c >= 0x80 => {
-                let n = special_ws_len(b, i, end);
+            c => {
+                // A non-ASCII space; NUL or another control character (never
+                // part of a token); a chat-template special token.
+                let n = if c >= 0x80 {
+                    special_ws_len(b, i, end)
+                } else if c < 0x20 {
+                    1
+                } else if c == b'<' {
+                    special_token_len(b, i, end)
+                } else {
+                    0
+                };
                 if n == 0 {
                     break;
                 }
                 s.special.get_or_insert(i);
                 i += n;
             }
-            _ => break,
         }
     }
     (i, s)
@@ -368,6 +364,18 @@ pub(crate) fn find_byte(b: &[u8], mut from: usize, end: usize, byte: u8) -> Opti
         .position(|&c| c == byte)
         .map(|k| from + k)
 }
+
+/// The bytes after plain whitespace that [`skip_ws`] must look at: a comment
+/// start, a chat-template token's `<`, a control character, a non-ASCII byte.
+pub(crate) static MAY_SKIP: [bool; 256] = {
+    let mut t = byte_table(b"/#<", true);
+    let mut c = 0x80;
+    while c < 256 {
+        t[c] = true;
+        c += 1;
+    }
+    t
+};
 
 /// A lookup table marking `bytes` (and, with `controls`, every byte below
 /// 0x20), for byte-at-a-time scans.

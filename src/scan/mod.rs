@@ -501,16 +501,18 @@ impl<'de> Scanner<'de> {
         while i < self.end && matches!(b[i], b' ' | b'\n' | b'\r' | b'\t') {
             i += 1;
         }
-        if i < self.end && matches!(b[i], b'/' | b'#' | b'<' | 0x80..=0xFF | 0..=0x1F) {
+        if i < self.end && lex::MAY_SKIP[usize::from(b[i])] {
             let (j, s) = lex::skip_ws(b, i, self.end);
             if let Some(at) = s.comment {
                 self.record(RepairKind::Comment, at);
             }
             if let Some(at) = s.special {
-                self.record(RepairKind::SpecialWhitespace, at);
-            }
-            if let Some(at) = s.token {
-                self.record(RepairKind::SpecialToken, at);
+                let kind = if b[at] == b'<' {
+                    RepairKind::SpecialToken
+                } else {
+                    RepairKind::SpecialWhitespace
+                };
+                self.record(kind, at);
             }
             i = j;
         }
@@ -950,20 +952,10 @@ impl<'de> Scanner<'de> {
             } else {
                 NumValue::I64((v as i64).wrapping_neg())
             };
-            if k + 1 < self.end
-                && b[k] == b','
-                && b[k + 1].is_ascii_digit()
-                && self.stack.last() == Some(&Frame::Object)
-            {
-                if let Some(ev) = self.digit_groups(start, k, true)? {
-                    return Ok(Some(ev));
+            if self.number_tail_matters(k) {
+                if let Some(step) = self.number_tail(start, k, true)? {
+                    return Ok(step);
                 }
-            }
-            if self.text_runs_on(k) {
-                return Ok(self.unquoted_value(true));
-            }
-            if k + 1 == self.end && b[k] == b',' {
-                self.comma_at_end();
             }
             self.pos = k;
             self.touches_end(k);
@@ -975,23 +967,13 @@ impl<'de> Scanner<'de> {
         }
         match number::lex(self.b, start, self.end, &mut self.scratch) {
             number::Lexed::Number { end, clean, cut } => {
-                if end + 1 < self.end
-                    && self.b[end] == b','
-                    && self.b[end + 1].is_ascii_digit()
-                    && self.stack.last() == Some(&Frame::Object)
-                {
+                if self.number_tail_matters(end) {
                     // `4.250,00`: a fraction before the comma makes no digit
                     // groups; an integer may.
                     let integer = clean && self.b[digits..end].iter().all(u8::is_ascii_digit);
-                    if let Some(ev) = self.digit_groups(start, end, integer)? {
-                        return Ok(Some(ev));
+                    if let Some(step) = self.number_tail(start, end, integer)? {
+                        return Ok(step);
                     }
-                }
-                if self.text_runs_on(end) {
-                    return Ok(self.unquoted_value(true));
-                }
-                if end + 1 == self.end && self.b[end] == b',' {
-                    self.comma_at_end();
                 }
                 if cut && end >= self.end {
                     // `12.` or `1e` cut off: more digits may have followed.
@@ -1067,6 +1049,46 @@ impl<'de> Scanner<'de> {
                 Ok(self.unquoted_value(true))
             }
         }
+    }
+
+    /// Whether what follows a number ending at `k` as an object member's
+    /// value may change how it is read: a comma and a digit or the end (digit
+    /// groups), or a space (words after it). One look at the next byte.
+    #[inline]
+    fn number_tail_matters(&self, k: usize) -> bool {
+        k < self.end
+            && match self.b[k] {
+                b',' => k + 1 >= self.end || self.b[k + 1].is_ascii_digit(),
+                b' ' | b'\t' => true,
+                _ => false,
+            }
+            && self.stack.last() == Some(&Frame::Object)
+    }
+
+    /// After a number `start..k` (`integer`: no fraction or exponent) as an
+    /// object member's value, where [`number_tail_matters`]: digit groups
+    /// (`4,250`), words (`5 kg`), or a comma at the end. `Some`: the step
+    /// that read it otherwise.
+    ///
+    /// [`number_tail_matters`]: Self::number_tail_matters
+    #[cold]
+    fn number_tail(
+        &mut self,
+        start: usize,
+        k: usize,
+        integer: bool,
+    ) -> Result<Option<Option<Event<'de>>>> {
+        if self.b[k] == b',' {
+            if k + 1 >= self.end {
+                self.comma_at_end();
+                return Ok(None);
+            }
+            return Ok(self.digit_groups(start, k, integer)?.map(Some));
+        }
+        if self.words_follow(k) {
+            return Ok(Some(self.unquoted_value(true)));
+        }
+        Ok(None)
     }
 
     /// A number as an object member's value followed by a comma at the end
@@ -1369,11 +1391,6 @@ impl<'de> Scanner<'de> {
 
     fn key(&mut self, c: u8) -> Result<Option<Event<'de>>> {
         let after_comma = self.state == State::ObjectKey;
-        if c == 0xEF {
-            if let Some(step) = self.wide_sep_here() {
-                return Ok(step);
-            }
-        }
         match c {
             b'}' => {
                 if after_comma {
@@ -1400,6 +1417,9 @@ impl<'de> Scanner<'de> {
                 return Ok(None);
             }
             b'`' if self.skip_fence() => return Ok(None),
+            0xEF if lex::wide_sep(self.b, self.pos, self.end).is_some() => {
+                return Ok(self.wide_sep_here().flatten());
+            }
             b'{' | b'[' => {
                 let parent = self.stack.len().checked_sub(2).map(|i| self.stack[i]);
                 if matches!(parent, Some(Frame::Array | Frame::Tuple | Frame::Set)) {
@@ -1489,14 +1509,9 @@ impl<'de> Scanner<'de> {
         }
         // `"a"："x"`: a full-width colon or comma stands for its ASCII one
         // (a comma is passed, and recorded, by the step after this one).
-        let (sep, len) = match lex::wide_sep(b, j, end) {
-            Some(c) => {
-                if c == b':' {
-                    self.record(RepairKind::FullWidthPunctuation, j);
-                }
-                (c, lex::WIDE)
-            }
-            None => (b[j], 1),
+        let (sep, len) = match b[j] {
+            0xEF => self.wide_after_key(j),
+            c => (c, 1),
         };
         match sep {
             b':' => {
@@ -1548,6 +1563,21 @@ impl<'de> Scanner<'de> {
         Some(Event::Key(text))
     }
 
+    /// A full-width separator after a key at `j` (see [`Self::key_event`]):
+    /// the byte it stands for and its length (a colon is recorded here).
+    #[cold]
+    fn wide_after_key(&mut self, j: usize) -> (u8, usize) {
+        match lex::wide_sep(self.b, j, self.end) {
+            Some(c) => {
+                if c == b':' {
+                    self.record(RepairKind::FullWidthPunctuation, j);
+                }
+                (c, lex::WIDE)
+            }
+            None => (0xEF, 1),
+        }
+    }
+
     fn dangling_key(&mut self, at: usize, at_end: bool) {
         self.record(RepairKind::DanglingKey, self.token_start);
         if at_end {
@@ -1562,12 +1592,6 @@ impl<'de> Scanner<'de> {
 
     fn after_value(&mut self, c: u8) -> Result<Option<Event<'de>>> {
         let top = *self.stack.last().expect("after a value inside a container");
-        if c == 0xEF {
-            if let Some(step) = self.wide_sep_here() {
-                // `"x"，"b"`: read as the ASCII separator.
-                return Ok(step);
-            }
-        }
         match (top, c) {
             (Frame::Object, b',') => {
                 self.pos += 1;
@@ -1609,6 +1633,10 @@ impl<'de> Scanner<'de> {
                 Ok(None)
             }
             (_, b'`') if self.skip_fence() => Ok(None),
+            // `"x"，"b"`: read as the ASCII separator.
+            (_, 0xEF) if lex::wide_sep(self.b, self.pos, self.end).is_some() => {
+                Ok(self.wide_sep_here().flatten())
+            }
             (Frame::Object, _) => {
                 self.record(RepairKind::MissingComma, self.pos);
                 self.state = State::ObjectKey;
