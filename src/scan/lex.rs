@@ -393,3 +393,39 @@ pub(crate) const fn byte_table(bytes: &[u8], controls: bool) -> [bool; 256] {
     }
     t
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn wide_separators() {
+        let s = "：，、".as_bytes();
+        assert_eq!(wide_sep(s, 0, s.len()), Some(b':'));
+        assert_eq!(wide_sep(s, 3, s.len()), Some(b','));
+        assert_eq!(wide_sep(s, 6, s.len()), None);
+        // Cut inside the character: not one.
+        assert_eq!(wide_sep(s, 0, 2), None);
+    }
+
+    #[test]
+    fn special_tokens() {
+        let len = |s: &str| special_token_len(s.as_bytes(), 0, s.len());
+        assert_eq!(len("<|eot_id|>{"), 10);
+        assert_eq!(len("<|python_tag|>"), 14);
+        assert_eq!(len("<|start-header|>"), 16);
+        for not in ["<||>", "<|a b|>", "<|eot_id|", "<b>", "<", "<|x"] {
+            assert_eq!(len(not), 0, "{not}");
+        }
+    }
+
+    #[test]
+    fn control_characters_are_skipped_between_tokens() {
+        let s = b" \x00\x07\n<|eot_id|>\xc2\xa0x";
+        let (i, skipped) = skip_ws(s, 0, s.len());
+        assert_eq!(s[i], b'x');
+        assert_eq!(skipped.special, Some(1));
+        assert!(skipped.newline);
+        assert!(is_token_end(0) && is_token_end(0x1f) && !is_token_end(b'a'));
+    }
+}
