@@ -812,3 +812,26 @@ fn code_blocks_stream_as_partial_strings() {
     assert_eq!(v.lang.as_deref(), Some("python"));
     assert_eq!(v.code.as_deref(), Some("x\n"));
 }
+
+/// A reply that is only a grouped number is that number; grouped numbers in
+/// prose stay in the prose.
+#[test]
+fn digit_groups_at_the_top_level() {
+    assert_eq!(serde_llm::from_llm_str::<u64>("4,250").unwrap(), 4250);
+    assert_eq!(
+        serde_llm::from_llm_str::<f64>("-1,234,567.89").unwrap(),
+        -1234567.89
+    );
+    assert_eq!(serde_llm::from_llm_str::<u64>("4,250.").unwrap(), 4250);
+    assert_eq!(repaired("4,250\n5,000"), json!([4250, 5000]));
+    assert_eq!(
+        serde_llm::from_llm_str::<Vec<u64>>("4,250\n5,000").unwrap(),
+        [4250, 5000]
+    );
+    assert_eq!(repaired("Total: 4,250"), json!("Total: 4,250"));
+    assert_eq!(repaired("4,250 apples"), json!("4,250 apples"));
+    assert!(serde_llm::from_llm_str::<u64>("4,250 apples").is_err());
+    // Top-level values separated by commas stay values.
+    assert_eq!(repaired("1, 2"), json!([1, 2]));
+    assert_eq!(repaired("[4,250]"), json!([4, 250]));
+}

@@ -1062,7 +1062,7 @@ impl<'de> Scanner<'de> {
                 b' ' | b'\t' => true,
                 _ => false,
             }
-            && self.stack.last() == Some(&Frame::Object)
+            && (self.stack.last() == Some(&Frame::Object) || self.top_level(self.stack.len()))
     }
 
     /// After a number `start..k` (`integer`: no fraction or exponent) as an
@@ -1083,9 +1083,9 @@ impl<'de> Scanner<'de> {
                 self.comma_at_end();
                 return Ok(None);
             }
-            return Ok(self.digit_groups(start, k, integer)?.map(Some));
+            return self.digit_groups(start, k, integer);
         }
-        if self.words_follow(k) {
+        if self.stack.last() == Some(&Frame::Object) && self.words_follow(k) {
             return Ok(Some(self.unquoted_value(true)));
         }
         Ok(None)
@@ -1164,7 +1164,9 @@ impl<'de> Scanner<'de> {
     /// as it goes. Any other digits after the comma (`4,25`, `4.250,00`) make
     /// the number unclear: the token is text as written (as `1/3` is), never
     /// a shortened number. Inside an array, JSON's reading stands: `[4,250]`
-    /// is two numbers. `None`: read it as JSON. `integer`: the number
+    /// is two numbers; at the top level, only groups that end the span are
+    /// one number. `Some`: the step that read it; `None`: read it as JSON.
+    /// `integer`: the number
     /// `start..k` is an integer (a fraction or an exponent before the comma,
     /// `4.250,00`, makes the number unclear).
     #[cold]
@@ -1173,10 +1175,14 @@ impl<'de> Scanner<'de> {
         start: usize,
         k: usize,
         integer: bool,
-    ) -> Result<Option<Event<'de>>> {
+    ) -> Result<Option<Option<Event<'de>>>> {
         let b = self.b;
         let end = self.end;
-        if self.stack.last() != Some(&Frame::Object) {
+        // At the top level, `4,250` alone is one number too (two top-level
+        // values are no JSON either); anything else there (`1,2`, `4,250
+        // apples`) is read as before: top-level values, prose.
+        let root = self.stack.last() != Some(&Frame::Object);
+        if root && !self.top_level(self.stack.len()) {
             return Ok(None);
         }
         let run = |from: usize| {
@@ -1196,7 +1202,7 @@ impl<'de> Scanner<'de> {
         let lead = k - digits;
         // `4,25`, `4.250,00`: which number was meant is unclear. The token is
         // taken as written, as text (a typed number wanted is then an error).
-        let ambiguous = |s: &mut Self| Ok(s.unquoted_value(true));
+        let ambiguous = |s: &mut Self| Ok((!root).then(|| s.unquoted_value(true)));
         if !integer || lead > 3 || b[digits] == b'0' {
             return ambiguous(self);
         }
@@ -1207,7 +1213,7 @@ impl<'de> Scanner<'de> {
             let e = run(p + 1);
             match e - (p + 1) {
                 3 => p = e,
-                1 | 2 if e >= end => {
+                1 | 2 if e >= end && !root => {
                     p = e;
                     cut = true;
                 }
@@ -1223,7 +1229,16 @@ impl<'de> Scanner<'de> {
             p = e;
         }
         let q = next_significant(b, p, end);
+        if root && q < end && !b[p..q].contains(&b'\n') {
+            // At the top level the groups must end the span or their line;
+            // words after them make prose (`4,250 apples`), taken whole.
+            if matches!(b[p], b' ' | b'\t') && self.words_follow(p) {
+                return Ok(Some(self.unquoted_value(true)));
+            }
+            return Ok(None);
+        }
         let fits = q >= end
+            || root
             || b[q] == b'}'
             || (b[q] == b',' && {
                 let r = next_significant(b, q + 1, end);
@@ -1248,17 +1263,17 @@ impl<'de> Scanner<'de> {
             // `1,234.` cut off before its fraction.
             self.scratch.pop();
         }
-        if cut {
+        if cut && !root {
             self.complete = false;
         }
         let value = classify(&self.scratch);
         self.pos = p;
         self.touches_end(p);
         self.scalar_done();
-        Ok(Some(Event::Num(Number {
+        Ok(Some(Some(Event::Num(Number {
             text: Text::Scratch,
             value,
-        })))
+        }))))
     }
 
     /// A bare word at a value position: a literal in another spelling, a cut

@@ -874,6 +874,13 @@ impl<'de> Scanner<'de> {
                     false
                 }
                 b')' if w.paren && depth == 0 => true,
+                // `Total: 4,250` in prose: a digit group goes on the text.
+                b',' if depth == 0 && w.ctx == Ctx::Root => {
+                    !(k > start
+                        && b[k - 1].is_ascii_digit()
+                        && k + 1 < end
+                        && b[k + 1].is_ascii_digit())
+                }
                 b',' if depth == 0 => !(joins && self.value_goes_on(k + 1)),
                 0xEF if depth == 0 => {
                     wide_sep(b, k, end) == Some(b',')
