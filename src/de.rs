@@ -173,6 +173,9 @@ impl<'a, 'de> Deserializer<'a, 'de> {
         let complete = self.scan.complete();
         let inner = match (complete, typed) {
             (true, _) => Accept::Complete,
+            // A list marked partial shows its last string as far as it goes
+            // (numbers and literals stay done-only).
+            (false, true) if self.accept == Accept::Partial => Accept::Partial,
             (false, true) => Accept::Containers,
             // serde buffering inside a typed target: no marker reaches
             // through, so nothing cut is kept.

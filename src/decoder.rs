@@ -360,10 +360,17 @@ impl Decoder {
         }
         let body = extract::body(text);
         let wants = match &result {
-            Err(_) => !matches!(
-                text[body.clone()].trim_start().bytes().next(),
-                Some(b'"' | b'\'' | b'[')
-            ),
+            // A value of the right kind but out of range (a number beyond
+            // `u128`) keeps its error.
+            Err(e) => {
+                matches!(
+                    e.kind(),
+                    ErrorKind::NoJson | ErrorKind::Data | ErrorKind::Syntax
+                ) && !matches!(
+                    text[body.clone()].trim_start().bytes().next(),
+                    Some(b'"' | b'\'' | b'[')
+                )
+            }
             Ok((_, report)) => {
                 matches!(
                     report.strategy,

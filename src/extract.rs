@@ -647,7 +647,8 @@ fn string_end(b: &[u8], mut k: usize, end: usize) -> usize {
     }
 }
 
-/// Whether a bare key and its colon start at `k` (`name:`, `first_name :`).
+/// Whether a bare key and its colon start at `k` (`name:`, `first_name :`,
+/// `name：`).
 fn key_then_colon(b: &[u8], k: usize, end: usize) -> bool {
     let mut j = k;
     while j < end
@@ -656,7 +657,8 @@ fn key_then_colon(b: &[u8], k: usize, end: usize) -> bool {
     {
         j += 1;
     }
-    j > k && lex::next_significant(b, j, end) < end && b[lex::next_significant(b, j, end)] == b':'
+    let colon = lex::next_significant(b, j, end);
+    j > k && colon < end && (b[colon] == b':' || b[colon..end].starts_with("：".as_bytes()))
 }
 
 /// `[TOOL_CALLS]` and the like: a special-token marker, not an array.

@@ -7,8 +7,8 @@ use std::sync::Arc;
 use crate::report::{CoercionKind, Fix, RepairKind, Report};
 
 // One bit per kind: the enums must stay within the widths (their last
-// variants have the highest discriminants).
-const _: () = assert!((RepairKind::MultipleValues as u32) < 64);
+// variants have the highest discriminants; new kinds go last).
+const _: () = assert!((RepairKind::FullWidthPunctuation as u32) < 64);
 const _: () = assert!((CoercionKind::WrappedList as u32) < 32);
 
 /// The kinds of repair and coercion allowed, one bit per kind.

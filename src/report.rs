@@ -85,6 +85,10 @@ pub enum RepairKind {
     /// A number in a non-JSON spelling (`+1`, `.5`, `1.`, `1_000`, `1e`) was
     /// normalised.
     NumberFormat,
+    /// A number written with digit groups (`4,250`, `1,234,567.89`) as an
+    /// object member's value, where the comma cannot end the value (no key
+    /// follows it), was read as one number: `4250`.
+    DigitGroups,
     /// A token that starts like a number but is not one (`1/3`, `0789`, a UUID, a
     /// date) was taken as a string.
     NumberAsString,
@@ -105,7 +109,8 @@ pub enum RepairKind {
     TrailingText,
     /// Text that could not be part of the value was skipped.
     Skipped,
-    /// A non-ASCII space (NBSP, zero-width space, …) between tokens was skipped.
+    /// A non-ASCII space (NBSP, zero-width space, …) or a control character
+    /// (NUL, …) between tokens was skipped.
     SpecialWhitespace,
     /// JSON written with escaped quotes (`{\"a\": 1}`) was unescaped.
     EscapedJson,
@@ -133,6 +138,15 @@ pub enum RepairKind {
     InvalidUtf8,
     /// Several top-level values were gathered into one array.
     MultipleValues,
+    /// A value written as a triple-quoted string (`"""…"""`) or a fenced code
+    /// block (```` ```python … ``` ````) was taken as one string: its content.
+    CodeBlock,
+    /// A chat-template special token (`<|python_tag|>`, `<|eot_id|>`)
+    /// between tokens was skipped.
+    SpecialToken,
+    /// A full-width colon or comma (`：`, `，`) between tokens was read as
+    /// `:` or `,`.
+    FullWidthPunctuation,
 }
 
 impl RepairKind {
@@ -159,6 +173,7 @@ impl RepairKind {
             InvalidEscape => "an invalid escape sequence",
             LoneSurrogate => "a lone UTF-16 surrogate escape",
             NumberFormat => "a number JSON does not allow (+1, .5, 1., 1_000)",
+            DigitGroups => "a number written with digit groups (4,250)",
             NumberAsString => "a bare token that is not a number",
             Concatenation => "strings joined with +",
             Ellipsis => "a ... placeholder",
@@ -168,7 +183,7 @@ impl RepairKind {
             TruncatedValue => "a number or literal cut off at the end",
             TrailingText => "text after the value",
             Skipped => "text that is not JSON",
-            SpecialWhitespace => "a non-ASCII space",
+            SpecialWhitespace => "a non-ASCII space or a control character between tokens",
             EscapedJson => "JSON written with escaped quotes",
             Wrapper => "a wrapper call around the value",
             Tuple => "a parenthesised tuple",
@@ -181,6 +196,9 @@ impl RepairKind {
             ValueInProse => "a sentence where a bare value is wanted",
             InvalidUtf8 => "bytes that are not UTF-8",
             MultipleValues => "several values where one was expected",
+            FullWidthPunctuation => "a full-width colon or comma (： ，)",
+            CodeBlock => "a triple-quoted string or a code block as a value",
+            SpecialToken => "a chat-template special token (<|python_tag|>)",
         }
     }
 
@@ -191,11 +209,13 @@ impl RepairKind {
     pub(crate) fn weight(self) -> u32 {
         use RepairKind::*;
         match self {
-            TrailingComma | ExtraComma | Comment | SpecialWhitespace | Ellipsis | Quotes
-            | ControlCharacter | MissingCloser | TruncatedValue | TrailingText | InvalidUtf8 => 1,
+            TrailingComma | ExtraComma | Comment | SpecialWhitespace | FullWidthPunctuation
+            | SpecialToken | Ellipsis | Quotes | ControlCharacter | MissingCloser
+            | TruncatedValue | TrailingText | InvalidUtf8 => 1,
             MissingComma | MissingColon | MissingValue | DanglingKey | UnquotedKey | Literal
-            | NonFiniteNumber | InvalidEscape | LoneSurrogate | NumberFormat | Concatenation
-            | EscapedJson | Wrapper | Tuple | Regex | DoubledQuotes | CodeFence | SetLiteral => 2,
+            | NonFiniteNumber | InvalidEscape | LoneSurrogate | NumberFormat | DigitGroups
+            | Concatenation | EscapedJson | Wrapper | Tuple | Regex | DoubledQuotes | CodeFence
+            | SetLiteral | CodeBlock => 2,
             InnerQuote | MissingQuote | StrayCloser | MismatchedCloser | Reopened
             | ImplicitObject | MultipleValues => 3,
             UnquotedString | NumberAsString | Skipped | ValueInProse => 4,

@@ -132,7 +132,10 @@ fn conformance(file: &str, target_percent: usize) {
 
 #[test]
 fn json_repair_python() {
-    conformance("json_repair.jsonl", 90);
+    // 88, not 90: json_repair ends a string cut off at the end of the input at
+    // a comma (`{"a": "first, b: 1}`), which invents a member; we keep the
+    // string whole (the five cases are listed in differences.txt).
+    conformance("json_repair.jsonl", 88);
 }
 
 #[test]

@@ -84,8 +84,11 @@ fn cut_reply_shows_complete_fields_and_partial_ones_so_far() {
         (r#"{"id"#, None),
         (r#"{"id": 7"#, None),
         (r#"{"title": "Sourdough", "id": 7"#, None),
-        // The id complete (a delimiter follows it).
-        (r#"{"id": 7,"#, Some(base.clone())),
+        // A comma right after it at the end: digit groups may follow
+        // (`7,250`), so not complete yet.
+        (r#"{"id": 7,"#, None),
+        // The id complete (a delimiter and a space follow it).
+        (r#"{"id": 7, "#, Some(base.clone())),
         (r#"{"id": 7, "title": "Sour"#, Some(base.clone())),
         (
             r#"{"id": 7, "title": "Sourdough""#,

@@ -188,7 +188,9 @@ fn what_a_cut_reply_shows() {
     );
     // A number touching the end may go on: not shown until a delimiter.
     assert_eq!(cut(r#""servings": 6"#).servings, None);
-    assert_eq!(cut(r#""servings": 6,"#).servings, Some(6));
+    // A comma right after it at the end: digit groups may follow (`6,000`).
+    assert_eq!(cut(r#""servings": 6,"#).servings, None);
+    assert_eq!(cut("\"servings\": 6,\n").servings, Some(6));
     assert_eq!(cut(r#""vegan": fal"#).vegan, None);
     assert_eq!(cut(r#""rating": -4.5e-"#).rating, None);
     // A non-partial array appears only once complete.

@@ -9,14 +9,32 @@ pub(crate) fn is_ws(b: u8) -> bool {
     matches!(b, b' ' | b'\n' | b'\r' | b'\t')
 }
 
-/// Bytes after which a bare token (number, literal, unquoted key) has ended.
+/// Bytes after which a bare token (number, literal, unquoted key) has ended:
+/// whitespace, a control character, a delimiter.
 #[inline]
 pub(crate) fn is_token_end(b: u8) -> bool {
     matches!(
         b,
-        b' ' | b'\n' | b'\r' | b'\t' | b',' | b':' | b']' | b'}' | b'[' | b'{' | b')' | b'"' | b';'
+        0..=0x20 | b',' | b':' | b']' | b'}' | b'[' | b'{' | b')' | b'"' | b';'
     )
 }
+
+/// A full-width colon or comma (`：` U+FF1A, `，` U+FF0C) at `i`, as the
+/// ASCII byte it stands for.
+#[inline]
+pub(crate) fn wide_sep(b: &[u8], i: usize, end: usize) -> Option<u8> {
+    if i + 2 >= end || b[i] != 0xEF || b[i + 1] != 0xBC {
+        return None;
+    }
+    match b[i + 2] {
+        0x9A => Some(b':'),
+        0x8C => Some(b','),
+        _ => None,
+    }
+}
+
+/// The length in bytes of a full-width separator (see [`wide_sep`]).
+pub(crate) const WIDE: usize = 3;
 
 /// Characters allowed in an identifier-like word (`True`, `callback_1`, `$ref`).
 #[inline]
@@ -41,16 +59,38 @@ pub(crate) fn special_ws_len(b: &[u8], i: usize, end: usize) -> usize {
     }
 }
 
+/// The length of a chat-template special token (`<|python_tag|>`,
+/// `<|eot_id|>`: `<|`, up to 64 word characters, `|>`) at `i`, or 0. A
+/// model's reply can hold one between tokens, where it is never content.
+pub(crate) fn special_token_len(b: &[u8], i: usize, end: usize) -> usize {
+    if i + 4 > end || b[i] != b'<' || b[i + 1] != b'|' {
+        return 0;
+    }
+    let mut k = i + 2;
+    let limit = end.min(k + 64);
+    while k < limit && (is_word(b[k]) || b[k] == b'-') {
+        k += 1;
+    }
+    if k > i + 2 && k + 1 < end && b[k] == b'|' && b[k + 1] == b'>' {
+        k + 2 - i
+    } else {
+        0
+    }
+}
+
 /// What a run of skipped bytes contained.
 #[derive(Clone, Copy, Default, Debug)]
 pub(crate) struct Skipped {
     pub comment: Option<usize>,
+    /// Where the first non-ASCII space, control character or chat-template
+    /// special token (`<|eot_id|>`, the one byte there that is `<`) was.
     pub special: Option<usize>,
     pub newline: bool,
 }
 
 /// Skips whitespace, comments (`//`, `/* */`, and `#` followed by a space, `#`
-/// or a line end) and non-ASCII spaces. Returns the new position and what was
+/// or a line end), non-ASCII spaces, control characters and chat-template
+/// special tokens. Returns the new position and what was
 /// skipped.
 pub(crate) fn skip_ws(b: &[u8], mut i: usize, end: usize) -> (usize, Skipped) {
     let mut s = Skipped::default();
@@ -73,15 +113,24 @@ pub(crate) fn skip_ws(b: &[u8], mut i: usize, end: usize) -> (usize, Skipped) {
                 s.comment.get_or_insert(i);
                 i = line_end(b, i, end);
             }
-            c if c >= 0x80 => {
-                let n = special_ws_len(b, i, end);
+            c => {
+                // A non-ASCII space; NUL or another control character (never
+                // part of a token); a chat-template special token.
+                let n = if c >= 0x80 {
+                    special_ws_len(b, i, end)
+                } else if c < 0x20 {
+                    1
+                } else if c == b'<' {
+                    special_token_len(b, i, end)
+                } else {
+                    0
+                };
                 if n == 0 {
                     break;
                 }
                 s.special.get_or_insert(i);
                 i += n;
             }
-            _ => break,
         }
     }
     (i, s)
@@ -195,7 +244,7 @@ pub(crate) fn key_then_colon(b: &[u8], i: usize, end: usize) -> Option<usize> {
         k
     };
     let c = next_significant(b, after, end);
-    (c < end && b[c] == b':').then_some(c)
+    (c < end && (b[c] == b':' || wide_sep(b, c, end) == Some(b':'))).then_some(c)
 }
 
 /// From an opener (`{`, `[` or `(`) at `i`: the position of its matching closer
@@ -316,6 +365,18 @@ pub(crate) fn find_byte(b: &[u8], mut from: usize, end: usize, byte: u8) -> Opti
         .map(|k| from + k)
 }
 
+/// The bytes after plain whitespace that [`skip_ws`] must look at: a comment
+/// start, a chat-template token's `<`, a control character, a non-ASCII byte.
+pub(crate) static MAY_SKIP: [bool; 256] = {
+    let mut t = byte_table(b"/#<", true);
+    let mut c = 0x80;
+    while c < 256 {
+        t[c] = true;
+        c += 1;
+    }
+    t
+};
+
 /// A lookup table marking `bytes` (and, with `controls`, every byte below
 /// 0x20), for byte-at-a-time scans.
 pub(crate) const fn byte_table(bytes: &[u8], controls: bool) -> [bool; 256] {
@@ -331,4 +392,40 @@ pub(crate) const fn byte_table(bytes: &[u8], controls: bool) -> [bool; 256] {
         k += 1;
     }
     t
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn wide_separators() {
+        let s = "：，、".as_bytes();
+        assert_eq!(wide_sep(s, 0, s.len()), Some(b':'));
+        assert_eq!(wide_sep(s, 3, s.len()), Some(b','));
+        assert_eq!(wide_sep(s, 6, s.len()), None);
+        // Cut inside the character: not one.
+        assert_eq!(wide_sep(s, 0, 2), None);
+    }
+
+    #[test]
+    fn special_tokens() {
+        let len = |s: &str| special_token_len(s.as_bytes(), 0, s.len());
+        assert_eq!(len("<|eot_id|>{"), 10);
+        assert_eq!(len("<|python_tag|>"), 14);
+        assert_eq!(len("<|start-header|>"), 16);
+        for not in ["<||>", "<|a b|>", "<|eot_id|", "<b>", "<", "<|x"] {
+            assert_eq!(len(not), 0, "{not}");
+        }
+    }
+
+    #[test]
+    fn control_characters_are_skipped_between_tokens() {
+        let s = b" \x00\x07\n<|eot_id|>\xc2\xa0x";
+        let (i, skipped) = skip_ws(s, 0, s.len());
+        assert_eq!(s[i], b'x');
+        assert_eq!(skipped.special, Some(1));
+        assert!(skipped.newline);
+        assert!(is_token_end(0) && is_token_end(0x1f) && !is_token_end(b'a'));
+    }
 }

@@ -452,8 +452,7 @@ impl<'de> Scanner<'de> {
     fn touches_end(&mut self, end: usize) {
         // Spans are trimmed: whitespace right after the span in the caller's
         // text still ends the token.
-        let followed = self.end < self.b.len() && lex::is_ws(self.b[self.end]);
-        if end >= self.end && !followed && !self.top_level(self.stack.len()) {
+        if end >= self.end && !self.followed_by_space() && !self.top_level(self.stack.len()) {
             self.complete = false;
         }
     }
@@ -532,13 +531,18 @@ impl<'de> Scanner<'de> {
         while i < self.end && matches!(b[i], b' ' | b'\n' | b'\r' | b'\t') {
             i += 1;
         }
-        if i < self.end && matches!(b[i], b'/' | b'#' | 0x80..=0xFF) {
+        if i < self.end && lex::MAY_SKIP[usize::from(b[i])] {
             let (j, s) = lex::skip_ws(b, i, self.end);
             if let Some(at) = s.comment {
                 self.record(RepairKind::Comment, at);
             }
             if let Some(at) = s.special {
-                self.record(RepairKind::SpecialWhitespace, at);
+                let kind = if b[at] == b'<' {
+                    RepairKind::SpecialToken
+                } else {
+                    RepairKind::SpecialWhitespace
+                };
+                self.record(kind, at);
             }
             i = j;
         }
@@ -639,8 +643,16 @@ impl<'de> Scanner<'de> {
             self.scalar_root = true;
             self.roots += 1;
             self.scalar_roots += 1;
+            // A word or sentence, or a number with words after it (`4,250
+            // apples`): prose, not a value.
+            let (start, pos) = (self.token_start, self.pos.min(self.end));
             if self.repairs.last().is_some_and(|r| {
-                r.kind == RepairKind::UnquotedString && r.offset >= self.token_start
+                r.offset >= start
+                    && (r.kind == RepairKind::UnquotedString
+                        || (r.kind == RepairKind::NumberAsString
+                            && self.b[start.min(pos)..pos]
+                                .iter()
+                                .any(u8::is_ascii_whitespace)))
             }) {
                 self.prose_roots += 1;
             }
@@ -737,6 +749,9 @@ impl<'de> Scanner<'de> {
     }
 
     fn literal(&mut self, len: usize, ev: Event<'de>) -> Option<Event<'de>> {
+        if self.text_runs_on(self.pos + len) {
+            return self.unquoted_value(false);
+        }
         self.pos += len;
         self.touches_end(self.pos);
         self.scalar_done();
@@ -745,6 +760,11 @@ impl<'de> Scanner<'de> {
 
     fn value_slow(&mut self, c: u8) -> Result<Option<Event<'de>>> {
         let top = self.stack.last().copied();
+        if c == 0xEF {
+            if let Some(step) = self.wide_sep_here() {
+                return Ok(step);
+            }
+        }
         match c {
             b'}' | b']' | b')' => {
                 return Ok(match top {
@@ -791,6 +811,12 @@ impl<'de> Scanner<'de> {
                 return self.string_value()
             }
             b'/' => return Ok(self.regex()),
+            b'`' if top == Some(Frame::Object) && self.code_block_at() => {
+                // `{"code": ```python ... ```}`: a code block as a value.
+                let text = self.code_block();
+                self.scalar_done();
+                return Ok(Some(Event::Str(text)));
+            }
             b'`' if self.skip_fence() => return Ok(None),
             _ => {}
         }
@@ -801,6 +827,55 @@ impl<'de> Scanner<'de> {
             return self.word_value();
         }
         Ok(self.unquoted_value(false))
+    }
+
+    /// A full-width `：` or `，` (U+FF1A, U+FF0C) at `self.pos` where a
+    /// separator may stand, read as the ASCII one: `Some` when it was one
+    /// (and was passed, unless it ends a missing value first).
+    #[cold]
+    fn wide_sep_here(&mut self) -> Option<Option<Event<'de>>> {
+        let sep = lex::wide_sep(self.b, self.pos, self.end)?;
+        let at = self.pos;
+        self.record(RepairKind::FullWidthPunctuation, at);
+        let top = self.stack.last().copied();
+        Some(match (self.state, sep, top) {
+            (State::Value, b',', Some(Frame::Object)) if self.awaiting_value => {
+                // `"a"：，`: the value is missing; the comma is read after it.
+                self.repairs.pop();
+                self.missing_value()
+            }
+            (State::AfterValue, b',', Some(Frame::Object)) => {
+                self.pos += lex::WIDE;
+                self.state = State::ObjectKey;
+                None
+            }
+            (State::AfterValue, b',', Some(_)) => {
+                self.pos += lex::WIDE;
+                self.state = State::Value;
+                None
+            }
+            (State::ObjectStart | State::ObjectKey, b',', _) | (State::Value, b',', _) => {
+                self.record(RepairKind::ExtraComma, at);
+                self.pos += lex::WIDE;
+                None
+            }
+            _ => {
+                // A colon where none belongs.
+                self.record(RepairKind::Skipped, at);
+                self.pos += lex::WIDE;
+                None
+            }
+        })
+    }
+
+    /// Whether a fenced code block that is not JSON (```` ```python ````,
+    /// ```` ``` ````) opens at `self.pos`. A ```` ```json ```` block holds
+    /// the value itself: its markers are skipped.
+    fn code_block_at(&self) -> bool {
+        let n = lex::fence_len(self.b, self.pos, self.end);
+        let tag = &self.b[self.pos..self.pos + n];
+        let ticks = tag.iter().take_while(|&&c| c == b'`').count();
+        n > 0 && !tag[ticks..].eq_ignore_ascii_case(b"json")
     }
 
     /// Skips a code fence marker (```` ```json ````) at `self.pos`, if any.
@@ -850,7 +925,16 @@ impl<'de> Scanner<'de> {
     fn string_value(&mut self) -> Result<Option<Event<'de>>> {
         let w = self.place();
         let Some(mut text) = self.quoted(w)? else {
-            // An empty string cut off at the end: nothing was written.
+            // An empty string cut off at the end: nothing was written. A
+            // member's key is out already: its value so far is `""` (not an
+            // invented `null`), and so is a reply that is only a quote; an
+            // element is left out.
+            if (w.ctx == Ctx::Object && self.awaiting_value) || w.ctx == Ctx::Root {
+                self.truncated = true;
+                self.complete = false;
+                self.scalar_done();
+                return Ok(Some(Event::Str(Text::Borrowed(""))));
+            }
             return Ok(None);
         };
         // `"a" + "b"`: concatenation.
@@ -920,6 +1004,11 @@ impl<'de> Scanner<'de> {
             } else {
                 NumValue::I64((v as i64).wrapping_neg())
             };
+            if self.number_tail_matters(k) {
+                if let Some(step) = self.number_tail(start, k, true)? {
+                    return Ok(step);
+                }
+            }
             self.pos = k;
             self.touches_end(k);
             self.scalar_done();
@@ -930,6 +1019,14 @@ impl<'de> Scanner<'de> {
         }
         match number::lex(self.b, start, self.end, &mut self.scratch) {
             number::Lexed::Number { end, clean, cut } => {
+                if self.number_tail_matters(end) {
+                    // `4.250,00`: a fraction before the comma makes no digit
+                    // groups; an integer may.
+                    let integer = clean && self.b[digits..end].iter().all(u8::is_ascii_digit);
+                    if let Some(step) = self.number_tail(start, end, integer)? {
+                        return Ok(step);
+                    }
+                }
                 if cut && end >= self.end {
                     // `12.` or `1e` cut off: more digits may have followed.
                     self.complete = false;
@@ -1006,6 +1103,231 @@ impl<'de> Scanner<'de> {
         }
     }
 
+    /// Whether what follows a number ending at `k` as an object member's
+    /// value may change how it is read: a comma and a digit or the end (digit
+    /// groups), or a space (words after it). One look at the next byte.
+    #[inline]
+    fn number_tail_matters(&self, k: usize) -> bool {
+        k < self.end
+            && match self.b[k] {
+                b',' => k + 1 >= self.end || self.b[k + 1].is_ascii_digit(),
+                b' ' | b'\t' => true,
+                _ => false,
+            }
+            && (self.stack.last() == Some(&Frame::Object) || self.top_level(self.stack.len()))
+    }
+
+    /// After a number `start..k` (`integer`: no fraction or exponent) as an
+    /// object member's value, where [`number_tail_matters`]: digit groups
+    /// (`4,250`), words (`5 kg`), or a comma at the end. `Some`: the step
+    /// that read it otherwise.
+    ///
+    /// [`number_tail_matters`]: Self::number_tail_matters
+    #[cold]
+    fn number_tail(
+        &mut self,
+        start: usize,
+        k: usize,
+        integer: bool,
+    ) -> Result<Option<Option<Event<'de>>>> {
+        if self.b[k] == b',' {
+            if k + 1 >= self.end {
+                self.comma_at_end();
+                return Ok(None);
+            }
+            return self.digit_groups(start, k, integer);
+        }
+        if self.stack.last() == Some(&Frame::Object) && self.words_follow(k) {
+            return Ok(Some(self.unquoted_value(true)));
+        }
+        Ok(None)
+    }
+
+    /// A number as an object member's value followed by a comma at the end
+    /// of the input (`{"total": 4,`): digit groups may follow (`4,250`), so
+    /// the number is not known to be complete.
+    #[cold]
+    fn comma_at_end(&mut self) {
+        if self.stack.last() == Some(&Frame::Object)
+            && !self.top_level(self.stack.len())
+            && !self.followed_by_space()
+        {
+            self.complete = false;
+        }
+    }
+
+    /// Whether whitespace follows the span in the caller's text (spans are
+    /// trimmed): a token at the span's end has ended.
+    fn followed_by_space(&self) -> bool {
+        self.end < self.b.len() && lex::is_ws(self.b[self.end])
+    }
+
+    /// A number or literal ending at `k` as an object member's value: do
+    /// words follow it on its line, up to the member's end (`,`, `}`, the line
+    /// end), that are no key (`{"addr": 12 Main St}`, `{"weight": 5 kg}`)?
+    /// Then the value is that text, not the number with its words dropped.
+    #[inline]
+    fn text_runs_on(&self, k: usize) -> bool {
+        k < self.end
+            && matches!(self.b[k], b' ' | b'\t')
+            && self.stack.last() == Some(&Frame::Object)
+            && self.words_follow(k)
+    }
+
+    /// From the space at `k`: bare words (no key) that run to `,`, `}`, the
+    /// line end or the end of the input, within 1024 bytes.
+    #[cold]
+    fn words_follow(&self, k: usize) -> bool {
+        let b = self.b;
+        let end = self.end;
+        let mut n = k;
+        while n < end && matches!(b[n], b' ' | b'\t') {
+            n += 1;
+        }
+        if n >= end
+            || !(is_word(b[n]) || b[n] >= 0x80)
+            || lex::wide_sep(b, n, end).is_some()
+            || lex::special_ws_len(b, n, end) > 0
+            || key_then_colon(b, n, end).is_some()
+        {
+            return false;
+        }
+        let limit = end.min(n + 1024);
+        let mut i = n;
+        while i < limit {
+            match b[i] {
+                b',' | b'}' | b'\n' | b'\r' => return true,
+                b':' | b'"' | b'{' | b'[' | b']' | b'/' | b'#' => return false,
+                0xEF if lex::wide_sep(b, i, end).is_some() => {
+                    return lex::wide_sep(b, i, end) == Some(b',')
+                }
+                _ => i += 1,
+            }
+        }
+        i >= end
+    }
+
+    /// A number `start..k` that a comma and a digit follow. As an object member's value, where JSON's reading
+    /// (the comma ends the value, a key follows) cannot be right because the
+    /// digits are no key (no `:` follows them), it is a number written with
+    /// digit groups: `4,250`, `1,234,567.89`, `-2,000.00`. The groups must
+    /// be of three digits and what follows them must go on the object (`,`
+    /// and a key, or `}`); a number cut off inside its groups is read as far
+    /// as it goes. Any other digits after the comma (`4,25`, `4.250,00`) make
+    /// the number unclear: the token is text as written (as `1/3` is), never
+    /// a shortened number. Inside an array, JSON's reading stands: `[4,250]`
+    /// is two numbers; at the top level, only groups that end the span are
+    /// one number. `Some`: the step that read it; `None`: read it as JSON.
+    /// `integer`: the number
+    /// `start..k` is an integer (a fraction or an exponent before the comma,
+    /// `4.250,00`, makes the number unclear).
+    #[cold]
+    fn digit_groups(
+        &mut self,
+        start: usize,
+        k: usize,
+        integer: bool,
+    ) -> Result<Option<Option<Event<'de>>>> {
+        let b = self.b;
+        let end = self.end;
+        // At the top level, `4,250` alone is one number too (two top-level
+        // values are no JSON either); anything else there (`1,2`, `4,250
+        // apples`) is read as before: top-level values, prose.
+        let root = self.stack.last() != Some(&Frame::Object);
+        if root && !self.top_level(self.stack.len()) {
+            return Ok(None);
+        }
+        let run = |from: usize| {
+            let mut e = from;
+            while e < end && b[e].is_ascii_digit() {
+                e += 1;
+            }
+            e
+        };
+        // `{a: 1,2: "x"}`: the digits are a key.
+        let first = run(k + 1);
+        let n = next_significant(b, first, end);
+        if n < end && b[n] == b':' {
+            return Ok(None);
+        }
+        let digits = start + usize::from(b[start] == b'-');
+        let lead = k - digits;
+        // `4,25`, `4.250,00`: which number was meant is unclear. The token is
+        // taken as written, as text (a typed number wanted is then an error).
+        let ambiguous = |s: &mut Self| Ok((!root).then(|| s.unquoted_value(true)));
+        if !integer || lead > 3 || b[digits] == b'0' {
+            return ambiguous(self);
+        }
+        // The groups: `,ddd` each; the last may be cut off at the end.
+        let mut p = k;
+        let mut cut = false;
+        while p + 1 < end && b[p] == b',' && b[p + 1].is_ascii_digit() {
+            let e = run(p + 1);
+            match e - (p + 1) {
+                3 => p = e,
+                1 | 2 if e >= end && !root => {
+                    p = e;
+                    cut = true;
+                }
+                _ => return ambiguous(self),
+            }
+        }
+        if !cut && p < end && b[p] == b'.' {
+            let e = run(p + 1);
+            if e == p + 1 && e < end {
+                return ambiguous(self);
+            }
+            cut = e >= end;
+            p = e;
+        }
+        let q = next_significant(b, p, end);
+        if root && q < end && !b[p..q].contains(&b'\n') {
+            // At the top level the groups must end the span or their line;
+            // words after them make prose (`4,250 apples`), taken whole.
+            if matches!(b[p], b' ' | b'\t') && self.words_follow(p) {
+                return Ok(Some(self.unquoted_value(true)));
+            }
+            return Ok(None);
+        }
+        let fits = q >= end
+            || root
+            || b[q] == b'}'
+            || (b[q] == b',' && {
+                let r = next_significant(b, q + 1, end);
+                // `4,250,` at the end: more groups may follow.
+                cut |= r >= end && q + 1 == end && !self.followed_by_space();
+                r >= end || b[r] == b'}' || key_then_colon(b, r, end).is_some()
+            })
+            // `4,250\n"b": 1`: a key after the groups, the comma missing.
+            || (q > p && key_then_colon(b, q, end).is_some());
+        if !fits {
+            // `4,250 USD`: text, with the number in it whole.
+            return ambiguous(self);
+        }
+        self.record(RepairKind::DigitGroups, start);
+        self.scratch.clear();
+        for &c in &b[start..p] {
+            if c != b',' {
+                self.scratch.push(char::from(c));
+            }
+        }
+        if self.scratch.ends_with('.') {
+            // `1,234.` cut off before its fraction.
+            self.scratch.pop();
+        }
+        if cut && !root {
+            self.complete = false;
+        }
+        let value = classify(&self.scratch);
+        self.pos = p;
+        self.touches_end(p);
+        self.scalar_done();
+        Ok(Some(Some(Event::Num(Number {
+            text: Text::Scratch,
+            value,
+        }))))
+    }
+
     /// A bare word at a value position: a literal in another spelling, a cut
     /// literal, a wrapper call `name(`, or an unquoted string.
     fn word_value(&mut self) -> Result<Option<Event<'de>>> {
@@ -1016,7 +1338,10 @@ impl<'de> Scanner<'de> {
             k += 1;
         }
         let word = &self.text[start..k];
-        let ends = k >= self.end || lex::is_token_end(b[k]) || b[k] == b'/';
+        let ends = k >= self.end
+            || lex::is_token_end(b[k])
+            || b[k] == b'/'
+            || lex::wide_sep(b, k, self.end).is_some();
         if ends {
             let lit = match word.to_ascii_lowercase().as_str() {
                 "true" => Some(Event::Bool(true)),
@@ -1027,6 +1352,9 @@ impl<'de> Scanner<'de> {
                 _ => None,
             };
             if let Some(ev) = lit {
+                if self.text_runs_on(k) {
+                    return Ok(self.unquoted_value(false));
+                }
                 self.record(
                     if matches!(ev, Event::Num(_)) {
                         RepairKind::NonFiniteNumber
@@ -1156,6 +1484,9 @@ impl<'de> Scanner<'de> {
                 return Ok(None);
             }
             b'`' if self.skip_fence() => return Ok(None),
+            0xEF if lex::wide_sep(self.b, self.pos, self.end).is_some() => {
+                return Ok(self.wide_sep_here().flatten());
+            }
             b'{' | b'[' => {
                 let parent = self.stack.len().checked_sub(2).map(|i| self.stack[i]);
                 if matches!(parent, Some(Frame::Array | Frame::Tuple | Frame::Set)) {
@@ -1243,16 +1574,22 @@ impl<'de> Scanner<'de> {
             self.dangling_key(j, true);
             return None;
         }
-        match b[j] {
+        // `"a"："x"`: a full-width colon or comma stands for its ASCII one
+        // (a comma is passed, and recorded, by the step after this one).
+        let (sep, len) = match b[j] {
+            0xEF => self.wide_after_key(j),
+            c => (c, 1),
+        };
+        match sep {
             b':' => {
-                let k = next_significant(b, j + 1, end);
+                let k = next_significant(b, j + len, end);
                 if k >= end {
                     self.dangling_key(k, true);
                     return None;
                 }
                 // Skip plain whitespace now; comments are left for the scan
                 // to pass (and record).
-                let mut p = j + 1;
+                let mut p = j + len;
                 while p < k && lex::is_ws(b[p]) {
                     p += 1;
                 }
@@ -1291,6 +1628,21 @@ impl<'de> Scanner<'de> {
         self.state = State::Value;
         self.awaiting_value = true;
         Some(Event::Key(text))
+    }
+
+    /// A full-width separator after a key at `j` (see [`Self::key_event`]):
+    /// the byte it stands for and its length (a colon is recorded here).
+    #[cold]
+    fn wide_after_key(&mut self, j: usize) -> (u8, usize) {
+        match lex::wide_sep(self.b, j, self.end) {
+            Some(c) => {
+                if c == b':' {
+                    self.record(RepairKind::FullWidthPunctuation, j);
+                }
+                (c, lex::WIDE)
+            }
+            None => (0xEF, 1),
+        }
     }
 
     fn dangling_key(&mut self, at: usize, at_end: bool) {
@@ -1348,6 +1700,10 @@ impl<'de> Scanner<'de> {
                 Ok(None)
             }
             (_, b'`') if self.skip_fence() => Ok(None),
+            // `"x"，"b"`: read as the ASCII separator.
+            (_, 0xEF) if lex::wide_sep(self.b, self.pos, self.end).is_some() => {
+                Ok(self.wide_sep_here().flatten())
+            }
             (Frame::Object, _) => {
                 self.record(RepairKind::MissingComma, self.pos);
                 self.state = State::ObjectKey;

@@ -137,6 +137,8 @@ fn ends_token(b: &[u8], k: usize, end: usize) -> bool {
         || b[k] == b'\''
         || (b[k] == b'/' && k + 1 < end && matches!(b[k + 1], b'/' | b'*'))
         || special_ws_len(b, k, end) > 0
+        || super::lex::wide_sep(b, k, end).is_some()
+        || super::lex::special_token_len(b, k, end) > 0
 }
 
 fn push_digits(out: &mut String, bytes: &[u8]) {

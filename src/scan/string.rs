@@ -8,7 +8,7 @@
 
 use super::lex::{
     byte_table, bytes_below, bytes_equal, closing_quote_at, is_word, is_ws, key_then_colon,
-    next_significant, quote_at, simple_string_end, skip_ws, trim_back, word_at, Quote,
+    next_significant, quote_at, simple_string_end, skip_ws, trim_back, wide_sep, word_at, Quote,
 };
 use super::{Ctx, Scanner, Text, Where};
 use crate::error::Result;
@@ -176,6 +176,15 @@ impl<'de> Scanner<'de> {
         } else {
             quote_at(b, open, end).expect("caller checked for a quote")
         };
+        if !escaped
+            && w.ctx != Ctx::Key
+            && matches!(q, Quote::Double | Quote::Single)
+            && open + 2 < end
+            && b[open + 1] == b[open]
+            && b[open + 2] == b[open]
+        {
+            return Scan::Done(Some(self.triple_quoted(open)));
+        }
         if q != Quote::Double {
             self.record(RepairKind::Quotes, open);
         }
@@ -286,6 +295,85 @@ impl<'de> Scanner<'de> {
             last_inner = Some((i, qn));
             i += qn;
         }
+    }
+
+    /// A Python-style triple-quoted string (`"""…"""` or `'''…'''`) at
+    /// `open`: its content is everything up to the first run of three of
+    /// its quotes, as written (a longer run ends the string at its last three
+    /// quotes). Models write code fields so. Cut off, it runs to the end.
+    #[cold]
+    fn triple_quoted(&mut self, open: usize) -> Text<'de> {
+        let b = self.b;
+        let end = self.end;
+        let q = b[open];
+        self.record(RepairKind::CodeBlock, open);
+        let start = open + 3;
+        let mut k = start;
+        while let Some(i) = super::lex::find_byte(b, k, end, q) {
+            let mut run = i;
+            while run < end && b[run] == q {
+                run += 1;
+            }
+            if run - i >= 3 {
+                self.pos = run;
+                return Text::Borrowed(&self.text[start..run - 3]);
+            }
+            k = run;
+        }
+        self.truncated = true;
+        self.complete = false;
+        self.record(RepairKind::MissingCloser, end);
+        self.pos = end;
+        Text::Borrowed(&self.text[start..end])
+    }
+
+    /// A fenced code block (```` ```python … ``` ````) at `self.pos` as an
+    /// object member's value: its content, without the fence lines, as one
+    /// string (the language tag's line is dropped; a block on one line,
+    /// ```` ```ls -la``` ````, keeps all it holds). It ends at the first run
+    /// of as many backticks as opened it; cut off, it runs to the end.
+    pub(super) fn code_block(&mut self) -> Text<'de> {
+        let b = self.b;
+        let end = self.end;
+        let open = self.pos;
+        self.record(RepairKind::CodeBlock, open);
+        let mut ticks = open;
+        while ticks < end && b[ticks] == b'`' {
+            ticks += 1;
+        }
+        let n = ticks - open;
+        let mut k = ticks;
+        while k < end && (b[k].is_ascii_alphanumeric() || matches!(b[k], b'+' | b'-' | b'#' | b'.'))
+        {
+            k += 1;
+        }
+        while k < end && matches!(b[k], b' ' | b'\t' | b'\r') {
+            k += 1;
+        }
+        let start = if k < end && b[k] == b'\n' {
+            k + 1
+        } else if k >= end {
+            end
+        } else {
+            ticks
+        };
+        let mut k = start;
+        while let Some(i) = super::lex::find_byte(b, k, end, b'`') {
+            let mut run = i;
+            while run < end && b[run] == b'`' {
+                run += 1;
+            }
+            if run - i >= n {
+                self.pos = run;
+                return Text::Borrowed(&self.text[start..i]);
+            }
+            k = run;
+        }
+        self.truncated = true;
+        self.complete = false;
+        self.record(RepairKind::MissingCloser, end);
+        self.pos = end;
+        Text::Borrowed(&self.text[start..end])
     }
 
     /// Makes the scratch buffer hold the content up to `i`.
@@ -465,7 +553,11 @@ impl<'de> Scanner<'de> {
         if j >= window {
             return None;
         }
-        let c = b[j];
+        // A full-width `：` or `，` stands for its ASCII separator.
+        let (c, clen) = match super::lex::wide_sep(b, j, end) {
+            Some(sep) => (sep, super::lex::WIDE),
+            None => (b[j], 1),
+        };
         if c == b'+' || (w.paren && c == b')') || super::lex::fence_len(b, j, end) > 0 {
             // Concatenation, the end of a group, or a code fence after the value.
             return Some(j);
@@ -483,7 +575,7 @@ impl<'de> Scanner<'de> {
                 // After an inner quote, a comma ends the string only before
                 // the next key (`"lorem "ipsum", sic."` goes on).
                 b',' if judge.inner_seen => {
-                    let n = next_significant(b, j + 1, window);
+                    let n = next_significant(b, j + clen, window);
                     n >= end
                         || (n < window && (b[n] == b'}' || key_then_colon(b, n, window).is_some()))
                 }
@@ -606,6 +698,13 @@ impl<'de> Scanner<'de> {
     ) -> Scan<'de> {
         let b = self.b;
         let end = self.end;
+        // With no quote inside it, a string that runs into the end of its
+        // span could be the start of any string: the reply was cut off
+        // inside it, as far as anyone can tell. It keeps every character,
+        // but for a closer that closes its container (`{"a": "b}`), which
+        // still leaves a start of the string. It is never ended at a comma:
+        // that would invent an element or member (`["a,[x]`).
+        let cut_off = last_inner.is_none();
         let last = trim_back(b, start, end);
         let delimiter = |c: u8| matches!(c, b'}' | b']' | b',' | b'+') || (w.paren && c == b')');
         let ends_with_delimiter = last > start && delimiter(b[last - 1]);
@@ -636,10 +735,17 @@ impl<'de> Scanner<'de> {
                     }
                     cut(at, at_end)
                 };
+                // Cut off, the string may end only where nothing but closers
+                // follow: anything else would be new structure.
+                let mut tail = end;
+                while tail > start && (is_ws(b[tail - 1]) || matches!(b[tail - 1], b'}' | b']')) {
+                    tail -= 1;
+                }
+                let only_closers = |k: usize| k >= tail;
                 let mut depth = 0i32;
                 for k in start..last {
                     match b[k] {
-                        b',' if depth <= 0 => {
+                        b',' if depth <= 0 && !cut_off => {
                             let window = end.min(k + 1 + LOOKAHEAD);
                             let next = next_significant(b, k + 1, window);
                             if w.ctx == Ctx::Array || key_then_colon(b, next, window).is_some() {
@@ -648,10 +754,33 @@ impl<'de> Scanner<'de> {
                             }
                         }
                         b'{' | b'[' => depth += 1,
-                        c if c == closer && depth <= 0 && !quotes_after(k) => return cut(k, false),
+                        c if c == closer
+                            && depth <= 0
+                            && !quotes_after(k)
+                            && (!cut_off || only_closers(k)) =>
+                        {
+                            if cut_off {
+                                // What the string loses (spaces, and a
+                                // ` +` that joined nothing) is not read
+                                // again.
+                                let mut at = trim_back(b, start, k);
+                                if at > start + 1 && b[at - 1] == b'+' && is_ws(b[at - 2]) {
+                                    at -= 1;
+                                }
+                                return Scan::Again(Limit {
+                                    at: trim_back(b, start, at),
+                                    resume: k,
+                                    at_end: false,
+                                });
+                            }
+                            return cut(k, false);
+                        }
                         b'}' | b']' => depth -= 1,
                         _ => {}
                     }
+                }
+                if cut_off {
+                    return self.cut_mid_string(start, seg, owned);
                 }
                 // No delimiter fits: the text ran into the end.
                 let mut k = last;
@@ -661,7 +790,7 @@ impl<'de> Scanner<'de> {
                 return cut(k, true);
             }
             Ctx::Root if ends_with_delimiter && b[last - 1] == b'+' => return cut(last - 1, false),
-            Ctx::Key if last > start && b[last - 1] == b'}' => {
+            Ctx::Key if last > start && b[last - 1] == b'}' && !cut_off => {
                 // `{"key:value}`: the key ends at its colon.
                 if let Some(colon) = b[start..last].iter().position(|&c| c == b':') {
                     return cut(start + colon, false);
@@ -677,12 +806,18 @@ impl<'de> Scanner<'de> {
                 at_end: false,
             });
         }
-        // Cut off mid-string: keep what was written.
+        self.cut_mid_string(start, seg, owned)
+    }
+
+    /// Cut off mid-string: keep what was written (nothing, if only
+    /// whitespace was).
+    fn cut_mid_string(&mut self, start: usize, seg: usize, owned: bool) -> Scan<'de> {
+        let end = self.end;
         self.truncated = true;
         self.complete = false;
         self.record(RepairKind::MissingCloser, end);
         self.pos = end;
-        if !owned && b[start..end].iter().all(|&c| is_ws(c)) {
+        if !owned && self.b[start..end].iter().all(|&c| is_ws(c)) {
             return Scan::Done(None);
         }
         Scan::Done(Some(self.finish(start, seg, end, owned, false)))
@@ -720,11 +855,15 @@ impl<'de> Scanner<'de> {
                 }
             }
         }
+        // As an object member's value, the value goes on across a comma or a
+        // line end that no member follows (`{name: Smith, John, age: 3}`).
+        let joins = w.ctx == Ctx::Object && !w.paren;
         let mut depth = 0usize;
         let mut k = start;
         while k < end {
             let c = b[k];
             let stop = match c {
+                b'\n' | b'\r' if joins && depth == 0 => !self.value_goes_on(k + 1),
                 b'\n' | b'\r' | b'"' => true,
                 b'{' | b'[' => {
                     depth += 1;
@@ -735,7 +874,18 @@ impl<'de> Scanner<'de> {
                     false
                 }
                 b')' if w.paren && depth == 0 => true,
-                b',' if depth == 0 => true,
+                // `Total: 4,250` in prose: a digit group goes on the text.
+                b',' if depth == 0 && w.ctx == Ctx::Root => {
+                    !(k > start
+                        && b[k - 1].is_ascii_digit()
+                        && k + 1 < end
+                        && b[k + 1].is_ascii_digit())
+                }
+                b',' if depth == 0 => !(joins && self.value_goes_on(k + 1)),
+                0xEF if depth == 0 => {
+                    wide_sep(b, k, end) == Some(b',')
+                        && !(joins && self.value_goes_on(k + super::lex::WIDE))
+                }
                 b'}' | b']' => w.ctx != Ctx::Root,
                 _ => false,
             };
@@ -744,13 +894,51 @@ impl<'de> Scanner<'de> {
             }
             k += 1;
         }
-        let text = self.text[start..k].trim_end();
+        let text = self.text[start..k]
+            .trim_end_matches(|c: char| c.is_whitespace() || c.is_ascii_control());
         if text.is_empty() {
             return None;
         }
         self.record(RepairKind::UnquotedString, start);
         self.pos = start + text.len();
         Some(Text::Borrowed(text))
+    }
+
+    /// After a comma or a line end at `i - 1` inside an unquoted object
+    /// value: does the value go on? Only when what follows is more bare text
+    /// (not a key: no colon before the next comma or line end; not a quoted
+    /// string, a container, a closer, or a number after a space) that itself
+    /// ends at a comma, a line end, `}` or the end. Looks at most
+    /// [`LOOKAHEAD`] bytes ahead, so many commas stay linear.
+    fn value_goes_on(&self, i: usize) -> bool {
+        let b = self.b;
+        let end = self.end;
+        let n = next_significant(b, i, end);
+        if n >= end || wide_sep(b, n, end).is_some() {
+            return false;
+        }
+        let c = b[n];
+        // Digits go on the value only right after the comma (`$4,250`); after
+        // a space they may be a value of their own.
+        if !(is_word(c) || c >= 0x80) || (c.is_ascii_digit() && n != i) {
+            return false;
+        }
+        let limit = end.min(n + LOOKAHEAD);
+        let mut k = n;
+        while k < limit {
+            match b[k] {
+                b':' | b'"' | b'{' | b'[' | b']' => return false,
+                b',' | b'\n' | b'\r' | b'}' => return true,
+                0xEF => match wide_sep(b, k, end) {
+                    Some(b',') => return true,
+                    Some(_) => return false,
+                    None => {}
+                },
+                _ => {}
+            }
+            k += 1;
+        }
+        k >= end
     }
 
     /// The first `"` from `start` to the end of its line. Remembered, so that
@@ -778,12 +966,13 @@ impl<'de> Scanner<'de> {
         let start = self.pos;
         let mut k = start;
         while k < end
-            && !is_ws(b[k])
+            && b[k] > 0x20
             && !matches!(
                 b[k],
                 b':' | b',' | b'}' | b']' | b'{' | b'[' | b')' | b'(' | b'"'
             )
             && quote_at(b, k, end).is_none()
+            && wide_sep(b, k, end).is_none()
         {
             k += 1;
         }
