@@ -345,10 +345,11 @@ impl Decoder {
     }
 
     /// A scalar target given prose rather than a value: read as a person
-    /// would (see [`Strategy::Prose`]). A value that leads the reply
-    /// (`12, roughly.`) stands, except for a `String`, which takes the
-    /// whole reply unless the reply is one JSON string. A reply that starts
-    /// with a quote keeps the error its string gave.
+    /// would (see [`Strategy::Prose`]). A value with text after it is read
+    /// again that way (`12, roughly.` is 12, `1,2` is ambiguous, a `String`
+    /// takes the whole reply unless the reply is one JSON string). A reply
+    /// that starts with a quote keeps the error its string gave, and so do
+    /// valid JSON and a number out of its type's range.
     fn scalar_from_prose<'de, T: Deserialize<'de>>(
         &self,
         text: &'de str,
@@ -375,14 +376,18 @@ impl Decoder {
                 matches!(
                     report.strategy,
                     Strategy::Balanced | Strategy::Trailing | Strategy::Gathered
-                ) || (kind == Scalar::Text
-                    && report
-                        .repairs
-                        .iter()
-                        .any(|r| r.kind == RepairKind::TrailingText))
+                ) || report.repairs.iter().any(|r| match r.kind {
+                    // More text after the value: a string takes the whole
+                    // reply; another kind looks for a second value of its
+                    // type there (`1,2` is no 1).
+                    RepairKind::TrailingText | RepairKind::MultipleValues => true,
+                    _ => false,
+                })
             }
         };
-        if !wants {
+        // Valid JSON is no prose: its error (`-0` for an `i64`) stands.
+        let json = || serde_json::from_str::<serde::de::IgnoredAny>(&text[body.clone()]).is_ok();
+        if !wants || json() {
             return result;
         }
         match prose::read::<T>(text, body, kind) {

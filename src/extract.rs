@@ -219,8 +219,12 @@ pub(crate) fn whole(text: &str, body: Range<usize>) -> Option<Candidate> {
     // `{...}```` or ````{...}```: a fence with no partner at an end. A reply
     // that is one fenced block loses both; a leading fence closed further on
     // stays (the fence strategy reads that block).
-    while end > start && b[end - 1] == b'`' {
-        end -= 1;
+    let mut ticks = 0;
+    while end - ticks > start && b[end - ticks - 1] == b'`' {
+        ticks += 1;
+    }
+    if ticks >= 3 {
+        end -= ticks;
     }
     if b[start..end].starts_with(b"```") {
         let mut k = start;
