@@ -383,14 +383,19 @@ fn fences(text: &str, body: Range<usize>, out: &mut Vec<Candidate>) {
         }
         let first = lex::next_significant(b, content, body.end);
         let json = first < body.end && matches!(b[first], b'{' | b'[' | b'"' | b'\'');
-        let close = match (aware && json).then(|| json_fence_close(b, first, body.end)) {
+        // The first bare fence is the close when it opens a line right after
+        // the value's last closer or quote (the common case: no second pass
+        // over the value); else the value is read string-aware to find it.
+        let naive = bare_close(b, content, body.end);
+        let plain = naive.is_some_and(|c| closes_value(b, first, c));
+        let close = match (aware && json && !plain).then(|| json_fence_close(b, first, body.end)) {
             Some(JsonEnd::Fence(c)) => Some(c),
             Some(JsonEnd::Open) => None,
             Some(JsonEnd::StringToEnd) => {
                 aware = false;
-                bare_close(b, content, body.end)
+                naive
             }
-            None => bare_close(b, content, body.end),
+            None => naive,
         };
         match close {
             Some(close) => {
@@ -406,6 +411,26 @@ fn fences(text: &str, body: Range<usize>, out: &mut Vec<Candidate>) {
             }
         }
     }
+}
+
+/// Whether the fence at `close` starts a line and follows (past spaces) the
+/// closer or quote that ends the value opening at `first`: `}` for `{`, and
+/// so on. A fence marker inside a string is preceded by text of the string.
+fn closes_value(b: &[u8], first: usize, close: usize) -> bool {
+    let mut k = close;
+    while k > first && matches!(b[k - 1], b' ' | b'\t') {
+        k -= 1;
+    }
+    if k <= first || b[k - 1] != b'\n' {
+        return false;
+    }
+    let last = lex::trim_back(b, first, k);
+    let want = match b[first] {
+        b'{' => b'}',
+        b'[' => b']',
+        q => q,
+    };
+    last > first && b[last - 1] == want
 }
 
 /// How a JSON value inside a fence ends.
