@@ -587,7 +587,12 @@ impl Decoder {
                 let prose_root = scan.prose_roots();
                 // A stray opener in prose (`{ for blocks. {"a": 1}`) does not
                 // speak for the spans inside it.
-                let covers = containers
+                // One string that is the whole span (`"{x}[1]`, cut off)
+                // covers it too: the brackets inside are its text.
+                let one_string = roots == 1
+                    && !prose_root
+                    && lex::quote_at(text.as_bytes(), span.start, span.end).is_some();
+                let covers = (containers || one_string)
                     && !cut_early
                     && (!matches!(text.as_bytes()[span.start], b'{' | b'[')
                         || extract::starts_like_json(text.as_bytes(), span.start, span.end))

@@ -223,7 +223,9 @@ pub(crate) fn whole(text: &str, body: Range<usize>) -> Option<Candidate> {
     while end - ticks > start && b[end - ticks - 1] == b'`' {
         ticks += 1;
     }
-    if ticks >= 3 {
+    // Not when the reply is one string that runs to the end with the
+    // backticks in it (`"{}```` cut off).
+    if ticks >= 3 && !(b[start] == b'"' && in_string(b, start, end - ticks)) {
         end -= ticks;
     }
     if b[start..end].starts_with(b"```") {
@@ -243,6 +245,23 @@ pub(crate) fn whole(text: &str, body: Range<usize>) -> Option<Candidate> {
     let mut c = Vec::new();
     push(&mut c, text, start..end, Strategy::Whole);
     c.pop()
+}
+
+/// Whether `b[start..end]` ends inside a `"…"` string (escapes honoured).
+fn in_string(b: &[u8], start: usize, end: usize) -> bool {
+    let mut inside = false;
+    let mut k = start;
+    while let Some(q) = lex::find_byte(b, k, end, b'"') {
+        let mut slashes = 0;
+        while q - slashes > start && b[q - slashes - 1] == b'\\' {
+            slashes += 1;
+        }
+        if !inside || slashes % 2 == 0 {
+            inside = !inside;
+        }
+        k = q + 1;
+    }
+    inside
 }
 
 /// Reasoning blocks anywhere in the body (`<think>…</think>` and kin), in
@@ -323,6 +342,9 @@ fn fences(text: &str, body: Range<usize>, out: &mut Vec<Candidate>) {
     // The next JSON value in the prose before the fence: markers inside its
     // strings open no fence. Off once one ran to the end unclosed.
     let mut skip_json = true;
+    // A JSON value before the fences that never closes: how far its strings
+    // were followed, and whether that point is inside one.
+    let mut cut_json: Option<(usize, bool)> = None;
     while let Some(open) = find(b, i, body.end, b"```") {
         if skip_json {
             let json = (i..open)
@@ -336,8 +358,30 @@ fn fences(text: &str, body: Range<usize>, out: &mut Vec<Candidate>) {
                         i = c + 1;
                         continue;
                     }
-                    None => skip_json = false,
+                    None => {
+                        skip_json = false;
+                        cut_json = Some((start, false));
+                    }
                 }
+            }
+        }
+        // Inside a string of a value that runs to the end (a cut reply):
+        // content, not a fence. The scan goes on from where it stopped.
+        if let Some((scanned, in_string)) = &mut cut_json {
+            let mut k = *scanned;
+            while k < open {
+                match b[k] {
+                    b'\\' if *in_string => k += 1,
+                    b'"' => *in_string = !*in_string,
+                    _ => {}
+                }
+                k += 1;
+            }
+            work::add(k.saturating_sub(*scanned));
+            *scanned = k.max(open);
+            if *in_string {
+                i = open + 3;
+                continue;
             }
         }
         // A fence opens a line, or is followed by a language tag (`lorem
