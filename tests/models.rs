@@ -4,6 +4,9 @@
 //! punctuation. An `Ok` is the value the model meant; where that is unclear,
 //! an error.
 
+mod common;
+
+use common::consistent;
 use proptest::prelude::*;
 use serde_json::{json, Value};
 use serde_llm::{Decoder, RepairKind};
@@ -216,52 +219,6 @@ fn document() -> impl Strategy<Value = Value> {
         prop::collection::btree_map(tricky_string(), json_value(), 1..6)
             .prop_map(|m| Value::Object(m.into_iter().collect())),
     ]
-}
-
-/// Whether `part` (read from a prefix of `whole`'s text) is consistent with
-/// `whole`: equal, except along the right edge where the text was cut. There
-/// a string is a prefix of the real string, a number may be cut, a container
-/// holds the real elements or members in order, all equal but the last,
-/// which is consistent, and the last may be missing. An object member whose
-/// value had not started yet is `null`.
-fn consistent(part: &Value, whole: &Value) -> bool {
-    if part == whole {
-        return true;
-    }
-    match (part, whole) {
-        (Value::String(p), Value::String(w)) => w.starts_with(p.as_str()),
-        (Value::Number(_), Value::Number(_)) => true,
-        (Value::Array(p), Value::Array(w)) => {
-            p.len() <= w.len()
-                && p.iter().zip(w).enumerate().all(|(i, (a, b))| {
-                    if i + 1 == p.len() {
-                        consistent(a, b)
-                    } else {
-                        a == b
-                    }
-                })
-        }
-        (Value::Object(p), Value::Object(w)) => {
-            // Keys sorted in the text: the members read are the first ones.
-            let keys: Vec<&String> = w.keys().collect();
-            let n = p.len();
-            if n > keys.len() {
-                return false;
-            }
-            p.iter().enumerate().all(|(i, (k, v))| {
-                if k != keys[i] {
-                    // The last key may be cut off... but a cut key is dropped.
-                    return false;
-                }
-                if i + 1 == n {
-                    v.is_null() || consistent(v, &w[k.as_str()])
-                } else {
-                    *v == w[k.as_str()]
-                }
-            })
-        }
-        _ => false,
-    }
 }
 
 /// Reads every char-boundary prefix of `text` (the text of `whole`) and

@@ -12,6 +12,9 @@
 //! `tests/linear.rs`; the tests of new API (`CoercionKind::WrappedList`,
 //! `Decoder::lossy`, `repair_slice`) are in `tests/trust_api.rs`.
 
+mod common;
+
+use common::consistent;
 use proptest::prelude::*;
 use serde::Deserialize;
 use serde_json::{json, Map, Value};
@@ -1296,40 +1299,6 @@ proptest! {
             Ok(s) => prop_assert!(false, "repair({:?}) = {}", reply, s),
             Err(e) => prop_assert_eq!(e.kind(), ErrorKind::NoJson, "{:?}: {:#}", reply, e),
         }
-    }
-}
-
-/// Whether `part` (decoded from a prefix) is consistent with `whole`: equal,
-/// or a prefix of it on the path to the cut (a string's prefix, a number's
-/// digits so far, a container's complete members so far and one consistent
-/// last one).
-fn consistent(part: &Value, whole: &Value) -> bool {
-    match (part, whole) {
-        (Value::String(p), Value::String(w)) => w.starts_with(p.as_str()),
-        (Value::Number(_), Value::Number(_)) => true,
-        (Value::Array(p), Value::Array(w)) => {
-            p.len() <= w.len()
-                && p.iter().zip(w).enumerate().all(|(i, (a, b))| {
-                    if i + 1 == p.len() {
-                        consistent(a, b)
-                    } else {
-                        a == b
-                    }
-                })
-        }
-        (Value::Object(p), Value::Object(w)) => {
-            let mut loose = 0;
-            for (k, a) in p {
-                match w.get(k) {
-                    None => return false,
-                    Some(b) if a == b => {}
-                    Some(b) if consistent(a, b) => loose += 1,
-                    Some(_) => return false,
-                }
-            }
-            loose <= 1
-        }
-        (a, b) => a == b,
     }
 }
 

@@ -1,6 +1,9 @@
-//! What the conformance tests (`tests/corpus.rs`, `tests/schema.rs`) share:
-//! reading a peer's corpus, the list of cases we answer differently on
-//! purpose, and value equality as the peers see it.
+//! What the test binaries share: reading a peer's corpus, the list of cases
+//! we answer differently on purpose, value equality as the peers see it
+//! (`tests/corpus.rs`, `tests/schema.rs`), and what a prefix's value must be
+//! to be consistent with the whole (`tests/trust.rs`, `tests/models.rs`).
+// Each test binary uses a part of this module.
+#![allow(dead_code)]
 
 use std::collections::BTreeMap;
 
@@ -77,4 +80,38 @@ pub fn assert_none_unexpected(unexpected: &[String]) {
         unexpected.len(),
         unexpected.join("\n")
     );
+}
+
+/// Whether `part` (decoded from a prefix) is consistent with `whole`: equal,
+/// or a prefix of it on the path to the cut (a string's prefix, a number's
+/// digits so far, a container's complete members so far and one consistent
+/// last one).
+pub fn consistent(part: &Value, whole: &Value) -> bool {
+    match (part, whole) {
+        (Value::String(p), Value::String(w)) => w.starts_with(p.as_str()),
+        (Value::Number(_), Value::Number(_)) => true,
+        (Value::Array(p), Value::Array(w)) => {
+            p.len() <= w.len()
+                && p.iter().zip(w).enumerate().all(|(i, (a, b))| {
+                    if i + 1 == p.len() {
+                        consistent(a, b)
+                    } else {
+                        a == b
+                    }
+                })
+        }
+        (Value::Object(p), Value::Object(w)) => {
+            let mut loose = 0;
+            for (k, a) in p {
+                match w.get(k) {
+                    None => return false,
+                    Some(b) if a == b => {}
+                    Some(b) if consistent(a, b) => loose += 1,
+                    Some(_) => return false,
+                }
+            }
+            loose <= 1
+        }
+        (a, b) => a == b,
+    }
 }
