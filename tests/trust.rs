@@ -1367,3 +1367,15 @@ fn mutations_are_one_repair_and_keep_the_value() {
     assert!(!consistent(&json!(["a", ["x"]]), &json!(["a,[x]"])));
     assert!(INTROS.len() >= 40 && OUTROS.len() >= 40);
 }
+
+/// Bare words up to a colon are one key: no word of it is silently lost
+/// (`{first name: …}` once became `{"name": …}`).
+#[test]
+fn a_bare_key_of_several_words_is_kept_whole() {
+    assert_eq!(
+        value(r#"{first name: "Ada", last name: "Lovelace"}"#),
+        json!({"first name": "Ada", "last name": "Lovelace"})
+    );
+    // A stray word before a quoted key is still a stray word.
+    assert_eq!(value(r#"{COMMENT "key": 1}"#), json!({"key": 1}));
+}

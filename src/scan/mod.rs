@@ -1561,6 +1561,28 @@ impl<'de> Scanner<'de> {
         self.record(kind, self.pos);
     }
 
+    /// From the bare word at `j` (after a bare key and a space): more words
+    /// separated by single spaces, then a colon, on one short stretch of the
+    /// line. Returns the end of the last word and the colon's position.
+    fn words_then_colon(&self, j: usize) -> Option<(usize, usize)> {
+        let b = self.b;
+        let limit = self.end.min(j + 64);
+        let mut k = j;
+        let mut last = j;
+        while k < limit {
+            match b[k] {
+                c if is_word(c) => {
+                    k += 1;
+                    last = k;
+                }
+                b' ' if k > 0 && b[k - 1] != b' ' => k += 1,
+                b':' => return (last > j).then_some((last, k)),
+                _ => return None,
+            }
+        }
+        None
+    }
+
     fn key_event(&mut self, text: Text<'de>, unquoted: bool) -> Option<Event<'de>> {
         let b = self.b;
         let end = self.end;
@@ -1607,6 +1629,22 @@ impl<'de> Scanner<'de> {
                 self.dangling_key(j, false);
                 self.state = State::AfterValue;
                 return None;
+            }
+            // `{first name: "Ada"}`: bare words up to a colon on the line are
+            // one key, not a stray word and a key.
+            _ if unquoted && is_word(b[j]) && self.words_then_colon(j).is_some() => {
+                let (last, colon) = self.words_then_colon(j)?;
+                let start = self.token_start;
+                let key = Text::Borrowed(&self.text[start..last]);
+                let k = next_significant(b, colon + 1, end);
+                if k >= end {
+                    self.dangling_key(k, true);
+                    return None;
+                }
+                self.pos = k;
+                self.state = State::Value;
+                self.awaiting_value = true;
+                return Some(Event::Key(key));
             }
             _ if unquoted
                 && (is_word(b[j])
