@@ -138,3 +138,13 @@ fn look_aheads_stay_linear() {
     let v: serde_json::Value = serde_llm::from_llm_str(&bare).unwrap();
     assert_eq!(v["a"], "x");
 }
+
+/// Found by `fuzz/decode`: a doubled pair of curly-and-straight quotes
+/// (`’` then `'`) stepped past the end of the text (a panic).
+#[test]
+fn doubled_quotes_of_two_lengths_stay_in_the_text() {
+    let text = "``{``Q\u{2019}'";
+    assert!(serde_llm::repair(text).is_ok());
+    let _ = serde_llm::from_llm_str::<serde_json::Value>(text);
+    let _ = serde_llm::from_llm_str::<Vec<String>>(text);
+}

@@ -1549,7 +1549,9 @@ impl<'de> Scanner<'de> {
     /// passed over without a step of its own: a comment or a non-ASCII space
     /// there is a repair like any other.
     fn between_key_and_colon(&mut self, j: usize) {
-        let gap = &self.b[self.pos.min(j)..j.min(self.end)];
+        // A key read to the very end may leave `pos` or `j` past it.
+        let hi = j.min(self.end);
+        let gap = &self.b[self.pos.min(hi)..hi];
         if gap.iter().all(|&c| lex::is_ws(c)) {
             return;
         }

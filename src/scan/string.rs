@@ -266,8 +266,13 @@ impl<'de> Scanner<'de> {
                 }
             };
             let mut after = i + qn;
-            if doubled && after < end && closing_quote_at(q, b, after, end).is_some() {
-                after += qn;
+            // The second quote of a doubled pair may be of another length
+            // (`’` then `'`).
+            if let Some(n) = (doubled && after < end)
+                .then(|| closing_quote_at(q, b, after, end))
+                .flatten()
+            {
+                after += n;
             }
             let mut judge = Judge {
                 quote: i,
