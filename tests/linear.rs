@@ -57,6 +57,8 @@ fn assert_linear(family: &str, unit: &str, tail: &str) {
     for (how, run) in runs {
         let w1 = work_of(|| run(&small));
         let w8 = work_of(|| run(&big));
+        // `--nocapture` shows the ratios (8 is linear, 64 quadratic).
+        eprintln!("{family:<28} {how:<12} ratio {:.2}", w8 as f64 / w1 as f64);
         assert!(
             w1 > 0,
             "{family}, {how}: no work counted at {} bytes",
