@@ -148,3 +148,18 @@ fn doubled_quotes_of_two_lengths_stay_in_the_text() {
     let _ = serde_llm::from_llm_str::<serde_json::Value>(text);
     let _ = serde_llm::from_llm_str::<Vec<String>>(text);
 }
+
+/// Found by `fuzz/repair`: a full-width comma inside parentheses made a
+/// wrapper hold two values, and `repair()` wrote invalid JSON.
+#[test]
+fn a_full_width_comma_in_parentheses_makes_a_tuple() {
+    assert_eq!(
+        serde_llm::repair("{v(a\u{ff0c}b)}").unwrap(),
+        r#"{"v":["a","b"]}"#
+    );
+    let json = serde_llm::repair("{v(\u{fffd}\u{ff0c}\u{fffd}\"\"").unwrap();
+    assert!(
+        serde_json::from_str::<serde_json::Value>(&json).is_ok(),
+        "{json}"
+    );
+}

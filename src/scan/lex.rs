@@ -285,6 +285,8 @@ pub(crate) fn matching_close_within(
                 }
             }
             b',' if depth == 1 => top_comma = true,
+            // A full-width comma separates as `,` does (`(a，b)` is a tuple).
+            0xEF if depth == 1 && wide_sep(b, k, end) == Some(b',') => top_comma = true,
             _ => {}
         }
         k += 1;
