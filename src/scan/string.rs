@@ -325,11 +325,7 @@ impl<'de> Scanner<'de> {
             }
             k = run;
         }
-        self.truncated = true;
-        self.complete = false;
-        self.record(RepairKind::MissingCloser, end);
-        self.pos = end;
-        Text::Borrowed(&self.text[start..end])
+        self.cut_to_end(start, end)
     }
 
     /// A fenced code block (```` ```python … ``` ````) at `self.pos` as an
@@ -374,6 +370,11 @@ impl<'de> Scanner<'de> {
             }
             k = run;
         }
+        self.cut_to_end(start, end)
+    }
+
+    /// A block cut off by the end of the span: it runs to `end`, incomplete.
+    fn cut_to_end(&mut self, start: usize, end: usize) -> Text<'de> {
         self.truncated = true;
         self.complete = false;
         self.record(RepairKind::MissingCloser, end);
