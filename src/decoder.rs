@@ -252,6 +252,10 @@ impl Decoder {
         self
     }
 
+    pub(crate) fn is_lossy(&self) -> bool {
+        self.lossy
+    }
+
     /// Recovers the value in `bytes` as compact JSON text (see
     /// [`repair`](Self::repair) and [`decode_slice`](Self::decode_slice)
     /// for bytes that are not UTF-8, and [`lossy`](Self::lossy)).
@@ -303,7 +307,7 @@ impl Decoder {
         self.vet_result(text, done)
     }
 
-    fn decode_as<'de, T: Deserialize<'de>>(
+    pub(crate) fn decode_as<'de, T: Deserialize<'de>>(
         &self,
         text: &'de str,
         shape: Shape,

@@ -520,7 +520,7 @@ fn format_path(path: &[Segment]) -> String {
     out
 }
 
-fn is_plain_key(k: &str) -> bool {
+pub(crate) fn is_plain_key(k: &str) -> bool {
     !k.is_empty()
         && !k.starts_with(|c: char| c.is_ascii_digit())
         && k.chars().all(|c| c.is_alphanumeric() || c == '_')

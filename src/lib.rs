@@ -40,6 +40,7 @@ mod prose;
 mod report;
 mod scan;
 mod shape;
+mod stream;
 mod watch;
 mod work;
 mod write;
@@ -49,6 +50,7 @@ pub use decoder::Decoder;
 pub use error::{Error, ErrorKind, Result};
 pub use partial::{Allow, Partial, View};
 pub use serde_llm_derive::Partial;
+pub use stream::{Delta, Path, Segment, StreamDecoder};
 
 /// What generated code uses. Not a public API.
 #[doc(hidden)]

@@ -1,0 +1,288 @@
+//! What changed in a streaming reply's value: [`Delta`]s, each at a [`Path`].
+
+use std::fmt;
+
+use serde_json::Value;
+
+use crate::error::is_plain_key;
+
+/// One step of a JSON path: a member's key or an element's index.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Segment {
+    /// An object member.
+    Key(String),
+    /// An array element.
+    Index(usize),
+}
+
+/// A JSON path, outermost step first. `Display` writes it as
+/// `$.items[3].name` (a key that is not a plain word as `["a key"]`).
+///
+/// ```
+/// use serde_llm::{Path, Segment};
+///
+/// let p = Path::root().key("items").index(3).key("first name");
+/// assert_eq!(p.to_string(), r#"$.items[3]["first name"]"#);
+/// assert_eq!(p.segments()[1], Segment::Index(3));
+/// ```
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Path(Vec<Segment>);
+
+impl Path {
+    /// `$`, the whole value.
+    pub fn root() -> Path {
+        Path(Vec::new())
+    }
+
+    /// This path, then the member `key`.
+    pub fn key(mut self, key: impl Into<String>) -> Path {
+        self.0.push(Segment::Key(key.into()));
+        self
+    }
+
+    /// This path, then the element at `index`.
+    pub fn index(mut self, index: usize) -> Path {
+        self.0.push(Segment::Index(index));
+        self
+    }
+
+    /// The steps, outermost first.
+    pub fn segments(&self) -> &[Segment] {
+        &self.0
+    }
+
+    /// Whether this path is `other` or inside it.
+    pub fn starts_with(&self, other: &Path) -> bool {
+        self.0.starts_with(&other.0)
+    }
+
+    pub(crate) fn push(&mut self, seg: Segment) {
+        self.0.push(seg);
+    }
+
+    pub(crate) fn pop(&mut self) -> Option<Segment> {
+        self.0.pop()
+    }
+
+    pub(crate) fn last_mut(&mut self) -> Option<&mut Segment> {
+        self.0.last_mut()
+    }
+}
+
+impl fmt::Display for Path {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("$")?;
+        for seg in &self.0 {
+            match seg {
+                Segment::Index(i) => write!(f, "[{i}]")?,
+                Segment::Key(k) if is_plain_key(k) => write!(f, ".{k}")?,
+                Segment::Key(k) => write!(f, "[{}]", Value::String(k.clone()))?,
+            }
+        }
+        Ok(())
+    }
+}
+
+impl serde::Serialize for Path {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
+/// A change to the untyped view of a streaming reply (see
+/// [`StreamDecoder::push`](crate::StreamDecoder::push)).
+///
+/// The untyped view is the reply's value as `serde_json::Value` so far, with
+/// objects, arrays and strings shown as far as they have arrived and numbers
+/// and literals once complete (so nothing shown is ever taken back, but for
+/// [`Reset`](Delta::Reset)). Applying every delta in order to
+/// `Value::Null` gives that view; [`apply`](Delta::apply) does it.
+///
+/// ```
+/// use serde_llm::{Delta, Path, StreamDecoder};
+/// use serde_json::{json, Value};
+///
+/// let mut dec = StreamDecoder::<Value>::new();
+/// let mut deltas = dec.push(r#"{"name": "Ad"#)?;
+/// deltas.extend(dec.push(r#"a", "n": 2}"#)?);
+/// assert_eq!(deltas, [
+///     Delta::Started { path: Path::root(), value: json!({}) },
+///     Delta::Started { path: Path::root().key("name"), value: json!("Ad") },
+///     Delta::Appended { path: Path::root().key("name"), text: "a".into() },
+///     Delta::Completed { path: Path::root().key("name"), value: json!("Ada") },
+///     Delta::Completed { path: Path::root().key("n"), value: json!(2) },
+///     Delta::Completed { path: Path::root(), value: json!({"name": "Ada", "n": 2}) },
+/// ]);
+/// let mut view = Value::Null;
+/// deltas.iter().for_each(|d| d.apply(&mut view));
+/// assert_eq!(view, json!({"name": "Ada", "n": 2}));
+/// # Ok::<(), serde_llm::Error>(())
+/// ```
+#[derive(Clone, Debug, PartialEq)]
+pub enum Delta {
+    /// A value appeared at `path` — the root, a member, or an element (the
+    /// path ends with its index) — shown as far as it has arrived: an empty
+    /// or partial object, array or string.
+    Started {
+        /// Where.
+        path: Path,
+        /// The value so far.
+        value: Value,
+    },
+    /// The string at `path` grew by `text`.
+    Appended {
+        /// Where.
+        path: Path,
+        /// The characters that arrived.
+        text: String,
+    },
+    /// The value at `path` is complete: `value` is all of it (a number or
+    /// literal first shows up here). At `$`, the reply's value is complete.
+    Completed {
+        /// Where.
+        path: Path,
+        /// The complete value.
+        value: Value,
+    },
+    /// What was shown is not the reply's value after all (a placeholder such
+    /// as `{name}` that turned out not to fit, or a later value that wins):
+    /// forget it. The deltas after it build the view again.
+    Reset,
+}
+
+impl Delta {
+    /// Applies this change to `view`: `Started` and `Completed` put their
+    /// value at the path (a new member goes into its object, a new element
+    /// at the end of its array), `Appended` extends the string there, `Reset`
+    /// sets `Value::Null`. A path that does not fit `view` changes nothing.
+    pub fn apply(&self, view: &mut Value) {
+        match self {
+            Delta::Reset => *view = Value::Null,
+            Delta::Started { path, value } | Delta::Completed { path, value } => {
+                if let Some(slot) = slot(view, path.segments()) {
+                    *slot = value.clone();
+                }
+            }
+            Delta::Appended { path, text } => {
+                if let Some(Value::String(s)) = slot(view, path.segments()) {
+                    s.push_str(text);
+                }
+            }
+        }
+    }
+
+    /// The path this delta is about (`None` for `Reset`).
+    pub fn path(&self) -> Option<&Path> {
+        match self {
+            Delta::Started { path, .. }
+            | Delta::Appended { path, .. }
+            | Delta::Completed { path, .. } => Some(path),
+            Delta::Reset => None,
+        }
+    }
+}
+
+/// The place `path` names in `view`, made if it is the next member or element
+/// of its container.
+fn slot<'v>(view: &'v mut Value, path: &[Segment]) -> Option<&'v mut Value> {
+    let Some((last, outer)) = path.split_last() else {
+        return Some(view);
+    };
+    let mut at = view;
+    for seg in outer {
+        at = match (seg, at) {
+            (Segment::Key(k), Value::Object(m)) => m.get_mut(k)?,
+            (Segment::Index(i), Value::Array(a)) => a.get_mut(*i)?,
+            _ => return None,
+        };
+    }
+    match (last, at) {
+        (Segment::Key(k), Value::Object(m)) => Some(m.entry(k.clone()).or_insert(Value::Null)),
+        (Segment::Index(i), Value::Array(a)) => {
+            if *i == a.len() {
+                a.push(Value::Null);
+            }
+            a.get_mut(*i)
+        }
+        _ => None,
+    }
+}
+
+/// The deltas that turn `old` into `new`, both views of the same stream at
+/// `path`; `done`: `new` is complete. Only what is new or grew is reported;
+/// a change that is not growth restarts the view at the root.
+pub(crate) fn diff(old: &Value, new: &Value, done: bool, out: &mut Vec<Delta>) {
+    let mut path = Path::root();
+    let mut grown = Vec::new();
+    if !old.is_null() && grows(old, new, &mut path, &mut grown) {
+        out.append(&mut grown);
+    } else if old != new {
+        if !old.is_null() {
+            out.push(Delta::Reset);
+        }
+        if !new.is_null() {
+            out.push(Delta::Started {
+                path: Path::root(),
+                value: new.clone(),
+            });
+        }
+    }
+    if done && !new.is_null() {
+        out.push(Delta::Completed {
+            path: Path::root(),
+            value: new.clone(),
+        });
+    }
+}
+
+/// Whether `new` is `old` grown; the deltas of the growth go to `out`.
+fn grows(old: &Value, new: &Value, path: &mut Path, out: &mut Vec<Delta>) -> bool {
+    match (old, new) {
+        _ if old == new => true,
+        (Value::String(a), Value::String(b)) if b.starts_with(a.as_str()) => {
+            out.push(Delta::Appended {
+                path: path.clone(),
+                text: b[a.len()..].to_owned(),
+            });
+            true
+        }
+        (Value::Array(a), Value::Array(b)) if a.len() <= b.len() => {
+            for (i, (x, y)) in a.iter().zip(b).enumerate() {
+                path.push(Segment::Index(i));
+                let ok = grows(x, y, path, out);
+                path.pop();
+                if !ok {
+                    return false;
+                }
+            }
+            for (i, y) in b.iter().enumerate().skip(a.len()) {
+                out.push(Delta::Started {
+                    path: path.clone().index(i),
+                    value: y.clone(),
+                });
+            }
+            true
+        }
+        (Value::Object(a), Value::Object(b)) if a.keys().all(|k| b.contains_key(k)) => {
+            for (k, y) in b {
+                path.push(Segment::Key(k.clone()));
+                let ok = match a.get(k) {
+                    Some(x) => grows(x, y, path, out),
+                    None => {
+                        out.push(Delta::Started {
+                            path: path.clone(),
+                            value: y.clone(),
+                        });
+                        true
+                    }
+                };
+                path.pop();
+                if !ok {
+                    return false;
+                }
+            }
+            true
+        }
+        _ => false,
+    }
+}

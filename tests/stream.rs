@@ -1,0 +1,166 @@
+//! `StreamDecoder`: for real replies split into chunks every way we can think
+//! of, after every push the typed view is the one-shot partial view of the
+//! text so far, the deltas so far build the untyped view, and `finish` is the
+//! one-shot decode of the whole text.
+
+#![allow(dead_code)]
+
+mod common;
+
+use std::fmt::Debug;
+
+use proptest::prelude::*;
+use serde::de::DeserializeOwned;
+use serde::Deserialize;
+use serde_json::Value;
+use serde_llm::{from_llm_str, from_llm_str_partial, Allow, Decoder, Partial, StreamDecoder, View};
+
+#[derive(Debug, Deserialize, Partial, PartialEq)]
+struct Step {
+    n: u32,
+    #[llm(partial)]
+    text: String,
+}
+
+#[derive(Debug, Deserialize, Partial, PartialEq)]
+#[serde(rename_all = "camelCase")]
+struct Recipe {
+    #[llm(required)]
+    id: u64,
+    title: String,
+    #[llm(partial)]
+    body: String,
+    #[llm(partial)]
+    steps: Vec<Step>,
+    #[serde(rename = "conf", alias = "confidence")]
+    confidence: Option<f64>,
+    tags: Vec<String>,
+    extra_info: Option<Step>,
+}
+
+const RECIPE: &str = r#"{"id": 7, "title": "Sourdough \"basic\"", "body": "Feed the starter.\nWait — about 8 h. ✓",
+ "steps": [{"n": 1, "text": "Mix flour & water"}, {"n": 2, "text": "Fold \u00e9 \ud83d\ude00 twice"},
+  {"n": 3, "text": ""}], "confidence": 0.92, "tags": ["bread", "slow"],
+ "extraInfo": {"n": 4, "text": "nothing"}}"#;
+
+/// The untyped view a stream's deltas build: numbers and literals once
+/// complete.
+fn untyped(text: &str) -> Value {
+    Decoder::new()
+        .allow_partial(Allow::STR | Allow::ARR | Allow::OBJ)
+        .decode::<Value>(text)
+        .unwrap_or(Value::Null)
+}
+
+/// Pushes `text` cut at `cuts` (byte offsets, in order, anywhere) and checks
+/// the invariants after every push and at the end.
+fn replay<T>(text: &str, cuts: &[usize])
+where
+    T: Partial + DeserializeOwned + PartialEq + Debug,
+    T::View: DeserializeOwned + View + PartialEq + Debug,
+{
+    let mut dec = StreamDecoder::<T>::new();
+    let mut built = Value::Null;
+    let mut from = 0;
+    for &to in cuts.iter().chain([&text.len()]) {
+        let got = dec.push(&text.as_bytes()[from..to]);
+        from = to;
+        let mut end = to;
+        while !text.is_char_boundary(end) {
+            end -= 1;
+        }
+        let prefix = &text[..end];
+        match (from_llm_str_partial::<T>(prefix), got) {
+            (Ok(want), Ok(deltas)) => {
+                assert_eq!(dec.view(), &want, "view after {prefix:?}");
+                for d in &deltas {
+                    d.apply(&mut built);
+                }
+                assert_eq!(
+                    dec.value(),
+                    &untyped(prefix),
+                    "untyped view after {prefix:?}"
+                );
+            }
+            // On an error both views keep their last state.
+            (Err(want), Err(e)) => assert_eq!(e.to_string(), want.to_string(), "{prefix:?}"),
+            (want, got) => panic!("{prefix:?}: the one-shot gives {want:?}, the stream {got:?}"),
+        }
+        assert_eq!(&built, dec.value(), "deltas after {prefix:?}");
+    }
+    let want = from_llm_str::<T>(text);
+    match (dec.finish(), want) {
+        (Ok(a), Ok(b)) => assert_eq!(a, b, "{text:?}"),
+        (Err(a), Err(b)) => assert_eq!(a.to_string(), b.to_string(), "{text:?}"),
+        (a, b) => panic!("{text:?}: finish gives {a:?}, the one-shot {b:?}"),
+    }
+}
+
+/// Every split of `text` into two chunks, and the one-byte chunking.
+fn every_split<T>(text: &str)
+where
+    T: Partial + DeserializeOwned + PartialEq + Debug,
+    T::View: DeserializeOwned + View + PartialEq + Debug,
+{
+    for i in 0..=text.len() {
+        replay::<T>(text, &[i]);
+    }
+    let bytes: Vec<usize> = (1..text.len()).collect();
+    replay::<T>(text, &bytes);
+}
+
+fn replies() -> Vec<String> {
+    vec![
+        RECIPE.to_owned(),
+        format!("Sure! Here is the recipe:\n```json\n{RECIPE}\n```\nEnjoy."),
+        format!("<think>The user wants JSON {{like this}}.</think>\n{RECIPE}"),
+        format!("Here {{name}} is the value: {RECIPE} Hope it helps"),
+    ]
+}
+
+#[test]
+fn typed_recipe_every_split() {
+    for r in replies() {
+        every_split::<Recipe>(&r);
+    }
+}
+
+#[test]
+fn untyped_recipe_every_split() {
+    for r in replies() {
+        every_split::<Value>(&r);
+    }
+}
+
+/// The peers' corpora: every input, into `Value`, split in two everywhere.
+#[test]
+fn corpus_every_split() {
+    for file in [
+        "json_repair.jsonl",
+        "jsonrepair_js.jsonl",
+        "partial_json_parser.jsonl",
+    ] {
+        for case in common::corpus(file) {
+            let input = case["input"].as_str().expect("input");
+            if input.len() > 400 {
+                continue;
+            }
+            for i in 0..=input.len() {
+                replay::<Value>(input, &[i]);
+            }
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    #[test]
+    fn random_chunkings(which in 0usize..4, cuts in proptest::collection::vec(0usize..2000, 0..40)) {
+        let reply = &replies()[which];
+        let mut cuts: Vec<usize> = cuts.into_iter().map(|c| c % (reply.len() + 1)).collect();
+        cuts.sort_unstable();
+        replay::<Recipe>(reply, &cuts);
+        replay::<Value>(reply, &cuts);
+    }
+}
