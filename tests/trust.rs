@@ -404,6 +404,27 @@ fn prose_alone_is_no_json() {
     }
 }
 
+/// A reply cut off just after the quote that opens the value's first key
+/// (every streamed reply passes through this): the words before that quote
+/// are no string missing its opening quote.
+#[test]
+fn words_up_to_a_quote_are_no_string() {
+    for (reply, want) in [
+        ("Here is the value: {\"", json!({})),
+        ("Here {name} is the value: {\"", json!({})),
+        ("Here is: [\"", json!([])),
+    ] {
+        let (v, report) = Decoder::new()
+            .decode_with_report::<Value>(reply)
+            .unwrap_or_else(|e| panic!("{reply:?}: {e}"));
+        assert_eq!(v, want, "{reply:?}");
+        assert!(report.truncated, "{reply:?}");
+    }
+    for prose in ["Hello there\"", "The answer is \""] {
+        assert_no_json(&error::<Value>(prose), prose);
+    }
+}
+
 #[test]
 fn heavily_repaired_object_beats_prose() {
     let reply = "Here: {name: Ada Lovelace, langs: [en, fr], note: wrote the first program}";

@@ -644,15 +644,19 @@ impl<'de> Scanner<'de> {
             self.roots += 1;
             self.scalar_roots += 1;
             // A word or sentence, or a number with words after it (`4,250
-            // apples`): prose, not a value.
+            // apples`), or words up to a quote (`Here it is: {"`, the quote
+            // taken as the closing one): prose, not a value.
             let (start, pos) = (self.token_start, self.pos.min(self.end));
+            let words = || {
+                self.b[start.min(pos)..pos]
+                    .iter()
+                    .any(u8::is_ascii_whitespace)
+            };
             if self.repairs.last().is_some_and(|r| {
                 r.offset >= start
                     && (r.kind == RepairKind::UnquotedString
-                        || (r.kind == RepairKind::NumberAsString
-                            && self.b[start.min(pos)..pos]
-                                .iter()
-                                .any(u8::is_ascii_whitespace)))
+                        || (matches!(r.kind, RepairKind::NumberAsString | RepairKind::MissingQuote)
+                            && words()))
             }) {
                 self.prose_roots += 1;
             }
