@@ -55,6 +55,7 @@ pub use stream::{Delta, Path, Segment, StreamDecoder};
 /// What generated code uses. Not a public API.
 #[doc(hidden)]
 pub mod __private {
+    pub use crate::partial::grow;
     pub use crate::partial::private::{field, partial_field};
     pub use serde;
 

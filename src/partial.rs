@@ -201,6 +201,234 @@ pub trait View: Sized {
     fn admitted(self) -> Option<Self> {
         Some(self)
     }
+
+    /// Streaming: puts the part of `from` on the path `levels[at..]` into
+    /// `self` (see [`grow`]). By default a view cannot grow in place: it is
+    /// replaced when it is the target, and rebuilt from its text otherwise.
+    #[doc(hidden)]
+    fn __place(&mut self, from: Self, levels: &[grow::Level], at: usize, out: &mut grow::Placed) {
+        if at == levels.len() {
+            out.present = true;
+            if !out.probe {
+                *self = from;
+            }
+        } else {
+            out.rebuild = Some(at);
+            out.fixed = true;
+        }
+    }
+
+    /// Streaming: appends `text` to the string that `route` leads to;
+    /// `false` if this view cannot (it is then decoded again).
+    #[doc(hidden)]
+    fn __append(&mut self, route: &[grow::Route], text: &str) -> bool {
+        let _ = (route, text);
+        false
+    }
+
+    /// Streaming: whether [`admitted`](View::admitted) would keep this view
+    /// (checked without taking it apart).
+    #[doc(hidden)]
+    fn __shown(&self) -> bool {
+        true
+    }
+
+    /// Streaming: whether this is a struct view whose fields grow in place
+    /// (the stream decoder counts those around a part it reads).
+    #[doc(hidden)]
+    fn __fields(&self) -> bool {
+        false
+    }
+}
+
+/// How a view grows in place while a reply streams. Not a public API: what
+/// `#[derive(Partial)]` and the stream decoder use.
+///
+/// The stream decoder reads what changed (a member or element completed, a
+/// container or string started, a string grew) as a small text of its own:
+/// the openers and keys of the containers around it, then its text. That
+/// decodes, through the one Deserializer, into a view of the root type that
+/// holds only that part; [`View::__place`] walks the live view and that one
+/// side by side down the path and puts the part in place. Where the live
+/// view has no node on the path (a part not shown yet) or a node cannot grow
+/// in place, the walk asks for that node to be rebuilt from its own text.
+#[doc(hidden)]
+pub mod grow {
+    /// What a container on the path holds as its current part.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    pub enum Level {
+        /// An object's current member.
+        Member,
+        /// An array's current element; `has`: the view's list holds it as
+        /// its last element.
+        Element {
+            /// The current element is shown.
+            has: bool,
+        },
+    }
+
+    /// How a live view's string is reached, one step per container.
+    #[derive(Clone, Debug, PartialEq, Eq)]
+    pub enum Route {
+        /// A struct view's field, by position.
+        Field(u32),
+        /// An untyped object's member.
+        Key(String),
+        /// A list's last element.
+        Last,
+    }
+
+    /// What a walk did.
+    #[derive(Debug, Default)]
+    pub struct Placed {
+        /// Only find out whether the target would be shown; change nothing.
+        pub probe: bool,
+        /// Probing: judge the target's own admission too.
+        pub admit: bool,
+        /// The target is in the view (or, probing, would be).
+        pub present: bool,
+        /// The node at this depth must be rebuilt from its whole text.
+        pub rebuild: Option<usize>,
+        /// It must because it cannot grow in place (not for want of a part).
+        pub fixed: bool,
+        /// The way to the target, for appending to it later.
+        pub route: Vec<Route>,
+        /// The target is a struct view whose fields grow in place.
+        pub fields: bool,
+    }
+
+    /// A list's current element on the path: `from` holds it alone (or
+    /// nothing, when it is not shown).
+    pub(crate) fn element<V: super::View>(
+        live: &mut Vec<V>,
+        from: Vec<V>,
+        has: bool,
+        levels: &[Level],
+        at: usize,
+        out: &mut Placed,
+    ) {
+        let has = has && !live.is_empty();
+        let target = at + 1 == levels.len();
+        let Some(part) = from.into_iter().next() else {
+            // Not shown (a complete element without its required field).
+            if target && has && !out.probe {
+                live.pop();
+            }
+            return;
+        };
+        out.route.push(Route::Last);
+        if target {
+            out.fields = part.__fields();
+            if out.probe {
+                out.present = !out.admit || part.admitted().is_some();
+                return;
+            }
+            match (part.admitted(), has) {
+                (Some(v), true) => {
+                    *live.last_mut().expect("has") = v;
+                    out.present = true;
+                }
+                (Some(v), false) => {
+                    live.push(v);
+                    out.present = true;
+                }
+                (None, true) => {
+                    live.pop();
+                }
+                (None, false) => {}
+            }
+        } else if has {
+            live.last_mut()
+                .expect("has")
+                .__place(part, levels, at + 1, out);
+        } else {
+            out.rebuild = Some(at + 1);
+        }
+    }
+
+    /// A struct view's field on the path.
+    pub fn place<V: super::View>(
+        slot: &mut Option<V>,
+        from: V,
+        levels: &[Level],
+        at: usize,
+        out: &mut Placed,
+    ) {
+        if at == levels.len() {
+            out.present = true;
+            out.fields = from.__fields();
+            if !out.probe {
+                *slot = Some(from);
+            }
+            return;
+        }
+        match slot {
+            Some(v) => v.__place(from, levels, at, out),
+            None => out.rebuild = Some(at),
+        }
+    }
+
+    /// A struct view's field whose type is a parameter: replaced whole.
+    pub fn place_whole<V>(
+        slot: &mut Option<V>,
+        from: V,
+        levels: &[Level],
+        at: usize,
+        out: &mut Placed,
+    ) {
+        if at == levels.len() {
+            out.present = true;
+            if !out.probe {
+                *slot = Some(from);
+            }
+        } else {
+            out.rebuild = Some(at);
+            out.fixed = true;
+        }
+    }
+
+    /// A field whose view cannot be appended to.
+    pub fn append_none<V>(_: &mut Option<V>, _: &[Route], _: &str) -> bool {
+        false
+    }
+
+    /// A struct view's field on a route.
+    pub fn append<V: super::View>(slot: &mut Option<V>, route: &[Route], text: &str) -> bool {
+        slot.as_mut().is_some_and(|v| v.__append(route, text))
+    }
+
+    std::thread_local! {
+        /// While the stream decoder reads a part: how many struct fields
+        /// around it are on its path (their views hold only the path, so
+        /// admission must not judge them), and how deep the fields being read
+        /// are.
+        static AROUND: std::cell::Cell<(usize, usize)> = const { std::cell::Cell::new((0, 0)) };
+    }
+
+    /// Reads a part with `around` struct fields on its path exempt from
+    /// admission.
+    pub(crate) fn around<R>(around: usize, read: impl FnOnce() -> R) -> R {
+        let before = AROUND.with(|a| a.replace((around, 0)));
+        let r = read();
+        AROUND.with(|a| a.set(before));
+        r
+    }
+
+    /// A field is being read: whether admission applies to it.
+    pub(crate) fn enter() -> bool {
+        AROUND.with(|a| {
+            let (around, depth) = a.get();
+            a.set((around, depth + 1));
+            depth >= around
+        })
+    }
+
+    pub(crate) fn leave() {
+        AROUND.with(|a| {
+            let (around, depth) = a.get();
+            a.set((around, depth.saturating_sub(1)));
+        });
+    }
 }
 
 macro_rules! atomic {
@@ -215,8 +443,81 @@ macro_rules! atomic {
 }
 
 atomic! {
-    bool, char, String, (), serde_json::Value,
+    bool, char, (),
     i8, i16, i32, i64, i128, isize, u8, u16, u32, u64, u128, usize, f32, f64
+}
+
+impl Partial for String {
+    type View = String;
+}
+impl View for String {
+    fn __append(&mut self, route: &[grow::Route], text: &str) -> bool {
+        if route.is_empty() {
+            self.push_str(text);
+        }
+        route.is_empty()
+    }
+}
+
+impl Partial for serde_json::Value {
+    type View = serde_json::Value;
+}
+/// An untyped view grows as a list or an object does; its members are the
+/// keys themselves.
+impl View for serde_json::Value {
+    fn __place(&mut self, from: Self, levels: &[grow::Level], at: usize, out: &mut grow::Placed) {
+        use serde_json::Value;
+        if at == levels.len() {
+            out.present = true;
+            if !out.probe {
+                *self = from;
+            }
+            return;
+        }
+        match (levels[at], self, from) {
+            (grow::Level::Member, Value::Object(live), Value::Object(from)) => {
+                let Some((key, part)) = from.into_iter().next() else {
+                    return;
+                };
+                out.route.push(grow::Route::Key(key.clone()));
+                if at + 1 == levels.len() {
+                    out.present = true;
+                    if !out.probe {
+                        live.insert(key, part);
+                    }
+                } else {
+                    match live.get_mut(&key) {
+                        Some(v) => v.__place(part, levels, at + 1, out),
+                        None => out.rebuild = Some(at + 1),
+                    }
+                }
+            }
+            (grow::Level::Element { has }, Value::Array(live), Value::Array(from)) => {
+                grow::element(live, from, has, levels, at, out);
+            }
+            _ => {
+                out.rebuild = Some(at);
+                out.fixed = true;
+            }
+        }
+    }
+
+    fn __append(&mut self, route: &[grow::Route], text: &str) -> bool {
+        use serde_json::Value;
+        match (route.split_first(), self) {
+            (None, Value::String(s)) => {
+                s.push_str(text);
+                true
+            }
+            (Some((grow::Route::Key(k), rest)), Value::Object(m)) => {
+                m.get_mut(k).is_some_and(|v| v.__append(rest, text))
+            }
+            (Some((grow::Route::Last, rest)), Value::Array(a)) => {
+                a.last_mut().is_some_and(|v| v.__append(rest, text))
+            }
+            _ => false,
+        }
+    }
 }
 
 impl<'a> Partial for &'a str {
@@ -245,6 +546,22 @@ impl<T: View> View for Box<T> {
     fn admitted(self) -> Option<Self> {
         (*self).admitted().map(Box::new)
     }
+
+    fn __place(&mut self, from: Self, levels: &[grow::Level], at: usize, out: &mut grow::Placed) {
+        (**self).__place(*from, levels, at, out);
+    }
+
+    fn __append(&mut self, route: &[grow::Route], text: &str) -> bool {
+        (**self).__append(route, text)
+    }
+
+    fn __shown(&self) -> bool {
+        (**self).__shown()
+    }
+
+    fn __fields(&self) -> bool {
+        (**self).__fields()
+    }
 }
 
 impl<T: Partial> Partial for Vec<T> {
@@ -253,6 +570,32 @@ impl<T: Partial> Partial for Vec<T> {
 impl<T: View> View for Vec<T> {
     fn admitted(self) -> Option<Self> {
         Some(self.into_iter().filter_map(View::admitted).collect())
+    }
+
+    fn __place(&mut self, from: Self, levels: &[grow::Level], at: usize, out: &mut grow::Placed) {
+        if at == levels.len() {
+            out.present = true;
+            if !out.probe {
+                *self = from.into_iter().filter_map(View::admitted).collect();
+            }
+            return;
+        }
+        match levels[at] {
+            grow::Level::Element { has } => grow::element(self, from, has, levels, at, out),
+            grow::Level::Member => {
+                out.rebuild = Some(at);
+                out.fixed = true;
+            }
+        }
+    }
+
+    fn __append(&mut self, route: &[grow::Route], text: &str) -> bool {
+        match route.split_first() {
+            Some((grow::Route::Last, rest)) => {
+                self.last_mut().is_some_and(|v| v.__append(rest, text))
+            }
+            _ => false,
+        }
     }
 }
 
@@ -371,6 +714,8 @@ pub mod private {
 
     use super::View;
 
+    use super::grow;
+
     /// A view field: the value if it is complete (the partial policy) and
     /// admitted.
     pub fn field<'de, D, V>(d: D) -> Result<Option<V>, D::Error>
@@ -378,7 +723,14 @@ pub mod private {
         D: Deserializer<'de>,
         V: Deserialize<'de> + View,
     {
-        Ok(Option::<V>::deserialize(d)?.and_then(View::admitted))
+        let judge = grow::enter();
+        let v = Option::<V>::deserialize(d);
+        grow::leave();
+        Ok(if judge {
+            v?.and_then(View::admitted)
+        } else {
+            v?
+        })
     }
 
     /// A view field marked `#[llm(partial)]`: the value so far.
@@ -387,6 +739,13 @@ pub mod private {
         D: Deserializer<'de>,
         V: Deserialize<'de> + View,
     {
-        Ok(super::deserialize::<D, Option<V>>(d)?.and_then(View::admitted))
+        let judge = grow::enter();
+        let v = super::deserialize::<D, Option<V>>(d);
+        grow::leave();
+        Ok(if judge {
+            v?.and_then(View::admitted)
+        } else {
+            v?
+        })
     }
 }

@@ -339,6 +339,79 @@ fn admitted(path: &TokenStream, fields: &[&Field], bindings: &[Ident]) -> Option
     })
 }
 
+/// How a struct's view grows in place while a reply streams (see
+/// `serde_llm::partial::grow`): by its named fields. A flattened field or a
+/// transparent struct reads its members differently, so such a view is
+/// rebuilt from its text instead.
+/// A field whose type names a type parameter has no `View` bound here, so
+/// it is replaced whole rather than grown.
+fn grow(cx: &Cx, s: &Struct, fields: &[&Field]) -> TokenStream {
+    if s.style != Style::Named || s.cont.serde.transparent || fields.iter().any(|f| f.serde.flatten)
+    {
+        return TokenStream::new();
+    }
+    let grow = quote!(::serde_llm::__private::grow);
+    let members: Vec<_> = fields.iter().map(|f| &f.member).collect();
+    let bindings = bindings("f", fields);
+    let index: Vec<u32> = (0..fields.len() as u32).collect();
+    let (place, append): (Vec<_>, Vec<_>) = fields
+        .iter()
+        .map(|f| match mentions(&f.ty, &cx.params) {
+            true => (quote!(place_whole), quote!(append_none)),
+            false => (quote!(place), quote!(append)),
+        })
+        .unzip();
+    let required = fields.iter().filter(|f| f.required()).map(|f| &f.member);
+    quote! {
+        fn __place(
+            &mut self,
+            from: Self,
+            levels: &[#grow::Level],
+            at: usize,
+            out: &mut #grow::Placed,
+        ) {
+            if at == levels.len() {
+                out.present = true;
+                if !out.probe {
+                    *self = from;
+                }
+                return;
+            }
+            if levels[at] != #grow::Level::Member {
+                out.rebuild = ::core::option::Option::Some(at);
+                out.fixed = true;
+                return;
+            }
+            let Self { #(#members: #bindings),* } = from;
+            #(
+                if let ::core::option::Option::Some(v) = #bindings {
+                    out.route.push(#grow::Route::Field(#index));
+                    return #grow::#place(&mut self.#members, v, levels, at + 1, out);
+                }
+            )*
+        }
+
+        fn __append(&mut self, route: &[#grow::Route], text: &str) -> bool {
+            match route.split_first() {
+                #(
+                    ::core::option::Option::Some((#grow::Route::Field(#index), rest)) => {
+                        #grow::#append(&mut self.#members, rest, text)
+                    }
+                )*
+                _ => false,
+            }
+        }
+
+        fn __shown(&self) -> bool {
+            true #(&& self.#required.is_some())*
+        }
+
+        fn __fields(&self) -> bool {
+            true
+        }
+    }
+}
+
 /// `View` needs the flattened generic views to be views themselves.
 fn flattened_views(cx: &Cx, fields: &[&Field]) -> Vec<TokenStream> {
     cx.generic_views(fields.iter().copied().filter(|f| f.serde.flatten))
@@ -384,11 +457,12 @@ fn expand_struct(s: &Struct) -> TokenStream {
         }
     });
 
+    let grow = grow(&cx, s, &fields);
     let partial_impl = cx.partial_impl();
     let view_impl = cx.view_impl(
         &quote!(::serde_llm::View),
         &flattened_views(&cx, &fields),
-        &admitted.unwrap_or_default(),
+        &quote!(#admitted #grow),
     );
     let default_impl = cx.view_impl(
         &quote!(::core::default::Default),

@@ -655,8 +655,10 @@ impl<'de> Scanner<'de> {
             if self.repairs.last().is_some_and(|r| {
                 r.offset >= start
                     && (r.kind == RepairKind::UnquotedString
-                        || (matches!(r.kind, RepairKind::NumberAsString | RepairKind::MissingQuote)
-                            && words()))
+                        || (matches!(
+                            r.kind,
+                            RepairKind::NumberAsString | RepairKind::MissingQuote
+                        ) && words()))
             }) {
                 self.prose_roots += 1;
             }

@@ -63,10 +63,6 @@ impl Path {
     pub(crate) fn pop(&mut self) -> Option<Segment> {
         self.0.pop()
     }
-
-    pub(crate) fn last_mut(&mut self) -> Option<&mut Segment> {
-        self.0.last_mut()
-    }
 }
 
 impl fmt::Display for Path {
@@ -107,7 +103,8 @@ impl serde::Serialize for Path {
 /// deltas.extend(dec.push(r#"a", "n": 2}"#)?);
 /// assert_eq!(deltas, [
 ///     Delta::Started { path: Path::root(), value: json!({}) },
-///     Delta::Started { path: Path::root().key("name"), value: json!("Ad") },
+///     Delta::Started { path: Path::root().key("name"), value: json!("") },
+///     Delta::Appended { path: Path::root().key("name"), text: "Ad".into() },
 ///     Delta::Appended { path: Path::root().key("name"), text: "a".into() },
 ///     Delta::Completed { path: Path::root().key("name"), value: json!("Ada") },
 ///     Delta::Completed { path: Path::root().key("n"), value: json!(2) },
@@ -243,6 +240,13 @@ fn grows(old: &Value, new: &Value, path: &mut Path, out: &mut Vec<Delta>) -> boo
             out.push(Delta::Appended {
                 path: path.clone(),
                 text: b[a.len()..].to_owned(),
+            });
+            true
+        }
+        (Value::String(_), Value::String(b)) => {
+            out.push(Delta::Started {
+                path: path.clone(),
+                value: Value::String(b.clone()),
             });
             true
         }

@@ -7,6 +7,8 @@
 //! [`from_llm_str`](crate::from_llm_str) gives for the whole text.
 
 mod delta;
+mod json;
+mod live;
 
 use std::marker::PhantomData;
 
@@ -17,9 +19,25 @@ pub use delta::{Delta, Path, Segment};
 
 use crate::error::{Error, ErrorKind, Result};
 use crate::partial::{Allow, Partial, View};
-use crate::report::Report;
-use crate::shape::Shape;
+use crate::report::{Report, Strategy};
+use crate::shape::{self, Shape};
 use crate::{Contract, Decoder};
+use json::Status;
+use live::Live;
+
+/// How the decoder reads what arrives.
+enum Mode<V> {
+    /// Every push reads the whole text: before a value is found, and for a
+    /// value that is not JSON as written (its repairs are the tolerant
+    /// scanner's). `tried`: a value start whose text was found not to be
+    /// JSON as written (it never will be).
+    Whole { tried: Option<usize> },
+    /// A value that is JSON as written so far, read as it arrives.
+    Live(Box<Live<V>>),
+    /// The value that starts at `start` is complete: the text after it is
+    /// read again only if it could hold another candidate.
+    After { start: usize },
+}
 
 /// Decodes a reply as it arrives, chunk by chunk, keeping `T`'s partial view
 /// up to date and telling what changed.
@@ -57,10 +75,18 @@ pub struct StreamDecoder<T: Partial> {
     text: String,
     /// The start of a UTF-8 sequence whose last bytes have not arrived.
     tail: Vec<u8>,
+    mode: Mode<T::View>,
+    /// The typed view, but while live (the live path holds it then).
     view: Option<T::View>,
+    /// The untyped view, but while live.
     value: Value,
     /// The value is complete.
     done: bool,
+    /// What [`view`](Self::view) gives while the live view is not admitted.
+    none: Option<T::View>,
+    /// While live, the views of the text so far where the live views are
+    /// not them (a cut string whose end a decode reads otherwise).
+    early: Option<(Option<T::View>, Value)>,
     _target: PhantomData<fn() -> T>,
 }
 
@@ -101,9 +127,12 @@ where
             untyped,
             text: String::new(),
             tail: Vec::new(),
+            mode: Mode::Whole { tried: None },
             view: None,
             value: Value::Null,
             done: false,
+            none: None,
+            early: None,
             _target: PhantomData,
         }
     }
@@ -116,19 +145,29 @@ where
     /// UTF-8); the views keep their last state and later chunks may still
     /// make a value (a later candidate that fits).
     pub fn push(&mut self, chunk: impl AsRef<[u8]>) -> Result<Vec<Delta>> {
+        let from = self.text.len();
         self.append(chunk.as_ref())?;
-        self.refresh()
+        self.refresh(from)
     }
 
     /// `T`'s partial view of the text so far: `None` while there is nothing
     /// to show (see [`from_llm_str_partial`](crate::from_llm_str_partial)).
     pub fn view(&self) -> &Option<T::View> {
-        &self.view
+        match &self.mode {
+            Mode::Live(_) if self.early.is_some() => &self.early.as_ref().expect("early").0,
+            Mode::Live(live) if live.shown() => &live.view,
+            Mode::Live(_) => &self.none,
+            _ => &self.view,
+        }
     }
 
     /// The untyped view: what the deltas so far build from `Value::Null`.
     pub fn value(&self) -> &Value {
-        &self.value
+        match (&self.mode, &self.early) {
+            (Mode::Live(_), Some((_, v))) => v,
+            (Mode::Live(live), None) => &live.value,
+            _ => &self.value,
+        }
     }
 
     /// The text received so far.
@@ -139,7 +178,11 @@ where
     /// Whether the value at `path` in the untyped view is complete (it will
     /// not change any more). `false` for a path not in the view.
     pub fn is_complete(&self, path: &Path) -> bool {
-        self.done && has(&self.value, path)
+        has(self.value(), path)
+            && match &self.mode {
+                Mode::Live(live) => live.is_complete(path, self.done),
+                _ => self.done,
+            }
     }
 
     /// Decodes the whole reply into `T`: what
@@ -221,25 +264,167 @@ where
         }
     }
 
-    /// Brings the views up to date with the text, returning the deltas.
-    fn refresh(&mut self) -> Result<Vec<Delta>> {
-        let view = self.decoder.decode_partial::<T>(&self.text)?;
-        self.view = view;
-        let (value, done) = match self
+    /// Brings the views up to date with the text (it grew from `from`),
+    /// returning the deltas.
+    fn refresh(&mut self, from: usize) -> Result<Vec<Delta>> {
+        let was = self.early.take().map(|(_, v)| v);
+        match std::mem::replace(&mut self.mode, Mode::Whole { tried: None }) {
+            Mode::Live(mut live) => {
+                let status = live.feed(&self.text);
+                // The deltas from what the caller has: the live view before
+                // this push, or the early one.
+                let mut deltas = match &was {
+                    Some(v) => {
+                        let mut out = Vec::new();
+                        delta::diff(v, &live.value, false, &mut out);
+                        out
+                    }
+                    None => std::mem::take(&mut live.deltas),
+                };
+                live.deltas.clear();
+                match status {
+                    _ if live.failed => {}
+                    Status::Bad(_) => {}
+                    Status::Open => {
+                        if live.ends_early() {
+                            let view = self.decoder.decode_partial::<T>(&self.text)?;
+                            let value = self.untyped_view().0;
+                            delta::diff(&live.value, &value, false, &mut deltas);
+                            self.early = Some((view, value));
+                        }
+                        self.mode = Mode::Live(live);
+                        return Ok(deltas);
+                    }
+                    Status::Done(end) => {
+                        let live = *live;
+                        self.done = self.tail.is_empty();
+                        self.mode = Mode::After {
+                            start: live.start(),
+                        };
+                        self.value = live.value;
+                        self.view = live.view.filter(View::__shown);
+                        if may_matter(&self.text.as_bytes()[end..]) {
+                            deltas.extend(self.whole(None)?);
+                        }
+                        return Ok(deltas);
+                    }
+                }
+                // Not JSON as written after all: the tolerant scanner reads
+                // it, from the whole text.
+                let tried = Some(live.start());
+                let live = *live;
+                self.value = live.value;
+                deltas.extend(self.whole(tried)?);
+                Ok(deltas)
+            }
+            Mode::After { start } => {
+                if !may_matter(&self.text.as_bytes()[from..]) {
+                    self.mode = Mode::After { start };
+                    return Ok(Vec::new());
+                }
+                self.whole(None)
+            }
+            Mode::Whole { tried } => self.whole(tried),
+        }
+    }
+
+    /// The untyped view of the whole text, and whether it is complete.
+    fn untyped_view(&self) -> (Value, bool) {
+        match self
             .untyped
             .decode_as::<Value>(&self.text, Shape::Any, false)
         {
             Ok((v, report)) => (v, !report.truncated && self.tail.is_empty()),
             Err(_) => (Value::Null, false),
+        }
+    }
+
+    /// Reads the whole text, and locks onto its value if that value is JSON
+    /// as written so far.
+    fn whole(&mut self, tried: Option<usize>) -> Result<Vec<Delta>> {
+        let fresh = self.value.is_null();
+        let shape = shape::of::<T::View>();
+        let typed = match self.decoder.decode_as::<T::View>(&self.text, shape, true) {
+            Ok((v, report)) => Some((v, report)),
+            Err(e) if e.is_nothing() => None,
+            Err(e) => return Err(e),
         };
+        let untyped = self
+            .untyped
+            .decode_as::<Value>(&self.text, Shape::Any, false)
+            .ok();
+        let (value, done) = match &untyped {
+            Some((v, report)) => (v.clone(), !report.truncated && self.tail.is_empty()),
+            None => (Value::Null, false),
+        };
+        let untyped = untyped.map(|(_, r)| r);
         let mut deltas = Vec::new();
         if !self.done || value != self.value {
             delta::diff(&self.value, &value, done, &mut deltas);
         }
         self.value = value;
         self.done = done;
+        self.mode = Mode::Whole { tried };
+        let Some((view, report)) = typed else {
+            self.view = None;
+            return Ok(deltas);
+        };
+        let start = report.span.start;
+        let lockable = untyped.as_ref().is_some_and(|r| r.span.start == start)
+            && tried != Some(start)
+            && self.untyped.allow == Allow::STR | Allow::ARR | Allow::OBJ
+            && matches!(
+                report.strategy,
+                Strategy::Whole
+                    | Strategy::Fence
+                    | Strategy::Tag
+                    | Strategy::Balanced
+                    | Strategy::Trailing
+            )
+            && matches!(
+                (self.text.as_bytes().get(start), shape),
+                (Some(b'{'), Shape::Object | Shape::Any) | (Some(b'['), Shape::Array | Shape::Any)
+            );
+        if !lockable {
+            self.view = view.admitted();
+            return Ok(deltas);
+        }
+        if !report.truncated {
+            self.view = view.admitted();
+            self.mode = Mode::After { start };
+            return Ok(deltas);
+        }
+        match Live::lock(&self.text, start, view, &self.decoder, shape) {
+            Some((mut live, Status::Open)) if live.value == self.value => {
+                // From nothing, the live path's own deltas say more.
+                let own = std::mem::take(&mut live.deltas);
+                if fresh {
+                    deltas = own;
+                }
+                self.mode = Mode::Live(Box::new(live));
+            }
+            Some((live, _)) => {
+                self.view = live.view.and_then(View::admitted);
+            }
+            None => {
+                self.mode = Mode::Whole { tried: Some(start) };
+                // The view was moved into the failed lock: read it again.
+                self.view = self.decoder.decode_partial::<T>(&self.text)?;
+            }
+        }
         Ok(deltas)
     }
+}
+
+/// Whether text after a complete value may hold another candidate (a
+/// bracket, a fence, a tag, a quote): the whole text is then read again.
+fn may_matter(after: &[u8]) -> bool {
+    after.iter().any(|b| {
+        matches!(
+            b,
+            b'{' | b'}' | b'[' | b']' | b'`' | b'<' | b'>' | b'"' | b'\''
+        )
+    })
 }
 
 /// Whether `path` names a value in `view`.

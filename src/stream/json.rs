@@ -1,0 +1,509 @@
+//! A strict JSON tokenizer that can stop at the end of any chunk and go on
+//! with the next: the live path of [`StreamDecoder`](super::StreamDecoder).
+//!
+//! It accepts exactly JSON (RFC 8259) and reports the structure it reads to
+//! a [`Sink`]. Anything else — a repair the tolerant scanner would make —
+//! stops it ([`Status::Bad`]), and the stream decoder goes back to reading
+//! the whole text (where every repair is the tolerant scanner's).
+
+/// What a [`Tokens`] reports as it reads.
+pub(crate) trait Sink {
+    /// A container opened at `at` (its `{` or `[`).
+    fn open(&mut self, text: &str, array: bool, at: usize);
+    /// The current object member's key is complete: `key` (unescaped),
+    /// written at `span` (quotes included).
+    fn key(&mut self, key: &str, span: std::ops::Range<usize>);
+    /// The innermost container closed; `end` is just after its closer.
+    fn close(&mut self, text: &str, end: usize);
+    /// A number or literal at `span` is complete.
+    fn scalar(&mut self, text: &str, span: std::ops::Range<usize>);
+    /// A string value opened at `at` (its quote).
+    fn string_start(&mut self, text: &str, at: usize);
+    /// The open string value grew by `piece`: raw text, or the character of
+    /// an escape (`escaped`; empty when an escape started whose character
+    /// has not arrived). `end`: where the string's text read so far ends.
+    fn string_piece(&mut self, text: &str, piece: &str, end: usize, escaped: bool);
+    /// The open string value closed; `end` is just after its quote.
+    fn string_end(&mut self, text: &str, end: usize);
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Status {
+    /// More may come.
+    Open,
+    /// The root value is complete; it ended at this offset.
+    Done(usize),
+    /// Not JSON at this offset.
+    Bad(usize),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum State {
+    /// A value is expected (the root, after `:`, after `,` in an array).
+    Value,
+    /// After `[`: a value or `]`.
+    ArrayStart,
+    /// After `{`: a key or `}`.
+    ObjectStart,
+    /// After `,` in an object.
+    Key,
+    /// After a key.
+    Colon,
+    /// After a value in a container.
+    After,
+    /// In a string (a key or a value).
+    Str,
+    /// In a number or literal.
+    Word,
+    Done,
+}
+
+/// Inside a string: what an escape has read so far.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Escape {
+    None,
+    /// After `\`.
+    Start,
+    /// After `\u` and this many hex digits, with their value.
+    Hex(u8, u32),
+    /// A high surrogate was read; its low half must follow: `\`, `u`, then
+    /// hex digits.
+    Low(u32, u8, u32),
+}
+
+/// The tokenizer's state: resumable at any byte.
+#[derive(Debug)]
+pub(crate) struct Tokens {
+    /// The next byte to read.
+    pub(crate) pos: usize,
+    state: State,
+    /// Open containers: `true` for an array.
+    stack: Vec<bool>,
+    max_depth: usize,
+    /// The string being read is a key.
+    in_key: bool,
+    escape: Escape,
+    /// A key's text so far (unescaped).
+    key: String,
+    /// Where the string or word being read started.
+    start: usize,
+}
+
+impl Tokens {
+    pub(crate) fn new(at: usize, max_depth: usize) -> Tokens {
+        Tokens {
+            pos: at,
+            state: State::Value,
+            stack: Vec::new(),
+            max_depth,
+            in_key: false,
+            escape: Escape::None,
+            key: String::new(),
+            start: at,
+        }
+    }
+
+    /// Reads `text` from where it stopped to the end.
+    pub(crate) fn feed(&mut self, text: &str, sink: &mut impl Sink) -> Status {
+        let b = text.as_bytes();
+        while self.pos < b.len() {
+            let c = b[self.pos];
+            match self.state {
+                State::Str => {
+                    if let Err(at) = self.string(text, sink) {
+                        return Status::Bad(at);
+                    }
+                    continue;
+                }
+                State::Word => {
+                    // `{"total": 4,` at the end: digit groups may follow
+                    // (`4,250`, which the tolerant scanner reads as one
+                    // number), so the number is not known to be complete.
+                    let groups = c == b','
+                        && self.pos + 1 == b.len()
+                        && self.stack.last() == Some(&false)
+                        && b[self.start] != b't'
+                        && b[self.start] != b'f'
+                        && b[self.start] != b'n';
+                    if groups {
+                        return Status::Open;
+                    }
+                    if is_delimiter(c) {
+                        let span = self.start..self.pos;
+                        if !valid_word(&text[span.clone()]) {
+                            return Status::Bad(self.start);
+                        }
+                        sink.scalar(text, span);
+                        self.state = State::After;
+                        if self.stack.is_empty() {
+                            self.state = State::Done;
+                            return Status::Done(self.pos);
+                        }
+                    } else if c.is_ascii_alphanumeric() || matches!(c, b'-' | b'+' | b'.') {
+                        self.pos += 1;
+                        // `[truee`: no number or literal starts so.
+                        if !valid_prefix(&text[self.start..self.pos]) {
+                            return Status::Bad(self.start);
+                        }
+                    } else {
+                        return Status::Bad(self.pos);
+                    }
+                    continue;
+                }
+                State::Done => return Status::Done(self.pos),
+                _ => {}
+            }
+            if matches!(c, b' ' | b'\t' | b'\n' | b'\r') {
+                self.pos += 1;
+                continue;
+            }
+            let at = self.pos;
+            match (self.state, c) {
+                (State::Value | State::ArrayStart, b'{' | b'[') => {
+                    if self.stack.len() >= self.max_depth {
+                        return Status::Bad(at);
+                    }
+                    let array = c == b'[';
+                    self.stack.push(array);
+                    sink.open(text, array, at);
+                    self.state = if array {
+                        State::ArrayStart
+                    } else {
+                        State::ObjectStart
+                    };
+                    self.pos += 1;
+                }
+                (State::Value | State::ArrayStart, b'"') => {
+                    self.in_key = false;
+                    self.begin_string(at);
+                    sink.string_start(text, at);
+                }
+                (State::Value | State::ArrayStart, b'-' | b'0'..=b'9' | b't' | b'f' | b'n') => {
+                    // The root is always a container here.
+                    self.state = State::Word;
+                    self.start = at;
+                    self.pos += 1;
+                }
+                (State::ObjectStart | State::Key, b'"') => {
+                    self.in_key = true;
+                    self.key.clear();
+                    self.begin_string(at);
+                }
+                (State::Colon, b':') => {
+                    self.state = State::Value;
+                    self.pos += 1;
+                }
+                (State::After, b',') => {
+                    self.state = match self.stack.last() {
+                        Some(true) => State::Value,
+                        _ => State::Key,
+                    };
+                    self.pos += 1;
+                }
+                (State::After | State::ArrayStart, b']')
+                | (State::After | State::ObjectStart, b'}')
+                    if self.stack.last() == Some(&(c == b']')) =>
+                {
+                    self.stack.pop();
+                    self.pos += 1;
+                    sink.close(text, self.pos);
+                    if self.stack.is_empty() {
+                        self.state = State::Done;
+                        return Status::Done(self.pos);
+                    }
+                    self.state = State::After;
+                }
+                _ => return Status::Bad(at),
+            }
+        }
+        Status::Open
+    }
+
+    fn begin_string(&mut self, at: usize) {
+        self.state = State::Str;
+        self.escape = Escape::None;
+        self.start = at;
+        self.pos = at + 1;
+    }
+
+    /// Reads string content from `pos` up to its end or the text's; `Err`
+    /// with the offset of what is not JSON.
+    fn string(&mut self, text: &str, sink: &mut impl Sink) -> Result<(), usize> {
+        let b = text.as_bytes();
+        loop {
+            if self.escape != Escape::None {
+                if self.pos == b.len() {
+                    return Ok(());
+                }
+                let c = b[self.pos];
+                self.pos += 1;
+                if let Some(ch) = self.escaped(c).ok_or(self.pos - 1)? {
+                    let mut buf = [0u8; 4];
+                    self.emit(text, sink, ch.encode_utf8(&mut buf), true);
+                }
+                continue;
+            }
+            let run = self.pos;
+            let mut i = run;
+            while i < b.len() && b[i] != b'"' && b[i] != b'\\' && b[i] >= 0x20 {
+                i += 1;
+            }
+            if i > run {
+                self.pos = i;
+                self.emit(text, sink, &text[run..i], false);
+            }
+            if i == b.len() {
+                return Ok(());
+            }
+            match b[i] {
+                b'"' => {
+                    self.pos = i + 1;
+                    self.state = State::After;
+                    if self.in_key {
+                        self.state = State::Colon;
+                        let key = std::mem::take(&mut self.key);
+                        sink.key(&key, self.start..self.pos);
+                        self.key = key;
+                    } else {
+                        sink.string_end(text, self.pos);
+                    }
+                    return Ok(());
+                }
+                b'\\' => {
+                    self.pos = i + 1;
+                    self.escape = Escape::Start;
+                    if !self.in_key {
+                        sink.string_piece(text, "", self.pos, true);
+                    }
+                }
+                _ => return Err(i),
+            }
+        }
+    }
+
+    fn emit(&mut self, text: &str, sink: &mut impl Sink, piece: &str, escaped: bool) {
+        if self.in_key {
+            self.key.push_str(piece);
+        } else {
+            sink.string_piece(text, piece, self.pos, escaped);
+        }
+    }
+
+    /// The escape goes on with byte `c`: `Some(Some(ch))` when it is
+    /// complete, `Some(None)` while it goes on, `None` when it is not JSON.
+    fn escaped(&mut self, c: u8) -> Option<Option<char>> {
+        let hex = |c: u8| (c as char).to_digit(16);
+        match self.escape {
+            Escape::Start => {
+                let ch = match c {
+                    b'"' => '"',
+                    b'\\' => '\\',
+                    b'/' => '/',
+                    b'b' => '\u{8}',
+                    b'f' => '\u{c}',
+                    b'n' => '\n',
+                    b'r' => '\r',
+                    b't' => '\t',
+                    b'u' => {
+                        self.escape = Escape::Hex(0, 0);
+                        return Some(None);
+                    }
+                    _ => return None,
+                };
+                self.escape = Escape::None;
+                Some(Some(ch))
+            }
+            Escape::Hex(n, v) => {
+                let v = v * 16 + hex(c)?;
+                if n < 3 {
+                    self.escape = Escape::Hex(n + 1, v);
+                    return Some(None);
+                }
+                match v {
+                    0xD800..=0xDBFF => {
+                        self.escape = Escape::Low(v, 0, 0);
+                        Some(None)
+                    }
+                    0xDC00..=0xDFFF => None,
+                    _ => {
+                        self.escape = Escape::None;
+                        Some(Some(char::from_u32(v)?))
+                    }
+                }
+            }
+            Escape::Low(high, n, v) => {
+                match (n, c) {
+                    (0, b'\\') | (1, b'u') => {
+                        self.escape = Escape::Low(high, n + 1, 0);
+                        return Some(None);
+                    }
+                    (0 | 1, _) => return None,
+                    _ => {}
+                }
+                let v = v * 16 + hex(c)?;
+                if n < 5 {
+                    self.escape = Escape::Low(high, n + 1, v);
+                    return Some(None);
+                }
+                if !(0xDC00..=0xDFFF).contains(&v) {
+                    return None;
+                }
+                self.escape = Escape::None;
+                char::from_u32(0x10000 + ((high - 0xD800) << 10) + (v - 0xDC00)).map(Some)
+            }
+            Escape::None => None,
+        }
+    }
+}
+
+fn is_delimiter(c: u8) -> bool {
+    matches!(c, b' ' | b'\t' | b'\n' | b'\r' | b',' | b']' | b'}')
+}
+
+/// Whether a JSON number or literal starts with `w`.
+fn valid_prefix(w: &str) -> bool {
+    if ["true", "false", "null"].iter().any(|l| l.starts_with(w)) {
+        return true;
+    }
+    // A number so far: complete, or complete but for its last part.
+    valid_word(w)
+        || [w.to_owned() + "0", w.to_owned() + "0.0"]
+            .iter()
+            .any(|x| valid_word(x))
+        || valid_word(&(w.to_owned() + "1"))
+}
+
+/// A complete JSON number or literal.
+fn valid_word(w: &str) -> bool {
+    if matches!(w, "true" | "false" | "null") {
+        return true;
+    }
+    let b = w.as_bytes();
+    let mut i = usize::from(b.first() == Some(&b'-'));
+    let digits = |i: &mut usize| {
+        let s = *i;
+        while *i < b.len() && b[*i].is_ascii_digit() {
+            *i += 1;
+        }
+        *i - s
+    };
+    match b.get(i) {
+        Some(b'0') => i += 1,
+        Some(b'1'..=b'9') => {
+            digits(&mut i);
+        }
+        _ => return false,
+    }
+    if b.get(i) == Some(&b'.') {
+        i += 1;
+        if digits(&mut i) == 0 {
+            return false;
+        }
+    }
+    if matches!(b.get(i), Some(b'e' | b'E')) {
+        i += 1;
+        if matches!(b.get(i), Some(b'+' | b'-')) {
+            i += 1;
+        }
+        if digits(&mut i) == 0 {
+            return false;
+        }
+    }
+    i == b.len()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[derive(Default)]
+    struct Log(Vec<String>);
+
+    impl Sink for Log {
+        fn open(&mut self, _: &str, array: bool, at: usize) {
+            self.0.push(format!("open {array} {at}"));
+        }
+        fn key(&mut self, key: &str, span: std::ops::Range<usize>) {
+            self.0.push(format!("key {key} {span:?}"));
+        }
+        fn close(&mut self, _: &str, end: usize) {
+            self.0.push(format!("close {end}"));
+        }
+        fn scalar(&mut self, text: &str, span: std::ops::Range<usize>) {
+            self.0.push(format!("scalar {}", &text[span]));
+        }
+        fn string_start(&mut self, _: &str, at: usize) {
+            self.0.push(format!("str {at}"));
+        }
+        fn string_piece(&mut self, _: &str, piece: &str, _: usize, _: bool) {
+            self.0.push(format!("piece {piece:?}"));
+        }
+        fn string_end(&mut self, _: &str, end: usize) {
+            self.0.push(format!("end {end}"));
+        }
+    }
+
+    /// Fed one byte at a time, the same events but for where string pieces
+    /// are split.
+    #[test]
+    fn resumes_anywhere() {
+        let doc = r#"{"a\u00e9": [1, -2.5e3, true, null, "x\"\ud83d\ude00y"], "b": {}}"#;
+        let mut whole = Log::default();
+        let mut t = Tokens::new(0, 128);
+        assert_eq!(t.feed(doc, &mut whole), Status::Done(doc.len()));
+        let mut bytes = Log::default();
+        let mut t = Tokens::new(0, 128);
+        for end in 1..=doc.len() {
+            let status = t.feed(&doc[..end], &mut bytes);
+            assert_eq!(status == Status::Open, end < doc.len(), "{end}");
+        }
+        let joined = |log: &Log| {
+            let mut out: Vec<String> = Vec::new();
+            for e in &log.0 {
+                match (out.last_mut(), e.strip_prefix("piece ")) {
+                    (Some(last), Some(p)) if last.starts_with("piece ") => {
+                        let a: String = serde_json::from_str(&last[6..]).unwrap();
+                        let b: String = serde_json::from_str(p).unwrap();
+                        *last = format!("piece {:?}", a + &b);
+                    }
+                    _ => out.push(e.clone()),
+                }
+            }
+            out
+        };
+        assert_eq!(joined(&whole), joined(&bytes));
+        assert!(whole.0.contains(&"key aé 1..10".to_owned()));
+        assert!(whole.0.contains(&"scalar -2.5e3".to_owned()));
+    }
+
+    #[test]
+    fn refuses_what_is_not_json() {
+        for bad in [
+            "{'a': 1}",
+            "[1,]",
+            "[01]",
+            "[1.]",
+            "{\"a\" 1}",
+            "[\"\\x\"]",
+            "[\"\\udc00\"]",
+            "[\"\\ud800x\"]",
+            "[tru]",
+            "[1 2]",
+            "[\"a\nb\"]",
+            "{\"a\": 1,}",
+            "[NaN]",
+            "[1}",
+        ] {
+            let mut t = Tokens::new(0, 128);
+            assert!(
+                matches!(t.feed(bad, &mut Log::default()), Status::Bad(_)),
+                "{bad}"
+            );
+        }
+        let mut t = Tokens::new(0, 2);
+        assert!(matches!(
+            t.feed("[[[1]]]", &mut Log::default()),
+            Status::Bad(2)
+        ));
+    }
+}

@@ -1,0 +1,734 @@
+//! The live path: a value that is JSON as written, read as it arrives.
+//!
+//! The untyped view is built from the tokens directly. The typed view is
+//! updated in place (see [`crate::partial::grow`]): each change — a member
+//! or element completed, a container or string started, a string grown — is
+//! read as a small text of its own (the openers and keys of the containers
+//! around it, then its text) through the one Deserializer, and put in place.
+//! A string that is shown grows by appending. Parts the view does not show
+//! (a plain field's object still open) cost nothing until they complete.
+
+use std::ops::Range;
+
+use serde::de::DeserializeOwned;
+use serde_json::Value;
+
+use super::delta::{Delta, Path, Segment};
+use super::json::{Sink, Status, Tokens};
+use crate::error::{Error, Result};
+use crate::partial::grow::{self, Level, Placed, Route};
+use crate::partial::View;
+use crate::shape::Shape;
+use crate::Decoder;
+
+/// Whether a part on the spine is in the typed view.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Shown {
+    Yes,
+    /// Not yet: its admission waits for a required field.
+    Pending,
+    /// Not while it is open (its place takes only complete values).
+    Hidden,
+    /// Not known since a part around it was rebuilt.
+    Unknown,
+}
+
+/// An open container.
+#[derive(Debug)]
+struct Frame {
+    array: bool,
+    start: usize,
+    /// Elements in the untyped view (arrays).
+    len: usize,
+    /// The current member's key (objects).
+    key: Option<String>,
+    /// Where the current member's key is written, quotes included.
+    header: Range<usize>,
+    shown: Shown,
+    /// Its typed view is a struct whose fields grow in place.
+    fields: bool,
+    /// Its typed view cannot grow in place: rebuilt on every change.
+    rebuild: bool,
+}
+
+/// An open string value.
+#[derive(Debug)]
+struct Str {
+    path: Path,
+    start: usize,
+    /// Shown in the untyped view.
+    untyped: bool,
+    shown: Shown,
+    /// How the typed view reaches it, when shown.
+    route: Vec<Route>,
+    /// What arrived so far (unescaped).
+    decoded: String,
+    /// How much of it the untyped view shows.
+    visible: usize,
+    /// Where the text read since the last escape starts in `decoded`.
+    seg: usize,
+    /// An object member's value (an element's closer is `]`, a member's `}`).
+    member: bool,
+    /// An escape started or something but whitespace arrived (an element
+    /// shows from then on).
+    content: bool,
+}
+
+impl Str {
+    /// Takes in what arrived: raw text, or an escape's character.
+    fn take(&mut self, piece: &str, escaped: bool) {
+        self.content |= escaped || !piece.trim_start().is_empty();
+        self.decoded.push_str(piece);
+        if escaped {
+            self.seg = self.decoded.len();
+        }
+    }
+
+    /// How much of the string a decode of the text so far shows: all but
+    /// the raw whitespace at its end.
+    fn shown_len(&self) -> usize {
+        self.seg + self.decoded[self.seg..].trim_end().len()
+    }
+
+    /// The cut string's text ends in a character the tolerant path reads
+    /// otherwise at the end of a reply: a closer (`{"a": "b}` is
+    /// `{"a": "b"}`), a backtick (a fence closing), `>` (a tag closing).
+    fn ends_early(&self) -> bool {
+        self.decoded[self.seg..]
+            .trim_end()
+            .ends_with(['}', ']', '`', '>'])
+    }
+}
+
+pub(super) struct Live<V> {
+    pub(super) tokens: Tokens,
+    /// Where the value starts.
+    start: usize,
+    /// The untyped view.
+    pub(super) value: Value,
+    /// The innermost open container's path.
+    path: Path,
+    frames: Vec<Frame>,
+    string: Option<Str>,
+    pub(super) deltas: Vec<Delta>,
+    /// The typed view, before the root's own admission (always `Some`).
+    pub(super) view: Option<V>,
+    decoder: Decoder,
+    shape: Shape,
+    /// A typed read failed: the live path gives up.
+    pub(super) failed: bool,
+    /// Typed updates are made (not while catching up at the start).
+    typed: bool,
+}
+
+impl<V: DeserializeOwned + View> Live<V> {
+    /// Reads `text` from `start`, where the value opens, to its end; `view`
+    /// is the typed view of all of `text` (before admission). `None` if the
+    /// value is not JSON as written.
+    pub(super) fn lock(
+        text: &str,
+        start: usize,
+        view: V,
+        decoder: &Decoder,
+        shape: Shape,
+    ) -> Option<(Live<V>, Status)> {
+        let mut live = Live {
+            tokens: Tokens::new(start, decoder.max_depth),
+            start,
+            value: Value::Null,
+            path: Path::root(),
+            frames: Vec::new(),
+            string: None,
+            deltas: Vec::new(),
+            view: Some(view),
+            decoder: decoder.clone(),
+            shape,
+            failed: false,
+            typed: false,
+        };
+        let mut tokens = std::mem::replace(&mut live.tokens, Tokens::new(0, 0));
+        let status = tokens.feed(text, &mut live);
+        live.tokens = tokens;
+        if matches!(status, Status::Bad(_)) {
+            return None;
+        }
+        live.typed = true;
+        Some((live, status))
+    }
+
+    /// A cut string that a decode of the text so far ends early (see
+    /// [`Str::ends_early`]): the live views do not show what that decode
+    /// shows until more text arrives.
+    pub(super) fn ends_early(&self) -> bool {
+        self.string.as_ref().is_some_and(Str::ends_early)
+    }
+
+    /// Where the value starts.
+    pub(super) fn start(&self) -> usize {
+        self.start
+    }
+
+    /// Reads the text that arrived.
+    pub(super) fn feed(&mut self, text: &str) -> Status {
+        let mut tokens = std::mem::replace(&mut self.tokens, Tokens::new(0, 0));
+        let status = tokens.feed(text, self);
+        self.tokens = tokens;
+        status
+    }
+
+    /// Whether the typed view is shown (the root's admission).
+    pub(super) fn shown(&self) -> bool {
+        self.view.as_ref().is_some_and(View::__shown)
+    }
+
+    fn root(&mut self) -> &mut V {
+        self.view.as_mut().expect("a live view")
+    }
+
+    /// Whether the value at `path` is complete.
+    pub(super) fn is_complete(&self, path: &Path, done: bool) -> bool {
+        if done {
+            return true;
+        }
+        let open = self.string.as_ref().map_or(&self.path, |s| &s.path);
+        self.frames.is_empty() || !open.starts_with(path)
+    }
+
+    /// The path of the innermost container's current part.
+    fn child_path(&self) -> Path {
+        let mut p = self.path.clone();
+        if let Some(f) = self.frames.last() {
+            p.push(match (f.array, &f.key) {
+                (true, _) => Segment::Index(f.len),
+                (false, Some(k)) => Segment::Key(k.clone()),
+                (false, None) => Segment::Key(String::new()),
+            });
+        }
+        p
+    }
+
+    /// The untyped value at `path`.
+    fn slot(&mut self, path: &Path) -> Option<&mut Value> {
+        let mut at = &mut self.value;
+        for seg in path.segments() {
+            at = match (seg, at) {
+                (Segment::Key(k), Value::Object(m)) => m.get_mut(k)?,
+                (Segment::Index(i), Value::Array(a)) => a.get_mut(*i)?,
+                _ => return None,
+            };
+        }
+        Some(at)
+    }
+
+    /// Puts `v` at `path` in the untyped view (a new member or element).
+    fn set(&mut self, path: &Path, v: Value) {
+        let Some((last, _)) = path.segments().split_last() else {
+            self.value = v;
+            return;
+        };
+        let mut parent = path.clone();
+        parent.pop();
+        match (self.slot(&parent), last) {
+            (Some(Value::Object(m)), Segment::Key(k)) => {
+                m.insert(k.clone(), v);
+            }
+            (Some(Value::Array(a)), Segment::Index(i)) => {
+                if *i < a.len() {
+                    a[*i] = v;
+                } else {
+                    a.push(v);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// A new part of the innermost container starts in the untyped view.
+    fn grow_untyped(&mut self) {
+        if let Some(f) = self.frames.last_mut() {
+            if f.array {
+                f.len += 1;
+            }
+        }
+    }
+
+    // The typed view.
+
+    /// Whether typed work is to be done for a part of the innermost
+    /// container: every container around it is shown. Unknown ones are found
+    /// out first.
+    fn typed_ready(&mut self, text: &str) -> bool {
+        if !self.typed || self.failed {
+            return false;
+        }
+        for k in 1..self.frames.len() {
+            if self.frames[k - 1].shown != Shown::Yes {
+                return false;
+            }
+            if self.frames[k].shown == Shown::Unknown {
+                self.resolve(text, k);
+                if self.failed {
+                    return false;
+                }
+            }
+        }
+        self.frames.last().is_some_and(|f| f.shown == Shown::Yes)
+    }
+
+    /// A part of the innermost container completed: a container waiting for
+    /// its admission is read again.
+    fn completed_in(&mut self, text: &str) -> bool {
+        if self.typed_ready(text) {
+            return true;
+        }
+        let d = self.frames.len();
+        let waiting = self.typed
+            && !self.failed
+            && d > 1
+            && self.frames[d - 1].shown == Shown::Pending
+            && self.frames[..d - 1].iter().all(|f| f.shown == Shown::Yes);
+        if waiting {
+            self.rebuild(text, d - 1);
+        }
+        false
+    }
+
+    /// Finds out whether the container at depth `k`, unknown since a part
+    /// around it was rebuilt, is shown: the rebuilt view shows it if reading
+    /// it alone does.
+    fn resolve(&mut self, text: &str, k: usize) {
+        let span = self.frames[k].start..text.len();
+        match self.check(text, k, span.clone(), true) {
+            Some(out) => {
+                let shown = self.classify(text, k, span, &out, false);
+                let f = &mut self.frames[k];
+                f.shown = shown;
+                f.fields = out.fields;
+            }
+            None => self.failed = true,
+        }
+    }
+
+    /// Reads the node at depth `k` (a frame) again from its text so far and
+    /// puts it in place; the parts inside it are then unknown.
+    fn rebuild(&mut self, text: &str, k: usize) {
+        let start = self.frames[k].start;
+        let has = self.frames[k].shown == Shown::Yes;
+        for f in &mut self.frames[k + 1..] {
+            f.shown = Shown::Unknown;
+        }
+        if let Some(s) = &mut self.string {
+            s.shown = Shown::Unknown;
+        }
+        if k == 0 {
+            match self.read(&text[start..], 0, false) {
+                Ok(Some(root)) => {
+                    self.frames[0].fields = root.__fields();
+                    self.view = Some(root);
+                }
+                _ => self.failed = true,
+            }
+            return;
+        }
+        match self.place(text, k, start..text.len(), false, has) {
+            Some(out) => {
+                let shown = self.classify(text, k, start..text.len(), &out, false);
+                let f = &mut self.frames[k];
+                f.shown = shown;
+                f.fields = out.fields;
+            }
+            None => self.failed = true,
+        }
+    }
+
+    /// After `out` placed a part at depth `d`: shown, waiting for admission,
+    /// or hidden (found with a probe that ignores admission).
+    fn classify(
+        &mut self,
+        text: &str,
+        d: usize,
+        span: Range<usize>,
+        out: &Placed,
+        string: bool,
+    ) -> Shown {
+        if out.present {
+            return Shown::Yes;
+        }
+        if string {
+            return Shown::Hidden;
+        }
+        match self.check(text, d, span, false) {
+            Some(p) if p.present => Shown::Pending,
+            Some(_) => Shown::Hidden,
+            None => {
+                self.failed = true;
+                Shown::Hidden
+            }
+        }
+    }
+
+    /// Puts the part at depth `d` (a part of `frames[d - 1]`), written at
+    /// `span`, in place. `has`: the view shows it already (its cut form).
+    /// `None` when the read failed. A node on the way that cannot grow in
+    /// place is rebuilt instead.
+    fn place(
+        &mut self,
+        text: &str,
+        d: usize,
+        span: Range<usize>,
+        complete: bool,
+        has: bool,
+    ) -> Option<Placed> {
+        if let Some(j) = (1..d).find(|&j| self.frames[j].rebuild) {
+            self.rebuild(text, j);
+            return (!self.failed).then(Placed::default);
+        }
+        let part = match self.read(&self.synthetic(text, d, span, complete), d, false) {
+            Ok(Some(p)) => p,
+            Ok(None) => return Some(Placed::default()),
+            Err(_) => return None,
+        };
+        let levels = self.levels(d, has);
+        let mut out = Placed::default();
+        self.root().__place(part, &levels, 0, &mut out);
+        if let Some(j) = out.rebuild {
+            if out.fixed && j < self.frames.len() {
+                self.frames[j].rebuild = true;
+            }
+            self.rebuild(text, j.min(self.frames.len() - 1));
+            return (!self.failed).then(Placed::default);
+        }
+        Some(out)
+    }
+
+    /// Whether the part at depth `d`, read alone, would be shown — with its
+    /// admission (`admit`) or without — changing nothing.
+    fn check(&mut self, text: &str, d: usize, span: Range<usize>, admit: bool) -> Option<Placed> {
+        let syn = self.synthetic(text, d, span, false);
+        let part = match self.read(&syn, d, !admit) {
+            Ok(Some(p)) => p,
+            Ok(None) => return Some(Placed::default()),
+            Err(_) => return None,
+        };
+        let levels = self.levels(d, false);
+        let mut out = Placed {
+            probe: true,
+            admit,
+            ..Placed::default()
+        };
+        self.root().__place(part, &levels, 0, &mut out);
+        Some(out)
+    }
+
+    /// Whether the view shows the part of the innermost container that has
+    /// just completed, in its cut form (written at `cut`).
+    fn had(&mut self, text: &str, shown: Shown, cut: Range<usize>) -> bool {
+        match shown {
+            Shown::Yes => true,
+            Shown::Unknown => {
+                let d = self.frames.len();
+                match self.check(text, d, cut, true) {
+                    Some(out) => out.present,
+                    None => {
+                        self.failed = true;
+                        false
+                    }
+                }
+            }
+            _ => false,
+        }
+    }
+
+    /// The containers around the part at depth `d`, as levels.
+    fn levels(&self, d: usize, has: bool) -> Vec<Level> {
+        (0..d)
+            .map(|i| match self.frames[i].array {
+                true if i + 1 == d => Level::Element { has },
+                true => Level::Element { has: true },
+                false => Level::Member,
+            })
+            .collect()
+    }
+
+    /// The text of the part at depth `d` alone: the openers and keys of the
+    /// containers around it, then its own text (a space after a complete
+    /// one, so that a number ends). The containers are left open, as they
+    /// are in the reply.
+    fn synthetic(&self, text: &str, d: usize, span: Range<usize>, complete: bool) -> String {
+        let mut s = String::with_capacity(span.len() + 16 * d + 1);
+        for f in &self.frames[..d] {
+            if f.array {
+                s.push('[');
+            } else {
+                s.push('{');
+                s.push_str(&text[f.header.clone()]);
+                s.push(':');
+            }
+        }
+        s.push_str(&text[span]);
+        if complete {
+            s.push(' ');
+        }
+        s
+    }
+
+    /// Decodes a part's text into the root's view; `around` struct fields
+    /// (`usize::MAX`: all) are exempt from admission.
+    fn read(&self, syn: &str, d: usize, all: bool) -> Result<Option<V>> {
+        let around = match all {
+            true => usize::MAX,
+            false => self.frames[..d.min(self.frames.len())]
+                .iter()
+                .filter(|f| f.fields)
+                .count(),
+        };
+        let read = grow::around(around, || {
+            self.decoder
+                .decode_as::<V>(syn, self.shape, true)
+                .map(|(v, _)| v)
+        });
+        match read {
+            Ok(v) => Ok(Some(v)),
+            Err(e) if e.is_nothing() => Ok(None),
+            Err(e) => Err(e),
+        }
+    }
+
+    /// A new part of the innermost container, written at `span`: put it in
+    /// the typed view if the view shows it.
+    fn typed_part(
+        &mut self,
+        text: &str,
+        span: Range<usize>,
+        complete: bool,
+        has: bool,
+    ) -> Option<Placed> {
+        let d = self.frames.len();
+        let out = self.place(text, d, span, complete, has);
+        if out.is_none() {
+            self.failed = true;
+        }
+        out
+    }
+}
+
+impl Error {
+    /// An error a partial view takes as "nothing to show yet".
+    pub(crate) fn is_nothing(&self) -> bool {
+        self.kind() == crate::ErrorKind::NoJson || self.is_in_cut_reply()
+    }
+}
+
+impl<V: DeserializeOwned + View> Sink for Live<V> {
+    fn open(&mut self, text: &str, array: bool, at: usize) {
+        let empty = match array {
+            true => Value::Array(Vec::new()),
+            false => Value::Object(serde_json::Map::new()),
+        };
+        let root = self.frames.is_empty();
+        let path = self.child_path();
+        self.set(&path, empty.clone());
+        self.grow_untyped();
+        self.deltas.push(Delta::Started {
+            path: path.clone(),
+            value: empty,
+        });
+        let mut frame = Frame {
+            array,
+            start: at,
+            len: 0,
+            key: None,
+            header: 0..0,
+            shown: Shown::Hidden,
+            fields: false,
+            rebuild: false,
+        };
+        if root {
+            frame.shown = Shown::Yes;
+            frame.fields = self.root().__fields();
+        } else if self.typed_ready(text) {
+            if let Some(out) = self.typed_part(text, at..at + 1, false, false) {
+                let d = self.frames.len();
+                frame.shown = self.classify(text, d, at..at + 1, &out, false);
+                frame.fields = out.fields;
+            }
+        } else if self.frames.last().is_some_and(|f| f.shown != Shown::Hidden) {
+            frame.shown = Shown::Unknown;
+        }
+        self.frames.push(frame);
+        self.path = path;
+    }
+
+    fn key(&mut self, key: &str, span: Range<usize>) {
+        if let Some(f) = self.frames.last_mut() {
+            f.key = Some(key.to_owned());
+            f.header = span;
+        }
+    }
+
+    fn close(&mut self, text: &str, end: usize) {
+        let frame = self.frames.pop().expect("a container is open");
+        let path = std::mem::take(&mut self.path);
+        let value = self.slot(&path).cloned().unwrap_or(Value::Null);
+        self.deltas.push(Delta::Completed {
+            path: path.clone(),
+            value,
+        });
+        self.path = path;
+        self.path.pop();
+        if self.frames.is_empty() {
+            if self.typed && !self.failed {
+                match self.read(&text[self.start..end], 0, false) {
+                    Ok(Some(root)) => self.view = Some(root),
+                    _ => self.failed = true,
+                }
+            }
+            return;
+        }
+        if self.completed_in(text) {
+            let has = self.had(text, frame.shown, frame.start..end - 1);
+            self.typed_part(text, frame.start..end, true, has);
+        }
+    }
+
+    fn scalar(&mut self, text: &str, span: Range<usize>) {
+        let value: Value = serde_json::from_str(&text[span.clone()]).unwrap_or(Value::Null);
+        let path = self.child_path();
+        self.set(&path, value.clone());
+        self.grow_untyped();
+        self.deltas.push(Delta::Completed { path, value });
+        if self.completed_in(text) {
+            self.typed_part(text, span, true, false);
+        }
+    }
+
+    fn string_start(&mut self, text: &str, at: usize) {
+        let path = self.child_path();
+        let member = self.frames.last().is_some_and(|f| !f.array);
+        if member {
+            self.set(&path, Value::String(String::new()));
+            self.deltas.push(Delta::Started {
+                path: path.clone(),
+                value: Value::String(String::new()),
+            });
+        }
+        let mut s = Str {
+            path,
+            start: at,
+            untyped: member,
+            shown: Shown::Hidden,
+            route: Vec::new(),
+            decoded: String::new(),
+            visible: 0,
+            seg: 0,
+            member,
+            content: false,
+        };
+        if self.typed_ready(text) {
+            if let Some(out) = self.typed_part(text, at..at + 1, false, false) {
+                s.shown = if out.present {
+                    Shown::Yes
+                } else {
+                    Shown::Pending
+                };
+                s.route = out.route;
+            }
+        } else if self.frames.last().is_some_and(|f| f.shown != Shown::Hidden) {
+            s.shown = Shown::Unknown;
+        }
+        self.string = Some(s);
+    }
+
+    fn string_piece(&mut self, text: &str, raw: &str, end: usize, escaped: bool) {
+        let Some(mut s) = self.string.take() else {
+            return;
+        };
+        s.take(raw, escaped);
+        let (old, new) = (s.visible, s.shown_len());
+        let grown = s.decoded[old.min(new)..new].to_owned();
+        s.visible = new;
+        if !s.untyped && (s.member || s.content) {
+            s.untyped = true;
+            let v = Value::String(s.decoded[..new].to_owned());
+            self.set(&s.path, v.clone());
+            self.grow_untyped();
+            self.deltas.push(Delta::Started {
+                path: s.path.clone(),
+                value: v,
+            });
+        } else if s.untyped && new < old {
+            let v = Value::String(s.decoded[..new].to_owned());
+            self.set(&s.path, v.clone());
+            self.deltas.push(Delta::Started {
+                path: s.path.clone(),
+                value: v,
+            });
+        } else if s.untyped && new > old {
+            if let Some(Value::String(v)) = self.slot(&s.path) {
+                v.push_str(&grown);
+            }
+            self.deltas.push(Delta::Appended {
+                path: s.path.clone(),
+                text: grown.clone(),
+            });
+        }
+        // The typed view: the string's text as far as it is shown.
+        let cut = s.start..end - (s.decoded.len() - new);
+        if s.shown == Shown::Hidden || (new == old && s.shown == Shown::Yes) {
+            self.string = Some(s);
+            return;
+        }
+        if s.shown == Shown::Yes && new > old && self.root().__append(&s.route, &grown) {
+            self.string = Some(s);
+            return;
+        }
+        if self.typed_ready(text) {
+            let d = self.frames.len();
+            if s.shown == Shown::Unknown {
+                match self.check(text, d, cut.clone(), true) {
+                    Some(out) => {
+                        s.shown = if out.present {
+                            Shown::Yes
+                        } else {
+                            Shown::Pending
+                        };
+                        s.route = out.route;
+                    }
+                    None => self.failed = true,
+                }
+            }
+            // Shown: put it in place as it is now (the view held it as it
+            // was when it was rebuilt).
+            let has = s.shown == Shown::Yes;
+            if let Some(out) = self.typed_part(text, cut, false, has) {
+                s.shown = match out.present {
+                    true => Shown::Yes,
+                    false if s.content => Shown::Hidden,
+                    false => Shown::Pending,
+                };
+                s.route = out.route;
+            }
+        }
+        self.string = Some(s);
+    }
+
+    fn string_end(&mut self, text: &str, end: usize) {
+        let Some(s) = self.string.take() else {
+            return;
+        };
+        let value = Value::String(s.decoded.clone());
+        if !s.untyped {
+            self.grow_untyped();
+        }
+        self.set(&s.path, value.clone());
+        self.deltas.push(Delta::Completed {
+            path: s.path,
+            value,
+        });
+        if self.completed_in(text) {
+            let cut = s.start..end - 1 - (s.decoded.len() - s.visible);
+            let has = self.had(text, s.shown, cut);
+            self.typed_part(text, s.start..end, true, has);
+        }
+    }
+}
