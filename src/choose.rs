@@ -526,6 +526,62 @@ impl Decoder {
         Ok(single)
     }
 
+    /// Decodes a part of a streaming reply (see `stream::live`): `text` is
+    /// JSON as written, cut off inside the containers that open at `spine`,
+    /// so it is read once, as the whole text of a reply.
+    pub(crate) fn part<'de, V: serde::Deserialize<'de>>(
+        &self,
+        text: &'de str,
+        spine: Vec<usize>,
+    ) -> Result<V> {
+        let policy = de::Policy {
+            on: true,
+            typed: true,
+            allow: self.allow,
+            rules: self.rules,
+            max_depth: self.max_depth,
+        };
+        let span = [0..text.len()];
+        let mut opts = ScanOptions {
+            max_depth: self.max_depth,
+            multi: false,
+            spine: Some(spine),
+            rules: self.rules,
+            hints: Vec::new(),
+        };
+        let mut restarts = 0;
+        loop {
+            let mut scan = Scanner::over(text, &span, &opts);
+            let result = (|| -> Result<V> {
+                let mut de = de::Deserializer::new(&mut scan, policy);
+                let value = V::deserialize(&mut de)?;
+                de.finish()?;
+                Ok(value)
+            })();
+            work::add(scan.offset());
+            let e = match result {
+                Ok(v) => return Ok(v),
+                Err(e) => e,
+            };
+            restarts += 1;
+            match (e.spine(), e.hint()) {
+                _ if restarts > MAX_RESTARTS => {}
+                (Some(spine), _) if opts.spine.as_deref() != Some(spine) => {
+                    opts.spine = Some(spine.to_vec());
+                    continue;
+                }
+                (_, Some(hint)) if !opts.hints.contains(hint) => {
+                    opts.hints.push(hint.clone());
+                    continue;
+                }
+                _ => {}
+            }
+            let e = e.or_at(scan.offset());
+            let cut = scan.truncated() || opts.spine.as_ref().is_some_and(|s| !s.is_empty());
+            return Err(if cut { e.in_cut_reply() } else { e });
+        }
+    }
+
     fn attempt<'de, R, F>(
         &self,
         text: &'de str,

@@ -115,6 +115,8 @@ fn replies() -> Vec<String> {
         format!("Sure! Here is the recipe:\n```json\n{RECIPE}\n```\nEnjoy."),
         format!("<think>The user wants JSON {{like this}}.</think>\n{RECIPE}"),
         format!("Here {{name}} is the value: {RECIPE} Hope it helps"),
+        format!("```json\n{RECIPE}\n```\nOr, shorter: ```json\n{{\"id\": 8}}\n``` and [1]."),
+        format!("{RECIPE}\n\nAs a fence:\n```json\n{{\"id\": 9, \"title\": \"x\"}}\n```"),
     ]
 }
 
@@ -156,7 +158,7 @@ proptest! {
     #![proptest_config(ProptestConfig::with_cases(64))]
 
     #[test]
-    fn random_chunkings(which in 0usize..4, cuts in proptest::collection::vec(0usize..2000, 0..40)) {
+    fn random_chunkings(which in 0usize..6, cuts in proptest::collection::vec(0usize..2000, 0..40)) {
         let reply = &replies()[which];
         let mut cuts: Vec<usize> = cuts.into_iter().map(|c| c % (reply.len() + 1)).collect();
         cuts.sort_unstable();

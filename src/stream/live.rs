@@ -18,7 +18,6 @@ use super::json::{Sink, Status, Tokens};
 use crate::error::{Error, Result};
 use crate::partial::grow::{self, Level, Placed, Route};
 use crate::partial::View;
-use crate::shape::Shape;
 use crate::Decoder;
 
 /// Whether a part on the spine is in the typed view.
@@ -69,6 +68,10 @@ struct Str {
     seg: usize,
     /// An object member's value (an element's closer is `]`, a member's `}`).
     member: bool,
+    /// The typed view holds it as a string it appends to, as shown.
+    appended: bool,
+    /// How much of `decoded` the typed view holds, when shown.
+    typed: usize,
     /// An escape started or something but whitespace arrived (an element
     /// shows from then on).
     content: bool,
@@ -114,7 +117,11 @@ pub(super) struct Live<V> {
     /// The typed view, before the root's own admission (always `Some`).
     pub(super) view: Option<V>,
     decoder: Decoder,
-    shape: Shape,
+    /// The value is the first in a fence.
+    fenced: bool,
+    /// Where the token being reported ends: the text read so far (the
+    /// text itself may go on, not read yet).
+    now: usize,
     /// A typed read failed: the live path gives up.
     pub(super) failed: bool,
     /// Typed updates are made (not while catching up at the start).
@@ -130,7 +137,7 @@ impl<V: DeserializeOwned + View> Live<V> {
         start: usize,
         view: V,
         decoder: &Decoder,
-        shape: Shape,
+        fenced: bool,
     ) -> Option<(Live<V>, Status)> {
         let mut live = Live {
             tokens: Tokens::new(start, decoder.max_depth),
@@ -142,7 +149,8 @@ impl<V: DeserializeOwned + View> Live<V> {
             deltas: Vec::new(),
             view: Some(view),
             decoder: decoder.clone(),
-            shape,
+            fenced,
+            now: start,
             failed: false,
             typed: false,
         };
@@ -161,6 +169,11 @@ impl<V: DeserializeOwned + View> Live<V> {
     /// shows until more text arrives.
     pub(super) fn ends_early(&self) -> bool {
         self.string.as_ref().is_some_and(Str::ends_early)
+    }
+
+    /// Whether the value is the first in a fence.
+    pub(super) fn fenced(&self) -> bool {
+        self.fenced
     }
 
     /// Where the value starts.
@@ -297,7 +310,7 @@ impl<V: DeserializeOwned + View> Live<V> {
     /// around it was rebuilt, is shown: the rebuilt view shows it if reading
     /// it alone does.
     fn resolve(&mut self, text: &str, k: usize) {
-        let span = self.frames[k].start..text.len();
+        let span = self.frames[k].start..self.now;
         match self.check(text, k, span.clone(), true) {
             Some(out) => {
                 let shown = self.classify(text, k, span, &out, false);
@@ -321,7 +334,7 @@ impl<V: DeserializeOwned + View> Live<V> {
             s.shown = Shown::Unknown;
         }
         if k == 0 {
-            match self.read(&text[start..], 0, false) {
+            match self.read(self.synthetic(text, 0, start..self.now, false), 0, false) {
                 Ok(Some(root)) => {
                     self.frames[0].fields = root.__fields();
                     self.view = Some(root);
@@ -330,9 +343,9 @@ impl<V: DeserializeOwned + View> Live<V> {
             }
             return;
         }
-        match self.place(text, k, start..text.len(), false, has) {
+        match self.place(text, k, start..self.now, false, has) {
             Some(out) => {
-                let shown = self.classify(text, k, start..text.len(), &out, false);
+                let shown = self.classify(text, k, start..self.now, &out, false);
                 let f = &mut self.frames[k];
                 f.shown = shown;
                 f.fields = out.fields;
@@ -383,7 +396,7 @@ impl<V: DeserializeOwned + View> Live<V> {
             self.rebuild(text, j);
             return (!self.failed).then(Placed::default);
         }
-        let part = match self.read(&self.synthetic(text, d, span, complete), d, false) {
+        let part = match self.read(self.synthetic(text, d, span, complete), d, false) {
             Ok(Some(p)) => p,
             Ok(None) => return Some(Placed::default()),
             Err(_) => return None,
@@ -405,7 +418,7 @@ impl<V: DeserializeOwned + View> Live<V> {
     /// admission (`admit`) or without — changing nothing.
     fn check(&mut self, text: &str, d: usize, span: Range<usize>, admit: bool) -> Option<Placed> {
         let syn = self.synthetic(text, d, span, false);
-        let part = match self.read(&syn, d, !admit) {
+        let part = match self.read(syn, d, !admit) {
             Ok(Some(p)) => p,
             Ok(None) => return Some(Placed::default()),
             Err(_) => return None,
@@ -453,10 +466,19 @@ impl<V: DeserializeOwned + View> Live<V> {
     /// The text of the part at depth `d` alone: the openers and keys of the
     /// containers around it, then its own text (a space after a complete
     /// one, so that a number ends). The containers are left open, as they
-    /// are in the reply.
-    fn synthetic(&self, text: &str, d: usize, span: Range<usize>, complete: bool) -> String {
+    /// are in the reply; with the text, where the containers still open at
+    /// its end start (the spine, so that it is read once).
+    fn synthetic(
+        &self,
+        text: &str,
+        d: usize,
+        span: Range<usize>,
+        complete: bool,
+    ) -> (String, Vec<usize>) {
         let mut s = String::with_capacity(span.len() + 16 * d + 1);
+        let mut spine = Vec::with_capacity(self.frames.len() + 1);
         for f in &self.frames[..d] {
+            spine.push(s.len());
             if f.array {
                 s.push('[');
             } else {
@@ -465,16 +487,27 @@ impl<V: DeserializeOwned + View> Live<V> {
                 s.push(':');
             }
         }
+        let base = s.len();
+        if !complete {
+            let inner = self.frames[d.min(self.frames.len())..]
+                .iter()
+                .filter(|f| f.start >= span.start);
+            spine.extend(inner.map(|f| base + f.start - span.start));
+            let opens = matches!(text.as_bytes().get(span.start), Some(b'{' | b'['));
+            if opens && !self.frames.iter().any(|f| f.start == span.start) {
+                spine.push(base);
+            }
+        }
         s.push_str(&text[span]);
         if complete {
             s.push(' ');
         }
-        s
+        (s, spine)
     }
 
     /// Decodes a part's text into the root's view; `around` struct fields
     /// (`usize::MAX`: all) are exempt from admission.
-    fn read(&self, syn: &str, d: usize, all: bool) -> Result<Option<V>> {
+    fn read(&self, (syn, spine): (String, Vec<usize>), d: usize, all: bool) -> Result<Option<V>> {
         let around = match all {
             true => usize::MAX,
             false => self.frames[..d.min(self.frames.len())]
@@ -482,11 +515,7 @@ impl<V: DeserializeOwned + View> Live<V> {
                 .filter(|f| f.fields)
                 .count(),
         };
-        let read = grow::around(around, || {
-            self.decoder
-                .decode_as::<V>(syn, self.shape, true)
-                .map(|(v, _)| v)
-        });
+        let read = grow::around(around, || self.decoder.part::<V>(&syn, spine));
         match read {
             Ok(v) => Ok(Some(v)),
             Err(e) if e.is_nothing() => Ok(None),
@@ -521,6 +550,7 @@ impl Error {
 
 impl<V: DeserializeOwned + View> Sink for Live<V> {
     fn open(&mut self, text: &str, array: bool, at: usize) {
+        self.now = at + 1;
         let empty = match array {
             true => Value::Array(Vec::new()),
             false => Value::Object(serde_json::Map::new()),
@@ -560,6 +590,7 @@ impl<V: DeserializeOwned + View> Sink for Live<V> {
     }
 
     fn key(&mut self, key: &str, span: Range<usize>) {
+        self.now = span.end;
         if let Some(f) = self.frames.last_mut() {
             f.key = Some(key.to_owned());
             f.header = span;
@@ -567,6 +598,7 @@ impl<V: DeserializeOwned + View> Sink for Live<V> {
     }
 
     fn close(&mut self, text: &str, end: usize) {
+        self.now = end;
         let frame = self.frames.pop().expect("a container is open");
         let path = std::mem::take(&mut self.path);
         let value = self.slot(&path).cloned().unwrap_or(Value::Null);
@@ -577,8 +609,8 @@ impl<V: DeserializeOwned + View> Sink for Live<V> {
         self.path = path;
         self.path.pop();
         if self.frames.is_empty() {
-            if self.typed && !self.failed {
-                match self.read(&text[self.start..end], 0, false) {
+            if self.typed && !self.failed && frame.rebuild {
+                match self.read(self.synthetic(text, 0, self.start..end, true), 0, false) {
                     Ok(Some(root)) => self.view = Some(root),
                     _ => self.failed = true,
                 }
@@ -586,12 +618,17 @@ impl<V: DeserializeOwned + View> Sink for Live<V> {
             return;
         }
         if self.completed_in(text) {
+            // A container grown in place is complete as it stands.
+            if frame.shown == Shown::Yes && !frame.rebuild {
+                return;
+            }
             let has = self.had(text, frame.shown, frame.start..end - 1);
             self.typed_part(text, frame.start..end, true, has);
         }
     }
 
     fn scalar(&mut self, text: &str, span: Range<usize>) {
+        self.now = span.end;
         let value: Value = serde_json::from_str(&text[span.clone()]).unwrap_or(Value::Null);
         let path = self.child_path();
         self.set(&path, value.clone());
@@ -603,6 +640,7 @@ impl<V: DeserializeOwned + View> Sink for Live<V> {
     }
 
     fn string_start(&mut self, text: &str, at: usize) {
+        self.now = at + 1;
         let path = self.child_path();
         let member = self.frames.last().is_some_and(|f| !f.array);
         if member {
@@ -622,6 +660,8 @@ impl<V: DeserializeOwned + View> Sink for Live<V> {
             visible: 0,
             seg: 0,
             member,
+            appended: false,
+            typed: 0,
             content: false,
         };
         if self.typed_ready(text) {
@@ -632,6 +672,7 @@ impl<V: DeserializeOwned + View> Sink for Live<V> {
                     Shown::Pending
                 };
                 s.route = out.route;
+                s.appended = s.shown == Shown::Yes && self.root().__append(&s.route, "");
             }
         } else if self.frames.last().is_some_and(|f| f.shown != Shown::Hidden) {
             s.shown = Shown::Unknown;
@@ -640,6 +681,7 @@ impl<V: DeserializeOwned + View> Sink for Live<V> {
     }
 
     fn string_piece(&mut self, text: &str, raw: &str, end: usize, escaped: bool) {
+        self.now = end;
         let Some(mut s) = self.string.take() else {
             return;
         };
@@ -672,15 +714,21 @@ impl<V: DeserializeOwned + View> Sink for Live<V> {
                 text: grown.clone(),
             });
         }
-        // The typed view: the string's text as far as it is shown.
-        let cut = s.start..end - (s.decoded.len() - new);
-        if s.shown == Shown::Hidden || (new == old && s.shown == Shown::Yes) {
+        // The typed view: the string's text as far as it is shown. While a
+        // decode would end it early, the stream decoder shows that decode's
+        // view, and this one catches up with the next text.
+        if s.shown == Shown::Hidden || s.ends_early() || (new == s.typed && s.shown == Shown::Yes) {
             self.string = Some(s);
             return;
         }
-        if s.shown == Shown::Yes && new > old && self.root().__append(&s.route, &grown) {
-            self.string = Some(s);
-            return;
+        let cut = s.start..end - (s.decoded.len() - new);
+        if s.shown == Shown::Yes && s.appended && new > s.typed {
+            let grown = &s.decoded[s.typed..new];
+            if self.root().__append(&s.route, grown) {
+                s.typed = new;
+                self.string = Some(s);
+                return;
+            }
         }
         if self.typed_ready(text) {
             let d = self.frames.len();
@@ -707,12 +755,15 @@ impl<V: DeserializeOwned + View> Sink for Live<V> {
                     false => Shown::Pending,
                 };
                 s.route = out.route;
+                s.appended = s.shown == Shown::Yes && self.root().__append(&s.route, "");
+                s.typed = new;
             }
         }
         self.string = Some(s);
     }
 
     fn string_end(&mut self, text: &str, end: usize) {
+        self.now = end;
         let Some(s) = self.string.take() else {
             return;
         };
@@ -726,6 +777,11 @@ impl<V: DeserializeOwned + View> Sink for Live<V> {
             value,
         });
         if self.completed_in(text) {
+            // Grown in place so far: the rest of it, appended, is the whole.
+            let rest = &s.decoded[s.typed.min(s.decoded.len())..];
+            if s.shown == Shown::Yes && s.appended && self.root().__append(&s.route, rest) {
+                return;
+            }
             let cut = s.start..end - 1 - (s.decoded.len() - s.visible);
             let has = self.had(text, s.shown, cut);
             self.typed_part(text, s.start..end, true, has);

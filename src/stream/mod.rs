@@ -36,7 +36,21 @@ enum Mode<V> {
     Live(Box<Live<V>>),
     /// The value that starts at `start` is complete: the text after it is
     /// read again only if it could hold another candidate.
-    After { start: usize },
+    After { start: usize, fence: Fence },
+}
+
+/// After a complete value: whether it was the first value of a fence.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Fence {
+    /// Not in a fence: text after it may hold a candidate that wins (a
+    /// fence, more values).
+    No,
+    /// In a fence that has not closed yet; the value ended here. Once the
+    /// fence closes right after it, nothing after can win over a clean
+    /// fenced value.
+    Open(usize),
+    /// The fence closed right after the value.
+    Closed,
 }
 
 /// Decodes a reply as it arrives, chunk by chunk, keeping `T`'s partial view
@@ -298,12 +312,17 @@ where
                     Status::Done(end) => {
                         let live = *live;
                         self.done = self.tail.is_empty();
+                        let fence = match live.fenced() {
+                            true => Fence::Open(end),
+                            false => Fence::No,
+                        };
                         self.mode = Mode::After {
                             start: live.start(),
+                            fence,
                         };
                         self.value = live.value;
                         self.view = live.view.filter(View::__shown);
-                        if may_matter(&self.text.as_bytes()[end..]) {
+                        if self.after_matters(fence, end) {
                             deltas.extend(self.whole(None)?);
                         }
                         return Ok(deltas);
@@ -317,15 +336,38 @@ where
                 deltas.extend(self.whole(tried)?);
                 Ok(deltas)
             }
-            Mode::After { start } => {
-                if !may_matter(&self.text.as_bytes()[from..]) {
-                    self.mode = Mode::After { start };
+            Mode::After { start, fence } => {
+                if !self.after_matters(fence, from) {
+                    let fence = match fence {
+                        Fence::Open(end) if self.fence_closed(end) => Fence::Closed,
+                        f => f,
+                    };
+                    self.mode = Mode::After { start, fence };
                     return Ok(Vec::new());
                 }
                 self.whole(None)
             }
             Mode::Whole { tried } => self.whole(tried),
         }
+    }
+
+    /// Whether the text after a complete value (the part from `from`) could
+    /// change what the whole text decodes to.
+    fn after_matters(&self, fence: Fence, from: usize) -> bool {
+        match fence {
+            Fence::Closed => false,
+            // The fence's close, or the start of it, and nothing else.
+            Fence::Open(end) => {
+                let after = self.text[end..].trim_start();
+                !(after.starts_with("```") || "```".starts_with(after))
+            }
+            Fence::No => may_matter(&self.text.as_bytes()[from..]),
+        }
+    }
+
+    /// Whether the fence closed right after the value that ended at `end`.
+    fn fence_closed(&self, end: usize) -> bool {
+        self.text[end..].trim_start().starts_with("```")
     }
 
     /// The untyped view of the whole text, and whether it is complete.
@@ -391,10 +433,14 @@ where
         }
         if !report.truncated {
             self.view = view.admitted();
-            self.mode = Mode::After { start };
+            self.mode = Mode::After {
+                start,
+                fence: Fence::No,
+            };
             return Ok(deltas);
         }
-        match Live::lock(&self.text, start, view, &self.decoder, shape) {
+        let fenced = report.strategy == Strategy::Fence;
+        match Live::lock(&self.text, start, view, &self.decoder, fenced) {
             Some((mut live, Status::Open)) if live.value == self.value => {
                 // From nothing, the live path's own deltas say more.
                 let own = std::mem::take(&mut live.deltas);
