@@ -541,7 +541,8 @@ impl Decoder {
             rules: self.rules,
             max_depth: self.max_depth,
         };
-        let span = [0..text.len()];
+        let span = 0..text.len();
+        let span = std::slice::from_ref(&span);
         let mut opts = ScanOptions {
             max_depth: self.max_depth,
             multi: false,
@@ -551,7 +552,7 @@ impl Decoder {
         };
         let mut restarts = 0;
         loop {
-            let mut scan = Scanner::over(text, &span, &opts);
+            let mut scan = Scanner::over(text, span, &opts);
             let result = (|| -> Result<V> {
                 let mut de = de::Deserializer::new(&mut scan, policy);
                 let value = V::deserialize(&mut de)?;
