@@ -166,3 +166,40 @@ proptest! {
         replay::<Value>(reply, &cuts);
     }
 }
+
+/// A reply of `records` steps, fenced, with prose around.
+fn long_reply(records: usize) -> String {
+    let mut s = String::from("Here is the recipe:\n```json\n{\"id\": 1, \"title\": \"Long\", \"body\": \"b\", \"steps\": [");
+    for i in 0..records {
+        if i > 0 {
+            s.push_str(", ");
+        }
+        s.push_str(&format!(r#"{{"n": {i}, "text": "step {i}: fold \"gently\", then wait ✓"}}"#));
+    }
+    s.push_str("], \"tags\": [\"a\"]}\n```\nEnjoy!");
+    s
+}
+
+/// Pushed one byte at a time, the work (bytes the stream decoder and every
+/// read it makes examine: `serde_llm::__private::work()`, deterministic)
+/// stays a small multiple of the reply's length, at 128 KB as at 1 MB.
+#[test]
+fn work_is_linear_in_one_byte_chunks() {
+    let mut per_byte = Vec::new();
+    for records in [2_000, 16_000] {
+        let reply = long_reply(records);
+        let before = serde_llm::__private::work();
+        let mut dec = StreamDecoder::<Recipe>::new();
+        for b in reply.as_bytes() {
+            dec.push(std::slice::from_ref(b)).unwrap();
+        }
+        let work = serde_llm::__private::work() - before;
+        let view = dec.view().as_ref().expect("a view");
+        assert_eq!(view.steps.as_ref().map(Vec::len), Some(records));
+        assert_eq!(dec.finish().unwrap().steps.len(), records);
+        per_byte.push(work as f64 / reply.len() as f64);
+    }
+    println!("work per byte: {per_byte:?}");
+    assert!(per_byte.iter().all(|&w| w < 80.0), "{per_byte:?}");
+    assert!(per_byte[1] < per_byte[0] * 1.25, "{per_byte:?}");
+}

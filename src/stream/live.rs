@@ -183,6 +183,7 @@ impl<V: DeserializeOwned + View> Live<V> {
 
     /// Reads the text that arrived.
     pub(super) fn feed(&mut self, text: &str) -> Status {
+        crate::work::add(text.len().saturating_sub(self.tokens.pos));
         let mut tokens = std::mem::replace(&mut self.tokens, Tokens::new(0, 0));
         let status = tokens.feed(text, self);
         self.tokens = tokens;
