@@ -43,15 +43,6 @@ const RECIPE: &str = r#"{"id": 7, "title": "Sourdough \"basic\"", "body": "Feed 
   {"n": 3, "text": ""}], "confidence": 0.92, "tags": ["bread", "slow"],
  "extraInfo": {"n": 4, "text": "nothing"}}"#;
 
-/// The untyped view a stream's deltas build: numbers and literals once
-/// complete.
-fn untyped(text: &str) -> Value {
-    Decoder::new()
-        .allow_partial(Allow::STR | Allow::ARR | Allow::OBJ)
-        .decode::<Value>(text)
-        .unwrap_or(Value::Null)
-}
-
 /// Pushes `text` cut at `cuts` (byte offsets, in order, anywhere) and checks
 /// the invariants after every push and at the end.
 fn replay<T>(text: &str, cuts: &[usize])
@@ -59,7 +50,27 @@ where
     T: Partial + DeserializeOwned + PartialEq + Debug,
     T::View: DeserializeOwned + View + PartialEq + Debug,
 {
-    let mut dec = StreamDecoder::<T>::new();
+    replay_with::<T>(&Decoder::new(), Allow::ALL, text, cuts);
+}
+
+/// [`replay`] through `decoder`, whose partial flags are `allow`.
+fn replay_with<T>(decoder: &Decoder, allow: Allow, text: &str, cuts: &[usize])
+where
+    T: Partial + DeserializeOwned + PartialEq + Debug,
+    T::View: DeserializeOwned + View + PartialEq + Debug,
+{
+    let untyped = |text: &str| {
+        let flags = [Allow::STR, Allow::ARR, Allow::OBJ]
+            .into_iter()
+            .filter(|&f| allow.contains(f))
+            .fold(Allow::NONE, |a, f| a | f);
+        decoder
+            .clone()
+            .allow_partial(flags)
+            .decode::<Value>(text)
+            .unwrap_or(Value::Null)
+    };
+    let mut dec = decoder.stream::<T>();
     let mut built = Value::Null;
     let mut from = 0;
     for &to in cuts.iter().chain([&text.len()]) {
@@ -70,7 +81,7 @@ where
             end -= 1;
         }
         let prefix = &text[..end];
-        match (from_llm_str_partial::<T>(prefix), got) {
+        match (decoder.decode_partial::<T>(prefix), got) {
             (Ok(want), Ok(deltas)) => {
                 assert_eq!(dec.view(), &want, "view after {prefix:?}");
                 for d in &deltas {
@@ -82,13 +93,16 @@ where
                     "untyped view after {prefix:?}"
                 );
             }
-            // On an error both views keep their last state.
-            (Err(want), Err(e)) => assert_eq!(e.to_string(), want.to_string(), "{prefix:?}"),
+            // The deltas of a push that fails come with the next.
+            (Err(want), Err(e)) => {
+                assert_eq!(e.to_string(), want.to_string(), "{prefix:?}");
+                continue;
+            }
             (want, got) => panic!("{prefix:?}: the one-shot gives {want:?}, the stream {got:?}"),
         }
         assert_eq!(&built, dec.value(), "deltas after {prefix:?}");
     }
-    let want = from_llm_str::<T>(text);
+    let want = decoder.decode::<T>(text);
     match (dec.finish(), want) {
         (Ok(a), Ok(b)) => assert_eq!(a, b, "{text:?}"),
         (Err(a), Err(b)) => assert_eq!(a.to_string(), b.to_string(), "{text:?}"),
@@ -174,7 +188,9 @@ fn long_reply(records: usize) -> String {
         if i > 0 {
             s.push_str(", ");
         }
-        s.push_str(&format!(r#"{{"n": {i}, "text": "step {i}: fold \"gently\", then wait ✓"}}"#));
+        s.push_str(&format!(
+            r#"{{"n": {i}, "text": "step {i}: fold \"gently\", then wait ✓"}}"#
+        ));
     }
     s.push_str("], \"tags\": [\"a\"]}\n```\nEnjoy!");
     s
@@ -202,4 +218,30 @@ fn work_is_linear_in_one_byte_chunks() {
     println!("work per byte: {per_byte:?}");
     assert!(per_byte.iter().all(|&w| w < 80.0), "{per_byte:?}");
     assert!(per_byte[1] < per_byte[0] * 1.25, "{per_byte:?}");
+}
+
+/// A decoder's options apply to the stream as to a one-shot decode: strict
+/// mode (no repairs: a reply with one is an error, and the stream keeps
+/// reading the whole text), partial flags, a depth limit.
+#[test]
+fn decoder_options_apply() {
+    let messy =
+        "```json\n{id: 7, 'title': 'x', \"body\": \"b\", \"steps\": [], \"tags\": [],}\n```";
+    let flags = Allow::ARR | Allow::OBJ;
+    for reply in [RECIPE, messy] {
+        for i in (0..=reply.len()).step_by(7) {
+            replay_with::<Recipe>(&Decoder::strict(), Allow::ALL, reply, &[i]);
+            replay_with::<Value>(&Decoder::strict(), Allow::ALL, reply, &[i]);
+            replay_with::<Value>(&Decoder::new().allow_partial(flags), flags, reply, &[i]);
+            replay_with::<Value>(&Decoder::new().max_depth(2), Allow::ALL, reply, &[i]);
+        }
+    }
+}
+
+/// A decoder can be moved to another thread (an async task, a worker).
+#[test]
+fn a_stream_decoder_is_send() {
+    fn send<T: Send>(_: &T) {}
+    send(&StreamDecoder::<Recipe>::new());
+    send(&StreamDecoder::<Value>::new());
 }

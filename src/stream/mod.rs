@@ -98,6 +98,9 @@ pub struct StreamDecoder<T: Partial> {
     done: bool,
     /// What [`view`](Self::view) gives while the live view is not admitted.
     none: Option<T::View>,
+    /// Deltas a push that failed could not give: the next that succeeds
+    /// gives them first.
+    owed: Vec<Delta>,
     /// While live, the views of the text so far where the live views are
     /// not them (a cut string whose end a decode reads otherwise).
     early: Option<(Option<T::View>, Value)>,
@@ -147,6 +150,7 @@ where
             done: false,
             none: None,
             early: None,
+            owed: Vec::new(),
             _target: PhantomData,
         }
     }
@@ -156,12 +160,18 @@ where
     ///
     /// An error is what [`from_llm_str_partial`](crate::from_llm_str_partial)
     /// gives for the text so far (a complete value of the wrong type, invalid
-    /// UTF-8); the views keep their last state and later chunks may still
-    /// make a value (a later candidate that fits).
+    /// UTF-8); later chunks may still make a value (a later candidate that
+    /// fits). The deltas of a push that fails come with the next push that
+    /// succeeds.
     pub fn push(&mut self, chunk: impl AsRef<[u8]>) -> Result<Vec<Delta>> {
         let from = self.text.len();
         self.append(chunk.as_ref())?;
-        self.refresh(from)
+        let mut deltas = self.refresh(from)?;
+        if !self.owed.is_empty() {
+            self.owed.append(&mut deltas);
+            deltas = std::mem::take(&mut self.owed);
+        }
+        Ok(deltas)
     }
 
     /// `T`'s partial view of the text so far: `None` while there is nothing
@@ -301,7 +311,14 @@ where
                     Status::Bad(_) => {}
                     Status::Open => {
                         if live.ends_early() {
-                            let view = self.decoder.decode_partial::<T>(&self.text)?;
+                            let view = match self.decoder.decode_partial::<T>(&self.text) {
+                                Ok(view) => view,
+                                Err(e) => {
+                                    self.mode = Mode::Live(live);
+                                    self.owed = deltas;
+                                    return Err(e);
+                                }
+                            };
                             let value = self.untyped_view().0;
                             delta::diff(&live.value, &value, false, &mut deltas);
                             self.early = Some((view, value));
@@ -323,7 +340,13 @@ where
                         self.value = live.value;
                         self.view = live.view.filter(View::__shown);
                         if self.after_matters(fence, end) {
-                            deltas.extend(self.whole(None)?);
+                            match self.whole(None) {
+                                Ok(more) => deltas.extend(more),
+                                Err(e) => {
+                                    self.owed = deltas;
+                                    return Err(e);
+                                }
+                            }
                         }
                         return Ok(deltas);
                     }
@@ -333,7 +356,13 @@ where
                 let tried = Some(live.start());
                 let live = *live;
                 self.value = live.value;
-                deltas.extend(self.whole(tried)?);
+                match self.whole(tried) {
+                    Ok(more) => deltas.extend(more),
+                    Err(e) => {
+                        self.owed = deltas;
+                        return Err(e);
+                    }
+                }
                 Ok(deltas)
             }
             Mode::After { start, fence } => {
