@@ -239,6 +239,13 @@ pub trait View: Sized {
     fn __fields(&self) -> bool {
         false
     }
+
+    /// Streaming: whether this view grows in place (else it is read again
+    /// from its text on each change).
+    #[doc(hidden)]
+    fn __grows(&self) -> bool {
+        false
+    }
 }
 
 /// How a view grows in place while a reply streams. Not a public API: what
@@ -518,6 +525,10 @@ impl View for serde_json::Value {
             _ => false,
         }
     }
+
+    fn __grows(&self) -> bool {
+        true
+    }
 }
 
 impl<'a> Partial for &'a str {
@@ -562,6 +573,10 @@ impl<T: View> View for Box<T> {
     fn __fields(&self) -> bool {
         (**self).__fields()
     }
+
+    fn __grows(&self) -> bool {
+        (**self).__grows()
+    }
 }
 
 impl<T: Partial> Partial for Vec<T> {
@@ -596,6 +611,10 @@ impl<T: View> View for Vec<T> {
             }
             _ => false,
         }
+    }
+
+    fn __grows(&self) -> bool {
+        true
     }
 }
 

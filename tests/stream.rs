@@ -13,7 +13,7 @@ use proptest::prelude::*;
 use serde::de::DeserializeOwned;
 use serde::Deserialize;
 use serde_json::Value;
-use serde_llm::{from_llm_str, from_llm_str_partial, Allow, Decoder, Partial, StreamDecoder, View};
+use serde_llm::{Allow, Decoder, Partial, StreamDecoder, View};
 
 #[derive(Debug, Deserialize, Partial, PartialEq)]
 struct Step {
@@ -178,6 +178,9 @@ proptest! {
         cuts.sort_unstable();
         replay::<Recipe>(reply, &cuts);
         replay::<Value>(reply, &cuts);
+        let turn = format!("Calls:\n```json\n{TURN}\n```");
+        let cuts: Vec<usize> = cuts.into_iter().filter(|&c| c <= turn.len()).collect();
+        replay::<Turn<Vec<u8>>>(&turn, &cuts);
     }
 }
 
@@ -244,4 +247,46 @@ fn a_stream_decoder_is_send() {
     fn send<T: Send>(_: &T) {}
     send(&StreamDecoder::<Recipe>::new());
     send(&StreamDecoder::<Value>::new());
+}
+
+/// Views that cannot grow in place are read again from their own text: an
+/// internally tagged enum, a map, a flattened part, a generic field.
+#[derive(Debug, Deserialize, Partial, PartialEq)]
+#[serde(tag = "tool", rename_all = "snake_case")]
+enum Call {
+    Search {
+        #[llm(partial)]
+        query: String,
+        limit: u32,
+    },
+    Finish {
+        #[llm(partial)]
+        answer: String,
+    },
+}
+
+#[derive(Debug, Deserialize, Partial, PartialEq)]
+struct Meta {
+    source: String,
+}
+
+#[derive(Debug, Deserialize, Partial, PartialEq)]
+struct Turn<T> {
+    #[llm(partial)]
+    calls: Vec<Call>,
+    scores: std::collections::BTreeMap<String, f64>,
+    #[serde(flatten)]
+    meta: Meta,
+    extra: T,
+}
+
+const TURN: &str = r#"{"calls": [{"tool": "search", "query": "rust \"serde\" streaming", "limit": 5},
+ {"tool": "finish", "answer": "Use a StreamDecoder ✓"}], "scores": {"a": 0.5, "b": 1},
+ "source": "model", "extra": [1, 2]}"#;
+
+#[test]
+fn views_that_are_read_again() {
+    for reply in [TURN.to_owned(), format!("Calls:\n```json\n{TURN}\n```")] {
+        every_split::<Turn<Vec<u8>>>(&reply);
+    }
 }

@@ -409,6 +409,10 @@ fn grow(cx: &Cx, s: &Struct, fields: &[&Field]) -> TokenStream {
         fn __fields(&self) -> bool {
             true
         }
+
+        fn __grows(&self) -> bool {
+            true
+        }
     }
 }
 

@@ -122,6 +122,10 @@ pub(super) struct Live<V> {
     /// Where the token being reported ends: the text read so far (the
     /// text itself may go on, not read yet).
     now: usize,
+    /// The last part read gave "nothing to show yet" for the whole view (an
+    /// enum whose tag has not arrived): until a read succeeds, the stream
+    /// decoder shows what a decode of the whole text shows.
+    blocked: bool,
     /// A typed read failed: the live path gives up.
     pub(super) failed: bool,
     /// Typed updates are made (not while catching up at the start).
@@ -151,6 +155,7 @@ impl<V: DeserializeOwned + View> Live<V> {
             decoder: decoder.clone(),
             fenced,
             now: start,
+            blocked: false,
             failed: false,
             typed: false,
         };
@@ -171,6 +176,11 @@ impl<V: DeserializeOwned + View> Live<V> {
         self.string.as_ref().is_some_and(Str::ends_early)
     }
 
+    /// Whether the last part read blocked the whole view.
+    pub(super) fn blocked(&self) -> bool {
+        self.blocked
+    }
+
     /// Whether the value is the first in a fence.
     pub(super) fn fenced(&self) -> bool {
         self.fenced
@@ -187,6 +197,20 @@ impl<V: DeserializeOwned + View> Live<V> {
         let mut tokens = std::mem::replace(&mut self.tokens, Tokens::new(0, 0));
         let status = tokens.feed(text, self);
         self.tokens = tokens;
+        // A node that cannot grow in place, still open, is read again with
+        // all that arrived (a number at the end is no token yet, but a
+        // buffered enum's view may show it).
+        if status == Status::Open && !self.failed {
+            // Parts not known since a rebuild are found out (so a node that
+            // cannot grow in place is known as such).
+            self.typed_ready(text);
+            if let Some(j) = self.frames.iter().position(|f| f.rebuild) {
+                if self.string.is_none() {
+                    self.now = text.len();
+                }
+                self.rebuild(text, j);
+            }
+        }
         status
     }
 
@@ -275,7 +299,15 @@ impl<V: DeserializeOwned + View> Live<V> {
         if !self.typed || self.failed {
             return false;
         }
-        for k in 1..self.frames.len() {
+        for k in 0..self.frames.len() {
+            // Inside a node that cannot grow in place: it is rebuilt once
+            // the push is read.
+            if self.frames[k].rebuild {
+                return false;
+            }
+            if k == 0 {
+                continue;
+            }
             if self.frames[k - 1].shown != Shown::Yes {
                 return false;
             }
@@ -340,6 +372,8 @@ impl<V: DeserializeOwned + View> Live<V> {
                     self.frames[0].fields = root.__fields();
                     self.view = Some(root);
                 }
+                // Nothing to show yet: the stream decoder shows that.
+                Ok(None) if self.blocked => {}
                 _ => self.failed = true,
             }
             return;
@@ -365,6 +399,10 @@ impl<V: DeserializeOwned + View> Live<V> {
         out: &Placed,
         string: bool,
     ) -> Shown {
+        // Read with a node around it rebuilt, or blocked: found out later.
+        if self.blocked || out.rebuild.is_some() {
+            return Shown::Unknown;
+        }
         if out.present {
             return Shown::Yes;
         }
@@ -393,9 +431,12 @@ impl<V: DeserializeOwned + View> Live<V> {
         complete: bool,
         has: bool,
     ) -> Option<Placed> {
-        if let Some(j) = (1..d).find(|&j| self.frames[j].rebuild) {
+        if let Some(j) = (0..d).find(|&j| self.frames[j].rebuild) {
             self.rebuild(text, j);
-            return (!self.failed).then(Placed::default);
+            return (!self.failed).then(|| Placed {
+                rebuild: Some(j),
+                ..Placed::default()
+            });
         }
         let part = match self.read(self.synthetic(text, d, span, complete), d, false) {
             Ok(Some(p)) => p,
@@ -409,8 +450,12 @@ impl<V: DeserializeOwned + View> Live<V> {
             if out.fixed && j < self.frames.len() {
                 self.frames[j].rebuild = true;
             }
-            self.rebuild(text, j.min(self.frames.len() - 1));
-            return (!self.failed).then(Placed::default);
+            let j = j.min(self.frames.len() - 1);
+            self.rebuild(text, j);
+            return (!self.failed).then(|| Placed {
+                rebuild: Some(j),
+                ..Placed::default()
+            });
         }
         Some(out)
     }
@@ -431,6 +476,11 @@ impl<V: DeserializeOwned + View> Live<V> {
             ..Placed::default()
         };
         self.root().__place(part, &levels, 0, &mut out);
+        if let (Some(j), true) = (out.rebuild, out.fixed) {
+            if j < self.frames.len() {
+                self.frames[j].rebuild = true;
+            }
+        }
         Some(out)
     }
 
@@ -508,7 +558,12 @@ impl<V: DeserializeOwned + View> Live<V> {
 
     /// Decodes a part's text into the root's view; `around` struct fields
     /// (`usize::MAX`: all) are exempt from admission.
-    fn read(&self, (syn, spine): (String, Vec<usize>), d: usize, all: bool) -> Result<Option<V>> {
+    fn read(
+        &mut self,
+        (syn, spine): (String, Vec<usize>),
+        d: usize,
+        all: bool,
+    ) -> Result<Option<V>> {
         let around = match all {
             true => usize::MAX,
             false => self.frames[..d.min(self.frames.len())]
@@ -518,8 +573,16 @@ impl<V: DeserializeOwned + View> Live<V> {
         };
         let read = grow::around(around, || self.decoder.part::<V>(&syn, spine));
         match read {
-            Ok(v) => Ok(Some(v)),
-            Err(e) if e.is_nothing() => Ok(None),
+            Ok(v) => {
+                self.blocked = false;
+                Ok(Some(v))
+            }
+            // A part cut before it can show anything: the whole view has
+            // nothing to show either (a decode of the text meets it too).
+            Err(e) if e.is_nothing() => {
+                self.blocked = true;
+                Ok(None)
+            }
             Err(e) => Err(e),
         }
     }
@@ -577,6 +640,7 @@ impl<V: DeserializeOwned + View> Sink for Live<V> {
         if root {
             frame.shown = Shown::Yes;
             frame.fields = self.root().__fields();
+            frame.rebuild = !self.root().__grows();
         } else if self.typed_ready(text) {
             if let Some(out) = self.typed_part(text, at..at + 1, false, false) {
                 let d = self.frames.len();
@@ -667,10 +731,10 @@ impl<V: DeserializeOwned + View> Sink for Live<V> {
         };
         if self.typed_ready(text) {
             if let Some(out) = self.typed_part(text, at..at + 1, false, false) {
-                s.shown = if out.present {
-                    Shown::Yes
-                } else {
-                    Shown::Pending
+                s.shown = match out.present {
+                    _ if self.blocked || out.rebuild.is_some() => Shown::Unknown,
+                    true => Shown::Yes,
+                    false => Shown::Pending,
                 };
                 s.route = out.route;
                 s.appended = s.shown == Shown::Yes && self.root().__append(&s.route, "");
@@ -688,6 +752,9 @@ impl<V: DeserializeOwned + View> Sink for Live<V> {
         };
         s.take(raw, escaped);
         let (old, new) = (s.visible, s.shown_len());
+        // The text so far, as a decode reads it: without the string's raw
+        // whitespace at the end.
+        self.now = end - (s.decoded.len() - new);
         let grown = s.decoded[old.min(new)..new].to_owned();
         s.visible = new;
         if !s.untyped && (s.member || s.content) {
@@ -751,6 +818,7 @@ impl<V: DeserializeOwned + View> Sink for Live<V> {
             let has = s.shown == Shown::Yes;
             if let Some(out) = self.typed_part(text, cut, false, has) {
                 s.shown = match out.present {
+                    _ if self.blocked || out.rebuild.is_some() => Shown::Unknown,
                     true => Shown::Yes,
                     false if s.content => Shown::Hidden,
                     false => Shown::Pending,

@@ -81,6 +81,38 @@ enum Fence {
 ///
 /// Chunks may split the text anywhere, even inside a UTF-8 character.
 /// A decoder is `Send` when `T`'s view is.
+///
+/// # What it guarantees
+///
+/// After every push, [`view`](Self::view) is what
+/// [`Decoder::decode_partial`] gives for the text so far, and
+/// [`value`](Self::value) is the untyped view (`serde_json::Value`, with
+/// strings, objects and arrays as far as they have arrived and numbers and
+/// literals once complete) that the deltas so far build. [`finish`](Self::finish)
+/// is [`Decoder::decode`] of the whole text. The decoder's options (strict
+/// mode, repairs allowed, partial flags, depth limit) apply throughout.
+///
+/// # What it costs
+///
+/// Until a value starts, every push reads the text so far (a sentence of
+/// intro costs nothing; a long reasoning block in front is read again on
+/// each push until the value starts). Once the value is found and is JSON as
+/// written so far (what providers stream as tool arguments, and what models
+/// write in a fence), it is read as it arrives: each push costs what arrived
+/// plus the parts of the view it changed. Complete members and elements are
+/// read once, through the same Deserializer as a one-shot decode, and put in
+/// place; strings marked to grow are appended to; nothing is rebuilt from
+/// the whole text. A fenced value is final once its fence closes; after a
+/// value in prose, the text after it is read again only when it holds a
+/// bracket, quote, fence or tag (another candidate might win).
+///
+/// Where that cannot hold, the decoder reads the whole text on every push,
+/// and stays correct: a value that needs repairs (the tolerant scanner's
+/// reading is then the answer); views that cannot grow in place (a map, an
+/// enum, a struct with `flatten`, a generic field), which are read again
+/// from their own text on each change; and a cut string whose text so far
+/// ends in `}`, `]`, a backtick or `>`, which a decode of the text so far
+/// may read as the end of the string, a fence or a tag.
 pub struct StreamDecoder<T: Partial> {
     decoder: Decoder,
     /// The untyped view's decoder: the same options, with numbers and
@@ -310,7 +342,7 @@ where
                     _ if live.failed => {}
                     Status::Bad(_) => {}
                     Status::Open => {
-                        if live.ends_early() {
+                        if live.ends_early() || live.blocked() {
                             let view = match self.decoder.decode_partial::<T>(&self.text) {
                                 Ok(view) => view,
                                 Err(e) => {
