@@ -962,9 +962,16 @@ impl<'de> de::SeqAccess<'de> for SeqAccess<'_, '_, 'de> {
             return match seed.deserialize(&mut *self.de) {
                 Ok(v) => Ok(Some(v)),
                 // The last element, cut off, failed where a part of it may
-                // not be cut (a required field): left out, so a long list cut
-                // by a token limit keeps its complete elements.
-                Err(e) if cut && e.kind() == ErrorKind::Truncated && !e.restarts() => {
+                // not be cut (a required field, an enum's tag): left out, so
+                // a long list cut by a token limit keeps its complete
+                // elements. (Complete, it is read again, and an error of its
+                // own is one then.)
+                Err(e)
+                    if cut
+                        && matches!(e.kind(), ErrorKind::Truncated | ErrorKind::Data)
+                        && !e.restarts()
+                        && e.hint().is_none() =>
+                {
                     self.de.scan.drain_to(outside)?;
                     self.skip_rest()?;
                     self.done = true;

@@ -290,3 +290,20 @@ fn views_that_are_read_again() {
         every_split::<Turn<Vec<u8>>>(&reply);
     }
 }
+
+/// A list of internally tagged enums cut inside its last element's tag keeps
+/// the elements before it (the view does not vanish while a tool call
+/// starts), in a view and in a typed decode.
+#[test]
+fn a_cut_tagged_element_is_left_out() {
+    let cut = r#"{"calls": [{"tool": "finish", "answer": "x"}, {"tool": "sea"#;
+    let view = serde_llm::from_llm_str_partial::<Turn<Vec<u8>>>(cut)
+        .unwrap()
+        .expect("a view");
+    assert_eq!(view.calls.map(|c| c.len()), Some(1));
+    let (calls, report) = Decoder::new()
+        .decode_with_report::<Vec<Call>>(r#"[{"tool": "finish", "answer": "x"}, {"tool": "sea"#)
+        .unwrap();
+    assert_eq!(calls, [Call::Finish { answer: "x".into() }]);
+    assert!(report.truncated);
+}
