@@ -7,8 +7,8 @@
 //!   it and about 1% of the records damaged the way models damage them;
 //! - `serde_llm/repair`: the untyped `repair()` on the messy reply;
 //! - `prefixes_20kb`: a 20 KB fenced reply decoded as a partial view at every
-//!   prefix, as naive streaming would (the baseline a streaming decoder must
-//!   beat), beside one decode of the whole reply.
+//!   prefix, as naive streaming would, beside one decode of the whole reply
+//!   and a `StreamDecoder` fed one byte at a time (a view after each).
 //!
 //! The documents are generated from a fixed seed, so every run measures the
 //! same bytes. Ratios are in `benches/README.md`.
@@ -204,6 +204,22 @@ fn prefixes(c: &mut Criterion) {
             for &i in &cuts {
                 let _ = serde_llm::from_llm_str_partial::<Doc>(&reply[..i]).unwrap();
             }
+        })
+    });
+    // The same views from a StreamDecoder fed one byte at a time.
+    let mut dec = serde_llm::StreamDecoder::<Doc>::new();
+    for b in reply.as_bytes() {
+        dec.push(std::slice::from_ref(b)).unwrap();
+    }
+    assert_eq!(dec.finish().unwrap().records.len(), n);
+    group.bench_function("stream_every_byte", |b| {
+        b.iter(|| {
+            let mut dec = serde_llm::StreamDecoder::<Doc>::new();
+            for b in reply.as_bytes() {
+                dec.push(std::slice::from_ref(b)).unwrap();
+                std::hint::black_box(dec.view());
+            }
+            dec.finish().unwrap()
         })
     });
     group.finish();
