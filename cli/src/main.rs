@@ -61,6 +61,14 @@ struct RepairArgs {
     #[arg(long)]
     report: bool,
 
+    /// How to decode.
+    #[command(flatten)]
+    decoder: DecoderArgs,
+}
+
+/// The options that make the decoder, shared by the verbs.
+#[derive(Debug, clap::Args)]
+struct DecoderArgs {
     /// Find the value (in fences, tags or prose) but repair nothing: accept
     /// exactly what a strict JSON parser accepts, else exit 1 naming the
     /// repair the reply needed.
@@ -76,6 +84,24 @@ struct RepairArgs {
     /// is dropped either way: the reply was cut off inside it.
     #[arg(long)]
     lossy: bool,
+}
+
+impl DecoderArgs {
+    /// The decoder these options ask for.
+    fn decoder(&self) -> Decoder {
+        let mut decoder = if self.strict {
+            Decoder::strict()
+        } else {
+            Decoder::new()
+        };
+        if let Some(n) = self.max_repairs {
+            decoder = decoder.max_repairs(n);
+        }
+        if self.lossy {
+            decoder = decoder.lossy();
+        }
+        decoder
+    }
 }
 
 /// A failure that ends the run with exit code 1, and its message (if any).
@@ -115,18 +141,9 @@ fn main() -> ExitCode {
 /// The `repair` verb.
 fn repair(args: &RepairArgs) -> Result<(), Failure> {
     let bytes = read_input(args.file.as_deref())?;
-    let mut decoder = if args.strict {
-        Decoder::strict()
-    } else {
-        Decoder::new()
-    };
-    if let Some(n) = args.max_repairs {
-        decoder = decoder.max_repairs(n);
-    }
-    if args.lossy {
-        decoder = decoder.lossy();
-    }
-    let (json, report) = decoder
+    let (json, report) = args
+        .decoder
+        .decoder()
         .repair_slice_with_report(&bytes)
         .map_err(|e| Failure::msg(describe(&e)))?;
     write_line(&mut io::stdout().lock(), &json)?;
