@@ -562,3 +562,258 @@ fn lossy_still_drops_an_incomplete_sequence_at_the_end() {
     assert_eq!(out.code, Some(0));
     assert_eq!(report(&out)["truncated"], true);
 }
+
+// `stream`: the input is decoded as it arrives. A test that writes its whole
+// input at once gives the binary one chunk (a pipe write this small is
+// atomic); `run_in_steps` gives it one chunk per step.
+
+/// How long a step may wait for its lines before the binary is killed.
+const STEP_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(30);
+
+/// Runs `serde-llm` with `args`, one step at a time: writes the step's chunk
+/// to its stdin, then reads the step's lines from its stdout (the binary is
+/// killed and the test fails if they take longer than [`STEP_TIMEOUT`]) and
+/// checks them, before the next step. The last step's chunk is followed by
+/// the end of stdin, and its lines are all that stdout has left. Every other
+/// step expects at least one line: that is what keeps the chunks apart.
+#[track_caller]
+fn run_in_steps(args: &[&str], steps: &[(&[u8], &[&str])]) -> Output {
+    use std::io::BufRead;
+
+    let mut child = Command::new(env!("CARGO_BIN_EXE_serde-llm"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn serde-llm");
+    let mut stdin = Some(child.stdin.take().expect("stdin is piped"));
+    let stdout = child.stdout.take().expect("stdout is piped");
+    // Lines arrive on a channel so that waiting for one can time out.
+    let (tx, rx) = std::sync::mpsc::channel();
+    let reader = std::thread::spawn(move || {
+        for line in std::io::BufReader::new(stdout).lines() {
+            if tx.send(line.expect("stdout is UTF-8")).is_err() {
+                break;
+            }
+        }
+    });
+    let mut seen = Vec::new();
+    for (i, (chunk, lines)) in steps.iter().enumerate() {
+        let last = i + 1 == steps.len();
+        assert!(last || !lines.is_empty(), "step {i} expects no line");
+        let mut pipe = stdin.take().expect("stdin is open");
+        pipe.write_all(chunk).expect("write a chunk");
+        pipe.flush().expect("flush a chunk");
+        if last {
+            drop(pipe); // The end of stdin.
+        } else {
+            stdin = Some(pipe);
+        }
+        let mut got = Vec::new();
+        while last || got.len() < lines.len() {
+            match rx.recv_timeout(STEP_TIMEOUT) {
+                Ok(line) => got.push(line),
+                Err(std::sync::mpsc::RecvTimeoutError::Disconnected) if last => break,
+                Err(e) => {
+                    let _ = child.kill();
+                    panic!("step {i}: no line after {STEP_TIMEOUT:?} ({e}); lines so far: {seen:?} then {got:?}");
+                }
+            }
+        }
+        assert_eq!(
+            got,
+            *lines,
+            "step {i}, after {:?}",
+            String::from_utf8_lossy(chunk)
+        );
+        seen.extend(got);
+    }
+    reader.join().expect("stdout reader");
+    let out = child.wait_with_output().expect("wait for serde-llm");
+    Output {
+        code: out.status.code(),
+        stdout: seen.iter().map(|l| format!("{l}\n")).collect(),
+        stderr: String::from_utf8(out.stderr).expect("stderr is UTF-8"),
+    }
+}
+
+/// `FENCED_REPLY`'s value as `stream` prints it: keys sorted.
+const FENCED_VALUE: &str =
+    "{\"label\":\"spam\",\"reasons\":[\"all caps\",\"3 links\"],\"score\":0.93}";
+
+#[test]
+fn stream_prints_a_fenced_value() {
+    let out = run(&["stream"], FENCED_REPLY.as_bytes());
+    assert_eq!(out.stdout, format!("{FENCED_VALUE}\n"));
+    assert_eq!(out.stderr, "");
+    assert_eq!(out.code, Some(0));
+
+    let file = TempFile::new("stream", FENCED_REPLY.as_bytes());
+    let out = run(&["stream", file.arg()], b"ignored: stdin is not read");
+    assert_eq!(out.stdout, format!("{FENCED_VALUE}\n"));
+    assert_eq!(out.code, Some(0));
+}
+
+#[test]
+fn stream_ends_a_cut_off_reply_with_its_completed_value() {
+    // The view shows a number once it is complete; the end completes it.
+    let out = run(&["stream"], b"{\"a\": [1, 2, {\"b\": \"trunc\", \"n\": 4");
+    assert_eq!(
+        out.stdout,
+        "{\"a\":[1,2,{\"b\":\"trunc\"}]}\n{\"a\":[1,2,{\"b\":\"trunc\",\"n\":4}]}\n"
+    );
+    assert_eq!(out.stderr, "");
+    assert_eq!(out.code, Some(0));
+}
+
+#[test]
+fn stream_prints_before_the_input_ends() {
+    let (first, rest) = FENCED_REPLY.split_at(FENCED_REPLY.find("am'").expect("a cut"));
+    assert!(first.ends_with("{label: 'sp"), "{first:?}");
+    let out = run_in_steps(
+        &["stream"],
+        &[
+            (first.as_bytes(), &["{\"label\":\"sp\"}"]),
+            (rest.as_bytes(), &[FENCED_VALUE]),
+        ],
+    );
+    assert_eq!(out.stderr, "");
+    assert_eq!(out.code, Some(0));
+}
+
+#[test]
+fn stream_deltas_in_steps() {
+    let title = "{\"started\":\"$\",\"value\":{\"title\":\"Br\"}}";
+    // Members in key order (serde_json's map), not the reply's.
+    let tags = "{\"started\":\"$.tags\",\"value\":[\"a\",\"b c\"]}";
+    let grown = "{\"appended\":\"$.title\",\"text\":\"ead\"}";
+    let n = "{\"started\":\"$.n\",\"value\":12}";
+    let done =
+        "{\"completed\":\"$\",\"value\":{\"n\":12,\"tags\":[\"a\",\"b c\"],\"title\":\"Bread\"}}";
+    let out = run_in_steps(
+        &["stream", "--deltas"],
+        &[
+            (b"Here:\n```json\n{\"title\": \"Br", &[title]),
+            (b"ead\", \"tags\": [\"a\", \"b c", &[tags, grown]),
+            (b"\"], \"n\": 12}\n```", &[n, done]),
+        ],
+    );
+    assert_eq!(out.stderr, "");
+    assert_eq!(out.code, Some(0));
+}
+
+#[test]
+fn stream_deltas_end_with_the_completed_value() {
+    // Cut off: the last line completes `$` with what the end makes of it, and
+    // the lines, applied in order, build that value.
+    let out = run(&["stream", "--deltas"], b"{\"a\": \"x\", \"b\": [1, 2");
+    assert_eq!(
+        out.stdout,
+        "{\"started\":\"$\",\"value\":{\"a\":\"x\",\"b\":[1]}}\n\
+         {\"completed\":\"$\",\"value\":{\"a\":\"x\",\"b\":[1,2]}}\n"
+    );
+    assert_eq!(out.code, Some(0));
+
+    let out = run(&["stream", "--deltas"], b"{\"a\": \"x\"}");
+    assert_eq!(
+        out.stdout,
+        "{\"started\":\"$\",\"value\":{\"a\":\"x\"}}\n\
+         {\"completed\":\"$\",\"value\":{\"a\":\"x\"}}\n"
+    );
+    assert_eq!(out.code, Some(0));
+}
+
+#[test]
+fn stream_resets_when_a_later_value_wins() {
+    let first: &[u8] = b"First {\"a\": \"x\"}, then ";
+    let rest: &[u8] = b"the real one:\n```json\n{\"b\": 1}\n```";
+    let out = run_in_steps(
+        &["stream"],
+        &[(first, &["{\"a\":\"x\"}"]), (rest, &["{\"b\":1}"])],
+    );
+    assert_eq!(out.code, Some(0));
+    let out = run_in_steps(
+        &["stream", "--deltas"],
+        &[
+            (
+                first,
+                &[
+                    "{\"started\":\"$\",\"value\":{\"a\":\"x\"}}",
+                    "{\"completed\":\"$\",\"value\":{\"a\":\"x\"}}",
+                ],
+            ),
+            (
+                rest,
+                &[
+                    "{\"reset\":true}",
+                    "{\"started\":\"$\",\"value\":{\"b\":1}}",
+                    "{\"completed\":\"$\",\"value\":{\"b\":1}}",
+                ],
+            ),
+        ],
+    );
+    assert_eq!(out.stderr, "");
+    assert_eq!(out.code, Some(0));
+}
+
+#[test]
+fn stream_stops_at_invalid_utf8() {
+    // The lines before it stay; the error is the one `repair` gives.
+    let out = run_in_steps(
+        &["stream"],
+        &[(b"[\"a\", ", &["[\"a\"]"]), (b"\"b\xff\", 3]", &[])],
+    );
+    assert_eq!(out.stdout, "[\"a\"]\n");
+    assert_eq!(
+        out.stderr,
+        "error: invalid UTF-8 at byte 8 (line 1, column 9)\n  near: [\"a\", \"b\n"
+    );
+    assert_eq!(out.code, Some(1));
+    let whole = run(&["repair"], b"[\"a\", \"b\xff\", 3]");
+    assert_eq!(whole.stderr, out.stderr);
+}
+
+#[test]
+fn stream_of_a_reply_with_no_json_is_exit_1() {
+    let out = run(&["stream"], b"I'm sorry, but I can't share that.");
+    assert_eq!(out.stdout, "");
+    assert_eq!(
+        out.stderr,
+        "error: no JSON value found: the reply is prose (\"I'm sorry, but I can't share that.\"); \
+         looked for a bare value, ```json fences, <json> tags, and {…} or […] spans (line 1, column 1)\n  \
+         near: I'm sorry, but I can\n"
+    );
+    assert_eq!(out.code, Some(1));
+
+    let out = run(&["stream", "--deltas"], b"");
+    assert_eq!(out.stdout, "");
+    assert_eq!(
+        out.stderr,
+        "error: no JSON value found: the reply is empty (line 1, column 1)\n"
+    );
+    assert_eq!(out.code, Some(1));
+}
+
+#[test]
+fn stream_help_tells_the_line_shapes() {
+    let out = run(&["--help"], b"");
+    assert!(out.stdout.contains("stream"), "{}", out.stdout);
+    let out = run(&["stream", "--help"], b"");
+    assert_eq!(out.code, Some(0));
+    assert!(out
+        .stdout
+        .contains("Usage: serde-llm stream [OPTIONS] [FILE]"));
+    for shape in [
+        "--deltas",
+        "{\"started\":PATH,\"value\":V}",
+        "{\"appended\":PATH,\"text\":S}",
+        "{\"completed\":PATH,\"value\":V}",
+        "{\"reset\":true}",
+        "--lossy",
+    ] {
+        assert!(out.stdout.contains(shape), "{shape}: {}", out.stdout);
+    }
+    let out = run(&["stream", "--bogus"], b"");
+    assert_eq!(out.code, Some(2));
+}
