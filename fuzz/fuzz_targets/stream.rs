@@ -1,0 +1,61 @@
+//! Any bytes, pushed in chunks into a `StreamDecoder<Value>`: never a panic;
+//! after every push the deltas so far, applied to `null`, build `value()`;
+//! and `finish()` is what `from_llm_slice` gives for the whole input (the same
+//! value, or an error for both).
+//!
+//! The input: the first byte's low 3 bits say how many chunk lengths follow
+//! (0 to 7 bytes, each 0 to 255); the rest is the reply, cut by those lengths
+//! in turn, over and over, for at most `MAX_PUSHES` pushes, the rest of the
+//! reply going in the last. No lengths: the reply in one push. A length of 0
+//! pushes an empty chunk; 1s push the reply a byte at a time, splitting its
+//! UTF-8 characters.
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+use serde_json::Value;
+use serde_llm::StreamDecoder;
+
+/// Pushes per input, the last one taking whatever is left (each push re-reads
+/// the text so far).
+const MAX_PUSHES: usize = 64;
+
+fuzz_target!(|data: &[u8]| {
+    let Some((&head, rest)) = data.split_first() else {
+        return;
+    };
+    let (lens, reply) = rest.split_at(usize::from(head & 7).min(rest.len()));
+
+    let mut dec = StreamDecoder::<Value>::new();
+    let mut built = Value::Null;
+    let mut at = 0;
+    for push in 0..MAX_PUSHES {
+        let end = match lens.get(push % lens.len().max(1)) {
+            Some(&len) if push + 1 < MAX_PUSHES => (at + usize::from(len)).min(reply.len()),
+            _ => reply.len(),
+        };
+        let chunk = &reply[at..end];
+        at = end;
+        // An error leaves the views as they were: nothing to apply.
+        if let Ok(deltas) = dec.push(chunk) {
+            for delta in &deltas {
+                delta.apply(&mut built);
+            }
+        }
+        assert_eq!(
+            &built,
+            dec.value(),
+            "the deltas after {at} bytes of {reply:?} build another value"
+        );
+        if at == reply.len() {
+            break;
+        }
+    }
+
+    let streamed = dec.finish();
+    let whole = serde_llm::from_llm_slice::<Value>(reply);
+    match (streamed, whole) {
+        (Ok(s), Ok(w)) => assert_eq!(s, w, "finish() differs from a one-shot decode of {reply:?}"),
+        (Err(_), Err(_)) => {}
+        (s, w) => panic!("finish() gave {s:?}, a one-shot decode of {reply:?} gave {w:?}"),
+    }
+});
