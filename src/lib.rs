@@ -50,6 +50,8 @@ pub use decoder::Decoder;
 pub use error::{Error, ErrorKind, Result};
 pub use partial::{Allow, Partial, View};
 pub use serde_llm_derive::Partial;
+#[cfg(feature = "futures")]
+pub use stream::futures::{DeltaStream, StreamError};
 pub use stream::{Delta, Path, Segment, StreamDecoder};
 
 /// What generated code uses. Not a public API.

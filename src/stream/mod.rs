@@ -571,3 +571,5 @@ impl Decoder {
         StreamDecoder::with_decoder(self.clone())
     }
 }
+#[cfg(feature = "futures")]
+pub mod futures;
