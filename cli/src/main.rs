@@ -84,7 +84,8 @@ struct RepairArgs {
 /// line of compact JSON on stdout each time the value so far changes: objects,
 /// arrays and strings as far as they have arrived, numbers and literals once
 /// complete, `null` when what was shown turns out not to be the reply's value.
-/// At the end of the input, the last line is the value of the whole reply.
+/// At the end of the input, the last line is the value of the whole reply
+/// (the lines before it depend on how the input arrived; that one does not).
 /// Values are printed as serde_json holds them: object keys sorted, numbers
 /// as 64-bit integers or floats (`repair` keeps the reply's order and
 /// spelling). Each line is flushed as it is written.

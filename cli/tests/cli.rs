@@ -705,8 +705,8 @@ fn stream_deltas_in_steps() {
 
 #[test]
 fn stream_deltas_end_with_the_completed_value() {
-    // Cut off: the last line completes `$` with what the end makes of it, and
-    // the lines, applied in order, build that value.
+    // Cut off: no delta completes `$` (the `2` may go on), so the last line
+    // does, with what the end makes of the reply.
     let out = run(&["stream", "--deltas"], b"{\"a\": \"x\", \"b\": [1, 2");
     assert_eq!(
         out.stdout,
@@ -715,6 +715,7 @@ fn stream_deltas_end_with_the_completed_value() {
     );
     assert_eq!(out.code, Some(0));
 
+    // Complete: the last delta is that line already; it is not repeated.
     let out = run(&["stream", "--deltas"], b"{\"a\": \"x\"}");
     assert_eq!(
         out.stdout,
