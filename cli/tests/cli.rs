@@ -684,19 +684,38 @@ fn stream_prints_before_the_input_ends() {
 
 #[test]
 fn stream_deltas_in_steps() {
-    let title = "{\"started\":\"$\",\"value\":{\"title\":\"Br\"}}";
-    // Members in key order (serde_json's map), not the reply's.
-    let tags = "{\"started\":\"$.tags\",\"value\":[\"a\",\"b c\"]}";
-    let grown = "{\"appended\":\"$.title\",\"text\":\"ead\"}";
-    let n = "{\"started\":\"$.n\",\"value\":12}";
-    let done =
-        "{\"completed\":\"$\",\"value\":{\"n\":12,\"tags\":[\"a\",\"b c\"],\"title\":\"Bread\"}}";
     let out = run_in_steps(
         &["stream", "--deltas"],
         &[
-            (b"Here:\n```json\n{\"title\": \"Br", &[title]),
-            (b"ead\", \"tags\": [\"a\", \"b c", &[tags, grown]),
-            (b"\"], \"n\": 12}\n```", &[n, done]),
+            (
+                b"Here:\n```json\n{\"title\": \"Br",
+                &[
+                    "{\"started\":\"$\",\"value\":{}}",
+                    "{\"started\":\"$.title\",\"value\":\"\"}",
+                    "{\"appended\":\"$.title\",\"text\":\"Br\"}",
+                ],
+            ),
+            (
+                b"ead\", \"tags\": [\"a\", \"b c",
+                &[
+                    "{\"appended\":\"$.title\",\"text\":\"ead\"}",
+                    "{\"completed\":\"$.title\",\"value\":\"Bread\"}",
+                    "{\"started\":\"$.tags\",\"value\":[]}",
+                    "{\"started\":\"$.tags[0]\",\"value\":\"a\"}",
+                    "{\"completed\":\"$.tags[0]\",\"value\":\"a\"}",
+                    "{\"started\":\"$.tags[1]\",\"value\":\"b c\"}",
+                ],
+            ),
+            (
+                b"\"], \"n\": 12}\n```",
+                &[
+                    "{\"completed\":\"$.tags[1]\",\"value\":\"b c\"}",
+                    "{\"completed\":\"$.tags\",\"value\":[\"a\",\"b c\"]}",
+                    // A number first shows complete.
+                    "{\"completed\":\"$.n\",\"value\":12}",
+                    "{\"completed\":\"$\",\"value\":{\"n\":12,\"tags\":[\"a\",\"b c\"],\"title\":\"Bread\"}}",
+                ],
+            ),
         ],
     );
     assert_eq!(out.stderr, "");
@@ -710,7 +729,12 @@ fn stream_deltas_end_with_the_completed_value() {
     let out = run(&["stream", "--deltas"], b"{\"a\": \"x\", \"b\": [1, 2");
     assert_eq!(
         out.stdout,
-        "{\"started\":\"$\",\"value\":{\"a\":\"x\",\"b\":[1]}}\n\
+        "{\"started\":\"$\",\"value\":{}}\n\
+         {\"started\":\"$.a\",\"value\":\"\"}\n\
+         {\"appended\":\"$.a\",\"text\":\"x\"}\n\
+         {\"completed\":\"$.a\",\"value\":\"x\"}\n\
+         {\"started\":\"$.b\",\"value\":[]}\n\
+         {\"completed\":\"$.b[0]\",\"value\":1}\n\
          {\"completed\":\"$\",\"value\":{\"a\":\"x\",\"b\":[1,2]}}\n"
     );
     assert_eq!(out.code, Some(0));
