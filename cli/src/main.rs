@@ -232,8 +232,9 @@ fn stream(args: &StreamArgs) -> Result<(), Failure> {
             Ok(deltas) => deltas,
             // No later chunk makes the reply UTF-8: `repair` would refuse it.
             Err(e) if e.kind() == ErrorKind::InvalidUtf8 => return Err(Failure::msg(describe(&e))),
-            // The views keep their state, and a later chunk may still give a
-            // value (a later candidate that fits); the end decides.
+            // A later chunk may still give a value (a later candidate that
+            // fits), and this push's deltas come with the next that succeeds;
+            // the end decides.
             Err(_) => continue,
         };
         if args.deltas {

@@ -27,9 +27,10 @@ use crate::report::Report;
 /// into `T` (or [`into_decoder`](Self::into_decoder) gives the decoder back).
 ///
 /// An error from the source is passed on as [`StreamError::Source`], and a
-/// chunk the decoder refuses as [`StreamError::Decode`] (the views keep their
-/// last state); either way the next poll goes on with the source's next
-/// chunk, if it has one. The stream ends when the source ends.
+/// chunk the decoder refuses as [`StreamError::Decode`] (its deltas come
+/// with the next chunk it takes, see [`StreamDecoder::push`]); either way the
+/// next poll goes on with the source's next chunk, if it has one. The stream
+/// ends when the source ends.
 ///
 /// `S` must be [`Unpin`]; pin a stream that is not with `Box::pin(stream)`.
 /// Nothing here needs a runtime: poll it from any executor.
