@@ -307,3 +307,25 @@ fn a_cut_tagged_element_is_left_out() {
     assert_eq!(calls, [Call::Finish { answer: "x".into() }]);
     assert!(report.truncated);
 }
+
+/// Invalid UTF-8 is final, as in a one-shot decode of the bytes; a number
+/// beyond `f64` is the one-shot's error, never a `null` in the view.
+#[test]
+fn errors_are_the_one_shot_errors() {
+    let mut dec = StreamDecoder::<Value>::new();
+    dec.push("[1, ").unwrap();
+    let first = dec.push(b"\xff]").unwrap_err();
+    assert_eq!(first.kind(), serde_llm::ErrorKind::InvalidUtf8);
+    assert_eq!(first.offset(), Some(4));
+    assert_eq!(dec.push("2]").unwrap_err().to_string(), first.to_string());
+    let whole = serde_llm::from_llm_slice::<Value>(b"[1, \xff]2]").unwrap_err();
+    assert_eq!(dec.finish().unwrap_err().to_string(), whole.to_string());
+
+    for cuts in [&[1usize][..], &[4], &[]] {
+        replay::<Value>("[1e400, 2]", cuts);
+    }
+    let mut dec = StreamDecoder::<Value>::new();
+    dec.push("[").unwrap();
+    let _ = dec.push("1e400, 2]");
+    assert_ne!(dec.value(), &serde_json::json!([null, 2]));
+}

@@ -694,7 +694,12 @@ impl<V: DeserializeOwned + View> Sink for Live<V> {
 
     fn scalar(&mut self, text: &str, span: Range<usize>) {
         self.now = span.end;
-        let value: Value = serde_json::from_str(&text[span.clone()]).unwrap_or(Value::Null);
+        // A number beyond `f64` (`1e400`) is an error to a decode: the
+        // whole text says which.
+        let Ok(value) = serde_json::from_str::<Value>(&text[span.clone()]) else {
+            self.failed = true;
+            return;
+        };
         let path = self.child_path();
         self.set(&path, value.clone());
         self.grow_untyped();

@@ -133,6 +133,10 @@ pub struct StreamDecoder<T: Partial> {
     /// Deltas a push that failed could not give: the next that succeeds
     /// gives them first.
     owed: Vec<Delta>,
+    /// The reply holds invalid UTF-8 after the text kept (not lossy): every
+    /// push and `finish` give that error, as a one-shot decode of the bytes
+    /// does.
+    broken: Option<usize>,
     /// While live, the views of the text so far where the live views are
     /// not them (a cut string whose end a decode reads otherwise).
     early: Option<(Option<T::View>, Value)>,
@@ -183,6 +187,7 @@ where
             none: None,
             early: None,
             owed: Vec::new(),
+            broken: None,
             _target: PhantomData,
         }
     }
@@ -194,8 +199,13 @@ where
     /// gives for the text so far (a complete value of the wrong type, invalid
     /// UTF-8); later chunks may still make a value (a later candidate that
     /// fits). The deltas of a push that fails come with the next push that
-    /// succeeds.
+    /// succeeds. Invalid UTF-8 (unless the decoder is
+    /// [`lossy`](Decoder::lossy)) is final: every later push and `finish`
+    /// give that error, as a one-shot decode of the bytes does.
     pub fn push(&mut self, chunk: impl AsRef<[u8]>) -> Result<Vec<Delta>> {
+        if self.broken.is_some() {
+            return Err(self.invalid_utf8());
+        }
         let from = self.text.len();
         self.append(chunk.as_ref())?;
         let mut deltas = self.refresh(from)?;
@@ -255,6 +265,9 @@ where
     where
         T: DeserializeOwned,
     {
+        if self.broken.is_some() {
+            return Err(self.invalid_utf8());
+        }
         if self.tail.is_empty() {
             return self.decoder.decode_with_report(&self.text);
         }
@@ -272,6 +285,18 @@ where
         let value = self.finish()?;
         value.check()?;
         Ok(value)
+    }
+
+    /// The error for the invalid UTF-8 the reply holds (at the end of the
+    /// text kept).
+    fn invalid_utf8(&self) -> Error {
+        let at = self.text.len();
+        Error::at(
+            ErrorKind::InvalidUtf8,
+            format_args!("invalid UTF-8 at byte {at}"),
+            at,
+        )
+        .locate(&self.text)
     }
 
     /// Adds `chunk` to the text, holding back a UTF-8 sequence cut at its end.
@@ -301,14 +326,9 @@ where
                             return Ok(());
                         }
                         Some(_) if !self.decoder.is_lossy() => {
-                            let at = self.text.len();
                             self.tail.clear();
-                            return Err(Error::at(
-                                ErrorKind::InvalidUtf8,
-                                format_args!("invalid UTF-8 at byte {at}"),
-                                at,
-                            )
-                            .locate(&self.text));
+                            self.broken = Some(self.text.len());
+                            return Err(self.invalid_utf8());
                         }
                         Some(n) => {
                             self.text.push(char::REPLACEMENT_CHARACTER);
