@@ -108,11 +108,19 @@ enum Fence {
 ///
 /// Where that cannot hold, the decoder reads the whole text on every push,
 /// and stays correct: a value that needs repairs (the tolerant scanner's
-/// reading is then the answer); views that cannot grow in place (a map, an
-/// enum, a struct with `flatten`, a generic field), which are read again
-/// from their own text on each change; and a cut string whose text so far
-/// ends in `}`, `]`, a backtick or `>`, which a decode of the text so far
-/// may read as the end of the string, a fence or a tag.
+/// reading is then the answer); and a cut string whose text so far ends in
+/// `}`, `]`, a backtick or `>`, which a decode of the text so far may read as
+/// the end of the string, a fence or a tag (for that push only). Views that
+/// cannot grow in place (a map, an enum, a struct with `flatten`, a field of
+/// a generic type) are read again from their own text once per push while
+/// they are open.
+///
+/// A tagged enum (`#[serde(tag = "tool")]`, a tool call) is such a view:
+/// serde needs its tag to choose the variant, so until the tag has arrived
+/// the enum shows nothing (in a list, the element is left out), and a
+/// `#[llm(partial)]` field inside it grows from then on, read again each
+/// push. A tag written after the content shows the variant only once the
+/// tag arrives.
 pub struct StreamDecoder<T: Partial> {
     decoder: Decoder,
     /// The untyped view's decoder: the same options, with numbers and
