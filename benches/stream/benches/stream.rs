@@ -1,0 +1,322 @@
+//! The streaming decoder beside the naive ways, in one criterion run.
+//!
+//! The input is a reply of about 100 KB as a model writes it: a sentence of
+//! prose, a ```` ```json ```` fence holding `{"title", "steps": [...],
+//! "tags"}` with about 1,000 steps whose texts vary (escapes such as `\"`
+//! and `\u00e9`, multi-byte UTF-8), the closing fence and a sentence. It is
+//! generated from a fixed seed, so every run measures the same bytes, and
+//! it arrives in chunks of 16 bytes (split anywhere, even inside a UTF-8
+//! character).
+//!
+//! - `stream/a_push_deltas`: a `StreamDecoder` fed every chunk, the deltas
+//!   of each push consumed, then `finish()`;
+//! - `stream/b_push_view`: the same, and the typed view read after every
+//!   push;
+//! - `stream/c_naive_prefixes`: `from_llm_str_partial` on the whole text so
+//!   far at every chunk boundary (as a UI that re-decodes its buffer would);
+//! - `stream/d_once`: one `from_llm_str` of the whole reply;
+//! - `stream/e_jiter_prefixes`: jiter's partial mode at every chunk boundary
+//!   of the JSON inside the fence.
+//!
+//! Results and ratios are in `README.md` beside this crate's `Cargo.toml`.
+
+use std::hint::black_box;
+use std::time::Duration;
+
+use criterion::{criterion_group, criterion_main, Criterion, SamplingMode, Throughput};
+use jiter::{JsonValue, PartialMode};
+use serde_llm::{Partial, StreamDecoder};
+
+#[derive(Debug, PartialEq, serde::Deserialize, Partial)]
+struct Step {
+    n: u32,
+    #[llm(partial)]
+    text: String,
+}
+
+#[derive(Debug, PartialEq, serde::Deserialize, Partial)]
+struct Doc {
+    title: String,
+    #[llm(partial)]
+    steps: Vec<Step>,
+    tags: Vec<String>,
+}
+
+/// The size of every chunk the reply arrives in.
+const CHUNK: usize = 16;
+
+/// About this many bytes of reply.
+const TARGET_LEN: usize = 100_000;
+
+/// A small deterministic generator (xorshift), so the data needs no crate.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+
+    fn pick<'a>(&mut self, items: &[&'a str]) -> &'a str {
+        items[(self.next() % items.len() as u64) as usize]
+    }
+}
+
+/// Pieces of step text, as they stand in the JSON (already escaped): plain
+/// words, escaped quotes and backslashes, `\u` escapes (one a surrogate
+/// pair), a newline escape, and raw multi-byte UTF-8 (2, 3 and 4 bytes).
+const PIECES: &[&str] = &[
+    "preheat the oven",
+    "whisk the eggs",
+    "fold in the flour",
+    "let it rest",
+    "stir gently",
+    "season to taste",
+    "add a pinch of salt",
+    "bring to a boil",
+    "simmer for ten minutes",
+    "serve warm",
+    "say \\\"when\\\"",
+    "the \\\"crème\\\" layer",
+    "caf\\u00e9 au lait",
+    "cr\\u00e8me br\\u00fbl\\u00e9e",
+    "p\\u00e2te \\u00e0 choux",
+    "a \\ud83c\\udf70 slice",
+    "line one\\nline two",
+    "C:\\\\oven\\\\rack",
+    "naïve façade",
+    "jalapeño crème fraîche",
+    "“smart quotes” — dash",
+    "½ cup · 200 °C",
+    "日本語のレシピ",
+    "пирог с яблоками",
+    "🍰 and 🍓",
+    "Ωmega ≈ 3 µg",
+];
+
+const TAGS: &[&str] = &[
+    "baking",
+    "dessert",
+    "caf\\u00e9",
+    "crème",
+    "quick",
+    "\\\"classic\\\"",
+    "日本",
+];
+
+/// The reply, and where the JSON inside its fence starts and ends.
+fn reply() -> (String, usize, usize) {
+    let mut rng = Rng(0x5EED_5712_EA30_0001);
+    let mut text = String::from(
+        "Sure! Here is the recipe as JSON, with every step spelled out so you can follow along:\n\n```json\n",
+    );
+    let start = text.len();
+    text.push_str("{\n  \"title\": \"Cr\\u00e8me \\\"br\\u00fbl\\u00e9e\\\" — the long way\",\n  \"steps\": [\n");
+    let mut n = 1;
+    // Leave room for the tags, the closing fence and the last sentence.
+    while text.len() < TARGET_LEN - 400 {
+        if n > 1 {
+            text.push_str(",\n");
+        }
+        text.push_str(&format!("    {{\"n\": {n}, \"text\": \""));
+        let pieces = 1 + rng.next() % 6;
+        for i in 0..pieces {
+            if i > 0 {
+                text.push_str(if rng.next().is_multiple_of(3) {
+                    "; "
+                } else {
+                    ", then "
+                });
+            }
+            text.push_str(rng.pick(PIECES));
+        }
+        text.push_str(".\"}");
+        n += 1;
+    }
+    text.push_str("\n  ],\n  \"tags\": [");
+    for (i, tag) in TAGS.iter().enumerate() {
+        if i > 0 {
+            text.push_str(", ");
+        }
+        text.push('"');
+        text.push_str(tag);
+        text.push('"');
+    }
+    text.push_str("]\n}");
+    let end = text.len();
+    text.push_str("\n```\n\nLet me know if you would like a shorter version, or one without eggs.");
+    (text, start, end)
+}
+
+/// The chunk boundaries a reader can decode at: every 16th byte that is a
+/// char boundary (the others cut a UTF-8 character; the stream holds its
+/// first bytes back), and the end.
+fn ends(text: &str, from: usize, to: usize) -> Vec<usize> {
+    let mut ends: Vec<usize> = (from..to)
+        .filter(|i| i % CHUNK == 0 && *i > from && text.is_char_boundary(*i))
+        .collect();
+    ends.push(to);
+    ends
+}
+
+/// Checks, outside the timing, that every path measures working code.
+fn check(text: &str, chunks: &[&[u8]], json: &str, json_ends: &[usize]) -> Doc {
+    let once = serde_llm::from_llm_str::<Doc>(text).unwrap();
+    assert_eq!(serde_json::from_str::<Doc>(json).unwrap(), once);
+    assert!(once.steps.len() >= 900, "{} steps", once.steps.len());
+    assert!(once.steps.iter().any(|s| s.text.contains("café")));
+    assert!(once.steps.iter().any(|s| s.text.contains("\"when\"")));
+    assert!(once.steps.iter().any(|s| s.text.contains('🍰')));
+
+    // (b): the view after some pushes is the naive decode of the text so
+    // far, and the final view and `finish()` are the whole decode.
+    let mut dec = StreamDecoder::<Doc>::new();
+    for (i, chunk) in chunks.iter().enumerate() {
+        dec.push(chunk).unwrap();
+        if i % 97 == 0 {
+            let naive = serde_llm::from_llm_str_partial::<Doc>(dec.text()).unwrap();
+            assert_eq!(dec.view(), &naive, "after push {i}");
+        }
+    }
+    let view = dec.view().clone().expect("a view at the end");
+    assert_eq!(view.title.as_deref(), Some(once.title.as_str()));
+    assert_eq!(view.tags.as_ref(), Some(&once.tags));
+    let steps = view.steps.expect("steps");
+    assert_eq!(steps.len(), once.steps.len());
+    for (v, s) in steps.iter().zip(&once.steps) {
+        assert_eq!(v.n, Some(s.n));
+        assert_eq!(v.text.as_deref(), Some(s.text.as_str()));
+    }
+    assert_eq!(dec.finish().unwrap(), once);
+
+    // (c): the last prefix is the whole reply.
+    let last = serde_llm::from_llm_str_partial::<Doc>(text)
+        .unwrap()
+        .unwrap();
+    assert_eq!(last.steps.map(|s| s.len()), Some(once.steps.len()));
+
+    // (e): jiter reads every prefix, and the whole JSON as the same value
+    // serde_json reads.
+    for &end in json_ends {
+        JsonValue::parse_with_config(&json.as_bytes()[..end], false, PartialMode::TrailingStrings)
+            .unwrap_or_else(|e| panic!("jiter at {end}: {e}"));
+    }
+    let whole = JsonValue::parse_with_config(json.as_bytes(), false, PartialMode::Off).unwrap();
+    let JsonValue::Object(members) = whole else {
+        panic!("not an object")
+    };
+    let Some((_, JsonValue::Array(steps))) = members.iter().find(|(k, _)| k == "steps") else {
+        panic!("no steps")
+    };
+    assert_eq!(steps.len(), once.steps.len());
+    once
+}
+
+/// How many steps a view shows.
+fn shown(view: &Option<DocView>) -> usize {
+    view.as_ref()
+        .and_then(|v| v.steps.as_ref())
+        .map_or(0, Vec::len)
+}
+
+fn stream(c: &mut Criterion) {
+    let (text, json_start, json_end) = reply();
+    let chunks: Vec<&[u8]> = text.as_bytes().chunks(CHUNK).collect();
+    let text_ends = ends(&text, 0, text.len());
+    let json = &text[json_start..json_end];
+    // jiter reads JSON only: it cannot find a value in prose or a fence, so
+    // it is given the JSON inside the fence, cut at the same 16-byte
+    // boundaries of the reply as (c), as offsets into the JSON.
+    let json_ends: Vec<usize> = ends(&text, json_start, json_end)
+        .into_iter()
+        .map(|e| e - json_start)
+        .collect();
+    let doc = check(&text, &chunks, json, &json_ends);
+    eprintln!(
+        "reply: {} bytes ({} of JSON), {} steps, {} chunks, {} prefixes for (c), {} for (e)",
+        text.len(),
+        json.len(),
+        doc.steps.len(),
+        chunks.len(),
+        text_ends.len(),
+        json_ends.len()
+    );
+
+    let mut group = c.benchmark_group("stream");
+    group.throughput(Throughput::Bytes(text.len() as u64));
+
+    // The linear paths: many samples, a few seconds each.
+    group
+        .sample_size(20)
+        .warm_up_time(Duration::from_secs(1))
+        .measurement_time(Duration::from_secs(4));
+    group.bench_function("a_push_deltas", |b| {
+        b.iter(|| {
+            let mut dec = StreamDecoder::<Doc>::new();
+            for chunk in &chunks {
+                black_box(dec.push(black_box(chunk)).unwrap());
+            }
+            dec.finish().unwrap()
+        })
+    });
+    group.bench_function("b_push_view", |b| {
+        b.iter(|| {
+            let mut dec = StreamDecoder::<Doc>::new();
+            for chunk in &chunks {
+                black_box(dec.push(black_box(chunk)).unwrap());
+                black_box(shown(dec.view()));
+            }
+            dec.finish().unwrap()
+        })
+    });
+
+    // The quadratic paths: ~6,000 decodes of up to 100 KB each iteration,
+    // so the fewest samples criterion takes, one iteration each.
+    group
+        .sample_size(10)
+        .sampling_mode(SamplingMode::Flat)
+        .warm_up_time(Duration::from_millis(1))
+        .measurement_time(Duration::from_secs(1));
+    group.bench_function("c_naive_prefixes", |b| {
+        b.iter(|| {
+            for &end in &text_ends {
+                black_box(serde_llm::from_llm_str_partial::<Doc>(black_box(&text[..end])).unwrap());
+            }
+        })
+    });
+
+    group
+        .sample_size(20)
+        .sampling_mode(SamplingMode::Auto)
+        .warm_up_time(Duration::from_secs(1))
+        .measurement_time(Duration::from_secs(4));
+    group.bench_function("d_once", |b| {
+        b.iter(|| serde_llm::from_llm_str::<Doc>(black_box(&text)).unwrap())
+    });
+
+    group
+        .sample_size(10)
+        .sampling_mode(SamplingMode::Flat)
+        .warm_up_time(Duration::from_millis(1))
+        .measurement_time(Duration::from_secs(1));
+    group.bench_function("e_jiter_prefixes", |b| {
+        b.iter(|| {
+            for &end in &json_ends {
+                black_box(
+                    JsonValue::parse_with_config(
+                        black_box(&json.as_bytes()[..end]),
+                        false,
+                        PartialMode::TrailingStrings,
+                    )
+                    .unwrap(),
+                );
+            }
+        })
+    });
+    group.finish();
+}
+
+criterion_group!(benches, stream);
+criterion_main!(benches);
