@@ -329,3 +329,21 @@ fn errors_are_the_one_shot_errors() {
     let _ = dec.push("1e400, 2]");
     assert_ne!(dec.value(), &serde_json::json!([null, 2]));
 }
+
+/// The recorded model replies the examples decode (fenced, prose around,
+/// Python literals, NDJSON, cut off), into `Value`: every split in two, and
+/// one byte at a time.
+#[test]
+fn recorded_replies_every_split() {
+    let dir = format!("{}/examples/replies", env!("CARGO_MANIFEST_DIR"));
+    let mut names: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    names.sort();
+    assert!(names.len() >= 8);
+    for path in names {
+        let reply = std::fs::read_to_string(&path).unwrap();
+        every_split::<Value>(&reply);
+    }
+}
