@@ -247,8 +247,13 @@ impl<V: DeserializeOwned + View> Live<V> {
 
     /// The untyped value at `path`.
     fn slot(&mut self, path: &Path) -> Option<&mut Value> {
+        self.slot_at(path.segments())
+    }
+
+    /// The untyped value at the path `segs`.
+    fn slot_at(&mut self, segs: &[Segment]) -> Option<&mut Value> {
         let mut at = &mut self.value;
-        for seg in path.segments() {
+        for seg in segs {
             at = match (seg, at) {
                 (Segment::Key(k), Value::Object(m)) => m.get_mut(k)?,
                 (Segment::Index(i), Value::Array(a)) => a.get_mut(*i)?,
@@ -260,13 +265,11 @@ impl<V: DeserializeOwned + View> Live<V> {
 
     /// Puts `v` at `path` in the untyped view (a new member or element).
     fn set(&mut self, path: &Path, v: Value) {
-        let Some((last, _)) = path.segments().split_last() else {
+        let Some((last, parent)) = path.segments().split_last() else {
             self.value = v;
             return;
         };
-        let mut parent = path.clone();
-        parent.pop();
-        match (self.slot(&parent), last) {
+        match (self.slot_at(parent), last) {
             (Some(Value::Object(m)), Segment::Key(k)) => {
                 m.insert(k.clone(), v);
             }
@@ -784,7 +787,7 @@ impl<V: DeserializeOwned + View> Sink for Live<V> {
             }
             self.deltas.push(Delta::Appended {
                 path: s.path.clone(),
-                text: grown.clone(),
+                text: grown,
             });
         }
         // The typed view: the string's text as far as it is shown. While a
