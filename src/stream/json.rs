@@ -360,43 +360,32 @@ fn is_delimiter(c: u8) -> bool {
     matches!(c, b' ' | b'\t' | b'\n' | b'\r' | b',' | b']' | b'}')
 }
 
-/// Whether a JSON number or literal starts with `w`.
+/// Whether a JSON number or literal starts with `w` (checked on each byte
+/// of the token, without allocating).
 fn valid_prefix(w: &str) -> bool {
     if ["true", "false", "null"].iter().any(|l| l.starts_with(w)) {
         return true;
     }
-    // A number so far: complete, or complete but for its last part.
-    valid_word(w)
-        || [w.to_owned() + "0", w.to_owned() + "0.0"]
-            .iter()
-            .any(|x| valid_word(x))
-        || valid_word(&(w.to_owned() + "1"))
-}
-
-/// A complete JSON number or literal.
-fn valid_word(w: &str) -> bool {
-    if matches!(w, "true" | "false" | "null") {
-        return true;
-    }
     let b = w.as_bytes();
-    let mut i = usize::from(b.first() == Some(&b'-'));
-    let digits = |i: &mut usize| {
-        let s = *i;
-        while *i < b.len() && b[*i].is_ascii_digit() {
-            *i += 1;
+    let n = b.len();
+    let digits = |mut i: usize| {
+        while i < n && b[i].is_ascii_digit() {
+            i += 1;
         }
-        *i - s
+        i
     };
+    let mut i = usize::from(b.first() == Some(&b'-'));
     match b.get(i) {
+        None => return true,
         Some(b'0') => i += 1,
-        Some(b'1'..=b'9') => {
-            digits(&mut i);
-        }
+        Some(b'1'..=b'9') => i = digits(i + 1),
         _ => return false,
     }
     if b.get(i) == Some(&b'.') {
-        i += 1;
-        if digits(&mut i) == 0 {
+        let frac = i + 1;
+        i = digits(frac);
+        // `1.e5`: a fraction needs a digit.
+        if i == frac && i < n {
             return false;
         }
     }
@@ -405,11 +394,14 @@ fn valid_word(w: &str) -> bool {
         if matches!(b.get(i), Some(b'+' | b'-')) {
             i += 1;
         }
-        if digits(&mut i) == 0 {
-            return false;
-        }
+        i = digits(i);
     }
-    i == b.len()
+    i == n
+}
+
+/// A complete JSON number or literal.
+fn valid_word(w: &str) -> bool {
+    matches!(w, "true" | "false" | "null") || crate::coerce::is_json_number(w)
 }
 
 #[cfg(test)]
@@ -474,6 +466,20 @@ mod tests {
         assert_eq!(joined(&whole), joined(&bytes));
         assert!(whole.0.contains(&"key aé 1..10".to_owned()));
         assert!(whole.0.contains(&"scalar -2.5e3".to_owned()));
+    }
+
+    #[test]
+    fn number_and_literal_prefixes() {
+        for ok in [
+            "-", "0", "-0", "1", "12", "1.", "1.5", "1e", "1E+", "1.5e-3", "t", "nul", "false",
+        ] {
+            assert!(valid_prefix(ok), "{ok}");
+        }
+        for bad in [
+            "00", "01", "-a", "1.e5", "1..", "1e5e", "truee", "nx", "+1", ".5", "1.5.2",
+        ] {
+            assert!(!valid_prefix(bad), "{bad}");
+        }
     }
 
     #[test]
