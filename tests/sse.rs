@@ -9,7 +9,7 @@
 //! reports, rewrite them with `UPDATE_DELTAS=1 cargo test --test sse` and
 //! review the diff.
 
-#[path = "common/sse.rs"]
+#[path = "../examples/stream_agent/sse.rs"]
 mod sse;
 
 use std::fmt::Debug;

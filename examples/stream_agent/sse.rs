@@ -1,6 +1,7 @@
 //! A small server-sent events reader (the `text/event-stream` format), fed
-//! bytes as they arrive. `examples/stream_agent.rs` holds the same reader.
-// A test binary may use only a part of it.
+//! bytes as they arrive: the example's, and `tests/sse.rs` reads the same
+//! file.
+// The example and the test each use a part of it.
 #![allow(dead_code)]
 
 /// One event: its `event:` name (`"message"` when it has none) and its
