@@ -66,7 +66,7 @@ struct Str {
     visible: usize,
     /// Where the text read since the last escape starts in `decoded`.
     seg: usize,
-    /// An object member's value (an element's closer is `]`, a member's `}`).
+    /// An object member's value (else an array element).
     member: bool,
     /// The typed view holds it as a string it appends to, as shown.
     appended: bool,

@@ -379,7 +379,7 @@ where
                                     return Err(e);
                                 }
                             };
-                            let value = self.untyped_view().0;
+                            let (value, _, _) = self.untyped_view();
                             delta::diff(&live.value, &value, false, &mut deltas);
                             self.early = Some((view, value));
                         }
@@ -460,13 +460,18 @@ where
     }
 
     /// The untyped view of the whole text, and whether it is complete.
-    fn untyped_view(&self) -> (Value, bool) {
+    /// With where the value's span starts.
+    fn untyped_view(&self) -> (Value, bool, Option<usize>) {
         match self
             .untyped
             .decode_as::<Value>(&self.text, Shape::Any, false)
         {
-            Ok((v, report)) => (v, !report.truncated && self.tail.is_empty()),
-            Err(_) => (Value::Null, false),
+            Ok((v, report)) => (
+                v,
+                !report.truncated && self.tail.is_empty(),
+                Some(report.span.start),
+            ),
+            Err(_) => (Value::Null, false, None),
         }
     }
 
@@ -480,15 +485,7 @@ where
             Err(e) if e.is_nothing() => None,
             Err(e) => return Err(e),
         };
-        let untyped = self
-            .untyped
-            .decode_as::<Value>(&self.text, Shape::Any, false)
-            .ok();
-        let (value, done) = match &untyped {
-            Some((v, report)) => (v.clone(), !report.truncated && self.tail.is_empty()),
-            None => (Value::Null, false),
-        };
-        let untyped = untyped.map(|(_, r)| r);
+        let (value, done, untyped_start) = self.untyped_view();
         let mut deltas = Vec::new();
         if !self.done || value != self.value {
             delta::diff(&self.value, &value, done, &mut deltas);
@@ -501,7 +498,7 @@ where
             return Ok(deltas);
         };
         let start = report.span.start;
-        let lockable = untyped.as_ref().is_some_and(|r| r.span.start == start)
+        let lockable = untyped_start == Some(start)
             && tried != Some(start)
             && self.untyped.allow == Allow::STR | Allow::ARR | Allow::OBJ
             && matches!(
