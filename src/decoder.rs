@@ -484,7 +484,7 @@ impl Decoder {
             Ok((view, _)) => Ok(view.admitted()),
             // Nothing written yet, or the reply is cut off before the view can
             // be formed (an enum's tag, a value cut before it showed anything).
-            Err(e) if e.kind() == ErrorKind::NoJson || e.is_in_cut_reply() => Ok(None),
+            Err(e) if e.is_nothing() => Ok(None),
             Err(e) => Err(e),
         }
     }

@@ -295,6 +295,12 @@ impl Error {
         self
     }
 
+    /// An error a partial view takes as "nothing to show yet": no value has
+    /// started, or the reply is cut off before the view can be formed.
+    pub(crate) fn is_nothing(&self) -> bool {
+        self.kind() == ErrorKind::NoJson || self.is_in_cut_reply()
+    }
+
     /// Whether the error came from a reply that was cut off.
     pub(crate) fn is_in_cut_reply(&self) -> bool {
         self.inner.cut

@@ -15,7 +15,7 @@ use serde_json::Value;
 
 use super::delta::{Delta, Path, Segment};
 use super::json::{Sink, Status, Tokens};
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::partial::grow::{self, Level, Placed, Route};
 use crate::partial::View;
 use crate::Decoder;
@@ -104,7 +104,7 @@ impl Str {
 }
 
 pub(super) struct Live<V> {
-    pub(super) tokens: Tokens,
+    tokens: Tokens,
     /// Where the value starts.
     start: usize,
     /// The untyped view.
@@ -159,9 +159,7 @@ impl<V: DeserializeOwned + View> Live<V> {
             failed: false,
             typed: false,
         };
-        let mut tokens = std::mem::replace(&mut live.tokens, Tokens::new(0, 0));
-        let status = tokens.feed(text, &mut live);
-        live.tokens = tokens;
+        let status = live.tokenize(text);
         if matches!(status, Status::Bad(_)) {
             return None;
         }
@@ -194,9 +192,7 @@ impl<V: DeserializeOwned + View> Live<V> {
     /// Reads the text that arrived.
     pub(super) fn feed(&mut self, text: &str) -> Status {
         crate::work::add(text.len().saturating_sub(self.tokens.pos));
-        let mut tokens = std::mem::replace(&mut self.tokens, Tokens::new(0, 0));
-        let status = tokens.feed(text, self);
-        self.tokens = tokens;
+        let status = self.tokenize(text);
         // A node that cannot grow in place, still open, is read again with
         // all that arrived (a number at the end is no token yet, but a
         // buffered enum's view may show it).
@@ -211,6 +207,15 @@ impl<V: DeserializeOwned + View> Live<V> {
                 self.rebuild(text, j);
             }
         }
+        status
+    }
+
+    /// Reads the tokens of `text` from where the last read stopped, this
+    /// reporting them.
+    fn tokenize(&mut self, text: &str) -> Status {
+        let mut tokens = std::mem::replace(&mut self.tokens, Tokens::new(0, 0));
+        let status = tokens.feed(text, self);
+        self.tokens = tokens;
         status
     }
 
@@ -605,13 +610,6 @@ impl<V: DeserializeOwned + View> Live<V> {
             self.failed = true;
         }
         out
-    }
-}
-
-impl Error {
-    /// An error a partial view takes as "nothing to show yet".
-    pub(crate) fn is_nothing(&self) -> bool {
-        self.kind() == crate::ErrorKind::NoJson || self.is_in_cut_reply()
     }
 }
 
