@@ -532,7 +532,7 @@ impl Decoder {
     pub(crate) fn part<'de, V: serde::Deserialize<'de>>(
         &self,
         text: &'de str,
-        spine: Vec<usize>,
+        spine: &mut Vec<usize>,
     ) -> Result<V> {
         let policy = de::Policy {
             on: true,
@@ -546,13 +546,13 @@ impl Decoder {
         let mut opts = ScanOptions {
             max_depth: self.max_depth,
             multi: false,
-            spine: Some(spine),
+            spine: None,
             rules: self.rules,
             hints: Vec::new(),
         };
         let mut restarts = 0;
         loop {
-            let mut scan = Scanner::over(text, span, &opts);
+            let mut scan = Scanner::over(text, span, &opts).with_spine(std::mem::take(spine));
             let result = (|| -> Result<V> {
                 let mut de = de::Deserializer::new(&mut scan, policy);
                 let value = V::deserialize(&mut de)?;
@@ -560,6 +560,7 @@ impl Decoder {
                 Ok(value)
             })();
             work::add(scan.offset());
+            *spine = scan.take_spine();
             let e = match result {
                 Ok(v) => return Ok(v),
                 Err(e) => e,
@@ -567,8 +568,8 @@ impl Decoder {
             restarts += 1;
             match (e.spine(), e.hint()) {
                 _ if restarts > MAX_RESTARTS => {}
-                (Some(spine), _) if opts.spine.as_deref() != Some(spine) => {
-                    opts.spine = Some(spine.to_vec());
+                (Some(found), _) if *spine != found => {
+                    found.clone_into(spine);
                     continue;
                 }
                 (_, Some(hint)) if !opts.hints.contains(hint) => {
@@ -578,7 +579,7 @@ impl Decoder {
                 _ => {}
             }
             let e = e.or_at(scan.offset());
-            let cut = scan.truncated() || opts.spine.as_ref().is_some_and(|s| !s.is_empty());
+            let cut = scan.truncated() || !spine.is_empty();
             return Err(if cut { e.in_cut_reply() } else { e });
         }
     }

@@ -230,6 +230,19 @@ impl<'de> Scanner<'de> {
         s
     }
 
+    /// Reads with `spine` as the containers known to be open at the end (in
+    /// place of [`ScanOptions::spine`]); [`take_spine`](Self::take_spine)
+    /// gives it back, so a caller reading many small texts keeps one buffer.
+    pub(crate) fn with_spine(mut self, spine: Vec<usize>) -> Self {
+        self.spine = Some(spine);
+        self
+    }
+
+    /// The spine given to [`with_spine`](Self::with_spine) (or the options').
+    pub(crate) fn take_spine(&mut self) -> Vec<usize> {
+        self.spine.take().unwrap_or_default()
+    }
+
     /// The repairs made so far.
     pub(crate) fn repairs(&self) -> &[Repair] {
         &self.repairs
@@ -429,17 +442,17 @@ impl<'de> Scanner<'de> {
         let Some(known) = &self.spine else {
             return Ok(());
         };
-        let open: Vec<usize> = self
-            .stack
-            .iter()
-            .zip(&self.opened)
-            .filter(|(f, _)| !matches!(f, Frame::Group | Frame::Roots))
-            .map(|(_, &at)| at)
-            .collect();
-        if open.iter().all(|at| known.contains(at)) {
+        let open = || {
+            self.stack
+                .iter()
+                .zip(&self.opened)
+                .filter(|(f, _)| !matches!(f, Frame::Group | Frame::Roots))
+                .map(|(_, &at)| at)
+        };
+        if open().all(|at| known.contains(&at)) {
             return Ok(());
         }
-        Err(Error::restart(open, self.end))
+        Err(Error::restart(open().collect(), self.end))
     }
 
     /// Whether a container opening at `at` closes before the end.

@@ -1,22 +1,29 @@
 //! What changed in a streaming reply's value: [`Delta`]s, each at a [`Path`].
 
 use std::fmt;
+use std::sync::Arc;
 
 use serde_json::Value;
 
 use crate::error::is_plain_key;
 
 /// One step of a JSON path: a member's key or an element's index.
+///
+/// A key is an `Arc<str>`: a streaming decoder reports the same keys over
+/// and over, so each delta's path shares them rather than copying.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Segment {
     /// An object member.
-    Key(String),
+    Key(Arc<str>),
     /// An array element.
     Index(usize),
 }
 
 /// A JSON path, outermost step first. `Display` writes it as
 /// `$.items[3].name` (a key that is not a plain word as `["a key"]`).
+///
+/// A path is shared, not copied, when cloned (every delta about one string
+/// holds the same one).
 ///
 /// ```
 /// use serde_llm::{Path, Segment};
@@ -25,25 +32,29 @@ pub enum Segment {
 /// assert_eq!(p.to_string(), r#"$.items[3]["first name"]"#);
 /// assert_eq!(p.segments()[1], Segment::Index(3));
 /// ```
-#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
-pub struct Path(Vec<Segment>);
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Path(Arc<[Segment]>);
+
+impl Default for Path {
+    fn default() -> Path {
+        Path::root()
+    }
+}
 
 impl Path {
     /// `$`, the whole value.
     pub fn root() -> Path {
-        Path(Vec::new())
+        Path(Arc::new([]))
     }
 
     /// This path, then the member `key`.
-    pub fn key(mut self, key: impl Into<String>) -> Path {
-        self.0.push(Segment::Key(key.into()));
-        self
+    pub fn key(self, key: impl AsRef<str>) -> Path {
+        self.then(Segment::Key(key.as_ref().into()))
     }
 
     /// This path, then the element at `index`.
-    pub fn index(mut self, index: usize) -> Path {
-        self.0.push(Segment::Index(index));
-        self
+    pub fn index(self, index: usize) -> Path {
+        self.then(Segment::Index(index))
     }
 
     /// The steps, outermost first.
@@ -56,23 +67,24 @@ impl Path {
         self.0.starts_with(&other.0)
     }
 
-    pub(crate) fn push(&mut self, seg: Segment) {
-        self.0.push(seg);
+    /// The path of `outer` then `last`.
+    pub(crate) fn of(outer: &[Segment], last: Option<Segment>) -> Path {
+        Path(outer.iter().cloned().chain(last).collect())
     }
 
-    pub(crate) fn pop(&mut self) -> Option<Segment> {
-        self.0.pop()
+    fn then(self, seg: Segment) -> Path {
+        Path::of(&self.0, Some(seg))
     }
 }
 
 impl fmt::Display for Path {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("$")?;
-        for seg in &self.0 {
+        for seg in self.0.iter() {
             match seg {
                 Segment::Index(i) => write!(f, "[{i}]")?,
-                Segment::Key(k) if is_plain_key(k) => write!(f, ".{k}")?,
-                Segment::Key(k) => write!(f, "[{}]", Value::String(k.clone()))?,
+                Segment::Key(k) if is_plain_key(&**k) => write!(f, ".{k}")?,
+                Segment::Key(k) => write!(f, "[{}]", Value::String(k.to_string()))?,
             }
         }
         Ok(())
@@ -188,13 +200,13 @@ fn slot<'v>(view: &'v mut Value, path: &[Segment]) -> Option<&'v mut Value> {
     let mut at = view;
     for seg in outer {
         at = match (seg, at) {
-            (Segment::Key(k), Value::Object(m)) => m.get_mut(k)?,
+            (Segment::Key(k), Value::Object(m)) => m.get_mut(&**k)?,
             (Segment::Index(i), Value::Array(a)) => a.get_mut(*i)?,
             _ => return None,
         };
     }
     match (last, at) {
-        (Segment::Key(k), Value::Object(m)) => Some(m.entry(k.clone()).or_insert(Value::Null)),
+        (Segment::Key(k), Value::Object(m)) => Some(m.entry(&**k).or_insert(Value::Null)),
         (Segment::Index(i), Value::Array(a)) => {
             if *i == a.len() {
                 a.push(Value::Null);
@@ -209,7 +221,7 @@ fn slot<'v>(view: &'v mut Value, path: &[Segment]) -> Option<&'v mut Value> {
 /// `path`; `done`: `new` is complete. Only what is new or grew is reported;
 /// a change that is not growth restarts the view at the root.
 pub(crate) fn diff(old: &Value, new: &Value, done: bool, out: &mut Vec<Delta>) {
-    let mut path = Path::root();
+    let mut path = Vec::new();
     let mut grown = Vec::new();
     if !old.is_null() && grows(old, new, &mut path, &mut grown) {
         out.append(&mut grown);
@@ -233,19 +245,19 @@ pub(crate) fn diff(old: &Value, new: &Value, done: bool, out: &mut Vec<Delta>) {
 }
 
 /// Whether `new` is `old` grown; the deltas of the growth go to `out`.
-fn grows(old: &Value, new: &Value, path: &mut Path, out: &mut Vec<Delta>) -> bool {
+fn grows(old: &Value, new: &Value, path: &mut Vec<Segment>, out: &mut Vec<Delta>) -> bool {
     match (old, new) {
         _ if old == new => true,
         (Value::String(a), Value::String(b)) if b.starts_with(a.as_str()) => {
             out.push(Delta::Appended {
-                path: path.clone(),
+                path: Path::of(path, None),
                 text: b[a.len()..].to_owned(),
             });
             true
         }
         (Value::String(_), Value::String(b)) => {
             out.push(Delta::Started {
-                path: path.clone(),
+                path: Path::of(path, None),
                 value: Value::String(b.clone()),
             });
             true
@@ -261,7 +273,7 @@ fn grows(old: &Value, new: &Value, path: &mut Path, out: &mut Vec<Delta>) -> boo
             }
             for (i, y) in b.iter().enumerate().skip(a.len()) {
                 out.push(Delta::Started {
-                    path: path.clone().index(i),
+                    path: Path::of(path, Some(Segment::Index(i))),
                     value: y.clone(),
                 });
             }
@@ -269,12 +281,12 @@ fn grows(old: &Value, new: &Value, path: &mut Path, out: &mut Vec<Delta>) -> boo
         }
         (Value::Object(a), Value::Object(b)) if a.keys().all(|k| b.contains_key(k)) => {
             for (k, y) in b {
-                path.push(Segment::Key(k.clone()));
+                path.push(Segment::Key(k.as_str().into()));
                 let ok = match a.get(k) {
                     Some(x) => grows(x, y, path, out),
                     None => {
                         out.push(Delta::Started {
-                            path: path.clone(),
+                            path: Path::of(path, None),
                             value: y.clone(),
                         });
                         true

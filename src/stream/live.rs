@@ -9,6 +9,7 @@
 //! (a plain field's object still open) cost nothing until they complete.
 
 use std::ops::Range;
+use std::sync::Arc;
 
 use serde::de::DeserializeOwned;
 use serde_json::Value;
@@ -39,8 +40,10 @@ struct Frame {
     start: usize,
     /// Elements in the untyped view (arrays).
     len: usize,
+    /// Its path.
+    path: Path,
     /// The current member's key (objects).
-    key: Option<String>,
+    key: Option<Arc<str>>,
     /// Where the current member's key is written, quotes included.
     header: Range<usize>,
     shown: Shown,
@@ -110,7 +113,9 @@ pub(super) struct Live<V> {
     /// The untyped view.
     pub(super) value: Value,
     /// The innermost open container's path.
-    path: Path,
+    path: Vec<Segment>,
+    /// The keys met so far, shared by the paths that name them.
+    keys: Vec<Arc<str>>,
     frames: Vec<Frame>,
     string: Option<Str>,
     pub(super) deltas: Vec<Delta>,
@@ -130,6 +135,11 @@ pub(super) struct Live<V> {
     pub(super) failed: bool,
     /// Typed updates are made (not while catching up at the start).
     typed: bool,
+    /// Buffers kept from one part read to the next: the part's text, its
+    /// spine and its levels.
+    syn: String,
+    spine: Vec<usize>,
+    levels: Vec<Level>,
 }
 
 impl<V: DeserializeOwned + View> Live<V> {
@@ -147,7 +157,8 @@ impl<V: DeserializeOwned + View> Live<V> {
             tokens: Tokens::new(start, decoder.max_depth),
             start,
             value: Value::Null,
-            path: Path::root(),
+            path: Vec::new(),
+            keys: Vec::new(),
             frames: Vec::new(),
             string: None,
             deltas: Vec::new(),
@@ -158,6 +169,9 @@ impl<V: DeserializeOwned + View> Live<V> {
             blocked: false,
             failed: false,
             typed: false,
+            syn: String::new(),
+            spine: Vec::new(),
+            levels: Vec::new(),
         };
         let status = live.tokenize(text);
         if matches!(status, Status::Bad(_)) {
@@ -233,21 +247,35 @@ impl<V: DeserializeOwned + View> Live<V> {
         if done {
             return true;
         }
-        let open = self.string.as_ref().map_or(&self.path, |s| &s.path);
-        self.frames.is_empty() || !open.starts_with(path)
+        let open = match (&self.string, self.frames.last()) {
+            (Some(s), _) => s.path.segments(),
+            (None, Some(f)) => f.path.segments(),
+            (None, None) => return true,
+        };
+        !open.starts_with(path.segments())
     }
 
     /// The path of the innermost container's current part.
     fn child_path(&self) -> Path {
-        let mut p = self.path.clone();
-        if let Some(f) = self.frames.last() {
-            p.push(match (f.array, &f.key) {
-                (true, _) => Segment::Index(f.len),
-                (false, Some(k)) => Segment::Key(k.clone()),
-                (false, None) => Segment::Key(String::new()),
-            });
+        let last = self.frames.last().map(|f| match (f.array, &f.key) {
+            (true, _) => Segment::Index(f.len),
+            (false, Some(k)) => Segment::Key(k.clone()),
+            (false, None) => Segment::Key("".into()),
+        });
+        Path::of(&self.path, last)
+    }
+
+    /// `key`, shared with the earlier keys like it (objects in a list
+    /// repeat their keys).
+    fn intern(&mut self, key: &str) -> Arc<str> {
+        if let Some(k) = self.keys.iter().find(|k| ***k == *key) {
+            return k.clone();
         }
-        p
+        let k: Arc<str> = key.into();
+        if self.keys.len() < 64 {
+            self.keys.push(k.clone());
+        }
+        k
     }
 
     /// The untyped value at `path`.
@@ -260,7 +288,7 @@ impl<V: DeserializeOwned + View> Live<V> {
         let mut at = &mut self.value;
         for seg in segs {
             at = match (seg, at) {
-                (Segment::Key(k), Value::Object(m)) => m.get_mut(k)?,
+                (Segment::Key(k), Value::Object(m)) => m.get_mut(&**k)?,
                 (Segment::Index(i), Value::Array(a)) => a.get_mut(*i)?,
                 _ => return None,
             };
@@ -276,7 +304,7 @@ impl<V: DeserializeOwned + View> Live<V> {
         };
         match (self.slot_at(parent), last) {
             (Some(Value::Object(m)), Segment::Key(k)) => {
-                m.insert(k.clone(), v);
+                m.insert(k.to_string(), v);
             }
             (Some(Value::Array(a)), Segment::Index(i)) => {
                 if *i < a.len() {
@@ -375,7 +403,7 @@ impl<V: DeserializeOwned + View> Live<V> {
             s.shown = Shown::Unknown;
         }
         if k == 0 {
-            match self.read(self.synthetic(text, 0, start..self.now, false), 0, false) {
+            match self.read(text, 0, start..self.now, false, false) {
                 Ok(Some(root)) => {
                     self.frames[0].fields = root.__fields();
                     self.view = Some(root);
@@ -446,14 +474,13 @@ impl<V: DeserializeOwned + View> Live<V> {
                 ..Placed::default()
             });
         }
-        let part = match self.read(self.synthetic(text, d, span, complete), d, false) {
+        let part = match self.read(text, d, span, complete, false) {
             Ok(Some(p)) => p,
             Ok(None) => return Some(Placed::default()),
             Err(_) => return None,
         };
-        let levels = self.levels(d, has);
         let mut out = Placed::default();
-        self.root().__place(part, &levels, 0, &mut out);
+        self.put(part, d, has, &mut out);
         if let Some(j) = out.rebuild {
             if out.fixed && j < self.frames.len() {
                 self.frames[j].rebuild = true;
@@ -471,19 +498,17 @@ impl<V: DeserializeOwned + View> Live<V> {
     /// Whether the part at depth `d`, read alone, would be shown — with its
     /// admission (`admit`) or without — changing nothing.
     fn check(&mut self, text: &str, d: usize, span: Range<usize>, admit: bool) -> Option<Placed> {
-        let syn = self.synthetic(text, d, span, false);
-        let part = match self.read(syn, d, !admit) {
+        let part = match self.read(text, d, span, false, !admit) {
             Ok(Some(p)) => p,
             Ok(None) => return Some(Placed::default()),
             Err(_) => return None,
         };
-        let levels = self.levels(d, false);
         let mut out = Placed {
             probe: true,
             admit,
             ..Placed::default()
         };
-        self.root().__place(part, &levels, 0, &mut out);
+        self.put(part, d, false, &mut out);
         if let (Some(j), true) = (out.rebuild, out.fixed) {
             if j < self.frames.len() {
                 self.frames[j].rebuild = true;
@@ -511,31 +536,30 @@ impl<V: DeserializeOwned + View> Live<V> {
         }
     }
 
-    /// The containers around the part at depth `d`, as levels.
-    fn levels(&self, d: usize, has: bool) -> Vec<Level> {
-        (0..d)
-            .map(|i| match self.frames[i].array {
-                true if i + 1 == d => Level::Element { has },
-                true => Level::Element { has: true },
-                false => Level::Member,
-            })
-            .collect()
+    /// Puts `part`, a part at depth `d`, in place (or probes where it
+    /// goes): the containers around it are its levels.
+    fn put(&mut self, part: V, d: usize, has: bool, out: &mut Placed) {
+        let mut levels = std::mem::take(&mut self.levels);
+        levels.clear();
+        levels.extend((0..d).map(|i| match self.frames[i].array {
+            true if i + 1 == d => Level::Element { has },
+            true => Level::Element { has: true },
+            false => Level::Member,
+        }));
+        self.root().__place(part, &levels, 0, out);
+        self.levels = levels;
     }
 
     /// The text of the part at depth `d` alone: the openers and keys of the
     /// containers around it, then its own text (a space after a complete
     /// one, so that a number ends). The containers are left open, as they
     /// are in the reply; with the text, where the containers still open at
-    /// its end start (the spine, so that it is read once).
-    fn synthetic(
-        &self,
-        text: &str,
-        d: usize,
-        span: Range<usize>,
-        complete: bool,
-    ) -> (String, Vec<usize>) {
-        let mut s = String::with_capacity(span.len() + 16 * d + 1);
-        let mut spine = Vec::with_capacity(self.frames.len() + 1);
+    /// its end start (the spine, so that it is read once). Written into the
+    /// buffers `syn` and `spine`.
+    fn synthetic(&mut self, text: &str, d: usize, span: Range<usize>, complete: bool) {
+        let (s, spine) = (&mut self.syn, &mut self.spine);
+        s.clear();
+        spine.clear();
         for f in &self.frames[..d] {
             spine.push(s.len());
             if f.array {
@@ -561,17 +585,21 @@ impl<V: DeserializeOwned + View> Live<V> {
         if complete {
             s.push(' ');
         }
-        (s, spine)
     }
 
-    /// Decodes a part's text into the root's view; `around` struct fields
-    /// (`usize::MAX`: all) are exempt from admission.
+    /// Decodes the part at depth `d`, written at `span` (see
+    /// [`synthetic`](Self::synthetic)), into the root's view; `all`: every
+    /// struct field around it is exempt from admission (else those of the
+    /// containers around it).
     fn read(
         &mut self,
-        (syn, spine): (String, Vec<usize>),
+        text: &str,
         d: usize,
+        span: Range<usize>,
+        complete: bool,
         all: bool,
     ) -> Result<Option<V>> {
+        self.synthetic(text, d, span, complete);
         let around = match all {
             true => usize::MAX,
             false => self.frames[..d.min(self.frames.len())]
@@ -579,7 +607,8 @@ impl<V: DeserializeOwned + View> Live<V> {
                 .filter(|f| f.fields)
                 .count(),
         };
-        let read = grow::around(around, || self.decoder.part::<V>(&syn, spine));
+        let (syn, spine) = (&self.syn, &mut self.spine);
+        let read = grow::around(around, || self.decoder.part::<V>(syn, spine));
         match read {
             Ok(v) => {
                 self.blocked = false;
@@ -630,6 +659,7 @@ impl<V: DeserializeOwned + View> Sink for Live<V> {
         });
         let mut frame = Frame {
             array,
+            path: path.clone(),
             start: at,
             len: 0,
             key: None,
@@ -651,14 +681,17 @@ impl<V: DeserializeOwned + View> Sink for Live<V> {
         } else if self.frames.last().is_some_and(|f| f.shown != Shown::Hidden) {
             frame.shown = Shown::Unknown;
         }
+        if let Some(seg) = path.segments().last() {
+            self.path.push(seg.clone());
+        }
         self.frames.push(frame);
-        self.path = path;
     }
 
     fn key(&mut self, key: &str, span: Range<usize>) {
         self.now = span.end;
+        let key = self.intern(key);
         if let Some(f) = self.frames.last_mut() {
-            f.key = Some(key.to_owned());
+            f.key = Some(key);
             f.header = span;
         }
     }
@@ -666,17 +699,17 @@ impl<V: DeserializeOwned + View> Sink for Live<V> {
     fn close(&mut self, text: &str, end: usize) {
         self.now = end;
         let frame = self.frames.pop().expect("a container is open");
-        let path = std::mem::take(&mut self.path);
-        let value = self.slot(&path).cloned().unwrap_or(Value::Null);
+        let value = self.slot(&frame.path).cloned().unwrap_or(Value::Null);
         self.deltas.push(Delta::Completed {
-            path: path.clone(),
+            path: frame.path.clone(),
             value,
         });
-        self.path = path;
-        self.path.pop();
+        if !self.frames.is_empty() {
+            self.path.pop();
+        }
         if self.frames.is_empty() {
             if self.typed && !self.failed && frame.rebuild {
-                match self.read(self.synthetic(text, 0, self.start..end, true), 0, false) {
+                match self.read(text, 0, self.start..end, true, false) {
                     Ok(Some(root)) => self.view = Some(root),
                     _ => self.failed = true,
                 }

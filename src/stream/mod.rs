@@ -564,7 +564,7 @@ fn has(view: &Value, path: &Path) -> bool {
     let mut at = view;
     for seg in path.segments() {
         at = match (seg, at) {
-            (Segment::Key(k), Value::Object(m)) => match m.get(k) {
+            (Segment::Key(k), Value::Object(m)) => match m.get(&**k) {
                 Some(v) => v,
                 None => return false,
             },
