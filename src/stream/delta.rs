@@ -83,7 +83,7 @@ impl fmt::Display for Path {
         for seg in self.0.iter() {
             match seg {
                 Segment::Index(i) => write!(f, "[{i}]")?,
-                Segment::Key(k) if is_plain_key(&**k) => write!(f, ".{k}")?,
+                Segment::Key(k) if is_plain_key(k) => write!(f, ".{k}")?,
                 Segment::Key(k) => write!(f, "[{}]", Value::String(k.to_string()))?,
             }
         }
