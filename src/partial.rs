@@ -246,6 +246,15 @@ pub trait View: Sized {
     fn __grows(&self) -> bool {
         false
     }
+
+    /// Streaming: reads a part into the node that `route` leads to, as that
+    /// node's own type (see [`grow::Local`]); `false` if this view cannot
+    /// (the part is then read as a part of the root).
+    #[doc(hidden)]
+    fn __local(&mut self, route: &[grow::Route], cx: &mut grow::Local<'_>) -> bool {
+        let _ = (route, cx);
+        false
+    }
 }
 
 /// How a view grows in place while a reply streams. Not a public API: what
@@ -351,6 +360,54 @@ pub mod grow {
         } else {
             out.rebuild = Some(at + 1);
         }
+    }
+
+    /// A part read as a part of a node inside the view rather than of the
+    /// root: the node's own text (its opener and key, then the containers
+    /// below it to the part) decoded as the node's type, then put in place
+    /// from that node down. The containers above the node are not read
+    /// again, so a deep part costs what its own text does.
+    ///
+    /// Exact by construction: the node's type reads the same events from its
+    /// own text as from the root's, and admission counts only the struct
+    /// fields below the node (as the root's read exempts those above it). A
+    /// read that fails here is read from the root instead, which decides.
+    pub struct Local<'a> {
+        pub(crate) decoder: &'a crate::Decoder,
+        pub(crate) text: &'a str,
+        pub(crate) spine: &'a mut Vec<usize>,
+        pub(crate) around: usize,
+        pub(crate) levels: &'a [Level],
+        pub(crate) out: &'a mut Placed,
+        /// The node was reached and its read tried.
+        pub(crate) tried: bool,
+    }
+
+    impl Local<'_> {
+        /// Reads the part as a `V` and puts it into `node`, a `V`.
+        pub fn place<V: super::View + serde::de::DeserializeOwned>(
+            &mut self,
+            node: &mut V,
+        ) -> bool {
+            self.tried = true;
+            let (decoder, text, spine) = (self.decoder, self.text, &mut *self.spine);
+            match around(self.around, || decoder.part::<V>(text, spine)) {
+                Ok(part) => {
+                    node.__place(part, self.levels, 0, self.out);
+                    true
+                }
+                Err(_) => false,
+            }
+        }
+    }
+
+    /// A struct view's field on the route to a [`Local`] read's node.
+    pub fn local<V: super::View>(
+        slot: &mut Option<V>,
+        route: &[Route],
+        cx: &mut Local<'_>,
+    ) -> bool {
+        slot.as_mut().is_some_and(|v| v.__local(route, cx))
     }
 
     /// A struct view's field on the path.
@@ -526,6 +583,20 @@ impl View for serde_json::Value {
         }
     }
 
+    fn __local(&mut self, route: &[grow::Route], cx: &mut grow::Local<'_>) -> bool {
+        use serde_json::Value;
+        match (route.split_first(), self) {
+            (None, node) => cx.place(node),
+            (Some((grow::Route::Key(k), rest)), Value::Object(m)) => {
+                m.get_mut(k).is_some_and(|v| v.__local(rest, cx))
+            }
+            (Some((grow::Route::Last, rest)), Value::Array(a)) => {
+                a.last_mut().is_some_and(|v| v.__local(rest, cx))
+            }
+            _ => false,
+        }
+    }
+
     fn __grows(&self) -> bool {
         true
     }
@@ -564,6 +635,10 @@ impl<T: View> View for Box<T> {
 
     fn __append(&mut self, route: &[grow::Route], text: &str) -> bool {
         (**self).__append(route, text)
+    }
+
+    fn __local(&mut self, route: &[grow::Route], cx: &mut grow::Local<'_>) -> bool {
+        (**self).__local(route, cx)
     }
 
     fn __shown(&self) -> bool {
@@ -609,6 +684,13 @@ impl<T: View> View for Vec<T> {
             Some((grow::Route::Last, rest)) => {
                 self.last_mut().is_some_and(|v| v.__append(rest, text))
             }
+            _ => false,
+        }
+    }
+
+    fn __local(&mut self, route: &[grow::Route], cx: &mut grow::Local<'_>) -> bool {
+        match route.split_first() {
+            Some((grow::Route::Last, rest)) => self.last_mut().is_some_and(|v| v.__local(rest, cx)),
             _ => false,
         }
     }

@@ -168,8 +168,16 @@ fn corpus_every_split() {
     }
 }
 
+/// 64 cases, or `PROPTEST_CASES` (for a longer run by hand).
+fn cases() -> u32 {
+    std::env::var("PROPTEST_CASES")
+        .ok()
+        .and_then(|c| c.parse().ok())
+        .unwrap_or(64)
+}
+
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(64))]
+    #![proptest_config(ProptestConfig::with_cases(cases()))]
 
     #[test]
     fn random_chunkings(which in 0usize..6, cuts in proptest::collection::vec(0usize..2000, 0..40)) {
@@ -181,7 +189,71 @@ proptest! {
         let turn = format!("Calls:\n```json\n{TURN}\n```");
         let cuts: Vec<usize> = cuts.into_iter().filter(|&c| c <= turn.len()).collect();
         replay::<Turn<Vec<u8>>>(&turn, &cuts);
+        let cuts: Vec<usize> = cuts.into_iter().filter(|&c| c <= REPORT.len()).collect();
+        replay::<Report>(REPORT, &cuts);
     }
+}
+
+/// Structs inside lists inside structs, three deep, none generic: each part
+/// is read as a part of the innermost struct or untyped object around it,
+/// not of the root. Required, optional, defaulted and renamed fields, a
+/// field in another key style, partial strings and lists at every depth, a
+/// recursive `Box`, untyped members.
+#[derive(Debug, Deserialize, Partial, PartialEq)]
+#[serde(rename_all = "camelCase")]
+struct Report {
+    #[llm(partial)]
+    title: String,
+    #[serde(default)]
+    #[llm(partial)]
+    sections: Vec<Section>,
+    meta: Option<Meta>,
+    extra: Value,
+}
+
+#[derive(Debug, Deserialize, Partial, PartialEq)]
+struct Section {
+    #[serde(alias = "heading")]
+    name: String,
+    #[llm(partial)]
+    body: String,
+    #[serde(default)]
+    #[llm(partial)]
+    items: Vec<Item>,
+    score: Option<f64>,
+}
+
+#[derive(Debug, Deserialize, Partial, PartialEq)]
+struct Item {
+    #[llm(required)]
+    id: u32,
+    #[llm(partial)]
+    note: Option<String>,
+    #[serde(default)]
+    tags: Vec<String>,
+    sub: Option<Box<Item>>,
+}
+
+const REPORT: &str = r#"{"title": "Q3 \"review\"", "sections": [
+ {"heading": "Intro", "body": "Short ✓", "items": [], "score": 0.5},
+ {"name": "Detail", "body": "Long\nbody", "items": [
+   {"id": 1, "note": "first", "tags": ["a", "b"]},
+   {"note": "id after", "id": 2, "sub": {"id": 3, "note": "deep \u00e9", "sub": null}},
+   {"id": 4}], "score": null},
+ {"body": "no name yet", "name": "Late"}],
+ "meta": {"source": "model"}, "extra": {"k": [1, {"x": "y"}], "s": "t"}}"#;
+
+/// Strings of whitespace in lists (shown once something else arrives),
+/// numbers cut at every digit, lists of lists in an untyped member.
+const REPORT_SPACES: &str = r#"{"sections": [{"name": "a", "body": " ", "items": [
+ {"id": 123, "tags": ["  ", "x", " y "], "note": "  "}, {"id": 45, "tags": []}]}],
+ "extra": [" ", {"a": [[1.5e3], ["  "], []]}, -0.25]}"#;
+
+#[test]
+fn nested_structs_every_split() {
+    every_split::<Report>(REPORT);
+    every_split::<Report>(&format!("The report:\n```json\n{REPORT}\n```"));
+    every_split::<Report>(REPORT_SPACES);
 }
 
 /// A reply of `records` steps, fenced, with prose around.

@@ -362,7 +362,26 @@ fn grow(cx: &Cx, s: &Struct, fields: &[&Field]) -> TokenStream {
         })
         .unzip();
     let required = fields.iter().filter(|f| f.required()).map(|f| &f.member);
+    // A view with generics may not be `DeserializeOwned` (a borrowed one
+    // never is), so only a plain one is read on its own.
+    let local = cx.input.generics.params.is_empty().then(|| {
+        quote! {
+            fn __local(&mut self, route: &[#grow::Route], cx: &mut #grow::Local<'_>) -> bool {
+                match route.split_first() {
+                    ::core::option::Option::None => cx.place(self),
+                    #(
+                        ::core::option::Option::Some((#grow::Route::Field(#index), rest)) => {
+                            #grow::local(&mut self.#members, rest, cx)
+                        }
+                    )*
+                    _ => false,
+                }
+            }
+        }
+    });
     quote! {
+        #local
+
         fn __place(
             &mut self,
             from: Self,

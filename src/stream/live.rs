@@ -51,6 +51,27 @@ struct Frame {
     fields: bool,
     /// Its typed view cannot grow in place: rebuilt on every change.
     rebuild: bool,
+    /// How the typed view reaches its node, when shown and known: a part
+    /// inside it is read as a part of that node (see [`grow::Local`]).
+    route: Option<Vec<Route>>,
+    /// While `Unknown`: how far the view knows it (where the text ended
+    /// when the node around it was read). Finding out whether the view holds
+    /// it reads that much, not what arrived since.
+    known: usize,
+    /// The view knew the number or literal ending at `known` complete.
+    known_ends: bool,
+}
+
+impl Frame {
+    /// Its typed view is `shown`, as `out` (its placing, with the text read
+    /// to `now`) found.
+    fn shown_as(&mut self, shown: Shown, out: Placed, (known, ends): (usize, bool)) {
+        self.shown = shown;
+        self.known = known;
+        self.known_ends = ends;
+        self.fields = out.fields;
+        self.route = (shown == Shown::Yes).then_some(out.route);
+    }
 }
 
 /// An open string value.
@@ -63,6 +84,9 @@ struct Str {
     shown: Shown,
     /// How the typed view reaches it, when shown.
     route: Vec<Route>,
+    /// While `Unknown`: how far the view knows it (see [`Frame::known`]).
+    known: usize,
+    known_ends: bool,
     /// What arrived so far (unescaped).
     decoded: String,
     /// How much of it the untyped view shows.
@@ -127,6 +151,12 @@ pub(super) struct Live<V> {
     /// Where the token being reported ends: the text read so far (the
     /// text itself may go on, not read yet).
     now: usize,
+    /// Where the last number or literal ends: known complete (the tokenizer
+    /// saw what follows), though a text cut there would not say so.
+    scalar_end: usize,
+    /// Reading a part as far as the view knew it, not as it is now: whether
+    /// that knowledge had the number at its end complete.
+    stale: Option<bool>,
     /// The last part read gave "nothing to show yet" for the whole view (an
     /// enum whose tag has not arrived): until a read succeeds, the stream
     /// decoder shows what a decode of the whole text shows.
@@ -166,6 +196,8 @@ impl<V: DeserializeOwned + View> Live<V> {
             decoder: decoder.clone(),
             fenced,
             now: start,
+            scalar_end: usize::MAX,
+            stale: None,
             blocked: false,
             failed: false,
             typed: false,
@@ -176,6 +208,14 @@ impl<V: DeserializeOwned + View> Live<V> {
         let status = live.tokenize(text);
         if matches!(status, Status::Bad(_)) {
             return None;
+        }
+        // The view is a decode of all of `text`: that is what it knows of
+        // each part not found out yet.
+        for f in &mut live.frames {
+            (f.known, f.known_ends) = (text.len(), false);
+        }
+        if let Some(s) = &mut live.string {
+            (s.known, s.known_ends) = (text.len(), false);
         }
         live.typed = true;
         Some((live, status))
@@ -379,15 +419,19 @@ impl<V: DeserializeOwned + View> Live<V> {
     /// around it was rebuilt, is shown: the rebuilt view shows it if reading
     /// it alone does.
     fn resolve(&mut self, text: &str, k: usize) {
-        let span = self.frames[k].start..self.now;
-        match self.check(text, k, span.clone(), true) {
-            Some(out) => {
-                let shown = self.classify(text, k, span, &out, false);
-                let f = &mut self.frames[k];
-                f.shown = shown;
-                f.fields = out.fields;
+        let f = &self.frames[k];
+        let (span, known) = (f.start..f.known, (f.known, f.known_ends));
+        self.stale = Some(known.1);
+        let out = self.check(text, k, span.clone(), true);
+        let shown = out
+            .as_ref()
+            .map(|out| self.classify(text, k, span.clone(), out, false));
+        self.stale = None;
+        match (out, shown) {
+            (Some(out), Some(shown)) => {
+                self.frames[k].shown_as(shown, out, known);
             }
-            None => self.failed = true,
+            _ => self.failed = true,
         }
     }
 
@@ -396,11 +440,15 @@ impl<V: DeserializeOwned + View> Live<V> {
     fn rebuild(&mut self, text: &str, k: usize) {
         let start = self.frames[k].start;
         let has = self.frames[k].shown == Shown::Yes;
+        let known = self.knowledge();
         for f in &mut self.frames[k + 1..] {
             f.shown = Shown::Unknown;
+            f.route = None;
+            (f.known, f.known_ends) = known;
         }
         if let Some(s) = &mut self.string {
             s.shown = Shown::Unknown;
+            (s.known, s.known_ends) = known;
         }
         if k == 0 {
             match self.read(text, 0, start..self.now, false, false) {
@@ -417,9 +465,8 @@ impl<V: DeserializeOwned + View> Live<V> {
         match self.place(text, k, start..self.now, false, has) {
             Some(out) => {
                 let shown = self.classify(text, k, start..self.now, &out, false);
-                let f = &mut self.frames[k];
-                f.shown = shown;
-                f.fields = out.fields;
+                let known = self.knowledge();
+                self.frames[k].shown_as(shown, out, known);
             }
             None => self.failed = true,
         }
@@ -474,13 +521,15 @@ impl<V: DeserializeOwned + View> Live<V> {
                 ..Placed::default()
             });
         }
-        let part = match self.read(text, d, span, complete, false) {
-            Ok(Some(p)) => p,
-            Ok(None) => return Some(Placed::default()),
-            Err(_) => return None,
-        };
         let mut out = Placed::default();
-        self.put(part, d, has, &mut out);
+        if !self.local(text, d, span.clone(), complete, has, &mut out) {
+            let part = match self.read(text, d, span, complete, false) {
+                Ok(Some(p)) => p,
+                Ok(None) => return Some(Placed::default()),
+                Err(_) => return None,
+            };
+            self.put(part, d, has, &mut out);
+        }
         if let Some(j) = out.rebuild {
             if out.fixed && j < self.frames.len() {
                 self.frames[j].rebuild = true;
@@ -498,17 +547,19 @@ impl<V: DeserializeOwned + View> Live<V> {
     /// Whether the part at depth `d`, read alone, would be shown — with its
     /// admission (`admit`) or without — changing nothing.
     fn check(&mut self, text: &str, d: usize, span: Range<usize>, admit: bool) -> Option<Placed> {
-        let part = match self.read(text, d, span, false, !admit) {
-            Ok(Some(p)) => p,
-            Ok(None) => return Some(Placed::default()),
-            Err(_) => return None,
-        };
         let mut out = Placed {
             probe: true,
             admit,
             ..Placed::default()
         };
-        self.put(part, d, false, &mut out);
+        if !self.local(text, d, span.clone(), false, false, &mut out) {
+            let part = match self.read(text, d, span, false, !admit) {
+                Ok(Some(p)) => p,
+                Ok(None) => return Some(Placed::default()),
+                Err(_) => return None,
+            };
+            self.put(part, d, false, &mut out);
+        }
         if let (Some(j), true) = (out.rebuild, out.fixed) {
             if j < self.frames.len() {
                 self.frames[j].rebuild = true;
@@ -519,12 +570,17 @@ impl<V: DeserializeOwned + View> Live<V> {
 
     /// Whether the view shows the part of the innermost container that has
     /// just completed, in its cut form (written at `cut`).
-    fn had(&mut self, text: &str, shown: Shown, cut: Range<usize>) -> bool {
+    /// `cut`: its text as far as the view knows it (`ends`: with the number
+    /// at its end complete).
+    fn had(&mut self, text: &str, shown: Shown, cut: Range<usize>, ends: bool) -> bool {
         match shown {
             Shown::Yes => true,
             Shown::Unknown => {
                 let d = self.frames.len();
-                match self.check(text, d, cut, true) {
+                self.stale = Some(ends);
+                let out = self.check(text, d, cut, true);
+                self.stale = None;
+                match out {
                     Some(out) => out.present,
                     None => {
                         self.failed = true;
@@ -539,28 +595,92 @@ impl<V: DeserializeOwned + View> Live<V> {
     /// Puts `part`, a part at depth `d`, in place (or probes where it
     /// goes): the containers around it are its levels.
     fn put(&mut self, part: V, d: usize, has: bool, out: &mut Placed) {
-        let mut levels = std::mem::take(&mut self.levels);
-        levels.clear();
-        levels.extend((0..d).map(|i| match self.frames[i].array {
-            true if i + 1 == d => Level::Element { has },
-            true => Level::Element { has: true },
-            false => Level::Member,
-        }));
+        self.levels(0, d, has);
+        let levels = std::mem::take(&mut self.levels);
         self.root().__place(part, &levels, 0, out);
         self.levels = levels;
     }
 
+    /// What the view knows of a part just read: the text so far, and
+    /// whether a number at its end was complete.
+    fn knowledge(&self) -> (usize, bool) {
+        (self.now, self.now == self.scalar_end)
+    }
+
+    /// The containers from depth `from` to the part at depth `d`, as levels,
+    /// into the buffer `levels`.
+    fn levels(&mut self, from: usize, d: usize, has: bool) {
+        self.levels.clear();
+        self.levels
+            .extend((from..d).map(|i| match self.frames[i].array {
+                true if i + 1 == d => Level::Element { has },
+                true => Level::Element { has: true },
+                false => Level::Member,
+            }));
+    }
+
+    /// Puts the part at depth `d` in place (or probes, as `out` says) read as
+    /// a part of the deepest node around it that the view reaches (see
+    /// [`grow::Local`]), not of the root. `false` if there is none, the view
+    /// cannot read that node on its own, or the read failed: the part is
+    /// then read as a part of the root.
+    fn local(
+        &mut self,
+        text: &str,
+        d: usize,
+        span: Range<usize>,
+        complete: bool,
+        has: bool,
+        out: &mut Placed,
+    ) -> bool {
+        let Some(j) = (1..d.min(self.frames.len()))
+            .rev()
+            .find(|&j| self.frames[j].route.is_some())
+        else {
+            return false;
+        };
+        self.synthetic(text, j, d, span, complete);
+        self.levels(j, d, has);
+        let around = match out.probe && !out.admit {
+            true => usize::MAX,
+            false => self.frames[j..d].iter().filter(|f| f.fields).count(),
+        };
+        let route = self.frames[j].route.take().unwrap_or_default();
+        let mut cx = grow::Local {
+            decoder: &self.decoder,
+            text: &self.syn,
+            spine: &mut self.spine,
+            around,
+            levels: &self.levels,
+            out: &mut *out,
+            tried: false,
+        };
+        let view = self.view.as_mut().expect("a live view");
+        let done = view.__local(&route, &mut cx);
+        let tried = cx.tried;
+        if done {
+            self.blocked = false;
+            out.route.splice(0..0, route.iter().cloned());
+            out.rebuild = out.rebuild.map(|i| i + j);
+        }
+        // A node the view cannot read on its own is not tried again.
+        if tried {
+            self.frames[j].route = Some(route);
+        }
+        done
+    }
+
     /// The text of the part at depth `d` alone: the openers and keys of the
-    /// containers around it, then its own text (a space after a complete
+    /// containers around it from depth `from`, then its own text (a space after a complete
     /// one, so that a number ends). The containers are left open, as they
     /// are in the reply; with the text, where the containers still open at
     /// its end start (the spine, so that it is read once). Written into the
     /// buffers `syn` and `spine`.
-    fn synthetic(&mut self, text: &str, d: usize, span: Range<usize>, complete: bool) {
+    fn synthetic(&mut self, text: &str, from: usize, d: usize, span: Range<usize>, complete: bool) {
         let (s, spine) = (&mut self.syn, &mut self.spine);
         s.clear();
         spine.clear();
-        for f in &self.frames[..d] {
+        for f in &self.frames[from..d] {
             spine.push(s.len());
             if f.array {
                 s.push('[');
@@ -581,8 +701,11 @@ impl<V: DeserializeOwned + View> Live<V> {
                 spine.push(base);
             }
         }
+        // A complete part, or one that ends with a complete number: a space
+        // says it ends (`{"id": 1` could go on as `12`).
+        let ends = complete || self.stale.unwrap_or(span.end == self.scalar_end);
         s.push_str(&text[span]);
-        if complete {
+        if ends {
             s.push(' ');
         }
     }
@@ -599,7 +722,7 @@ impl<V: DeserializeOwned + View> Live<V> {
         complete: bool,
         all: bool,
     ) -> Result<Option<V>> {
-        self.synthetic(text, d, span, complete);
+        self.synthetic(text, 0, d, span, complete);
         let around = match all {
             true => usize::MAX,
             false => self.frames[..d.min(self.frames.len())]
@@ -667,16 +790,20 @@ impl<V: DeserializeOwned + View> Sink for Live<V> {
             shown: Shown::Hidden,
             fields: false,
             rebuild: false,
+            route: None,
+            known: at + 1,
+            known_ends: false,
         };
         if root {
             frame.shown = Shown::Yes;
+            frame.route = Some(Vec::new());
             frame.fields = self.root().__fields();
             frame.rebuild = !self.root().__grows();
         } else if self.typed_ready(text) {
             if let Some(out) = self.typed_part(text, at..at + 1, false, false) {
                 let d = self.frames.len();
-                frame.shown = self.classify(text, d, at..at + 1, &out, false);
-                frame.fields = out.fields;
+                let shown = self.classify(text, d, at..at + 1, &out, false);
+                frame.shown_as(shown, out, self.knowledge());
             }
         } else if self.frames.last().is_some_and(|f| f.shown != Shown::Hidden) {
             frame.shown = Shown::Unknown;
@@ -721,13 +848,19 @@ impl<V: DeserializeOwned + View> Sink for Live<V> {
             if frame.shown == Shown::Yes && !frame.rebuild {
                 return;
             }
-            let has = self.had(text, frame.shown, frame.start..end - 1);
+            let has = self.had(
+                text,
+                frame.shown,
+                frame.start..frame.known.min(end - 1),
+                frame.known_ends,
+            );
             self.typed_part(text, frame.start..end, true, has);
         }
     }
 
     fn scalar(&mut self, text: &str, span: Range<usize>) {
         self.now = span.end;
+        self.scalar_end = span.end;
         // A number beyond `f64` (`1e400`) is an error to a decode: the
         // whole text says which.
         let Ok(value) = serde_json::from_str::<Value>(&text[span.clone()]) else {
@@ -767,6 +900,8 @@ impl<V: DeserializeOwned + View> Sink for Live<V> {
             appended: false,
             typed: 0,
             content: false,
+            known: at + 1,
+            known_ends: false,
         };
         if self.typed_ready(text) {
             if let Some(out) = self.typed_part(text, at..at + 1, false, false) {
@@ -840,7 +975,10 @@ impl<V: DeserializeOwned + View> Sink for Live<V> {
         if self.typed_ready(text) {
             let d = self.frames.len();
             if s.shown == Shown::Unknown {
-                match self.check(text, d, cut.clone(), true) {
+                self.stale = Some(s.known_ends);
+                let out = self.check(text, d, s.start..s.known.min(cut.end), true);
+                self.stale = None;
+                match out {
                     Some(out) => {
                         s.shown = if out.present {
                             Shown::Yes
@@ -865,6 +1003,7 @@ impl<V: DeserializeOwned + View> Sink for Live<V> {
                 s.route = out.route;
                 s.appended = s.shown == Shown::Yes && self.root().__append(&s.route, "");
                 s.typed = new;
+                (s.known, s.known_ends) = self.knowledge();
             }
         }
         self.string = Some(s);
@@ -891,7 +1030,11 @@ impl<V: DeserializeOwned + View> Sink for Live<V> {
                 return;
             }
             let cut = s.start..end - 1 - (s.decoded.len() - s.visible);
-            let has = self.had(text, s.shown, cut);
+            let cut = match s.shown {
+                Shown::Unknown => s.start..s.known.min(cut.end),
+                _ => cut,
+            };
+            let has = self.had(text, s.shown, cut, s.known_ends);
             self.typed_part(text, s.start..end, true, has);
         }
     }
