@@ -255,6 +255,14 @@ pub trait View: Sized {
         let _ = (route, cx);
         false
     }
+
+    /// Streaming: [`__local`](View::__local) for a list of this view: reads
+    /// the part as a `Vec<Self>` (`false` if this view cannot be read so).
+    #[doc(hidden)]
+    fn __local_list(list: &mut Vec<Self>, cx: &mut grow::Local<'_>) -> bool {
+        let _ = (list, cx);
+        false
+    }
 }
 
 /// How a view grows in place while a reply streams. Not a public API: what
@@ -381,6 +389,10 @@ pub mod grow {
         pub(crate) out: &'a mut Placed,
         /// The node was reached and its read tried.
         pub(crate) tried: bool,
+        /// The node's place may be cut as a field marked partial may (the
+        /// last struct field on the way there is marked so): it is read as
+        /// such, as it is in the root's read.
+        pub(crate) partial: bool,
     }
 
     impl Local<'_> {
@@ -391,7 +403,11 @@ pub mod grow {
         ) -> bool {
             self.tried = true;
             let (decoder, text, spine) = (self.decoder, self.text, &mut *self.spine);
-            match around(self.around, || decoder.part::<V>(text, spine)) {
+            let read = around(self.around, || match self.partial {
+                true => decoder.part::<AsPartial<V>>(text, spine).map(|p| p.0),
+                false => decoder.part::<V>(text, spine),
+            });
+            match read {
                 Ok(part) => {
                     node.__place(part, self.levels, 0, self.out);
                     true
@@ -401,12 +417,24 @@ pub mod grow {
         }
     }
 
-    /// A struct view's field on the route to a [`Local`] read's node.
+    /// A value read as a field marked partial is.
+    struct AsPartial<V>(V);
+
+    impl<'de, V: serde::Deserialize<'de>> serde::Deserialize<'de> for AsPartial<V> {
+        fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+            super::deserialize(d).map(AsPartial)
+        }
+    }
+
+    /// A struct view's field on the route to a [`Local`] read's node;
+    /// `partial`: the field is marked partial.
     pub fn local<V: super::View>(
         slot: &mut Option<V>,
         route: &[Route],
         cx: &mut Local<'_>,
+        partial: bool,
     ) -> bool {
+        cx.partial = partial;
         slot.as_mut().is_some_and(|v| v.__local(route, cx))
     }
 
@@ -501,7 +529,11 @@ macro_rules! atomic {
             impl Partial for $ty {
                 type View = $ty;
             }
-            impl View for $ty {}
+            impl View for $ty {
+                fn __local_list(list: &mut Vec<Self>, cx: &mut grow::Local<'_>) -> bool {
+                    cx.place(list)
+                }
+            }
         )*
     };
 }
@@ -520,6 +552,10 @@ impl View for String {
             self.push_str(text);
         }
         route.is_empty()
+    }
+
+    fn __local_list(list: &mut Vec<Self>, cx: &mut grow::Local<'_>) -> bool {
+        cx.place(list)
     }
 }
 
@@ -581,6 +617,10 @@ impl View for serde_json::Value {
             }
             _ => false,
         }
+    }
+
+    fn __local_list(list: &mut Vec<Self>, cx: &mut grow::Local<'_>) -> bool {
+        cx.place(list)
     }
 
     fn __local(&mut self, route: &[grow::Route], cx: &mut grow::Local<'_>) -> bool {
@@ -690,6 +730,7 @@ impl<T: View> View for Vec<T> {
 
     fn __local(&mut self, route: &[grow::Route], cx: &mut grow::Local<'_>) -> bool {
         match route.split_first() {
+            None => T::__local_list(self, cx),
             Some((grow::Route::Last, rest)) => self.last_mut().is_some_and(|v| v.__local(rest, cx)),
             _ => false,
         }

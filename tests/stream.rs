@@ -209,6 +209,10 @@ struct Report {
     sections: Vec<Section>,
     meta: Option<Meta>,
     extra: Value,
+    #[llm(partial)]
+    notes: Value,
+    #[llm(partial)]
+    lines: Vec<String>,
 }
 
 #[derive(Debug, Deserialize, Partial, PartialEq)]
@@ -221,6 +225,9 @@ struct Section {
     #[llm(partial)]
     items: Vec<Item>,
     score: Option<f64>,
+    #[serde(default)]
+    #[llm(partial)]
+    grid: Vec<Vec<String>>,
 }
 
 #[derive(Debug, Deserialize, Partial, PartialEq)]
@@ -241,12 +248,13 @@ const REPORT: &str = r#"{"title": "Q3 \"review\"", "sections": [
    {"note": "id after", "id": 2, "sub": {"id": 3, "note": "deep \u00e9", "sub": null}},
    {"id": 4}], "score": null},
  {"body": "no name yet", "name": "Late"}],
- "meta": {"source": "model"}, "extra": {"k": [1, {"x": "y"}], "s": "t"}}"#;
+ "meta": {"source": "model"}, "extra": {"k": [1, {"x": "y"}], "s": "t"},
+ "notes": {"a": ["one", {"b": "two"}], "c": "three"}, "lines": ["l1", "l2 ✓"]}"#;
 
 /// Strings of whitespace in lists (shown once something else arrives),
 /// numbers cut at every digit, lists of lists in an untyped member.
 const REPORT_SPACES: &str = r#"{"sections": [{"name": "a", "body": " ", "items": [
- {"id": 123, "tags": ["  ", "x", " y "], "note": "  "}, {"id": 45, "tags": []}]}],
+ {"id": 123, "tags": ["  ", "x", " y "], "note": "  "}, {"id": 45, "tags": []}], "grid": [["a b", " "], [], ["c"]]}],
  "extra": [" ", {"a": [[1.5e3], ["  "], []]}, -0.25]}"#;
 
 #[test]

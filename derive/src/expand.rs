@@ -364,6 +364,7 @@ fn grow(cx: &Cx, s: &Struct, fields: &[&Field]) -> TokenStream {
     let required = fields.iter().filter(|f| f.required()).map(|f| &f.member);
     // A view with generics may not be `DeserializeOwned` (a borrowed one
     // never is), so only a plain one is read on its own.
+    let partial: Vec<bool> = fields.iter().map(|f| f.partial()).collect();
     let local = cx.input.generics.params.is_empty().then(|| {
         quote! {
             fn __local(&mut self, route: &[#grow::Route], cx: &mut #grow::Local<'_>) -> bool {
@@ -371,11 +372,18 @@ fn grow(cx: &Cx, s: &Struct, fields: &[&Field]) -> TokenStream {
                     ::core::option::Option::None => cx.place(self),
                     #(
                         ::core::option::Option::Some((#grow::Route::Field(#index), rest)) => {
-                            #grow::local(&mut self.#members, rest, cx)
+                            #grow::local(&mut self.#members, rest, cx, #partial)
                         }
                     )*
                     _ => false,
                 }
+            }
+
+            fn __local_list(
+                list: &mut ::std::vec::Vec<Self>,
+                cx: &mut #grow::Local<'_>,
+            ) -> bool {
+                cx.place(list)
             }
         }
     });

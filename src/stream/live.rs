@@ -654,6 +654,7 @@ impl<V: DeserializeOwned + View> Live<V> {
             levels: &self.levels,
             out: &mut *out,
             tried: false,
+            partial: false,
         };
         let view = self.view.as_mut().expect("a live view");
         let done = view.__local(&route, &mut cx);
