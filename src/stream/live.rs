@@ -87,6 +87,10 @@ struct Str {
     /// While `Unknown`: how far the view knows it (see [`Frame::known`]).
     known: usize,
     known_ends: bool,
+    /// Where the text it took in ends, and where it ended when the views
+    /// were last brought up to date with it.
+    end: usize,
+    seen: usize,
     /// What arrived so far (unescaped).
     decoded: String,
     /// How much of it the untyped view shows.
@@ -270,7 +274,105 @@ impl<V: DeserializeOwned + View> Live<V> {
         let mut tokens = std::mem::replace(&mut self.tokens, Tokens::new(0, 0));
         let status = tokens.feed(text, self);
         self.tokens = tokens;
+        self.grown(text);
         status
+    }
+
+    /// The open string took in text (up to `Str::end`): the views show it.
+    /// Done once per push (and before the string ends), not per piece, so
+    /// a push gives one `Appended` for it however many escapes it holds.
+    fn grown(&mut self, text: &str) {
+        let Some(mut s) = self.string.take() else {
+            return;
+        };
+        if s.end == s.seen {
+            self.string = Some(s);
+            return;
+        }
+        s.seen = s.end;
+        let end = s.end;
+        let (old, new) = (s.visible, s.shown_len());
+        // The text so far, as a decode reads it: without the string's raw
+        // whitespace at the end.
+        self.now = end - (s.decoded.len() - new);
+        let grown = s.decoded[old.min(new)..new].to_owned();
+        s.visible = new;
+        if !s.untyped && (s.member || s.content) {
+            s.untyped = true;
+            let v = Value::String(s.decoded[..new].to_owned());
+            self.set(&s.path, v.clone());
+            self.grow_untyped();
+            self.deltas.push(Delta::Started {
+                path: s.path.clone(),
+                value: v,
+            });
+        } else if s.untyped && new < old {
+            let v = Value::String(s.decoded[..new].to_owned());
+            self.set(&s.path, v.clone());
+            self.deltas.push(Delta::Started {
+                path: s.path.clone(),
+                value: v,
+            });
+        } else if s.untyped && new > old {
+            if let Some(Value::String(v)) = self.slot(&s.path) {
+                v.push_str(&grown);
+            }
+            self.deltas.push(Delta::Appended {
+                path: s.path.clone(),
+                text: grown,
+            });
+        }
+        // The typed view: the string's text as far as it is shown. While a
+        // decode would end it early, the stream decoder shows that decode's
+        // view, and this one catches up with the next text.
+        if s.shown == Shown::Hidden || s.ends_early() || (new == s.typed && s.shown == Shown::Yes) {
+            self.string = Some(s);
+            return;
+        }
+        let cut = s.start..end - (s.decoded.len() - new);
+        if s.shown == Shown::Yes && s.appended && new > s.typed {
+            let grown = &s.decoded[s.typed..new];
+            if self.root().__append(&s.route, grown) {
+                s.typed = new;
+                self.string = Some(s);
+                return;
+            }
+        }
+        if self.typed_ready(text) {
+            let d = self.frames.len();
+            if s.shown == Shown::Unknown {
+                self.stale = Some(s.known_ends);
+                let out = self.check(text, d, s.start..s.known.min(cut.end), true);
+                self.stale = None;
+                match out {
+                    Some(out) => {
+                        s.shown = if out.present {
+                            Shown::Yes
+                        } else {
+                            Shown::Pending
+                        };
+                        s.route = out.route;
+                    }
+                    None => self.failed = true,
+                }
+            }
+            // Shown: put it in place as it is now (the view held it as it
+            // was when it was rebuilt).
+            let has = s.shown == Shown::Yes;
+            if let Some(out) = self.typed_part(text, cut, false, has) {
+                s.shown = match out.present {
+                    _ if self.blocked || out.rebuild.is_some() => Shown::Unknown,
+                    true => Shown::Yes,
+                    false if s.content => Shown::Hidden,
+                    false => Shown::Pending,
+                };
+                s.route = out.route;
+                s.appended = s.shown == Shown::Yes && self.root().__append(&s.route, "");
+                s.typed = new;
+                (s.known, s.known_ends) = self.knowledge();
+            }
+        }
+        self.string = Some(s);
     }
 
     /// Whether the typed view is shown (the root's admission).
@@ -903,6 +1005,8 @@ impl<V: DeserializeOwned + View> Sink for Live<V> {
             content: false,
             known: at + 1,
             known_ends: false,
+            end: at + 1,
+            seen: at + 1,
         };
         if self.typed_ready(text) {
             if let Some(out) = self.typed_part(text, at..at + 1, false, false) {
@@ -920,97 +1024,16 @@ impl<V: DeserializeOwned + View> Sink for Live<V> {
         self.string = Some(s);
     }
 
-    fn string_piece(&mut self, text: &str, raw: &str, end: usize, escaped: bool) {
+    fn string_piece(&mut self, _: &str, raw: &str, end: usize, escaped: bool) {
         self.now = end;
-        let Some(mut s) = self.string.take() else {
-            return;
-        };
-        s.take(raw, escaped);
-        let (old, new) = (s.visible, s.shown_len());
-        // The text so far, as a decode reads it: without the string's raw
-        // whitespace at the end.
-        self.now = end - (s.decoded.len() - new);
-        let grown = s.decoded[old.min(new)..new].to_owned();
-        s.visible = new;
-        if !s.untyped && (s.member || s.content) {
-            s.untyped = true;
-            let v = Value::String(s.decoded[..new].to_owned());
-            self.set(&s.path, v.clone());
-            self.grow_untyped();
-            self.deltas.push(Delta::Started {
-                path: s.path.clone(),
-                value: v,
-            });
-        } else if s.untyped && new < old {
-            let v = Value::String(s.decoded[..new].to_owned());
-            self.set(&s.path, v.clone());
-            self.deltas.push(Delta::Started {
-                path: s.path.clone(),
-                value: v,
-            });
-        } else if s.untyped && new > old {
-            if let Some(Value::String(v)) = self.slot(&s.path) {
-                v.push_str(&grown);
-            }
-            self.deltas.push(Delta::Appended {
-                path: s.path.clone(),
-                text: grown,
-            });
+        if let Some(s) = &mut self.string {
+            s.take(raw, escaped);
+            s.end = end;
         }
-        // The typed view: the string's text as far as it is shown. While a
-        // decode would end it early, the stream decoder shows that decode's
-        // view, and this one catches up with the next text.
-        if s.shown == Shown::Hidden || s.ends_early() || (new == s.typed && s.shown == Shown::Yes) {
-            self.string = Some(s);
-            return;
-        }
-        let cut = s.start..end - (s.decoded.len() - new);
-        if s.shown == Shown::Yes && s.appended && new > s.typed {
-            let grown = &s.decoded[s.typed..new];
-            if self.root().__append(&s.route, grown) {
-                s.typed = new;
-                self.string = Some(s);
-                return;
-            }
-        }
-        if self.typed_ready(text) {
-            let d = self.frames.len();
-            if s.shown == Shown::Unknown {
-                self.stale = Some(s.known_ends);
-                let out = self.check(text, d, s.start..s.known.min(cut.end), true);
-                self.stale = None;
-                match out {
-                    Some(out) => {
-                        s.shown = if out.present {
-                            Shown::Yes
-                        } else {
-                            Shown::Pending
-                        };
-                        s.route = out.route;
-                    }
-                    None => self.failed = true,
-                }
-            }
-            // Shown: put it in place as it is now (the view held it as it
-            // was when it was rebuilt).
-            let has = s.shown == Shown::Yes;
-            if let Some(out) = self.typed_part(text, cut, false, has) {
-                s.shown = match out.present {
-                    _ if self.blocked || out.rebuild.is_some() => Shown::Unknown,
-                    true => Shown::Yes,
-                    false if s.content => Shown::Hidden,
-                    false => Shown::Pending,
-                };
-                s.route = out.route;
-                s.appended = s.shown == Shown::Yes && self.root().__append(&s.route, "");
-                s.typed = new;
-                (s.known, s.known_ends) = self.knowledge();
-            }
-        }
-        self.string = Some(s);
     }
 
     fn string_end(&mut self, text: &str, end: usize) {
+        self.grown(text);
         self.now = end;
         let Some(s) = self.string.take() else {
             return;
