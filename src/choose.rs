@@ -213,6 +213,12 @@ fn prose_error(text: &str, span: &Range<usize>) -> Error {
     )
 }
 
+std::thread_local! {
+    /// The stacks of the last scanner a part read used: the stream decoder
+    /// reads many small parts, and this spares each its allocations.
+    static STACKS: std::cell::Cell<crate::scan::Stacks> = std::cell::Cell::default();
+}
+
 impl Decoder {
     /// A repair of a kind the rules deny (the scanner refuses those it
     /// makes; these are made around it: text after the value, several
@@ -552,7 +558,10 @@ impl Decoder {
         };
         let mut restarts = 0;
         loop {
-            let mut scan = Scanner::over(text, span, &opts).with_spine(std::mem::take(spine));
+            let stacks = STACKS.with(|s| s.take());
+            let mut scan = Scanner::over(text, span, &opts)
+                .with_spine(std::mem::take(spine))
+                .with_stacks(stacks);
             let result = (|| -> Result<V> {
                 let mut de = de::Deserializer::new(&mut scan, policy);
                 let value = V::deserialize(&mut de)?;
@@ -561,6 +570,7 @@ impl Decoder {
             })();
             work::add(scan.offset());
             *spine = scan.take_spine();
+            STACKS.with(|s| s.set(scan.take_stacks()));
             let e = match result {
                 Ok(v) => return Ok(v),
                 Err(e) => e,

@@ -51,6 +51,14 @@ pub(crate) enum Event<'de> {
     Eof,
 }
 
+/// A scanner's stacks of open containers, kept between scanners (see
+/// [`Scanner::with_stacks`]).
+#[derive(Debug, Default)]
+pub(crate) struct Stacks {
+    stack: Vec<Frame>,
+    opened: Vec<usize>,
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Frame {
     Object,
@@ -241,6 +249,28 @@ impl<'de> Scanner<'de> {
     /// The spine given to [`with_spine`](Self::with_spine) (or the options').
     pub(crate) fn take_spine(&mut self) -> Vec<usize> {
         self.spine.take().unwrap_or_default()
+    }
+
+    /// Reads with `stacks` as its stacks of open containers (their room
+    /// kept from an earlier scanner: a caller reading many small texts
+    /// allocates them once); [`take_stacks`](Self::take_stacks) gives them
+    /// back.
+    pub(crate) fn with_stacks(mut self, mut stacks: Stacks) -> Self {
+        stacks.stack.clear();
+        stacks.opened.clear();
+        stacks.stack.append(&mut self.stack);
+        stacks.opened.append(&mut self.opened);
+        self.stack = stacks.stack;
+        self.opened = stacks.opened;
+        self
+    }
+
+    /// The stacks, for the next scanner.
+    pub(crate) fn take_stacks(&mut self) -> Stacks {
+        Stacks {
+            stack: std::mem::take(&mut self.stack),
+            opened: std::mem::take(&mut self.opened),
+        }
     }
 
     /// The repairs made so far.

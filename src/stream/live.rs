@@ -1038,15 +1038,27 @@ impl<V: DeserializeOwned + View> Sink for Live<V> {
         let Some(s) = self.string.take() else {
             return;
         };
-        let value = Value::String(s.decoded.clone());
-        if !s.untyped {
+        // The untyped view (its path as the string had it), then the typed.
+        if s.untyped {
+            if let Some(Value::String(v)) = self.slot(&s.path) {
+                v.push_str(&s.decoded[s.visible.min(s.decoded.len())..]);
+            }
+        } else {
             self.grow_untyped();
+            self.set(&s.path, Value::String(s.decoded.clone()));
         }
-        self.set(&s.path, value.clone());
+        self.typed_string_end(text, end, &s);
         self.deltas.push(Delta::Completed {
             path: s.path,
-            value,
+            value: Value::String(s.decoded),
         });
+    }
+}
+
+impl<V: DeserializeOwned + View> Live<V> {
+    /// The string `s`, ending at `end`, is complete: the typed view shows
+    /// all of it.
+    fn typed_string_end(&mut self, text: &str, end: usize, s: &Str) {
         if self.completed_in(text) {
             // Grown in place so far: the rest of it, appended, is the whole.
             let rest = &s.decoded[s.typed.min(s.decoded.len())..];
