@@ -256,6 +256,22 @@ pub trait View: Sized {
         false
     }
 
+    /// Streaming: whether this view is read from content serde buffers (an
+    /// internally or adjacently tagged or untagged enum), so a part of it
+    /// cannot be read without the rest (its tag): it is read whole.
+    #[doc(hidden)]
+    fn __buffered() -> bool {
+        false
+    }
+
+    /// Streaming: whether the node that `route` leads to is
+    /// [`__buffered`](View::__buffered) (the last step may be an element
+    /// not in the list yet: its type says).
+    #[doc(hidden)]
+    fn __buffered_at(&self, route: &[grow::Route]) -> bool {
+        route.is_empty() && Self::__buffered()
+    }
+
     /// Streaming: [`__local`](View::__local) for a list of this view: reads
     /// the part as a `Vec<Self>` (`false` if this view cannot be read so).
     #[doc(hidden)]
@@ -415,6 +431,20 @@ pub mod grow {
                 Err(_) => false,
             }
         }
+    }
+
+    /// A struct view's field on a route (see [`View::__buffered_at`]): an
+    /// empty one asks the field's type.
+    pub fn buffered_at<V: super::View>(slot: &Option<V>, route: &[Route]) -> bool {
+        match route {
+            [] => V::__buffered(),
+            _ => slot.as_ref().is_some_and(|v| v.__buffered_at(route)),
+        }
+    }
+
+    /// A field whose type is a parameter: not known to be buffered.
+    pub fn buffered_none<V>(_: &Option<V>, _: &[Route]) -> bool {
+        false
     }
 
     /// A value read as a field marked partial is.
@@ -681,6 +711,14 @@ impl<T: View> View for Box<T> {
         (**self).__local(route, cx)
     }
 
+    fn __buffered() -> bool {
+        T::__buffered()
+    }
+
+    fn __buffered_at(&self, route: &[grow::Route]) -> bool {
+        (**self).__buffered_at(route)
+    }
+
     fn __shown(&self) -> bool {
         (**self).__shown()
     }
@@ -724,6 +762,14 @@ impl<T: View> View for Vec<T> {
             Some((grow::Route::Last, rest)) => {
                 self.last_mut().is_some_and(|v| v.__append(rest, text))
             }
+            _ => false,
+        }
+    }
+
+    fn __buffered_at(&self, route: &[grow::Route]) -> bool {
+        match route.split_first() {
+            Some((grow::Route::Last, [])) => T::__buffered(),
+            Some((grow::Route::Last, rest)) => self.last().is_some_and(|v| v.__buffered_at(rest)),
             _ => false,
         }
     }

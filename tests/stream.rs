@@ -191,6 +191,10 @@ proptest! {
         replay::<Turn<Vec<u8>>>(&turn, &cuts);
         let cuts: Vec<usize> = cuts.into_iter().filter(|&c| c <= REPORT.len()).collect();
         replay::<Report>(REPORT, &cuts);
+        let cuts: Vec<usize> = cuts.into_iter().filter(|&c| c <= AGENT.len()).collect();
+        replay::<Agent>(AGENT, &cuts);
+        let cuts: Vec<usize> = cuts.into_iter().filter(|&c| c <= CALLS.len()).collect();
+        replay::<Calls>(CALLS, &cuts);
     }
 }
 
@@ -363,6 +367,67 @@ struct Turn<T> {
 const TURN: &str = r#"{"calls": [{"tool": "search", "query": "rust \"serde\" streaming", "limit": 5},
  {"tool": "finish", "answer": "Use a StreamDecoder ✓"}], "scores": {"a": 0.5, "b": 1},
  "source": "model", "extra": [1, 2]}"#;
+
+/// Tool calls as most agents stream them: a list of internally tagged
+/// calls whose arguments grow (no flatten around them).
+#[derive(Debug, Deserialize, Partial, PartialEq)]
+struct Calls {
+    #[llm(partial)]
+    calls: Vec<Call>,
+}
+
+const CALLS: &str = r#"{"calls": [{"tool": "finish", "answer": "Use a \"StreamDecoder\" ✓"},
+ {"tool": "search", "query": "rust serde", "limit": 5}, {"query": "tag last", "limit": 1, "tool": "search"},
+ {"tool": "finish", "answer": ""}]}"#;
+
+/// A tagged enum as a field, adjacently tagged and untagged enums in lists.
+#[derive(Debug, Deserialize, Partial, PartialEq)]
+struct Agent {
+    #[llm(partial)]
+    now: Call,
+    later: Option<Call>,
+    #[llm(partial)]
+    adjacent: Vec<Adjacent>,
+    #[llm(partial)]
+    either: Vec<Either>,
+}
+
+#[derive(Debug, Deserialize, Partial, PartialEq)]
+#[serde(tag = "t", content = "c")]
+enum Adjacent {
+    Say(#[llm(partial)] String),
+    Move {
+        #[llm(partial)]
+        to: String,
+        steps: u32,
+    },
+}
+
+#[derive(Debug, Deserialize, Partial, PartialEq)]
+#[serde(untagged)]
+enum Either {
+    Pair {
+        #[llm(partial)]
+        left: String,
+        right: String,
+    },
+    One {
+        #[llm(partial)]
+        left: String,
+    },
+}
+
+const AGENT: &str = r#"{"now": {"tool": "search", "query": "now ✓", "limit": 2},
+ "later": {"tool": "finish", "answer": "later"},
+ "adjacent": [{"t": "Say", "c": "hello \"you\""}, {"t": "Move", "c": {"to": "north", "steps": 3}}, {"c": "late tag", "t": "Say"}],
+ "either": [{"left": "only left"}, {"left": "l", "right": "r"}]}"#;
+
+#[test]
+fn tagged_enums_every_split() {
+    every_split::<Agent>(AGENT);
+    every_split::<Calls>(CALLS);
+    every_split::<Vec<Call>>(&format!("```json\n{}\n```", &CALLS[11..CALLS.len() - 1]));
+}
 
 #[test]
 fn views_that_are_read_again() {

@@ -354,13 +354,16 @@ fn grow(cx: &Cx, s: &Struct, fields: &[&Field]) -> TokenStream {
     let members: Vec<_> = fields.iter().map(|f| &f.member).collect();
     let bindings = bindings("f", fields);
     let index: Vec<u32> = (0..fields.len() as u32).collect();
-    let (place, append): (Vec<_>, Vec<_>) = fields
-        .iter()
-        .map(|f| match mentions(&f.ty, &cx.params) {
-            true => (quote!(place_whole), quote!(append_none)),
-            false => (quote!(place), quote!(append)),
-        })
-        .unzip();
+    let generic: Vec<bool> = fields.iter().map(|f| mentions(&f.ty, &cx.params)).collect();
+    let pick = |generic: &[bool], yes: TokenStream, no: TokenStream| -> Vec<TokenStream> {
+        generic
+            .iter()
+            .map(|&g| if g { yes.clone() } else { no.clone() })
+            .collect()
+    };
+    let place = pick(&generic, quote!(place_whole), quote!(place));
+    let append = pick(&generic, quote!(append_none), quote!(append));
+    let buffered = pick(&generic, quote!(buffered_none), quote!(buffered_at));
     let required = fields.iter().filter(|f| f.required()).map(|f| &f.member);
     // A view with generics may not be `DeserializeOwned` (a borrowed one
     // never is), so only a plain one is read on its own.
@@ -439,6 +442,17 @@ fn grow(cx: &Cx, s: &Struct, fields: &[&Field]) -> TokenStream {
 
         fn __grows(&self) -> bool {
             true
+        }
+
+        fn __buffered_at(&self, route: &[#grow::Route]) -> bool {
+            match route.split_first() {
+                #(
+                    ::core::option::Option::Some((#grow::Route::Field(#index), rest)) => {
+                        #grow::#buffered(&self.#members, rest)
+                    }
+                )*
+                _ => false,
+            }
         }
     }
 }
@@ -615,11 +629,26 @@ fn expand_enum(e: &Enum) -> TokenStream {
         }
     });
 
+    // serde reads an internally or adjacently tagged or an untagged enum
+    // from content it buffers: a part of one is not read without the rest.
+    let buffered = untagged
+        || e.cont.serde.kept.iter().any(|m| m.path().is_ident("tag"))
+        || variants
+            .iter()
+            .any(|(v, _)| v.serde.kept.iter().any(|m| m.path().is_ident("untagged")));
+    let buffered = buffered.then(|| {
+        quote! {
+            fn __buffered() -> bool {
+                true
+            }
+        }
+    });
+    let admitted = admitted.unwrap_or_default();
     let partial_impl = cx.partial_impl();
     let view_impl = cx.view_impl(
         &quote!(::serde_llm::View),
         &flattened_views(&cx, &all_fields),
-        &admitted.unwrap_or_default(),
+        &quote!(#admitted #buffered),
     );
     let std_impls = if variants.is_empty() {
         let never = quote!(match *self {});

@@ -54,6 +54,8 @@ struct Frame {
     /// How the typed view reaches its node, when shown and known: a part
     /// inside it is read as a part of that node (see [`grow::Local`]).
     route: Option<Vec<Route>>,
+    /// Its node can be read on its own (found out on the first try).
+    local: bool,
     /// While `Unknown`: how far the view knows it (where the text ended
     /// when the node around it was read). Finding out whether the view holds
     /// it reads that much, not what arrived since.
@@ -61,6 +63,10 @@ struct Frame {
     /// The view knew the number or literal ending at `known` complete.
     known_ends: bool,
 }
+
+/// [`Frame::known`] of a part the view holds nothing of (a read of it was
+/// blocked): it is found out from its text as it is then.
+const NOTHING: usize = usize::MAX;
 
 impl Frame {
     /// Its typed view is `shown`, as `out` (its placing, with the text read
@@ -369,7 +375,7 @@ impl<V: DeserializeOwned + View> Live<V> {
                 s.route = out.route;
                 s.appended = s.shown == Shown::Yes && self.root().__append(&s.route, "");
                 s.typed = new;
-                (s.known, s.known_ends) = self.knowledge();
+                (s.known, s.known_ends) = self.blocked_or(self.knowledge());
             }
         }
         self.string = Some(s);
@@ -494,6 +500,9 @@ impl<V: DeserializeOwned + View> Live<V> {
                 if self.failed {
                     return false;
                 }
+                if self.buffered(k) {
+                    return false;
+                }
             }
         }
         self.frames.last().is_some_and(|f| f.shown == Shown::Yes)
@@ -517,12 +526,37 @@ impl<V: DeserializeOwned + View> Live<V> {
         false
     }
 
+    /// Marks the container at depth `k` to be read whole if serde buffers
+    /// its view (a tagged enum: a part of one is not read without its tag),
+    /// as its route or its list's says. Whether it is.
+    fn buffered(&mut self, k: usize) -> bool {
+        let route = match (
+            &self.frames[k].route,
+            k.checked_sub(1).map(|p| &self.frames[p]),
+        ) {
+            (Some(route), _) => route.clone(),
+            (None, Some(p)) if p.array && p.shown == Shown::Yes => match &p.route {
+                Some(route) => route.iter().cloned().chain([Route::Last]).collect(),
+                None => return false,
+            },
+            _ => return false,
+        };
+        let buffered = self.view.as_ref().is_some_and(|v| v.__buffered_at(&route));
+        self.frames[k].rebuild |= buffered;
+        buffered
+    }
+
     /// Finds out whether the container at depth `k`, unknown since a part
     /// around it was rebuilt, is shown: the rebuilt view shows it if reading
     /// it alone does.
     fn resolve(&mut self, text: &str, k: usize) {
         let f = &self.frames[k];
-        let (span, known) = (f.start..f.known, (f.known, f.known_ends));
+        let known = match f.known {
+            // Blocked: the view held nothing of it, so it is read as it is.
+            NOTHING => self.knowledge(),
+            _ => (f.known, f.known_ends),
+        };
+        let span = f.start..known.0;
         self.stale = Some(known.1);
         let out = self.check(text, k, span.clone(), true);
         let shown = out
@@ -531,9 +565,19 @@ impl<V: DeserializeOwned + View> Live<V> {
         self.stale = None;
         match (out, shown) {
             (Some(out), Some(shown)) => {
+                let known = self.blocked_or(known);
                 self.frames[k].shown_as(shown, out, known);
             }
             _ => self.failed = true,
+        }
+    }
+
+    /// What the view knows of a part just read: `known`, or nothing if the
+    /// read was blocked.
+    fn blocked_or(&self, known: (usize, bool)) -> (usize, bool) {
+        match self.blocked {
+            true => (NOTHING, false),
+            false => known,
         }
     }
 
@@ -567,8 +611,9 @@ impl<V: DeserializeOwned + View> Live<V> {
         match self.place(text, k, start..self.now, false, has) {
             Some(out) => {
                 let shown = self.classify(text, k, start..self.now, &out, false);
-                let known = self.knowledge();
+                let known = self.blocked_or(self.knowledge());
                 self.frames[k].shown_as(shown, out, known);
+                self.buffered(k);
             }
             None => self.failed = true,
         }
@@ -737,7 +782,7 @@ impl<V: DeserializeOwned + View> Live<V> {
     ) -> bool {
         let Some(j) = (1..d.min(self.frames.len()))
             .rev()
-            .find(|&j| self.frames[j].route.is_some())
+            .find(|&j| self.frames[j].local && self.frames[j].route.is_some())
         else {
             return false;
         };
@@ -767,9 +812,9 @@ impl<V: DeserializeOwned + View> Live<V> {
             out.rebuild = out.rebuild.map(|i| i + j);
         }
         // A node the view cannot read on its own is not tried again.
-        if tried {
-            self.frames[j].route = Some(route);
-        }
+        let f = &mut self.frames[j];
+        f.local = tried;
+        f.route = Some(route);
         done
     }
 
@@ -894,6 +939,7 @@ impl<V: DeserializeOwned + View> Sink for Live<V> {
             fields: false,
             rebuild: false,
             route: None,
+            local: true,
             known: at + 1,
             known_ends: false,
         };
@@ -906,7 +952,7 @@ impl<V: DeserializeOwned + View> Sink for Live<V> {
             if let Some(out) = self.typed_part(text, at..at + 1, false, false) {
                 let d = self.frames.len();
                 let shown = self.classify(text, d, at..at + 1, &out, false);
-                frame.shown_as(shown, out, self.knowledge());
+                frame.shown_as(shown, out, self.blocked_or(self.knowledge()));
             }
         } else if self.frames.last().is_some_and(|f| f.shown != Shown::Hidden) {
             frame.shown = Shown::Unknown;
@@ -915,6 +961,7 @@ impl<V: DeserializeOwned + View> Sink for Live<V> {
             self.path.push(seg.clone());
         }
         self.frames.push(frame);
+        self.buffered(self.frames.len() - 1);
     }
 
     fn key(&mut self, key: &str, span: Range<usize>) {
@@ -951,12 +998,13 @@ impl<V: DeserializeOwned + View> Sink for Live<V> {
             if frame.shown == Shown::Yes && !frame.rebuild {
                 return;
             }
-            let has = self.had(
-                text,
-                frame.shown,
-                frame.start..frame.known.min(end - 1),
-                frame.known_ends,
-            );
+            let has = frame.known != NOTHING
+                && self.had(
+                    text,
+                    frame.shown,
+                    frame.start..frame.known.min(end - 1),
+                    frame.known_ends,
+                );
             self.typed_part(text, frame.start..end, true, has);
         }
     }
@@ -1017,6 +1065,7 @@ impl<V: DeserializeOwned + View> Sink for Live<V> {
                 };
                 s.route = out.route;
                 s.appended = s.shown == Shown::Yes && self.root().__append(&s.route, "");
+                (s.known, s.known_ends) = self.blocked_or((s.known, false));
             }
         } else if self.frames.last().is_some_and(|f| f.shown != Shown::Hidden) {
             s.shown = Shown::Unknown;
@@ -1070,7 +1119,7 @@ impl<V: DeserializeOwned + View> Live<V> {
                 Shown::Unknown => s.start..s.known.min(cut.end),
                 _ => cut,
             };
-            let has = self.had(text, s.shown, cut, s.known_ends);
+            let has = s.known != NOTHING && self.had(text, s.shown, cut, s.known_ends);
             self.typed_part(text, s.start..end, true, has);
         }
     }
