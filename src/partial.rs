@@ -256,20 +256,21 @@ pub trait View: Sized {
         false
     }
 
-    /// Streaming: whether this view is read from content serde buffers (an
-    /// internally or adjacently tagged or untagged enum), so a part of it
-    /// cannot be read without the rest (its tag): it is read whole.
+    /// Streaming: how a part of this view is read (see [`grow::Kind`]).
     #[doc(hidden)]
-    fn __buffered() -> bool {
-        false
+    fn __kind() -> grow::Kind {
+        grow::Kind::Plain
     }
 
-    /// Streaming: whether the node that `route` leads to is
-    /// [`__buffered`](View::__buffered) (the last step may be an element
-    /// not in the list yet: its type says).
+    /// Streaming: the [`__kind`](View::__kind) of the node that `route`
+    /// leads to (the last step may be an element not in the list yet: its
+    /// type says).
     #[doc(hidden)]
-    fn __buffered_at(&self, route: &[grow::Route]) -> bool {
-        route.is_empty() && Self::__buffered()
+    fn __kind_at(&self, route: &[grow::Route]) -> grow::Kind {
+        match route {
+            [] => Self::__kind(),
+            _ => grow::Kind::Plain,
+        }
     }
 
     /// Streaming: [`__local`](View::__local) for a list of this view: reads
@@ -316,6 +317,20 @@ pub mod grow {
         Key(String),
         /// A list's last element.
         Last,
+    }
+
+    /// How a part of a view is read while it streams.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    pub enum Kind {
+        /// On its own, inside the openers and keys around it.
+        Plain,
+        /// Not without the rest: serde buffers the view's content (an
+        /// adjacently tagged or untagged enum), so it is read whole.
+        Buffered,
+        /// An internally tagged enum with this tag: a part is read with the
+        /// tag member before it (when the tag is the first member; else the
+        /// enum is read whole).
+        Tagged(&'static str),
     }
 
     /// What a walk did.
@@ -433,18 +448,19 @@ pub mod grow {
         }
     }
 
-    /// A struct view's field on a route (see [`View::__buffered_at`]): an
+    /// A struct view's field on a route (see [`View::__kind_at`]): an
     /// empty one asks the field's type.
-    pub fn buffered_at<V: super::View>(slot: &Option<V>, route: &[Route]) -> bool {
-        match route {
-            [] => V::__buffered(),
-            _ => slot.as_ref().is_some_and(|v| v.__buffered_at(route)),
+    pub fn kind_at<V: super::View>(slot: &Option<V>, route: &[Route]) -> Kind {
+        match (route, slot) {
+            ([], _) => V::__kind(),
+            (_, Some(v)) => v.__kind_at(route),
+            (_, None) => Kind::Plain,
         }
     }
 
-    /// A field whose type is a parameter: not known to be buffered.
-    pub fn buffered_none<V>(_: &Option<V>, _: &[Route]) -> bool {
-        false
+    /// A field whose type is a parameter: its kind is not known here.
+    pub fn kind_none<V>(_: &Option<V>, _: &[Route]) -> Kind {
+        Kind::Plain
     }
 
     /// A value read as a field marked partial is.
@@ -711,12 +727,12 @@ impl<T: View> View for Box<T> {
         (**self).__local(route, cx)
     }
 
-    fn __buffered() -> bool {
-        T::__buffered()
+    fn __kind() -> grow::Kind {
+        T::__kind()
     }
 
-    fn __buffered_at(&self, route: &[grow::Route]) -> bool {
-        (**self).__buffered_at(route)
+    fn __kind_at(&self, route: &[grow::Route]) -> grow::Kind {
+        (**self).__kind_at(route)
     }
 
     fn __shown(&self) -> bool {
@@ -766,11 +782,11 @@ impl<T: View> View for Vec<T> {
         }
     }
 
-    fn __buffered_at(&self, route: &[grow::Route]) -> bool {
-        match route.split_first() {
-            Some((grow::Route::Last, [])) => T::__buffered(),
-            Some((grow::Route::Last, rest)) => self.last().is_some_and(|v| v.__buffered_at(rest)),
-            _ => false,
+    fn __kind_at(&self, route: &[grow::Route]) -> grow::Kind {
+        match (route.split_first(), self.last()) {
+            (Some((grow::Route::Last, [])), _) => T::__kind(),
+            (Some((grow::Route::Last, rest)), Some(v)) => v.__kind_at(rest),
+            _ => grow::Kind::Plain,
         }
     }
 

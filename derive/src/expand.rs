@@ -363,7 +363,7 @@ fn grow(cx: &Cx, s: &Struct, fields: &[&Field]) -> TokenStream {
     };
     let place = pick(&generic, quote!(place_whole), quote!(place));
     let append = pick(&generic, quote!(append_none), quote!(append));
-    let buffered = pick(&generic, quote!(buffered_none), quote!(buffered_at));
+    let kind = pick(&generic, quote!(kind_none), quote!(kind_at));
     let required = fields.iter().filter(|f| f.required()).map(|f| &f.member);
     // A view with generics may not be `DeserializeOwned` (a borrowed one
     // never is), so only a plain one is read on its own.
@@ -444,14 +444,14 @@ fn grow(cx: &Cx, s: &Struct, fields: &[&Field]) -> TokenStream {
             true
         }
 
-        fn __buffered_at(&self, route: &[#grow::Route]) -> bool {
+        fn __kind_at(&self, route: &[#grow::Route]) -> #grow::Kind {
             match route.split_first() {
                 #(
                     ::core::option::Option::Some((#grow::Route::Field(#index), rest)) => {
-                        #grow::#buffered(&self.#members, rest)
+                        #grow::#kind(&self.#members, rest)
                     }
                 )*
-                _ => false,
+                _ => #grow::Kind::Plain,
             }
         }
     }
@@ -638,8 +638,8 @@ fn expand_enum(e: &Enum) -> TokenStream {
             .any(|(v, _)| v.serde.kept.iter().any(|m| m.path().is_ident("untagged")));
     let buffered = buffered.then(|| {
         quote! {
-            fn __buffered() -> bool {
-                true
+            fn __kind() -> ::serde_llm::__private::grow::Kind {
+                ::serde_llm::__private::grow::Kind::Buffered
             }
         }
     });

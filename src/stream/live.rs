@@ -17,7 +17,7 @@ use serde_json::Value;
 use super::delta::{Delta, Path, Segment};
 use super::json::{Sink, Status, Tokens};
 use crate::error::Result;
-use crate::partial::grow::{self, Level, Placed, Route};
+use crate::partial::grow::{self, Kind, Level, Placed, Route};
 use crate::partial::View;
 use crate::Decoder;
 
@@ -541,7 +541,8 @@ impl<V: DeserializeOwned + View> Live<V> {
             },
             _ => return false,
         };
-        let buffered = self.view.as_ref().is_some_and(|v| v.__buffered_at(&route));
+        let kind = self.view.as_ref().map_or(Kind::Plain, |v| v.__kind_at(&route));
+        let buffered = kind == Kind::Buffered;
         self.frames[k].rebuild |= buffered;
         buffered
     }
