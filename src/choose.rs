@@ -568,7 +568,10 @@ impl Decoder {
                 de.finish()?;
                 Ok(value)
             })();
-            work::add(scan.offset());
+            // A part is read to its end (it is cut there), and a token cut
+            // at the end is read whole though the scanner's offset stays at
+            // its start.
+            work::add(text.len());
             *spine = scan.take_spine();
             STACKS.with(|s| s.set(scan.take_stacks()));
             let e = match result {

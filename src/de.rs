@@ -118,6 +118,10 @@ impl<'a, 'de> Deserializer<'a, 'de> {
         let container = kind == Allow::ARR || kind == Allow::OBJ;
         match (accept, typed) {
             (Accept::Complete, _) => false,
+            // Content serde buffers for a typed target (a tagged enum) is read
+            // untyped, but is typed all the same: a cut number or literal is
+            // not a value (`5` may be `50`).
+            (Accept::Partial, false) if self.policy.typed => container || kind == Allow::STR,
             (Accept::Partial, false) => self.policy.allow.contains(kind),
             (Accept::Containers, false) if self.policy.typed => container,
             (Accept::Containers, false) => self.policy.allow.contains(kind),

@@ -307,6 +307,37 @@ fn work_is_linear_in_one_byte_chunks() {
     assert!(per_byte[1] < per_byte[0] * 1.25, "{per_byte:?}");
 }
 
+/// A tool call's arguments growing inside an internally tagged enum grow in
+/// place: the work per byte stays the same from 16 KB to 128 KB, one byte
+/// at a time (it grew with the length while the call was read again on
+/// every push).
+#[test]
+fn tool_call_work_is_linear() {
+    let mut per_byte = Vec::new();
+    for words in [1_000, 8_000] {
+        let mut reply = String::from(
+            r#"{"calls": [{"tool": "search", "query": "q", "limit": 3}, {"tool": "finish", "answer": ""#,
+        );
+        for i in 0..words {
+            reply.push_str(&format!("w{i:05} \\\"x\\\" "));
+        }
+        reply.push_str(r#""}]}"#);
+        let before = serde_llm::__private::work();
+        let mut dec = StreamDecoder::<Calls>::new();
+        for b in reply.as_bytes() {
+            dec.push(std::slice::from_ref(b)).unwrap();
+        }
+        let work = serde_llm::__private::work() - before;
+        match dec.finish().unwrap().calls.as_slice() {
+            [Call::Search { .. }, Call::Finish { answer }] => assert_eq!(answer.len(), words * 11),
+            other => panic!("{other:?}"),
+        }
+        per_byte.push(work as f64 / reply.len() as f64);
+    }
+    println!("work per byte: {per_byte:?}");
+    assert!(per_byte[1] < per_byte[0] * 1.25, "{per_byte:?}");
+}
+
 /// A decoder's options apply to the stream as to a one-shot decode: strict
 /// mode (no repairs: a reply with one is an error, and the stream keeps
 /// reading the whole text), partial flags, a depth limit.

@@ -636,13 +636,15 @@ fn expand_enum(e: &Enum) -> TokenStream {
         || variants
             .iter()
             .any(|(v, _)| v.serde.kept.iter().any(|m| m.path().is_ident("untagged")));
-    let buffered = buffered.then(|| {
-        quote! {
+    let buffered = match internal_tag(e, &variants, untagged) {
+        Some(tag) => grow_enum(&cx, &variants, &tag),
+        None if buffered => quote! {
             fn __kind() -> ::serde_llm::__private::grow::Kind {
                 ::serde_llm::__private::grow::Kind::Buffered
             }
-        }
-    });
+        },
+        None => TokenStream::new(),
+    };
     let admitted = admitted.unwrap_or_default();
     let partial_impl = cx.partial_impl();
     let view_impl = cx.view_impl(
@@ -668,6 +670,194 @@ fn expand_enum(e: &Enum) -> TokenStream {
         #partial_impl
         #view_impl
         #std_impls
+    }
+}
+
+/// The tag of an internally tagged enum whose variants are all named or
+/// unit ones without a flattened field: such a view grows in place.
+fn internal_tag(e: &Enum, variants: &[(&Variant, Vec<&Field>)], untagged: bool) -> Option<String> {
+    let kept = &e.cont.serde.kept;
+    if untagged || kept.iter().any(|m| m.path().is_ident("content")) {
+        return None;
+    }
+    let plain = variants.iter().all(|(v, fields)| {
+        matches!(v.style, Style::Named | Style::Unit)
+            && !v.serde.kept.iter().any(|m| m.path().is_ident("untagged"))
+            && !fields.iter().any(|f| f.serde.flatten)
+    });
+    if !plain {
+        return None;
+    }
+    kept.iter().find_map(|m| match m {
+        syn::Meta::NameValue(nv) if nv.path.is_ident("tag") => match &nv.value {
+            syn::Expr::Lit(syn::ExprLit {
+                lit: syn::Lit::Str(tag),
+                ..
+            }) => Some(tag.value()),
+            _ => None,
+        },
+        _ => None,
+    })
+}
+
+/// How an internally tagged enum's view grows in place (see
+/// `serde_llm::partial::grow`): the members of its object are the current
+/// variant's fields, as a struct's are. A part of another variant than the
+/// one shown asks for the node to be read again.
+fn grow_enum(cx: &Cx, variants: &[(&Variant, Vec<&Field>)], tag: &str) -> TokenStream {
+    let grow = quote!(::serde_llm::__private::grow);
+    let (mut place, mut append, mut shown, mut kind, mut local) =
+        (Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    for (v, fields) in variants {
+        let ident = &v.original.ident;
+        let ours = bindings("f", fields);
+        let theirs = bindings("g", fields);
+        let (pat, pat_from) = match v.style {
+            Style::Unit => (TokenStream::new(), TokenStream::new()),
+            _ => (braced(fields, &ours), braced(fields, &theirs)),
+        };
+        let index: Vec<u32> = (0..fields.len() as u32).collect();
+        let generic: Vec<bool> = fields.iter().map(|f| mentions(&f.ty, &cx.params)).collect();
+        let with = |yes: TokenStream, no: TokenStream| -> Vec<TokenStream> {
+            generic
+                .iter()
+                .map(|&g| if g { yes.clone() } else { no.clone() })
+                .collect::<Vec<_>>()
+        };
+        let (placer, appender, kinder) = (
+            with(quote!(place_whole), quote!(place)),
+            with(quote!(append_none), quote!(append)),
+            with(quote!(kind_none), quote!(kind_at)),
+        );
+        let partial: Vec<bool> = fields.iter().map(|f| f.partial()).collect();
+        let required: Vec<&Ident> = fields
+            .iter()
+            .zip(&ours)
+            .filter(|(f, _)| f.required())
+            .map(|(_, b)| b)
+            .collect();
+        place.push(quote! {
+            (Self::#ident #pat, Self::#ident #pat_from) => {
+                #(
+                    if let ::core::option::Option::Some(v) = #theirs {
+                        out.route.push(#grow::Route::Field(#index));
+                        return #grow::#placer(#ours, v, levels, at + 1, out);
+                    }
+                )*
+            }
+        });
+        append.push(quote! {
+            (Self::#ident #pat, ::core::option::Option::Some((#grow::Route::Field(n), rest))) => {
+                match *n {
+                    #(#index => #grow::#appender(#ours, rest, text),)*
+                    _ => false,
+                }
+            }
+        });
+        shown.push(quote!(Self::#ident #pat => true #(&& #required.is_some())*,));
+        kind.push(quote! {
+            (Self::#ident #pat, ::core::option::Option::Some((#grow::Route::Field(n), rest))) => {
+                match *n {
+                    #(#index => #grow::#kinder(#ours, rest),)*
+                    _ => #grow::Kind::Plain,
+                }
+            }
+        });
+        local.push(quote! {
+            (Self::#ident #pat, ::core::option::Option::Some((#grow::Route::Field(n), rest))) => {
+                match *n {
+                    #(#index => #grow::local(#ours, rest, cx, #partial),)*
+                    _ => false,
+                }
+            }
+        });
+    }
+    let unused = quote!(#[allow(unused_variables)]);
+    // A view with generics may not be `DeserializeOwned`: not read alone.
+    let local = cx.input.generics.params.is_empty().then(|| {
+        quote! {
+            #unused
+            fn __local(&mut self, route: &[#grow::Route], cx: &mut #grow::Local<'_>) -> bool {
+                match (self, route.split_first()) {
+                    (node, ::core::option::Option::None) => cx.place(node),
+                    #(#local)*
+                    _ => false,
+                }
+            }
+
+            fn __local_list(
+                list: &mut ::std::vec::Vec<Self>,
+                cx: &mut #grow::Local<'_>,
+            ) -> bool {
+                cx.place(list)
+            }
+        }
+    });
+    quote! {
+        fn __kind() -> #grow::Kind {
+            #grow::Kind::Tagged(#tag)
+        }
+
+        #unused
+        fn __kind_at(&self, route: &[#grow::Route]) -> #grow::Kind {
+            match (self, route.split_first()) {
+                (_, ::core::option::Option::None) => #grow::Kind::Tagged(#tag),
+                #(#kind)*
+                _ => #grow::Kind::Plain,
+            }
+        }
+
+        #unused
+        fn __place(
+            &mut self,
+            from: Self,
+            levels: &[#grow::Level],
+            at: usize,
+            out: &mut #grow::Placed,
+        ) {
+            if at == levels.len() {
+                out.present = true;
+                if !out.probe {
+                    *self = from;
+                }
+                return;
+            }
+            if levels[at] != #grow::Level::Member {
+                out.rebuild = ::core::option::Option::Some(at);
+                out.fixed = true;
+                return;
+            }
+            match (self, from) {
+                #(#place)*
+                // Another variant than the one shown: read it again.
+                _ => out.rebuild = ::core::option::Option::Some(at),
+            }
+        }
+
+        #unused
+        fn __append(&mut self, route: &[#grow::Route], text: &str) -> bool {
+            match (self, route.split_first()) {
+                #(#append)*
+                _ => false,
+            }
+        }
+
+        #unused
+        fn __shown(&self) -> bool {
+            match self {
+                #(#shown)*
+            }
+        }
+
+        fn __fields(&self) -> bool {
+            true
+        }
+
+        fn __grows(&self) -> bool {
+            true
+        }
+
+        #local
     }
 }
 

@@ -56,6 +56,12 @@ struct Frame {
     route: Option<Vec<Route>>,
     /// Its node can be read on its own (found out on the first try).
     local: bool,
+    /// Its view is an internally tagged enum with this tag.
+    tag: Option<&'static str>,
+    /// Its first member, once complete: its key and where it is written
+    /// (key to value). An internally tagged enum's part is read with it when
+    /// it is the tag.
+    first: Option<(Arc<str>, Range<usize>)>,
     /// While `Unknown`: how far the view knows it (where the text ended
     /// when the node around it was read). Finding out whether the view holds
     /// it reads that much, not what arrived since.
@@ -69,6 +75,15 @@ struct Frame {
 const NOTHING: usize = usize::MAX;
 
 impl Frame {
+    /// An internally tagged enum whose first member is not its tag: read
+    /// whole, as serde reads it.
+    fn tag_late(&self) -> bool {
+        match (self.tag, &self.first) {
+            (Some(tag), Some((key, _))) => **key != *tag,
+            _ => false,
+        }
+    }
+
     /// Its typed view is `shown`, as `out` (its placing, with the text read
     /// to `now`) found.
     fn shown_as(&mut self, shown: Shown, out: Placed, (known, ends): (usize, bool)) {
@@ -541,10 +556,37 @@ impl<V: DeserializeOwned + View> Live<V> {
             },
             _ => return false,
         };
-        let kind = self.view.as_ref().map_or(Kind::Plain, |v| v.__kind_at(&route));
-        let buffered = kind == Kind::Buffered;
-        self.frames[k].rebuild |= buffered;
-        buffered
+        let kind = self
+            .view
+            .as_ref()
+            .map_or(Kind::Plain, |v| v.__kind_at(&route));
+        let f = &mut self.frames[k];
+        if let Kind::Tagged(tag) = kind {
+            f.tag = Some(tag);
+            // Not shown while its tag is missing: found out again as its
+            // members complete. Until its tag is complete it is read whole
+            // (a cut tag may already name a variant to serde).
+            if f.shown == Shown::Hidden {
+                f.shown = Shown::Pending;
+            }
+            f.rebuild |= f.first.is_none();
+        }
+        f.rebuild |= kind == Kind::Buffered || f.tag_late();
+        f.rebuild
+    }
+
+    /// The member of the innermost container that ends at `end` is complete:
+    /// noted if it is the first.
+    fn member_done(&mut self, end: usize) {
+        if let Some(f) = self.frames.last_mut() {
+            if let (false, None, Some(key)) = (f.array, &f.first, &f.key) {
+                f.first = Some((key.clone(), f.header.start..end));
+                // Its tag is complete: it grows in place from here on.
+                if f.tag.is_some() {
+                    f.rebuild = f.tag_late();
+                }
+            }
+        }
     }
 
     /// Finds out whether the container at depth `k`, unknown since a part
@@ -552,11 +594,13 @@ impl<V: DeserializeOwned + View> Live<V> {
     /// it alone does.
     fn resolve(&mut self, text: &str, k: usize) {
         let f = &self.frames[k];
-        let known = match f.known {
-            // Blocked: the view held nothing of it, so it is read as it is.
-            NOTHING => self.knowledge(),
-            _ => (f.known, f.known_ends),
-        };
+        // Blocked: the view holds nothing of it, so it is read as it is and
+        // put in place.
+        if f.known == NOTHING {
+            self.rebuild(text, k);
+            return;
+        }
+        let known = (f.known, f.known_ends);
         let span = f.start..known.0;
         self.stale = Some(known.1);
         let out = self.check(text, k, span.clone(), true);
@@ -833,11 +877,18 @@ impl<V: DeserializeOwned + View> Live<V> {
             spine.push(s.len());
             if f.array {
                 s.push('[');
-            } else {
-                s.push('{');
-                s.push_str(&text[f.header.clone()]);
-                s.push(':');
+                continue;
             }
+            s.push('{');
+            // An internally tagged enum: its tag first, as in the reply.
+            if let (Some(tag), Some((key, at))) = (f.tag, &f.first) {
+                if **key == *tag && at.start != f.header.start {
+                    s.push_str(&text[at.clone()]);
+                    s.push(',');
+                }
+            }
+            s.push_str(&text[f.header.clone()]);
+            s.push(':');
         }
         let base = s.len();
         if !complete {
@@ -941,6 +992,8 @@ impl<V: DeserializeOwned + View> Sink for Live<V> {
             rebuild: false,
             route: None,
             local: true,
+            tag: None,
+            first: None,
             known: at + 1,
             known_ends: false,
         };
@@ -977,6 +1030,7 @@ impl<V: DeserializeOwned + View> Sink for Live<V> {
     fn close(&mut self, text: &str, end: usize) {
         self.now = end;
         let frame = self.frames.pop().expect("a container is open");
+        self.member_done(end);
         let value = self.slot(&frame.path).cloned().unwrap_or(Value::Null);
         self.deltas.push(Delta::Completed {
             path: frame.path.clone(),
@@ -1013,6 +1067,7 @@ impl<V: DeserializeOwned + View> Sink for Live<V> {
     fn scalar(&mut self, text: &str, span: Range<usize>) {
         self.now = span.end;
         self.scalar_end = span.end;
+        self.member_done(span.end);
         // A number beyond `f64` (`1e400`) is an error to a decode: the
         // whole text says which.
         let Ok(value) = serde_json::from_str::<Value>(&text[span.clone()]) else {
@@ -1088,6 +1143,7 @@ impl<V: DeserializeOwned + View> Sink for Live<V> {
         let Some(s) = self.string.take() else {
             return;
         };
+        self.member_done(end);
         // The untyped view (its path as the string had it), then the typed.
         if s.untyped {
             if let Some(Value::String(v)) = self.slot(&s.path) {
