@@ -453,10 +453,19 @@ const AGENT: &str = r#"{"now": {"tool": "search", "query": "now ✓", "limit": 2
  "adjacent": [{"t": "Say", "c": "hello \"you\""}, {"t": "Move", "c": {"to": "north", "steps": 3}}, {"c": "late tag", "t": "Say"}],
  "either": [{"left": "only left"}, {"left": "l", "right": "r"}]}"#;
 
+/// The calls in a field of generic type (read whole: no `View` bound there
+/// says how they grow).
+#[derive(Debug, Deserialize, Partial, PartialEq)]
+struct Generic<T> {
+    #[llm(partial)]
+    calls: Vec<T>,
+}
+
 #[test]
 fn tagged_enums_every_split() {
     every_split::<Agent>(AGENT);
     every_split::<Calls>(CALLS);
+    every_split::<Generic<Call>>(CALLS);
     every_split::<Vec<Call>>(&format!("```json\n{}\n```", &CALLS[11..CALLS.len() - 1]));
 }
 
@@ -523,3 +532,4 @@ fn recorded_replies_every_split() {
         every_split::<Value>(&reply);
     }
 }
+
