@@ -111,16 +111,39 @@ enum Fence {
 /// reading is then the answer); and a cut string whose text so far ends in
 /// `}`, `]`, a backtick or `>`, which a decode of the text so far may read as
 /// the end of the string, a fence or a tag (for that push only). Views that
-/// cannot grow in place (a map, an enum, a struct with `flatten`, a field of
-/// a generic type) are read again from their own text once per push while
-/// they are open.
+/// cannot grow in place (a map, an adjacently tagged or untagged enum, a
+/// struct with `flatten`, a field of a generic type) are read again from
+/// their own text once per push while they are open.
 ///
-/// A tagged enum (`#[serde(tag = "tool")]`, a tool call) is such a view:
-/// serde needs its tag to choose the variant, so until the tag has arrived
-/// the enum shows nothing (in a list, the element is left out), and a
-/// `#[llm(partial)]` field inside it grows from then on, read again each
-/// push. A tag written after the content shows the variant only once the
-/// tag arrives.
+/// An internally tagged enum (`#[serde(tag = "tool")]`, a tool call) grows
+/// in place, as a struct does, once its tag is complete: each part inside
+/// it is read with the tag before it. Serde needs the tag to choose the
+/// variant, so until the tag has arrived the enum shows nothing (in a list,
+/// the element is left out); while the tag itself is cut, and when the tag
+/// is not the enum's first member, the enum is read again on each push
+/// (a tag written after the content shows the variant once it arrives).
+///
+/// ```
+/// use serde_llm::{Partial, StreamDecoder};
+///
+/// #[derive(Debug, serde::Deserialize, Partial)]
+/// #[serde(tag = "tool", rename_all = "snake_case")]
+/// enum Call {
+///     Search { #[llm(partial)] query: String },
+///     Finish { #[llm(partial)] answer: String },
+/// }
+///
+/// #[derive(Debug, serde::Deserialize, Partial)]
+/// struct Turn { #[llm(partial)] calls: Vec<Call> }
+///
+/// let mut dec = StreamDecoder::<Turn>::new();
+/// dec.push(r#"{"calls": [{"tool": "search", "query": "rust ser"#)?;
+/// let calls = dec.view().as_ref().and_then(|t| t.calls.as_ref()).unwrap();
+/// assert!(matches!(&calls[0], CallView::Search { query: Some(q) } if q == "rust ser"));
+/// dec.push(r#"de"}]}"#)?;
+/// assert!(matches!(&dec.finish()?.calls[0], Call::Search { query } if query == "rust serde"));
+/// # Ok::<(), serde_llm::Error>(())
+/// ```
 pub struct StreamDecoder<T: Partial> {
     decoder: Decoder,
     /// The untyped view's decoder: the same options, with numbers and
