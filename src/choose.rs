@@ -592,7 +592,9 @@ impl Decoder {
                 _ => {}
             }
             let e = e.or_at(scan.offset());
-            let cut = scan.truncated() || !spine.is_empty();
+            // As a decode of the whole text: an error before the end is the
+            // value's, not the cut's (its spine is known here from the start).
+            let cut = scan.truncated();
             return Err(if cut { e.in_cut_reply() } else { e });
         }
     }

@@ -316,7 +316,6 @@ impl<V: DeserializeOwned + View> Live<V> {
         // The text so far, as a decode reads it: without the string's raw
         // whitespace at the end.
         self.now = end - (s.decoded.len() - new);
-        let grown = s.decoded[old.min(new)..new].to_owned();
         s.visible = new;
         if !s.untyped && (s.member || s.content) {
             s.untyped = true;
@@ -335,6 +334,7 @@ impl<V: DeserializeOwned + View> Live<V> {
                 value: v,
             });
         } else if s.untyped && new > old {
+            let grown = s.decoded[old..new].to_owned();
             if let Some(Value::String(v)) = self.slot(&s.path) {
                 v.push_str(&grown);
             }

@@ -1,0 +1,97 @@
+//! Any bytes, pushed in chunks into a `StreamDecoder` of a typed reply (a
+//! struct holding a list of internally tagged tool calls, nested structs, a
+//! partial string, an untyped member): after every push the typed view is
+//! `from_llm_str_partial` of the text so far (the stream's central
+//! property), and `finish()` is `from_llm_str` of the whole (the same value,
+//! or an error for both). Never a panic.
+//!
+//! The input is cut into chunks as in the `stream` target: the first byte's
+//! low 3 bits say how many chunk lengths follow (0 to 7 bytes, each 0 to
+//! 255), the rest is the reply. Only valid UTF-8 replies are checked (the
+//! `stream` target covers bytes).
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+use serde::Deserialize;
+use serde_llm::{Decoder, Partial, StreamDecoder};
+
+#[derive(Debug, Deserialize, Partial, PartialEq)]
+#[serde(tag = "tool", rename_all = "snake_case")]
+enum Call {
+    Search {
+        #[llm(partial)]
+        query: String,
+        limit: Option<u32>,
+    },
+    Finish {
+        #[llm(partial)]
+        answer: String,
+    },
+    Stop,
+}
+
+#[derive(Debug, Deserialize, Partial, PartialEq)]
+struct Step {
+    #[llm(required)]
+    n: u32,
+    #[llm(partial)]
+    text: Option<String>,
+    #[serde(default)]
+    tags: Vec<String>,
+}
+
+#[derive(Debug, Deserialize, Partial, PartialEq)]
+struct Turn {
+    #[llm(partial)]
+    title: String,
+    #[serde(default)]
+    #[llm(partial)]
+    calls: Vec<Call>,
+    #[serde(default)]
+    #[llm(partial)]
+    steps: Vec<Step>,
+    next: Option<Box<Step>>,
+    extra: Option<serde_json::Value>,
+}
+
+/// Pushes per input, the last one taking whatever is left.
+const MAX_PUSHES: usize = 32;
+
+fuzz_target!(|data: &[u8]| {
+    let Some((&head, rest)) = data.split_first() else {
+        return;
+    };
+    let (lens, reply) = rest.split_at(usize::from(head & 7).min(rest.len()));
+    let Ok(reply) = std::str::from_utf8(reply) else {
+        return;
+    };
+    let decoder = Decoder::new();
+    let mut dec = StreamDecoder::<Turn>::new();
+    let mut at = 0;
+    for push in 0..MAX_PUSHES {
+        let end = match lens.get(push % lens.len().max(1)) {
+            Some(&len) if push + 1 < MAX_PUSHES => (at + usize::from(len)).min(reply.len()),
+            _ => reply.len(),
+        };
+        let pushed = dec.push(&reply.as_bytes()[at..end]);
+        at = end;
+        let mut cut = at;
+        while !reply.is_char_boundary(cut) {
+            cut -= 1;
+        }
+        let prefix = &reply[..cut];
+        match (pushed, decoder.decode_partial::<Turn>(prefix)) {
+            (Ok(_), Ok(want)) => assert_eq!(dec.view(), &want, "the view after {prefix:?}"),
+            (Err(_), Err(_)) => {}
+            (got, want) => panic!("after {prefix:?}: the stream gave {got:?}, a decode {want:?}"),
+        }
+        if at == reply.len() {
+            break;
+        }
+    }
+    match (dec.finish(), serde_llm::from_llm_str::<Turn>(reply)) {
+        (Ok(s), Ok(w)) => assert_eq!(s, w, "finish() differs from a one-shot decode of {reply:?}"),
+        (Err(_), Err(_)) => {}
+        (s, w) => panic!("finish() gave {s:?}, a one-shot decode of {reply:?} gave {w:?}"),
+    }
+});
