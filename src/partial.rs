@@ -448,7 +448,7 @@ pub mod grow {
         }
     }
 
-    /// A struct view's field on a route (see [`View::__kind_at`]): an
+    /// A struct view's field on a route (see [`super::View::__kind_at`]): an
     /// empty one asks the field's type.
     pub fn kind_at<V: super::View>(slot: &Option<V>, route: &[Route]) -> Kind {
         match (route, slot) {
