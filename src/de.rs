@@ -195,7 +195,9 @@ impl<'a, 'de> Deserializer<'a, 'de> {
             Event::Str(Text::Borrowed(s)) => visitor.visit_borrowed_str(s),
             Event::Str(Text::Scratch) => visitor.visit_str(self.scan.str(Text::Scratch)),
             Event::StartArray => {
+                let depth = self.scan.depth();
                 let mut seq = SeqAccess {
+                    depth,
                     de: self,
                     index: 0,
                     done: false,
@@ -918,6 +920,8 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'_, 'de> {
 
 struct SeqAccess<'s, 'a, 'de> {
     de: &'s mut Deserializer<'a, 'de>,
+    /// The scanner's depth inside the array.
+    depth: usize,
     index: usize,
     done: bool,
     /// What an element cut off may be.
@@ -961,8 +965,6 @@ impl<'de> de::SeqAccess<'de> for SeqAccess<'_, '_, 'de> {
             self.de.accept = self.inner;
             let at = self.de.scan.offset();
             let cut = self.typed && !self.de.scan.complete();
-            let outside = self.de.scan.depth()
-                - usize::from(matches!(ev, Event::StartObject | Event::StartArray));
             return match seed.deserialize(&mut *self.de) {
                 Ok(v) => Ok(Some(v)),
                 // The last element, cut off, failed where a part of it may
@@ -976,7 +978,9 @@ impl<'de> de::SeqAccess<'de> for SeqAccess<'_, '_, 'de> {
                         && !e.restarts()
                         && e.hint().is_none() =>
                 {
-                    self.de.scan.drain_to(outside)?;
+                    // To the array's own depth (a peeked opener at the very
+                    // end may not be on the scanner's stack yet).
+                    self.de.scan.drain_to(self.depth)?;
                     self.skip_rest()?;
                     self.done = true;
                     Ok(None)

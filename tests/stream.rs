@@ -338,6 +338,42 @@ fn tool_call_work_is_linear() {
     assert!(per_byte[1] < per_byte[0] * 1.25, "{per_byte:?}");
 }
 
+/// Many short tool calls: each new call, shown once its tag is complete,
+/// costs what it is, not a decode of the whole text (it did: 771 to 3,079
+/// work per byte from 250 to 1,000 calls, the view of the list vanishing
+/// while a call's tag had not come).
+#[test]
+fn many_tool_calls_work_is_linear() {
+    let mut per_byte = Vec::new();
+    for calls in [100, 800] {
+        let mut reply = String::from(r#"{"calls": ["#);
+        for i in 0..calls {
+            if i > 0 {
+                reply.push_str(", ");
+            }
+            reply.push_str(&format!(
+                r#"{{"tool": "search", "query": "q{i}", "limit": {i}}}"#
+            ));
+        }
+        reply.push_str("]}");
+        let before = serde_llm::__private::work();
+        let mut dec = StreamDecoder::<Calls>::new();
+        let mut most = 0;
+        for chunk in reply.as_bytes().chunks(7) {
+            dec.push(chunk).unwrap();
+            let shown = dec.view().as_ref().and_then(|v| v.calls.as_ref());
+            let now = shown.map_or(0, Vec::len);
+            assert!(now >= most, "the calls went from {most} to {now}");
+            most = now;
+        }
+        let work = serde_llm::__private::work() - before;
+        assert_eq!(dec.finish().unwrap().calls.len(), calls);
+        per_byte.push(work as f64 / reply.len() as f64);
+    }
+    println!("work per byte: {per_byte:?}");
+    assert!(per_byte[1] < per_byte[0] * 1.25, "{per_byte:?}");
+}
+
 /// A decoder's options apply to the stream as to a one-shot decode: strict
 /// mode (no repairs: a reply with one is an error, and the stream keeps
 /// reading the whole text), partial flags, a depth limit.

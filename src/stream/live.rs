@@ -186,6 +186,10 @@ pub(super) struct Live<V> {
     /// enum whose tag has not arrived): until a read succeeds, the stream
     /// decoder shows what a decode of the whole text shows.
     blocked: bool,
+    /// Reading a list's element that is an internally tagged enum whose tag
+    /// is not complete: a read that can show nothing leaves the element out
+    /// (as a decode of the text does) rather than blocking the whole view.
+    quiet: bool,
     /// A typed read failed: the live path gives up.
     pub(super) failed: bool,
     /// Typed updates are made (not while catching up at the start).
@@ -224,6 +228,7 @@ impl<V: DeserializeOwned + View> Live<V> {
             scalar_end: usize::MAX,
             stale: None,
             blocked: false,
+            quiet: false,
             failed: false,
             typed: false,
             syn: String::new(),
@@ -575,6 +580,20 @@ impl<V: DeserializeOwned + View> Live<V> {
         f.rebuild
     }
 
+    /// Whether the part at depth `d` is an element of a list whose elements
+    /// are internally tagged enums.
+    fn tagged_element(&self, d: usize) -> bool {
+        let Some(p) = d.checked_sub(1).map(|p| &self.frames[p]) else {
+            return false;
+        };
+        let Some(route) = p.route.as_ref().filter(|_| p.array) else {
+            return false;
+        };
+        let route: Vec<Route> = route.iter().cloned().chain([Route::Last]).collect();
+        let kind = self.view.as_ref().map(|v| v.__kind_at(&route));
+        matches!(kind, Some(Kind::Tagged(_)))
+    }
+
     /// The member of the innermost container that ends at `end` is complete:
     /// noted if it is the first.
     fn member_done(&mut self, end: usize) {
@@ -653,14 +672,20 @@ impl<V: DeserializeOwned + View> Live<V> {
             }
             return;
         }
-        match self.place(text, k, start..self.now, false, has) {
+        self.quiet = self.tagged_element(k) && self.frames[k].first.is_none();
+        let placed = self.place(text, k, start..self.now, false, has);
+        match placed {
             Some(out) => {
                 let shown = self.classify(text, k, start..self.now, &out, false);
+                self.quiet = false;
                 let known = self.blocked_or(self.knowledge());
                 self.frames[k].shown_as(shown, out, known);
                 self.buffered(k);
             }
-            None => self.failed = true,
+            None => {
+                self.quiet = false;
+                self.failed = true;
+            }
         }
     }
 
@@ -939,6 +964,7 @@ impl<V: DeserializeOwned + View> Live<V> {
             }
             // A part cut before it can show anything: the whole view has
             // nothing to show either (a decode of the text meets it too).
+            Err(e) if e.is_nothing() && self.quiet => Ok(None),
             Err(e) if e.is_nothing() => {
                 self.blocked = true;
                 Ok(None)
@@ -1003,11 +1029,13 @@ impl<V: DeserializeOwned + View> Sink for Live<V> {
             frame.fields = self.root().__fields();
             frame.rebuild = !self.root().__grows();
         } else if self.typed_ready(text) {
+            self.quiet = self.tagged_element(self.frames.len());
             if let Some(out) = self.typed_part(text, at..at + 1, false, false) {
                 let d = self.frames.len();
                 let shown = self.classify(text, d, at..at + 1, &out, false);
                 frame.shown_as(shown, out, self.blocked_or(self.knowledge()));
             }
+            self.quiet = false;
         } else if self.frames.last().is_some_and(|f| f.shown != Shown::Hidden) {
             frame.shown = Shown::Unknown;
         }

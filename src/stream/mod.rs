@@ -122,12 +122,9 @@ enum Fence {
 /// the element is left out); while the tag itself is cut, and when the tag
 /// is not the enum's first member, the enum is read again on each push
 /// (a tag written after the content shows the variant once it arrives).
-/// While a new element of a list of such enums has opened but its tag has
-/// not yet come, a decode of the text so far shows nothing at all (the whole
-/// view is `None`), and the stream shows what that decode shows by decoding
-/// the whole text for those pushes: a reply with many calls costs a whole
-/// decode per call (1,000 short calls, 50 KB: about 1 s in 16-byte chunks).
-/// A call's own arguments, however long, grow in linear time.
+/// In a list of such enums, a call whose tag has not come is left out of the
+/// view (the calls before it stay), and it costs nothing until then: many
+/// calls and long arguments alike stream in linear time.
 ///
 /// ```
 /// use serde_llm::{Partial, StreamDecoder};
