@@ -972,8 +972,12 @@ impl<'de> de::SeqAccess<'de> for SeqAccess<'_, '_, 'de> {
                 // a long list cut by a token limit keeps its complete
                 // elements. (Complete, it is read again, and an error of its
                 // own is one then.)
+                // An error met before the reading reached the cut is the
+                // element's own, as a decode that does not know the cut yet
+                // meets it (an unknown tag, complete, in the cut last call).
                 Err(e)
                     if cut
+                        && self.de.scan.truncated()
                         && matches!(e.kind(), ErrorKind::Truncated | ErrorKind::Data)
                         && !e.restarts()
                         && e.hint().is_none() =>
