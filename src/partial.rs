@@ -369,6 +369,11 @@ pub mod grow {
             if target && has && !out.probe {
                 live.pop();
             }
+            // A part of the element failed, so the cut last element is left
+            // out (a wrong value in it): the element is read again.
+            if !target && has {
+                out.rebuild = Some(at + 1);
+            }
             return;
         };
         out.route.push(Route::Last);

@@ -569,6 +569,24 @@ fn recorded_replies_every_split() {
     }
 }
 
+/// A member of the wrong type in the cut last element leaves the element out
+/// of the view, as a decode of the text so far does (and the finished decode
+/// is the error), for a struct element and for a tool call (found by the
+/// `stream_typed` fuzz target: the element stayed shown as it was).
+#[test]
+fn a_wrong_member_leaves_the_cut_element_out() {
+    let calls = r#"{"calls": [{"tool": "search", "query": "q", "limit": 5}, {"tool": "search", "query": "r", "limit": "late", "query": "s"}]}"#;
+    for cut in 0..=calls.len() {
+        replay::<Calls>(calls, &[cut]);
+    }
+    replay::<Calls>(calls, &(1..calls.len()).collect::<Vec<_>>());
+    let steps = r#"{"id": 1, "title": "t", "body": "b", "steps": [{"n": 1, "text": "a"}, {"n": "two", "text": "b"}], "tags": []}"#;
+    for cut in 0..=steps.len() {
+        replay::<Recipe>(steps, &[cut]);
+    }
+    replay::<Recipe>(steps, &(1..steps.len()).collect::<Vec<_>>());
+}
+
 /// A complete tag that names no variant is the one-shot's error, after every
 /// push that has it, even while the reply is still cut (found by the
 /// `stream_typed` fuzz target: a part read took it for "nothing yet").
