@@ -587,6 +587,22 @@ fn a_wrong_member_leaves_the_cut_element_out() {
     replay::<Recipe>(steps, &(1..steps.len()).collect::<Vec<_>>());
 }
 
+/// A key written twice: the view takes it as a decode of the whole object
+/// does (serde's error inside a tagged enum, the decoder's choice in a
+/// struct), not as the last member read alone (found by `stream_typed`).
+#[test]
+fn a_key_written_twice() {
+    let calls = r#"{"calls": [{"tool": "search", "query": "rust serde", "limit": 1, "query": "again"}, {"tool": "finish", "answer": "x"}]}"#;
+    for cut in 0..=calls.len() {
+        replay::<Calls>(calls, &[cut]);
+    }
+    let recipe = r#"{"id": 1, "title": "a", "body": "b", "title": "c", "steps": [{"n": 1, "text": "x", "n": 2}], "tags": []}"#;
+    for cut in 0..=recipe.len() {
+        replay::<Recipe>(recipe, &[cut]);
+        replay::<Value>(recipe, &[cut]);
+    }
+}
+
 /// A complete tag that names no variant is the one-shot's error, after every
 /// push that has it, even while the reply is still cut (found by the
 /// `stream_typed` fuzz target: a part read took it for "nothing yet").

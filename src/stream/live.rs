@@ -44,6 +44,8 @@ struct Frame {
     path: Path,
     /// The current member's key (objects).
     key: Option<Arc<str>>,
+    /// The keys met so far (objects).
+    keys: Vec<Arc<str>>,
     /// Where the current member's key is written, quotes included.
     header: Range<usize>,
     shown: Shown,
@@ -1012,6 +1014,7 @@ impl<V: DeserializeOwned + View> Sink for Live<V> {
             start: at,
             len: 0,
             key: None,
+            keys: Vec::new(),
             header: 0..0,
             shown: Shown::Hidden,
             fields: false,
@@ -1050,6 +1053,14 @@ impl<V: DeserializeOwned + View> Sink for Live<V> {
         self.now = span.end;
         let key = self.intern(key);
         if let Some(f) = self.frames.last_mut() {
+            // A key met again: how the view takes it (the last one, an error,
+            // a flattened part) depends on the whole object, which is read
+            // whole from here on.
+            if f.keys.iter().any(|k| **k == *key) {
+                f.rebuild = true;
+            } else {
+                f.keys.push(key.clone());
+            }
             f.key = Some(key);
             f.header = span;
         }
