@@ -489,6 +489,31 @@ pub mod grow {
         slot.as_mut().is_some_and(|v| v.__local(route, cx))
     }
 
+    /// A struct or enum view on the path at `at`: `from` taken whole if it
+    /// is the target; a rebuild asked for if the level is not one of its
+    /// members; else `from` back, for the walk to go on by member.
+    pub fn member<V>(
+        node: &mut V,
+        from: V,
+        levels: &[Level],
+        at: usize,
+        out: &mut Placed,
+    ) -> Option<V> {
+        if at == levels.len() {
+            out.present = true;
+            if !out.probe {
+                *node = from;
+            }
+            return None;
+        }
+        if levels[at] != Level::Member {
+            out.rebuild = Some(at);
+            out.fixed = true;
+            return None;
+        }
+        Some(from)
+    }
+
     /// A struct view's field on the path.
     pub fn place<V: super::View>(
         slot: &mut Option<V>,

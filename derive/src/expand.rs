@@ -342,9 +342,8 @@ fn admitted(path: &TokenStream, fields: &[&Field], bindings: &[Ident]) -> Option
 /// How a struct's view grows in place while a reply streams (see
 /// `serde_llm::partial::grow`): by its named fields. A flattened field or a
 /// transparent struct reads its members differently, so such a view is
-/// rebuilt from its text instead.
-/// A field whose type names a type parameter has no `View` bound here, so
-/// it is replaced whole rather than grown.
+/// rebuilt from its text instead (for fields of generic type, see
+/// [`Growers`]).
 fn grow(cx: &Cx, s: &Struct, fields: &[&Field]) -> TokenStream {
     if s.style != Style::Named || s.cont.serde.transparent || fields.iter().any(|f| f.serde.flatten)
     {
@@ -354,16 +353,11 @@ fn grow(cx: &Cx, s: &Struct, fields: &[&Field]) -> TokenStream {
     let members: Vec<_> = fields.iter().map(|f| &f.member).collect();
     let bindings = bindings("f", fields);
     let index: Vec<u32> = (0..fields.len() as u32).collect();
-    let generic: Vec<bool> = fields.iter().map(|f| mentions(&f.ty, &cx.params)).collect();
-    let pick = |generic: &[bool], yes: TokenStream, no: TokenStream| -> Vec<TokenStream> {
-        generic
-            .iter()
-            .map(|&g| if g { yes.clone() } else { no.clone() })
-            .collect()
-    };
-    let place = pick(&generic, quote!(place_whole), quote!(place));
-    let append = pick(&generic, quote!(append_none), quote!(append));
-    let kind = pick(&generic, quote!(kind_none), quote!(kind_at));
+    let Growers {
+        place,
+        append,
+        kind,
+    } = Growers::of(cx, fields);
     let required = fields.iter().filter(|f| f.required()).map(|f| &f.member);
     // A view with generics may not be `DeserializeOwned` (a borrowed one
     // never is), so only a plain one is read on its own.
@@ -400,18 +394,9 @@ fn grow(cx: &Cx, s: &Struct, fields: &[&Field]) -> TokenStream {
             at: usize,
             out: &mut #grow::Placed,
         ) {
-            if at == levels.len() {
-                out.present = true;
-                if !out.probe {
-                    *self = from;
-                }
+            let ::core::option::Option::Some(from) = #grow::member(self, from, levels, at, out) else {
                 return;
-            }
-            if levels[at] != #grow::Level::Member {
-                out.rebuild = ::core::option::Option::Some(at);
-                out.fixed = true;
-                return;
-            }
+            };
             let Self { #(#members: #bindings),* } = from;
             #(
                 if let ::core::option::Option::Some(v) = #bindings {
@@ -453,6 +438,32 @@ fn grow(cx: &Cx, s: &Struct, fields: &[&Field]) -> TokenStream {
                 )*
                 _ => #grow::Kind::Plain,
             }
+        }
+    }
+}
+
+/// The `grow` helpers each field's growth goes through: a field whose type
+/// names a type parameter has no `View` bound here, so it is replaced whole
+/// rather than grown.
+struct Growers {
+    place: Vec<TokenStream>,
+    append: Vec<TokenStream>,
+    kind: Vec<TokenStream>,
+}
+
+impl Growers {
+    fn of(cx: &Cx, fields: &[&Field]) -> Growers {
+        let generic: Vec<bool> = fields.iter().map(|f| mentions(&f.ty, &cx.params)).collect();
+        let pick = |yes: TokenStream, no: TokenStream| -> Vec<TokenStream> {
+            generic
+                .iter()
+                .map(|&g| if g { yes.clone() } else { no.clone() })
+                .collect()
+        };
+        Growers {
+            place: pick(quote!(place_whole), quote!(place)),
+            append: pick(quote!(append_none), quote!(append)),
+            kind: pick(quote!(kind_none), quote!(kind_at)),
         }
     }
 }
@@ -717,18 +728,11 @@ fn grow_enum(cx: &Cx, variants: &[(&Variant, Vec<&Field>)], tag: &str) -> TokenS
             _ => (braced(fields, &ours), braced(fields, &theirs)),
         };
         let index: Vec<u32> = (0..fields.len() as u32).collect();
-        let generic: Vec<bool> = fields.iter().map(|f| mentions(&f.ty, &cx.params)).collect();
-        let with = |yes: TokenStream, no: TokenStream| -> Vec<TokenStream> {
-            generic
-                .iter()
-                .map(|&g| if g { yes.clone() } else { no.clone() })
-                .collect::<Vec<_>>()
-        };
-        let (placer, appender, kinder) = (
-            with(quote!(place_whole), quote!(place)),
-            with(quote!(append_none), quote!(append)),
-            with(quote!(kind_none), quote!(kind_at)),
-        );
+        let Growers {
+            place: placer,
+            append: appender,
+            kind: kinder,
+        } = Growers::of(cx, fields);
         let partial: Vec<bool> = fields.iter().map(|f| f.partial()).collect();
         let required: Vec<&Ident> = fields
             .iter()
@@ -815,18 +819,9 @@ fn grow_enum(cx: &Cx, variants: &[(&Variant, Vec<&Field>)], tag: &str) -> TokenS
             at: usize,
             out: &mut #grow::Placed,
         ) {
-            if at == levels.len() {
-                out.present = true;
-                if !out.probe {
-                    *self = from;
-                }
+            let ::core::option::Option::Some(from) = #grow::member(self, from, levels, at, out) else {
                 return;
-            }
-            if levels[at] != #grow::Level::Member {
-                out.rebuild = ::core::option::Option::Some(at);
-                out.fixed = true;
-                return;
-            }
+            };
             match (self, from) {
                 #(#place)*
                 // Another variant than the one shown: read it again.

@@ -60,6 +60,8 @@ struct Frame {
     local: bool,
     /// Its view is an internally tagged enum with this tag.
     tag: Option<&'static str>,
+    /// A list: the kind of its elements' views, once found.
+    elements: Option<Kind>,
     /// Its first member, once complete: its key and where it is written
     /// (key to value). An internally tagged enum's part is read with it when
     /// it is the tag.
@@ -552,21 +554,16 @@ impl<V: DeserializeOwned + View> Live<V> {
     /// its view (a tagged enum: a part of one is not read without its tag),
     /// as its route or its list's says. Whether it is.
     fn buffered(&mut self, k: usize) -> bool {
-        let route = match (
-            &self.frames[k].route,
-            k.checked_sub(1).map(|p| &self.frames[p]),
-        ) {
-            (Some(route), _) => route.clone(),
-            (None, Some(p)) if p.array && p.shown == Shown::Yes => match &p.route {
-                Some(route) => route.iter().cloned().chain([Route::Last]).collect(),
-                None => return false,
-            },
-            _ => return false,
+        let kind = match (&self.frames[k].route, k.checked_sub(1)) {
+            (Some(route), _) => self
+                .view
+                .as_ref()
+                .map_or(Kind::Plain, |v| v.__kind_at(route)),
+            (None, Some(p)) if self.frames[p].shown == Shown::Yes => {
+                self.element_kind(p).unwrap_or(Kind::Plain)
+            }
+            _ => Kind::Plain,
         };
-        let kind = self
-            .view
-            .as_ref()
-            .map_or(Kind::Plain, |v| v.__kind_at(&route));
         let f = &mut self.frames[k];
         if let Kind::Tagged(tag) = kind {
             f.tag = Some(tag);
@@ -584,16 +581,31 @@ impl<V: DeserializeOwned + View> Live<V> {
 
     /// Whether the part at depth `d` is an element of a list whose elements
     /// are internally tagged enums.
-    fn tagged_element(&self, d: usize) -> bool {
-        let Some(p) = d.checked_sub(1).map(|p| &self.frames[p]) else {
-            return false;
-        };
-        let Some(route) = p.route.as_ref().filter(|_| p.array) else {
-            return false;
-        };
-        let route: Vec<Route> = route.iter().cloned().chain([Route::Last]).collect();
-        let kind = self.view.as_ref().map(|v| v.__kind_at(&route));
+    fn tagged_element(&mut self, d: usize) -> bool {
+        let kind = d.checked_sub(1).and_then(|p| self.element_kind(p));
         matches!(kind, Some(Kind::Tagged(_)))
+    }
+
+    /// The kind of the elements of the list at depth `p`, once its route is
+    /// known (found once per list: its elements' type does not change).
+    fn element_kind(&mut self, p: usize) -> Option<Kind> {
+        let f = &self.frames[p];
+        if !f.array {
+            return None;
+        }
+        if let Some(kind) = f.elements {
+            return Some(kind);
+        }
+        let route: Vec<Route> = f
+            .route
+            .as_ref()?
+            .iter()
+            .cloned()
+            .chain([Route::Last])
+            .collect();
+        let kind = self.view.as_ref()?.__kind_at(&route);
+        self.frames[p].elements = Some(kind);
+        Some(kind)
     }
 
     /// The member of the innermost container that ends at `end` is complete:
@@ -656,6 +668,7 @@ impl<V: DeserializeOwned + View> Live<V> {
         for f in &mut self.frames[k + 1..] {
             f.shown = Shown::Unknown;
             f.route = None;
+            f.elements = None;
             (f.known, f.known_ends) = known;
         }
         if let Some(s) = &mut self.string {
@@ -1022,6 +1035,7 @@ impl<V: DeserializeOwned + View> Sink for Live<V> {
             route: None,
             local: true,
             tag: None,
+            elements: None,
             first: None,
             known: at + 1,
             known_ends: false,
