@@ -563,8 +563,14 @@ fn bare_close(b: &[u8], from: usize, end: usize) -> Option<usize> {
 fn tags(text: &str, body: Range<usize>, out: &mut Vec<Candidate>) {
     let mut i = body.start;
     work::add(body.len());
+    let mut strings = Strings::new(body.start);
     while let Some(k) = find_ignore_case(&text[i..body.end], "<json>") {
         let start = i + k + "<json>".len();
+        // `["<json>{}</json>"]`: the tag is a string's text, not a value.
+        if strings.inside(text.as_bytes(), i + k) {
+            i = start;
+            continue;
+        }
         match find_ignore_case(&text[start..body.end], "</json>") {
             Some(k) => {
                 push(out, text, start..start + k, Strategy::Tag);
@@ -575,6 +581,41 @@ fn tags(text: &str, body: Range<usize>, out: &mut Vec<Candidate>) {
                 break;
             }
         }
+    }
+}
+
+/// Whether places in the text, asked in order, lie inside a `"…"` string
+/// of a bracketed value (`{"a": "<json>"}`): one string-aware pass over the
+/// text, however many places are asked. Quotes outside brackets are prose.
+struct Strings {
+    at: usize,
+    depth: usize,
+    string: bool,
+}
+
+impl Strings {
+    fn new(start: usize) -> Strings {
+        Strings {
+            at: start,
+            depth: 0,
+            string: false,
+        }
+    }
+
+    /// Whether `to` (not before the last place asked) is inside a string.
+    fn inside(&mut self, b: &[u8], to: usize) -> bool {
+        while self.at < to {
+            match (self.string, b[self.at]) {
+                (true, b'\\') => self.at += 1,
+                (true, b'"') => self.string = false,
+                (false, b'"') => self.string = self.depth > 0,
+                (false, b'{' | b'[') => self.depth += 1,
+                (false, b'}' | b']') => self.depth = self.depth.saturating_sub(1),
+                _ => {}
+            }
+            self.at += 1;
+        }
+        self.string
     }
 }
 

@@ -279,6 +279,26 @@ fn row_fence_marker_inside_a_fenced_string() {
 }
 
 #[test]
+fn row_json_tag_inside_a_string_is_text() {
+    // A value whose strings hold `<json>` tags (a model explaining a
+    // format): the tags are the strings' text, never the value.
+    let reply = r#"The answer is ["<json>{}</json>", "use <json>[1]</json> here"]"#;
+    let want = json!(["<json>{}</json>", "use <json>[1]</json> here"]);
+    assert_eq!(value(reply), want);
+    assert_eq!(fixed_value(reply), want);
+    let reply = r#"Config: {"wrap": "<json>{"a": 1}</json>", "n": 2} as asked."#;
+    assert_eq!(
+        value(reply),
+        json!({"wrap": "<json>{\"a\": 1}</json>", "n": 2})
+    );
+    // A tag in prose is still the value.
+    assert_eq!(
+        value(r#"He said "hi". <json>{"a": 1}</json>"#),
+        json!({"a": 1})
+    );
+}
+
+#[test]
 fn row_cut_string_keeps_its_braces() {
     let reply = r#"{"code": "if (x) { return 1; }"#;
     assert_eq!(value(reply), json!({"code": "if (x) { return 1; }"}));
