@@ -261,14 +261,19 @@ impl Decoder {
     }
 
     /// Tries the candidates in `text` and returns the likeliest reading.
-    pub(crate) fn run<'de, R, F>(
+    /// `clean` reads a candidate that is one valid JSON value the fast way
+    /// (serde_json), or gives `None`; `sink` reads one through the tolerant
+    /// scanner.
+    pub(crate) fn run<'de, R, C, F>(
         &self,
         text: &'de str,
         shape: Shape,
         policy: bool,
+        mut clean: C,
         mut sink: F,
     ) -> Result<(R, Report)>
     where
+        C: FnMut(&'de str) -> Option<R>,
         F: FnMut(&mut Scanner<'de>) -> Result<R>,
     {
         let body = extract::body(text);
@@ -340,7 +345,10 @@ impl Decoder {
                         {
                             continue;
                         }
-                        let outcome = self.candidate(text, &c, shape, policy, &mut sink);
+                        let outcome = match self.clean(text, &c, shape, &mut clean) {
+                            Some(a) => Ok(a),
+                            None => self.candidate(text, &c, shape, policy, &mut sink),
+                        };
                         let outcome = self.judge(text, &c.span, shape, outcome);
                         (c.strategy, c.span.clone(), c.first_byte(text), outcome)
                     }
@@ -444,6 +452,50 @@ impl Decoder {
                 }));
         }
         outcome
+    }
+
+    /// A candidate that is one valid JSON value, read by `clean` (serde_json):
+    /// the attempt the tolerant path would make of it, which reads valid
+    /// JSON as serde_json does, with no repair, without reading it token by
+    /// token. `None` when `clean` cannot read it, or for an object given to
+    /// a sequence target (read as a run of values, see
+    /// [`candidate`](Self::candidate)).
+    fn clean<'de, R, C>(
+        &self,
+        text: &'de str,
+        c: &Candidate,
+        shape: Shape,
+        clean: &mut C,
+    ) -> Option<Attempt<R>>
+    where
+        C: FnMut(&'de str) -> Option<R>,
+    {
+        let b = text.as_bytes();
+        let first = *b.get(c.span.start)?;
+        if shape == Shape::Array && self.strategies.gather && first == b'{' {
+            return None;
+        }
+        let value = clean(&text[c.span.clone()])?;
+        work::add(c.span.len());
+        let containers = matches!(first, b'{' | b'[');
+        let one_string = lex::quote_at(b, c.span.start, c.span.end).is_some();
+        let covers = (containers || one_string)
+            && (!containers || extract::starts_like_json(b, c.span.start, c.span.end));
+        Some(Attempt {
+            value,
+            report: Report {
+                strategy: c.strategy,
+                span: c.span.clone(),
+                repairs: Vec::new(),
+                coercions: Vec::new(),
+                truncated: false,
+            },
+            more_roots: false,
+            covers,
+            roots: 1,
+            prose_root: false,
+            containers,
+        })
     }
 
     /// Decodes one candidate: an object-shaped span for a sequence target is
@@ -712,7 +764,7 @@ impl Decoder {
 /// citation (`[2]`, `[^3]`), a markdown link's label (`[the docs](…)`), a
 /// task-list box (`[ ]`, `[x]`), a placeholder or aside (`%{name}`, `{like
 /// this}`, `[brackets]`: words with no colon, comma or quote).
-fn not_a_value(text: &str, c: &Candidate, references: usize) -> bool {
+pub(crate) fn not_a_value(text: &str, c: &Candidate, references: usize) -> bool {
     if c.strategy != Strategy::Balanced {
         return false;
     }
@@ -739,7 +791,7 @@ fn not_a_value(text: &str, c: &Candidate, references: usize) -> bool {
 /// Whether the candidate is a bracketed small number (`[2]`, `[^3]`): a
 /// citation in prose when it follows or precedes a word, or when the reply
 /// has several (`References: [1], [2]`).
-fn is_reference(text: &str, c: &Candidate) -> bool {
+pub(crate) fn is_reference(text: &str, c: &Candidate) -> bool {
     if c.strategy != Strategy::Balanced || text.as_bytes()[c.span.start] != b'[' {
         return false;
     }

@@ -327,7 +327,14 @@ impl Decoder {
             rules: self.rules,
             max_depth: self.max_depth,
         };
-        let result = self.run(text, shape, policy.on, |scan| {
+        // A candidate (a fence's body, a span in prose) that is one valid
+        // value is read by serde_json, as the whole text would be.
+        let lane = self.max_depth >= 128;
+        let clean = |slice: &'de str| match by_serde_json::<T>(slice, watch) {
+            Ok(Some((value, end))) if lane && end == slice.len() => Some(value),
+            _ => None,
+        };
+        let result = self.run(text, shape, policy.on, clean, |scan| {
             let mut de = Deserializer::new(scan, policy);
             let value = T::deserialize(&mut de)?;
             de.finish()?;
@@ -423,22 +430,12 @@ impl Decoder {
         }
         let c = extract::whole(text, extract::body(text))?;
         let slice = &text[c.span.clone()];
-        let mut de = serde_json::Deserializer::from_str(slice);
-        let value = match watch {
-            true => T::deserialize(Watch(&mut de)),
-            false => T::deserialize(&mut de),
-        };
-        let value = match value {
-            Ok(v) => v,
+        let (value, end) = match by_serde_json(slice, watch) {
+            Ok(read) => read?,
             Err(e) => {
-                *ignored = watch && e.to_string().starts_with(watch::IGNORED);
+                *ignored = e;
                 return None;
             }
-        };
-        let end = match de.end() {
-            Ok(()) => slice.len(),
-            // Prose after the value: serde_json's error is where it starts.
-            Err(e) => offset_of(slice, e.line(), e.column())?,
         };
         let rest = &slice[end..];
         let report = |strategy, span| Report {
@@ -461,11 +458,20 @@ impl Decoder {
             || rest
                 .bytes()
                 .any(|b| matches!(b, b'{' | b'[' | b'`' | b'<' | b'"'));
-        (container && !more && self.strategies.balanced).then(|| {
-            let len = slice[..end].trim_end().len();
-            let span = c.span.start..c.span.start + len;
-            (value, report(Strategy::Balanced, span))
-        })
+        let len = slice[..end].trim_end().len();
+        let span = c.span.start..c.span.start + len;
+        // Nor when that span is bracketed prose (`[ ]`, a citation `[3]`
+        // before a word): the tolerant path does not take it either.
+        let balanced = extract::Candidate {
+            span: span.clone(),
+            strategy: Strategy::Balanced,
+        };
+        let prose = || {
+            let refs = usize::from(crate::choose::is_reference(text, &balanced));
+            crate::choose::not_a_value(text, &balanced, refs)
+        };
+        (container && !more && self.strategies.balanced && !prose())
+            .then(|| (value, report(Strategy::Balanced, span)))
     }
 
     /// Decodes `T`'s partial view (see
@@ -497,11 +503,17 @@ impl Decoder {
     /// Like [`repair`](Self::repair), and tells what was done to the text.
     pub fn repair_with_report(&self, text: &str) -> Result<(String, Report)> {
         let allow = (self.allow != Allow::ALL).then_some(self.allow);
-        let done = self.run(text, Shape::Any, allow.is_some(), |scan| {
-            let mut out = String::with_capacity(64);
-            write::write(scan, &mut out, allow)?;
-            Ok(out)
-        })?;
+        let done = self.run(
+            text,
+            Shape::Any,
+            allow.is_some(),
+            |_| None,
+            |scan| {
+                let mut out = String::with_capacity(64);
+                write::write(scan, &mut out, allow)?;
+                Ok(out)
+            },
+        )?;
         self.vet_result(text, done)
     }
 
@@ -584,6 +596,31 @@ fn offset_of(text: &str, line: usize, column: usize) -> Option<usize> {
     };
     let at = start + column.saturating_sub(1);
     (at <= text.len() && text.is_char_boundary(at)).then_some(at)
+}
+
+/// `slice` read by serde_json, the fast lane's reader: the value and where
+/// it ends (the text after it, if any, is not JSON). `Ok(None)` when what
+/// follows the value cannot be located; `Err(ignored)` when serde_json
+/// cannot read it: `ignored` says serde_json would have ignored a member
+/// (see [`Watch`]) had `watch` not been set.
+pub(crate) fn by_serde_json<'de, T: Deserialize<'de>>(
+    slice: &'de str,
+    watch: bool,
+) -> std::result::Result<Option<(T, usize)>, bool> {
+    let mut de = serde_json::Deserializer::from_str(slice);
+    let value = match watch {
+        true => T::deserialize(Watch(&mut de)),
+        false => T::deserialize(&mut de),
+    };
+    let value = match value {
+        Ok(v) => v,
+        Err(e) => return Err(watch && e.to_string().starts_with(watch::IGNORED)),
+    };
+    Ok(match de.end() {
+        Ok(()) => Some((value, slice.len())),
+        // Prose after the value: serde_json's error is where it starts.
+        Err(e) => offset_of(slice, e.line(), e.column()).map(|end| (value, end)),
+    })
 }
 
 /// What a rejected reply needed, one fix per line, for the model.

@@ -302,12 +302,49 @@ fn check_valid(name: &str, s: &str) {
     assert_exact(&reparsed, &theirs, &format!("{name}: repair({s:?})"));
 }
 
+/// The shapes models wrap a value in: a fence with prose around it, a
+/// `<json>` tag, a sentence before it, and the value then a sentence.
+fn wrappings(s: &str) -> [String; 4] {
+    [
+        format!("Here is the JSON:\n\n```json\n{s}\n```\n\nAnything else?"),
+        format!("<json>{s}</json>"),
+        format!("The answer is {s}"),
+        format!("{s}\n\nThat is all."),
+    ]
+}
+
+/// A valid document wrapped as models wrap it reads the same, with the same
+/// report, whether the candidate's clean span goes to serde_json (the
+/// default decoder) or through the tolerant scanner; and, when the default
+/// decoder finds it, as serde_json reads it alone.
+fn check_wrapped<T>(name: &str, s: &str)
+where
+    T: DeserializeOwned + PartialEq + std::fmt::Debug,
+{
+    let theirs = serde_json::from_str::<T>(s);
+    for reply in wrappings(s) {
+        let fast = Decoder::new().decode_with_report::<T>(&reply);
+        let slow = tolerant().decode_with_report::<T>(&reply);
+        match (&fast, &slow) {
+            (Ok(a), Ok(b)) => assert_eq!(a, b, "{name}: {reply:?}"),
+            (Err(a), Err(b)) => assert_eq!(a.to_string(), b.to_string(), "{name}: {reply:?}"),
+            _ => panic!("{name}: {reply:?}: default {fast:?}, tolerant {slow:?}"),
+        }
+        if let (Ok((ours, report)), Ok(theirs)) = (&fast, &theirs) {
+            if report.is_clean() {
+                assert_eq!(ours, theirs, "{name}: {reply:?}");
+            }
+        }
+    }
+}
+
 #[test]
 fn y_cases_decode_like_serde_json() {
     let mut names = std::collections::HashSet::new();
     for &(name, s) in Y_CASES {
         assert!(names.insert(name), "duplicate case name {name}");
         check_valid(name, s);
+        check_wrapped::<Value>(name, s);
     }
     assert!(Y_CASES.len() >= 80, "{} cases", Y_CASES.len());
 }
@@ -371,6 +408,7 @@ where
     let theirs = serde_json::from_str::<T>(s);
     let strict = ("strict", Decoder::strict());
     let strict_tolerant = ("strict tolerant", Decoder::strict().max_depth(127));
+    check_wrapped::<T>(std::any::type_name::<T>(), s);
     for (how, decoder) in decoders().into_iter().chain([strict, strict_tolerant]) {
         let ours = decoder.decode_with_report::<T>(s);
         match (&ours, &theirs) {
@@ -624,6 +662,7 @@ fn check_generated(text: &str) -> Result<(), TestCaseError> {
         }
         prop_assert!(report.is_clean(), "repair {:?}: {:?}", text, report);
     }
+    check_wrapped::<Value>("generated", text);
     Ok(())
 }
 
