@@ -352,19 +352,10 @@ pub(crate) fn word_at(b: &[u8], i: usize) -> u64 {
     u64::from_le_bytes(b[i..i + 8].try_into().expect("eight bytes"))
 }
 
-/// The first position of `byte` in `b[from..end]`, eight bytes at a time.
-pub(crate) fn find_byte(b: &[u8], mut from: usize, end: usize, byte: u8) -> Option<usize> {
-    while from + 8 <= end {
-        let hits = bytes_equal(word_at(b, from), byte);
-        if hits != 0 {
-            return Some(from + (hits.trailing_zeros() / 8) as usize);
-        }
-        from += 8;
-    }
-    b[from..end]
-        .iter()
-        .position(|&c| c == byte)
-        .map(|k| from + k)
+/// The first position of `byte` in `b[from..end]` (memchr: whole vector
+/// registers at a time).
+pub(crate) fn find_byte(b: &[u8], from: usize, end: usize, byte: u8) -> Option<usize> {
+    memchr::memchr(byte, &b[from..end]).map(|k| from + k)
 }
 
 /// The bytes after plain whitespace that [`skip_ws`] must look at: a comment
