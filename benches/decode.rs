@@ -6,6 +6,13 @@
 //! - `serde_llm/messy`: the same records in a fenced reply with prose around
 //!   it and about 1% of the records damaged the way models damage them;
 //! - `serde_llm/repair`: the untyped `repair()` on the messy reply;
+//! - `serde_llm/fenced`: the valid document inside a ```` ```json ```` fence
+//!   with a sentence of prose before and after (the shape most replies have);
+//! - `serde_llm/tolerant`: the valid document with the fast lane turned off
+//!   (a depth limit of 127 skips it), so the tolerant scanner reads it;
+//! - `decode_10mb`: serde_json on a 10 MB valid document, beside the messy
+//!   reply of the same records pretty-printed and cut off before its final
+//!   `]}` and fence (the shape a reply cut off by a token limit has);
 //! - `prefixes_20kb`: a 20 KB fenced reply decoded as a partial view at every
 //!   prefix, as naive streaming would, beside one decode of the whole reply
 //!   and a `StreamDecoder` fed one byte at a time (a view after each).
@@ -94,10 +101,25 @@ fn record(rng: &mut Rng, id: u64) -> Record {
 
 /// The valid document (about 1 MB) and a messy reply holding the same records.
 fn documents() -> (Doc, String, String) {
+    documents_of(1_000_000)
+}
+
+/// The same prose around a fence as the messy reply's.
+const INTRO: &str = "Sure! Here are the records you asked for:\n\n```json\n";
+const OUTRO: &str = "\n```\n\nLet me know if you need anything else!";
+
+/// The valid document inside a fence, with prose before and after.
+fn fenced(valid: &str) -> String {
+    format!("{INTRO}{valid}{OUTRO}")
+}
+
+/// A valid document of about `size` bytes and a messy reply holding the same
+/// records.
+fn documents_of(size: usize) -> (Doc, String, String) {
     let mut rng = Rng(0x5EED_1234_ABCD_0001);
     let mut records = Vec::new();
     let mut valid = String::from("{\"records\":[");
-    while valid.len() < 1_000_000 {
+    while valid.len() < size {
         let r = record(&mut rng, records.len() as u64);
         if !records.is_empty() {
             valid.push(',');
@@ -109,8 +131,7 @@ fn documents() -> (Doc, String, String) {
 
     // The messy reply: prose, a fence, and every 100th record damaged in one
     // of the ways models damage JSON.
-    let mut messy =
-        String::from("Sure! Here are the records you asked for:\n\n```json\n{\"records\": [\n");
+    let mut messy = format!("{INTRO}{{\"records\": [\n");
     for (i, r) in records.iter().enumerate() {
         let mut text = serde_json::to_string(r).unwrap();
         if i % 100 == 50 {
@@ -131,8 +152,39 @@ fn documents() -> (Doc, String, String) {
         messy.push_str(&text);
         messy.push_str(if i + 1 < records.len() { ",\n" } else { "\n" });
     }
-    messy.push_str("]}\n```\n\nLet me know if you need anything else!");
+    messy.push_str("]}");
+    messy.push_str(OUTRO);
     (Doc { records }, valid, messy)
+}
+
+/// The messy reply pretty-printed (each damaged record as it was damaged,
+/// the rest indented as `serde_json` pretty-prints them) and cut off after
+/// its last record: its final `]}` and the fence never arrived.
+fn cut_pretty(messy: &str) -> String {
+    let body = &messy[INTRO.len()..messy.len() - OUTRO.len()];
+    let mut out = String::from(INTRO);
+    out.push_str("{\n  \"records\": [\n");
+    let lines: Vec<&str> = body.lines().collect();
+    // The first line opens the list, the last closes it.
+    for (i, line) in lines[1..lines.len() - 1].iter().enumerate() {
+        let record = line.trim_end_matches(',');
+        let text = match serde_json::from_str::<serde_json::Value>(record) {
+            Ok(v) => serde_json::to_string_pretty(&v).unwrap(),
+            Err(_) => record.to_owned(),
+        };
+        if i > 0 {
+            out.push_str(",\n");
+        }
+        for (k, l) in text.lines().enumerate() {
+            if k > 0 {
+                out.push('\n');
+            }
+            out.push_str("    ");
+            out.push_str(l);
+        }
+    }
+    out.push('\n');
+    out
 }
 
 fn decode(c: &mut Criterion) {
@@ -143,6 +195,10 @@ fn decode(c: &mut Criterion) {
     assert_eq!(serde_llm::from_llm_str::<Doc>(&messy).unwrap(), doc);
     let repaired = serde_llm::repair(&messy).unwrap();
     assert_eq!(serde_json::from_str::<Doc>(&repaired).unwrap(), doc);
+    let fenced = fenced(&valid);
+    assert_eq!(serde_llm::from_llm_str::<Doc>(&fenced).unwrap(), doc);
+    let tolerant = serde_llm::Decoder::new().max_depth(127);
+    assert_eq!(tolerant.decode::<Doc>(&valid).unwrap(), doc);
 
     let mut group = c.benchmark_group("decode_1mb");
     group.throughput(Throughput::Bytes(valid.len() as u64));
@@ -160,6 +216,27 @@ fn decode(c: &mut Criterion) {
         &messy,
         |b, s| b.iter(|| serde_llm::repair(s).unwrap()),
     );
+    group.bench_with_input(BenchmarkId::new("serde_llm", "fenced"), &fenced, |b, s| {
+        b.iter(|| serde_llm::from_llm_str::<Doc>(s).unwrap())
+    });
+    group.bench_with_input(BenchmarkId::new("serde_llm", "tolerant"), &valid, |b, s| {
+        b.iter(|| tolerant.decode::<Doc>(s).unwrap())
+    });
+    group.finish();
+
+    let (doc, valid, messy) = documents_of(10_000_000);
+    let cut = cut_pretty(&messy);
+    assert_eq!(serde_llm::from_llm_str::<Doc>(&cut).unwrap(), doc);
+    let mut group = c.benchmark_group("decode_10mb");
+    group.sample_size(10);
+    group.throughput(Throughput::Bytes(valid.len() as u64));
+    group.bench_with_input(BenchmarkId::new("serde_json", "valid"), &valid, |b, s| {
+        b.iter(|| serde_json::from_str::<Doc>(s).unwrap())
+    });
+    group.throughput(Throughput::Bytes(cut.len() as u64));
+    group.bench_with_input(BenchmarkId::new("serde_llm", "cut_pretty"), &cut, |b, s| {
+        b.iter(|| serde_llm::from_llm_str::<Doc>(s).unwrap())
+    });
     group.finish();
 }
 
@@ -245,10 +322,22 @@ fn main() {
                 serde_llm::from_llm_str::<Doc>(&messy).unwrap(),
             )),
             "repair" => drop(std::hint::black_box(serde_llm::repair(&messy).unwrap())),
+            "fenced" => drop(std::hint::black_box(
+                serde_llm::from_llm_str::<Doc>(&fenced(&valid)).unwrap(),
+            )),
+            "tolerant" => drop(std::hint::black_box(
+                serde_llm::Decoder::new()
+                    .max_depth(127)
+                    .decode::<Doc>(&valid)
+                    .unwrap(),
+            )),
+            "cut" => drop(std::hint::black_box(
+                serde_llm::from_llm_str::<Doc>(&cut_pretty(&messy)).unwrap(),
+            )),
             "none" => {}
-            other => {
-                panic!("BENCH_ONCE: no path {other:?} (serde_json, valid, messy, repair, none)")
-            }
+            other => panic!(
+                "BENCH_ONCE: no path {other:?} (serde_json, valid, messy, repair, fenced, tolerant, cut, none)"
+            ),
         }
         return;
     }
