@@ -432,7 +432,10 @@ fn fences(text: &str, body: Range<usize>, out: &mut Vec<Candidate>) {
         // over the value); else the value is read string-aware to find it.
         let naive = bare_close(b, content, body.end);
         let plain = naive.is_some_and(|c| closes_value(b, first, c));
-        let close = match (aware && json && !plain).then(|| json_fence_close(b, first, body.end)) {
+        // With no bare fence after it at all, no marker can close it: the
+        // string-aware read could only say so.
+        let read = aware && json && !plain && naive.is_some();
+        let close = match read.then(|| json_fence_close(b, first, body.end)) {
             Some(JsonEnd::Fence(c)) => Some(c),
             Some(JsonEnd::Open) => None,
             Some(JsonEnd::StringToEnd) => {
