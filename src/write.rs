@@ -4,7 +4,7 @@
 
 use crate::error::{Error, ErrorKind, Result};
 use crate::partial::Allow;
-use crate::scan::{parse_f64, Event, NumValue, Scanner, Text};
+use crate::scan::{lex, parse_f64, Event, NumValue, Scanner, Text};
 
 /// Writes the scanner's value to `out`. With `allow` (the partial policy on),
 /// a value cut off at the end of a kind not allowed is left out (at the root,
@@ -135,9 +135,16 @@ fn skip(scan: &mut Scanner<'_>, ev: Event<'_>) -> Result<()> {
 /// Writes `s` as a JSON string, escaping what JSON requires and nothing else.
 pub(crate) fn write_str(out: &mut String, s: &str) {
     out.push('"');
+    let b = s.as_bytes();
     let mut start = 0;
-    for (i, b) in s.bytes().enumerate() {
-        let esc = match b {
+    let mut i = 0;
+    loop {
+        // The run that needs no escape is copied at once.
+        i = lex::plain_json_run(b, i, b.len());
+        let Some(&c) = b.get(i) else {
+            break;
+        };
+        let esc = match c {
             b'"' => "\\\"",
             b'\\' => "\\\\",
             b'\n' => "\\n",
@@ -145,19 +152,19 @@ pub(crate) fn write_str(out: &mut String, s: &str) {
             b'\t' => "\\t",
             0x08 => "\\b",
             0x0c => "\\f",
-            0..=0x1f => "",
-            _ => continue,
+            _ => "",
         };
         out.push_str(&s[start..i]);
         if esc.is_empty() {
             const HEX: &[u8; 16] = b"0123456789abcdef";
             out.push_str("\\u00");
-            out.push(HEX[usize::from(b >> 4)] as char);
-            out.push(HEX[usize::from(b & 0xf)] as char);
+            out.push(HEX[usize::from(c >> 4)] as char);
+            out.push(HEX[usize::from(c & 0xf)] as char);
         } else {
             out.push_str(esc);
         }
-        start = i + 1;
+        i += 1;
+        start = i;
     }
     out.push_str(&s[start..]);
     out.push('"');
@@ -171,5 +178,21 @@ mod tests {
         let mut out = String::new();
         super::write_str(&mut out, s);
         assert_eq!(out, serde_json::to_string(s).unwrap());
+    }
+
+    #[test]
+    fn escapes_at_every_place_in_a_run() {
+        // Each byte JSON escapes, at every offset of runs longer than the
+        // eight bytes looked at at once, and at the ends.
+        for special in ["\"", "\\", "\n", "\u{1f}", "\u{0}", "é", "\u{7f}"] {
+            for before in 0..20 {
+                for after in [0, 1, 7, 8, 9, 17] {
+                    let s = format!("{}{special}{}", "a".repeat(before), "b".repeat(after));
+                    let mut out = String::new();
+                    super::write_str(&mut out, &s);
+                    assert_eq!(out, serde_json::to_string(&s).unwrap(), "{s:?}");
+                }
+            }
+        }
     }
 }

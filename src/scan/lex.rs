@@ -352,6 +352,25 @@ pub(crate) fn word_at(b: &[u8], i: usize) -> u64 {
     u64::from_le_bytes(b[i..i + 8].try_into().expect("eight bytes"))
 }
 
+/// The end of the run of bytes from `i` that a JSON string holds as they
+/// are: up to a quote, a backslash or a control byte. Eight bytes at a time.
+#[inline]
+pub(crate) fn plain_json_run(b: &[u8], mut i: usize, stop: usize) -> usize {
+    while i + 8 <= stop {
+        let w = word_at(b, i);
+        let hits = bytes_equal(w, b'"') | bytes_equal(w, b'\\') | bytes_below(w, 0x20);
+        if hits != 0 {
+            // The lowest flagged byte is exact (borrows only run upward).
+            return i + (hits.trailing_zeros() / 8) as usize;
+        }
+        i += 8;
+    }
+    while i < stop && !matches!(b[i], b'"' | b'\\' | 0..=0x1F) {
+        i += 1;
+    }
+    i
+}
+
 /// The first position of `byte` in `b[from..end]` (memchr: whole vector
 /// registers at a time).
 pub(crate) fn find_byte(b: &[u8], from: usize, end: usize, byte: u8) -> Option<usize> {

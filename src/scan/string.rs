@@ -7,8 +7,8 @@
 //! one look at the next significant byte.
 
 use super::lex::{
-    byte_table, bytes_below, bytes_equal, closing_quote_at, is_word, is_ws, key_then_colon,
-    next_significant, quote_at, simple_string_end, skip_ws, trim_back, wide_sep, word_at, Quote,
+    byte_table, closing_quote_at, is_word, is_ws, key_then_colon, next_significant, quote_at,
+    simple_string_end, skip_ws, trim_back, wide_sep, Quote,
 };
 use super::{Ctx, Scanner, Text, Where};
 use crate::error::Result;
@@ -93,21 +93,7 @@ static STOP_LIKE: [bool; 256] = byte_table(b"\\\"'`\xC2\xE2", true);
 #[inline]
 fn plain_run(b: &[u8], mut i: usize, stop: usize, q: Quote) -> usize {
     let table = match q {
-        Quote::Double => {
-            while i + 8 <= stop {
-                let w = word_at(b, i);
-                let hits = bytes_equal(w, b'"') | bytes_equal(w, b'\\') | bytes_below(w, 0x20);
-                if hits != 0 {
-                    // The lowest flagged byte is exact (borrows only run upward).
-                    return i + (hits.trailing_zeros() / 8) as usize;
-                }
-                i += 8;
-            }
-            while i < stop && !matches!(b[i], b'"' | b'\\' | 0..=0x1F) {
-                i += 1;
-            }
-            return i;
-        }
+        Quote::Double => return super::lex::plain_json_run(b, i, stop),
         Quote::Single => &STOP_SINGLE,
         Quote::DoubleLike | Quote::SingleLike => &STOP_LIKE,
     };
