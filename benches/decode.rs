@@ -344,10 +344,17 @@ fn main() {
             "cut" => drop(std::hint::black_box(
                 serde_llm::from_llm_str::<CutDoc>(&cut_pretty(&messy)).unwrap(),
             )),
+            "value_messy" => drop(std::hint::black_box(
+                serde_llm::from_llm_str::<serde_json::Value>(&messy).unwrap(),
+            )),
+            "repair_value" => drop(std::hint::black_box(
+                serde_json::from_str::<serde_json::Value>(&serde_llm::repair(&messy).unwrap())
+                    .unwrap(),
+            )),
             "cut_none" => drop(std::hint::black_box(cut_pretty(&messy))),
             "none" => {}
             other => panic!(
-                "BENCH_ONCE: no path {other:?} (serde_json, valid, messy, repair, fenced, tolerant, cut, cut_none, none)"
+                "BENCH_ONCE: no path {other:?} (serde_json, valid, messy, repair, fenced, tolerant, cut, cut_none, value_messy, repair_value, none)"
             ),
         }
         return;

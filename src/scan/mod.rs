@@ -704,6 +704,9 @@ impl<'de> Scanner<'de> {
                         ) && words()))
             }) {
                 self.prose_roots += 1;
+                // A reading with a root of prose is refused whatever
+                // follows (see `choose`): the rest is not read.
+                self.pos = self.end;
             }
         }
         match self.stack.last() {
