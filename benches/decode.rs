@@ -351,10 +351,17 @@ fn main() {
                 serde_json::from_str::<serde_json::Value>(&serde_llm::repair(&messy).unwrap())
                     .unwrap(),
             )),
+            "sizes" => eprintln!(
+                "valid {} B, messy {} B, fenced {} B, cut {} B",
+                valid.len(),
+                messy.len(),
+                fenced(&valid).len(),
+                cut_pretty(&messy).len()
+            ),
             "cut_none" => drop(std::hint::black_box(cut_pretty(&messy))),
             "none" => {}
             other => panic!(
-                "BENCH_ONCE: no path {other:?} (serde_json, valid, messy, repair, fenced, tolerant, cut, cut_none, value_messy, repair_value, none)"
+                "BENCH_ONCE: no path {other:?} (serde_json, valid, messy, repair, fenced, tolerant, cut, cut_none, value_messy, repair_value, sizes, none)"
             ),
         }
         return;

@@ -509,7 +509,8 @@ impl Decoder {
             allow.is_some(),
             |_| None,
             |scan| {
-                let mut out = String::with_capacity(64);
+                // About the size of the span read: no copying as it grows.
+                let mut out = String::with_capacity(scan.remaining());
                 write::write(scan, &mut out, allow)?;
                 Ok(out)
             },

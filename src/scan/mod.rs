@@ -354,6 +354,11 @@ impl<'de> Scanner<'de> {
         self.token_start
     }
 
+    /// How many bytes of its span are still to read.
+    pub(crate) fn remaining(&self) -> usize {
+        self.end.saturating_sub(self.pos)
+    }
+
     /// How many containers are open (with the one a peeked start opened).
     pub(crate) fn depth(&self) -> usize {
         self.stack.len()
