@@ -7,7 +7,7 @@
 //!    `RepairKind` the report lists;
 //! 4. errors: kind, JSON path, line and column.
 //!
-//! Tests that assert what DESIGN.md asks for but the library does not do yet
+//! Tests that assert what the design asks for but the library does not do yet
 //! are `#[ignore = "..."]` with the reason.
 
 use std::borrow::Cow;
@@ -886,7 +886,7 @@ fn untyped_lighter_repair_wins_over_a_brace_in_prose() {
 
 #[test]
 fn closed_fence_bounds_an_unclosed_value() {
-    // DESIGN.md, extract: a value left unclosed inside a closed fence is
+    // By design (extract): a value left unclosed inside a closed fence is
     // completed at the fence, never continued into the prose after it.
     let input = "```json\n{\"id\": 1, \"name\": \"a\"\n```\nMore text {x} and \"quotes\"}";
     let (got, report) = decode::<Item>(input);
@@ -1088,7 +1088,7 @@ struct Cut {
 
 #[test]
 fn reply_cut_off_mid_string_typed() {
-    // DESIGN.md, partial: a field on the spine that is not #[llm(partial)] is
+    // By design (partial): a field on the spine that is not #[llm(partial)] is
     // treated as missing.
     let input = r#"Here: {"a": 1, "b": "tw"#;
     let (got, report) = decode::<Cut>(input);
@@ -1843,7 +1843,7 @@ fn cut_string_number_literal_untyped() {
 
 #[test]
 fn cut_string_number_literal_typed() {
-    // DESIGN.md, partial: a cut number or literal is never guessed into a
+    // By design (partial): a cut number or literal is never guessed into a
     // complete value, and a field on the spine is treated as missing.
     for input in [
         r#"{"n": 1, "name": "Ad"#,
