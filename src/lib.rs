@@ -24,6 +24,29 @@
 //!
 //! [`repair`] gives the recovered value as JSON text instead, and
 //! [`Decoder::decode_with_report`] tells what was repaired.
+//!
+//! Valid JSON decodes to what `serde_json` gives, with one difference by
+//! design: a key written in another case or style fills the field it names,
+//! where `serde_json` ignores the member (and leaves an `Option` field
+//! `None`). The report lists it as a coercion, and [`Decoder::strict`] gives
+//! `serde_json`'s answer:
+//!
+//! ```
+//! #[derive(Debug, PartialEq, serde::Deserialize)]
+//! struct User {
+//!     user_name: Option<String>,
+//! }
+//!
+//! let reply = r#"{"userName": "ada"}"#;
+//! let theirs: User = serde_json::from_str(reply).unwrap();
+//! assert_eq!(theirs.user_name, None);
+//! let (ours, report) = serde_llm::Decoder::new().decode_with_report::<User>(reply)?;
+//! assert_eq!(ours.user_name.as_deref(), Some("ada"));
+//! assert_eq!(report.coercions[0].kind, serde_llm::CoercionKind::FieldName);
+//! let strict: User = serde_llm::Decoder::strict().decode(reply)?;
+//! assert_eq!(strict, theirs);
+//! # Ok::<(), serde_llm::Error>(())
+//! ```
 
 #![deny(missing_docs)]
 
