@@ -332,7 +332,7 @@ impl Decoder {
             };
             let gather = self.strategies.gather;
             let references = candidates.iter().filter(|c| is_reference(text, c)).count();
-            for step in plan(text, candidates, shape, gather) {
+            for step in plan(text, candidates.iter(), shape, gather) {
                 let (strategy, span, first, outcome) = match step {
                     Step::One(c) => {
                         if tally.skip(&c.span)
@@ -778,31 +778,45 @@ fn one_root(text: &str, span: &Range<usize>) -> bool {
 
 /// The order to try candidates in: those of the shape the target wants
 /// first; for a sequence target, the objects among the rest (of the fences,
-/// or of the prose) gathered into one sequence next; the rest last.
-fn plan(text: &str, candidates: Vec<Candidate>, shape: Shape, gather: bool) -> Vec<Step> {
-    let (preferred, rest): (Vec<Candidate>, Vec<Candidate>) =
-        candidates.into_iter().partition(|c| match shape {
-            Shape::Object => c.first_byte(text) == Some(b'{'),
-            Shape::Array => c.first_byte(text) == Some(b'['),
-            _ => true,
-        });
-    let mut steps: Vec<Step> = preferred.into_iter().map(Step::One).collect();
-    if shape == Shape::Array && gather {
-        // Gather one kind: fences, else tags, else balanced spans.
-        for strategy in [Strategy::Fence, Strategy::Tag, Strategy::Balanced] {
-            let spans: Vec<Range<usize>> = rest
-                .iter()
-                .filter(|c| c.strategy == strategy && c.first_byte(text) == Some(b'{'))
-                .map(|c| c.span.clone())
-                .collect();
-            if !spans.is_empty() {
-                steps.push(Step::Gather(strategy, spans));
-                break;
+/// or of the prose) gathered into one sequence next; the rest last. Each
+/// step is made as it is reached: the candidates are not copied.
+fn plan<'a>(
+    text: &'a str,
+    candidates: extract::CandidateIter<'a>,
+    shape: Shape,
+    gather: bool,
+) -> impl Iterator<Item = Step> + 'a {
+    let preferred = move |c: &Candidate| match shape {
+        Shape::Object => c.first_byte(text) == Some(b'{'),
+        Shape::Array => c.first_byte(text) == Some(b'['),
+        _ => true,
+    };
+    let rest = candidates.clone().filter(move |c| !preferred(c));
+    let gathered = std::iter::once_with({
+        let rest = rest.clone();
+        move || {
+            if shape != Shape::Array || !gather {
+                return None;
             }
+            // Gather one kind: fences, else tags, else balanced spans.
+            [Strategy::Fence, Strategy::Tag, Strategy::Balanced]
+                .into_iter()
+                .find_map(|strategy| {
+                    let spans: Vec<Range<usize>> = rest
+                        .clone()
+                        .filter(|c| c.strategy == strategy && c.first_byte(text) == Some(b'{'))
+                        .map(|c| c.span)
+                        .collect();
+                    (!spans.is_empty()).then_some(Step::Gather(strategy, spans))
+                })
         }
-    }
-    steps.extend(rest.into_iter().map(Step::One));
-    steps
+    })
+    .flatten();
+    candidates
+        .filter(preferred)
+        .map(Step::One)
+        .chain(gathered)
+        .chain(rest.map(Step::One))
 }
 
 #[cfg(test)]
