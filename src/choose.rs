@@ -106,7 +106,11 @@ pub(crate) fn rank(text: &str, strategy: Strategy, report: &Report) -> Rank {
 struct Tally<R> {
     best: Option<(R, Report, Rank)>,
     error: Option<((bool, usize), Error)>,
-    /// Spans already decoded.
+    /// Spans already decoded that a later step may find again: the whole
+    /// text, fences and tags, gathered spans. A span in prose is not kept:
+    /// each opener starts one at most, and the only other step of that
+    /// phase, a gathered one, is not looked up here; so a reply with a
+    /// placeholder in every few bytes does not keep them all.
     tried: HashSet<(usize, usize)>,
     /// Spans that decoded whole (pieces of them are not better answers),
     /// sorted by start; none holds another, so their ends rise too.
@@ -150,17 +154,21 @@ impl<R> Tally<R> {
         self.covered.splice(k..e, [span.clone()]);
     }
 
-    /// Records how a candidate found by `strategy` went; returns true when
-    /// it is clean and the likeliest so far, so the search can stop.
+    /// Records how a candidate found by `strategy` went (its span among
+    /// those tried if `remember`); returns true when it is clean and the
+    /// likeliest so far, so the search can stop.
     fn consider(
         &mut self,
         text: &str,
         strategy: Strategy,
         span: &Range<usize>,
+        remember: bool,
         shaped: bool,
         outcome: Result<Attempt<R>>,
     ) -> bool {
-        self.tried.insert((span.start, span.end));
+        if remember {
+            self.tried.insert((span.start, span.end));
+        }
         self.shaped |= shaped;
         match outcome {
             Ok(a) => {
@@ -309,6 +317,7 @@ impl Decoder {
                     text,
                     c.strategy,
                     &c.span,
+                    true,
                     wants(c.first_byte(text)),
                     outcome,
                 ) {
@@ -333,7 +342,7 @@ impl Decoder {
             let gather = self.strategies.gather;
             let references = candidates.iter().filter(|c| is_reference(text, c)).count();
             for step in plan(text, candidates.iter(), shape, gather) {
-                let (strategy, span, first, outcome) = match step {
+                let (strategy, span, remember, first, outcome) = match step {
                     Step::One(c) => {
                         if tally.skip(&c.span)
                             || (shape == Shape::Any && not_a_value(text, &c, references))
@@ -342,16 +351,24 @@ impl Decoder {
                         }
                         let outcome = self.candidate(text, &c, shape, policy, &mut sink);
                         let outcome = self.judge(text, &c.span, shape, outcome);
-                        (c.strategy, c.span.clone(), c.first_byte(text), outcome)
+                        let in_prose =
+                            matches!(c.strategy, Strategy::Balanced | Strategy::Trailing);
+                        (
+                            c.strategy,
+                            c.span.clone(),
+                            !in_prose,
+                            c.first_byte(text),
+                            outcome,
+                        )
                     }
                     Step::Gather(strategy, spans) => {
                         let span = spans[0].start..spans[spans.len() - 1].end;
                         let outcome = self.gather(text, spans, policy, &mut sink);
                         let outcome = self.judge(text, &span, shape, outcome);
-                        (strategy, span, Some(b'['), outcome)
+                        (strategy, span, true, Some(b'['), outcome)
                     }
                 };
-                if tally.consider(text, strategy, &span, wants(first), outcome) {
+                if tally.consider(text, strategy, &span, remember, wants(first), outcome) {
                     return Ok(tally.take_best().expect("clean result"));
                 }
             }
