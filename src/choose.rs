@@ -15,7 +15,7 @@ use crate::de;
 use crate::decoder::Decoder;
 use crate::error::{Error, ErrorKind, Result};
 use crate::extract::{self, Candidate};
-use crate::report::{Repair, RepairKind, Report, Strategy};
+use crate::report::{Reading, Repair, RepairKind, Strategy};
 use crate::scan::{self, lex, ScanOptions, Scanner};
 use crate::shape::Shape;
 use crate::work;
@@ -23,7 +23,7 @@ use crate::work;
 /// How one attempt at a candidate went.
 struct Attempt<R> {
     value: R,
-    report: Report,
+    report: Reading,
     more_roots: bool,
     /// The root value was an object or array and nothing followed it: the text
     /// was the value.
@@ -71,15 +71,15 @@ pub(crate) struct Rank {
 
 /// The one ranking rule (see [`Rank`]): the reading in `report` of a
 /// candidate found by `strategy`.
-pub(crate) fn rank(text: &str, strategy: Strategy, report: &Report) -> Rank {
-    let repairs = &report.repairs;
+pub(crate) fn rank(text: &str, strategy: Strategy, report: &Reading) -> Rank {
     let b = text.as_bytes();
     let mut prose = 0;
-    for (i, r) in repairs.iter().enumerate() {
+    let mut repairs = report.repairs.iter().peekable();
+    while let Some(r) = repairs.next() {
         let word = b.get(r.offset).is_some_and(u8::is_ascii_alphabetic);
         let structure = match r.kind {
             RepairKind::Skipped => word,
-            RepairKind::UnquotedKey => match repairs.get(i + 1).map(|n| n.kind) {
+            RepairKind::UnquotedKey => match repairs.peek().map(|n| n.kind) {
                 Some(RepairKind::MissingColon) => true,
                 // A key cut off by the end of the reply is truncation.
                 Some(RepairKind::DanglingKey) => {
@@ -104,7 +104,7 @@ pub(crate) fn rank(text: &str, strategy: Strategy, report: &Report) -> Rank {
 
 /// The best result and the most promising error so far.
 struct Tally<R> {
-    best: Option<(R, Report, Rank)>,
+    best: Option<(R, Reading, Rank)>,
     error: Option<((bool, usize), Error)>,
     /// Spans already decoded that a later step may find again: the whole
     /// text, fences and tags, gathered spans. A span in prose is not kept:
@@ -201,7 +201,7 @@ impl<R> Tally<R> {
             .is_some_and(|(_, _, r)| r.unmarked == 0 && r.prose == 0)
     }
 
-    fn take_best(&mut self) -> Option<(R, Report)> {
+    fn take_best(&mut self) -> Option<(R, Reading)> {
         self.best.take().map(|(v, r, _)| (v, r))
     }
 }
@@ -236,8 +236,9 @@ impl Decoder {
         if self.rules.all_repairs() {
             return Ok(a);
         }
-        match a.report.repairs.iter().find(|r| !self.rules.repair(r.kind)) {
-            Some(r) => Err(Error::denied(*r)),
+        let denied = a.report.repairs.iter().find(|r| !self.rules.repair(r.kind));
+        match denied {
+            Some(r) => Err(Error::denied(r)),
             None => Ok(a),
         }
     }
@@ -275,7 +276,7 @@ impl Decoder {
         shape: Shape,
         policy: bool,
         mut sink: F,
-    ) -> Result<(R, Report)>
+    ) -> Result<(R, Reading)>
     where
         F: FnMut(&mut Scanner<'de>) -> Result<R>,
     {
@@ -516,13 +517,10 @@ impl Decoder {
                     roots.iter().filter(|r| !r.1).map(|r| r.0.clone()).collect();
                 if full.len() == 1 {
                     let mut one = self.attempt(text, &full, c.strategy, false, policy, sink)?;
-                    one.report.repairs.insert(
-                        0,
-                        Repair {
-                            kind: RepairKind::TrailingText,
-                            offset: c.span.start,
-                        },
-                    );
+                    one.report.repairs.push_front(Repair {
+                        kind: RepairKind::TrailingText,
+                        offset: c.span.start,
+                    });
                     return Ok(one);
                 }
                 if !full.is_empty() && full.len() < roots.len() {
@@ -530,13 +528,10 @@ impl Decoder {
                 }
             }
             if let Ok(mut multi) = self.attempt(text, &spans, c.strategy, true, policy, sink) {
-                multi.report.repairs.insert(
-                    0,
-                    Repair {
-                        kind: RepairKind::MultipleValues,
-                        offset: c.span.start,
-                    },
-                );
+                multi.report.repairs.push_front(Repair {
+                    kind: RepairKind::MultipleValues,
+                    offset: c.span.start,
+                });
                 return Ok(multi);
             }
         }
@@ -706,7 +701,7 @@ impl Decoder {
                     prose_root,
                     containers,
                     value,
-                    report: Report {
+                    report: Reading {
                         strategy,
                         span,
                         repairs,
@@ -841,8 +836,8 @@ mod tests {
     use super::*;
 
     /// The readings of one reply, as the scanner reports them.
-    fn report(text: &str, repairs: &[(RepairKind, &str)], truncated: bool) -> Report {
-        Report {
+    fn report(text: &str, repairs: &[(RepairKind, &str)], truncated: bool) -> Reading {
+        Reading {
             strategy: Strategy::Whole,
             span: 0..text.len(),
             repairs: repairs

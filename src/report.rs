@@ -418,10 +418,304 @@ impl Report {
         self.repairs.len() + self.coercions.len()
     }
 
+}
+
+/// A [`Report`] as the decoder builds it: the repairs kept as [`Repairs`]
+/// until a caller asks for the report ([`into_report`](Self::into_report)),
+/// so a call that returns only the value never lists them one by one.
+#[derive(Clone, Debug)]
+pub(crate) struct Reading {
+    pub strategy: Strategy,
+    pub span: Range<usize>,
+    pub repairs: Repairs,
+    pub coercions: Vec<Coercion>,
+    pub truncated: bool,
+}
+
+impl Reading {
+    /// A reading of `span` found by `strategy`, with no repair.
+    pub(crate) fn clean(strategy: Strategy, span: Range<usize>) -> Reading {
+        Reading {
+            strategy,
+            span,
+            repairs: Repairs::default(),
+            coercions: Vec::new(),
+            truncated: false,
+        }
+    }
+
+    /// See [`Report::is_clean`].
+    pub(crate) fn is_clean(&self) -> bool {
+        self.repairs.is_empty() && self.coercions.is_empty() && !self.truncated
+    }
+
+    /// See [`Report::fixes`].
+    pub(crate) fn fixes(&self) -> usize {
+        self.repairs.len() + self.coercions.len()
+    }
+
     /// How much the reply was bent: the repairs' weights, and one for each
     /// coercion (a candidate that needed none beats one that did).
     pub(crate) fn weight(&self) -> u32 {
         let repairs: u32 = self.repairs.iter().map(|r| r.kind.weight()).sum();
         repairs + u32::try_from(self.coercions.len()).unwrap_or(u32::MAX)
+    }
+
+    /// The report, each repair listed.
+    pub(crate) fn into_report(self) -> Report {
+        Report {
+            strategy: self.strategy,
+            span: self.span,
+            repairs: self.repairs.to_vec(),
+            coercions: self.coercions,
+            truncated: self.truncated,
+        }
+    }
+
+    /// The report, leaving the reading as it is.
+    pub(crate) fn to_report(&self) -> Report {
+        Report {
+            strategy: self.strategy,
+            span: self.span.clone(),
+            repairs: self.repairs.to_vec(),
+            coercions: self.coercions.clone(),
+            truncated: self.truncated,
+        }
+    }
+}
+
+/// Repairs as the decoder keeps them: the same repairs in the same order as
+/// a `Vec<Repair>`, but a run of repairs of one kind at evenly spaced
+/// offsets is one entry (a `{` skipped at every byte of `{{{{`, an inner
+/// quote at every other byte of `"a" "a" "a"`, a closer at one offset for
+/// each open container), so a reply that needs a repair in every byte costs
+/// no more than one that needs a few. Listed one by one only for a
+/// [`Report`].
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Repairs {
+    runs: Vec<Run>,
+    /// How many repairs the runs hold.
+    len: usize,
+}
+
+/// `count` repairs of `kind`, at `offset`, `offset + step`, ….
+#[derive(Clone, Copy, Debug)]
+struct Run {
+    offset: usize,
+    count: u32,
+    step: u16,
+    kind: RepairKind,
+}
+
+impl Run {
+    /// The `i`-th repair of the run.
+    fn at(&self, i: u32) -> Repair {
+        Repair {
+            kind: self.kind,
+            offset: self.offset + usize::from(self.step) * i as usize,
+        }
+    }
+
+    fn last(&self) -> Repair {
+        self.at(self.count - 1)
+    }
+
+    fn one(r: Repair) -> Run {
+        Run {
+            offset: r.offset,
+            count: 1,
+            step: 0,
+            kind: r.kind,
+        }
+    }
+}
+
+impl Repairs {
+    pub(crate) fn len(&self) -> usize {
+        self.len
+    }
+
+    pub(crate) fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Adds a repair at the end.
+    pub(crate) fn push(&mut self, r: Repair) {
+        self.len += 1;
+        if let Some(run) = self.runs.last_mut() {
+            if run.kind == r.kind && run.count < u32::MAX {
+                let gap = r.offset.checked_sub(run.last().offset);
+                match (run.count, gap) {
+                    // A second repair sets the run's step.
+                    (1, Some(gap)) if gap <= usize::from(u16::MAX) => {
+                        run.step = gap as u16;
+                        run.count = 2;
+                        return;
+                    }
+                    (2.., Some(gap)) if gap == usize::from(run.step) => {
+                        run.count += 1;
+                        return;
+                    }
+                    _ => {}
+                }
+            }
+        }
+        self.runs.push(Run::one(r));
+    }
+
+    /// Adds a repair before the others.
+    pub(crate) fn push_front(&mut self, r: Repair) {
+        self.len += 1;
+        self.runs.insert(0, Run::one(r));
+    }
+
+    /// Removes the last repair.
+    pub(crate) fn pop(&mut self) -> Option<Repair> {
+        let run = self.runs.last_mut()?;
+        let r = run.last();
+        run.count -= 1;
+        if run.count == 0 {
+            self.runs.pop();
+        }
+        self.len -= 1;
+        Some(r)
+    }
+
+    pub(crate) fn last(&self) -> Option<Repair> {
+        self.runs.last().map(Run::last)
+    }
+
+    /// Gives the last repair another kind.
+    pub(crate) fn relabel_last(&mut self, kind: RepairKind) {
+        if let Some(r) = self.pop() {
+            self.push(Repair { kind, ..r });
+        }
+    }
+
+    /// Keeps the first `len` repairs.
+    pub(crate) fn truncate(&mut self, len: usize) {
+        while self.len > len {
+            let run = self.runs.last_mut().expect("len counts the runs' repairs");
+            let excess = self.len - len;
+            if run.count as usize <= excess {
+                self.len -= run.count as usize;
+                self.runs.pop();
+            } else {
+                run.count -= excess as u32;
+                self.len = len;
+            }
+        }
+    }
+
+    /// The repairs, in order.
+    pub(crate) fn iter(&self) -> impl Iterator<Item = Repair> + '_ {
+        self.since(0)
+    }
+
+    /// The repairs from the `from`-th on (none if there are not that many),
+    /// found from the end: checking the few made since the last check costs
+    /// no more however many came before.
+    pub(crate) fn since(&self, from: usize) -> impl Iterator<Item = Repair> + '_ {
+        let mut k = self.runs.len();
+        let mut before = self.len;
+        while k > 0 && before > from {
+            k -= 1;
+            before -= self.runs[k].count as usize;
+        }
+        // The runs from `k` on hold the repairs from the `before`-th on.
+        let skip = from.saturating_sub(before) as u32;
+        self.runs[k..].iter().enumerate().flat_map(move |(j, run)| {
+            let first = if j == 0 { skip.min(run.count) } else { 0 };
+            (first..run.count).map(move |i| run.at(i))
+        })
+    }
+
+    /// The repairs, listed one by one.
+    pub(crate) fn to_vec(&self) -> Vec<Repair> {
+        let mut all = Vec::with_capacity(self.len);
+        all.extend(self.iter());
+        all
+    }
+}
+
+impl Extend<Repair> for Repairs {
+    fn extend<I: IntoIterator<Item = Repair>>(&mut self, iter: I) {
+        for r in iter {
+            self.push(r);
+        }
+    }
+}
+
+impl FromIterator<Repair> for Repairs {
+    fn from_iter<I: IntoIterator<Item = Repair>>(iter: I) -> Repairs {
+        let mut all = Repairs::default();
+        all.extend(iter);
+        all
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every operation on [`Repairs`] gives what the same one on a
+    /// `Vec<Repair>` gives.
+    #[test]
+    fn repairs_are_a_vec() {
+        use RepairKind::*;
+        let r = |kind, offset| Repair { kind, offset };
+        let mut v: Vec<Repair> = Vec::new();
+        let mut c = Repairs::default();
+        let check = |v: &Vec<Repair>, c: &Repairs| {
+            assert_eq!(c.to_vec(), *v);
+            assert_eq!(c.len(), v.len());
+            assert_eq!(c.last(), v.last().copied());
+            for from in 0..=v.len() + 1 {
+                let tail: Vec<Repair> = c.since(from).collect();
+                assert_eq!(tail, v[from.min(v.len())..], "since {from}");
+            }
+        };
+        let pushes = [
+            r(Skipped, 1),
+            r(Skipped, 2),
+            r(Skipped, 3),
+            r(Skipped, 5),
+            r(Skipped, 7),
+            r(Skipped, 9),
+            r(MissingCloser, 9),
+            r(MissingCloser, 9),
+            r(MissingCloser, 9),
+            r(Skipped, 4),
+            r(Skipped, 4 + 70_000),
+            r(InnerQuote, 2),
+            r(InnerQuote, 4),
+            r(InnerQuote, 6),
+        ];
+        for p in pushes {
+            v.push(p);
+            c.push(p);
+            check(&v, &c);
+        }
+        // Six runs for fourteen repairs.
+        assert_eq!(c.runs.len(), 6);
+        c.push_front(r(TrailingText, 0));
+        v.insert(0, r(TrailingText, 0));
+        check(&v, &c);
+        c.relabel_last(NumberAsString);
+        v.last_mut().unwrap().kind = NumberAsString;
+        check(&v, &c);
+        for len in [14, 12, 8, 7, 3, 3, 0] {
+            c.truncate(len);
+            v.truncate(len);
+            check(&v, &c);
+        }
+        c.extend(pushes);
+        v.extend(pushes);
+        check(&v, &c);
+        while let Some(p) = v.pop() {
+            assert_eq!(c.pop(), Some(p));
+            check(&v, &c);
+        }
+        assert_eq!(c.pop(), None);
     }
 }

@@ -16,7 +16,7 @@ pub(crate) use number::{classify, parse_f64, NumValue};
 
 use crate::error::{Error, ErrorKind, Hint, Result, Segment};
 use crate::policy::Rules;
-use crate::report::{Coercion, CoercionKind, Repair, RepairKind};
+use crate::report::{Coercion, CoercionKind, Repair, RepairKind, Repairs};
 use lex::{is_word, key_then_colon, next_significant, quote_at};
 
 /// A string's content: borrowed from the input when it needed no unescaping
@@ -154,7 +154,7 @@ pub(crate) struct Scanner<'de> {
     object_open: usize,
     peeked: Option<Event<'de>>,
     scratch: String,
-    repairs: Vec<Repair>,
+    repairs: Repairs,
     truncated: bool,
     /// After the root value there is another value (single-root mode).
     more_roots: bool,
@@ -211,7 +211,7 @@ impl<'de> Scanner<'de> {
             object_open: 0,
             peeked: None,
             scratch: String::new(),
-            repairs: Vec::new(),
+            repairs: Repairs::default(),
             truncated: false,
             more_roots: false,
             scalar_root: false,
@@ -274,13 +274,13 @@ impl<'de> Scanner<'de> {
     }
 
     /// The repairs made so far.
-    pub(crate) fn repairs(&self) -> &[Repair] {
+    pub(crate) fn repairs(&self) -> &Repairs {
         &self.repairs
     }
 
     /// The repairs and the coercions made (each with whether it was of a
     /// key).
-    pub(crate) fn into_fixes(self) -> (Vec<Repair>, Vec<(Coercion, bool)>) {
+    pub(crate) fn into_fixes(self) -> (Repairs, Vec<(Coercion, bool)>) {
         (self.repairs, self.coercions)
     }
 
@@ -445,11 +445,8 @@ impl<'de> Scanner<'de> {
         let n = self.repairs.len();
         let from = self.checked.min(n);
         self.checked = n;
-        match self.repairs[from..]
-            .iter()
-            .find(|r| !self.rules.repair(r.kind))
-        {
-            Some(r) => Err(Error::denied(*r)),
+        match self.repairs.since(from).find(|r| !self.rules.repair(r.kind)) {
+            Some(r) => Err(Error::denied(r)),
             None => Ok(()),
         }
     }
@@ -1447,9 +1444,7 @@ impl<'de> Scanner<'de> {
             Some(t) => {
                 self.touches_end(self.pos);
                 if number_like {
-                    if let Some(last) = self.repairs.last_mut() {
-                        last.kind = RepairKind::NumberAsString;
-                    }
+                    self.repairs.relabel_last(RepairKind::NumberAsString);
                 }
                 self.scalar_done();
                 Some(Event::Str(t))
@@ -1702,9 +1697,7 @@ impl<'de> Scanner<'de> {
                     || (quote_at(b, j, end).is_some() && key_then_colon(b, j, end).is_some())) =>
             {
                 // `COMMENT "key": ...` or `brown fox. "key":`: a stray word.
-                if let Some(last) = self.repairs.last_mut() {
-                    last.kind = RepairKind::Skipped;
-                }
+                self.repairs.relabel_last(RepairKind::Skipped);
                 self.pos = j;
                 self.state = State::ObjectKey;
                 return None;
