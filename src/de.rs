@@ -518,8 +518,9 @@ impl<'a, 'de> Deserializer<'a, 'de> {
             Event::Bool(b) => b.to_string(),
             _ => String::new(),
         };
-        let used = format!("[{written}]");
-        self.coerced(CoercionKind::OneToSequence, at, written, used);
+        // What was used, `[written]`, is spelled out only when the report is
+        // listed (`Reading::into_report`): `written` may be the whole reply.
+        self.coerced(CoercionKind::OneToSequence, at, written, String::new());
         visitor.visit_seq(OneValue {
             de: self,
             done: false,

@@ -461,27 +461,32 @@ impl Reading {
         repairs + u32::try_from(self.coercions.len()).unwrap_or(u32::MAX)
     }
 
-    /// The report, each repair listed.
+    /// The report, each repair listed and each coercion spelled out.
     pub(crate) fn into_report(self) -> Report {
         Report {
             strategy: self.strategy,
             span: self.span,
             repairs: self.repairs.to_vec(),
-            coercions: self.coercions,
+            coercions: self.coercions.into_iter().map(spelled).collect(),
             truncated: self.truncated,
         }
     }
 
     /// The report, leaving the reading as it is.
     pub(crate) fn to_report(&self) -> Report {
-        Report {
-            strategy: self.strategy,
-            span: self.span.clone(),
-            repairs: self.repairs.to_vec(),
-            coercions: self.coercions.clone(),
-            truncated: self.truncated,
-        }
+        self.clone().into_report()
     }
+}
+
+/// A coercion as the report shows it. The decoder leaves out what a
+/// [`CoercionKind::OneToSequence`] used, which is always what was written
+/// in brackets: the value may be the whole reply, and a call that returns
+/// only the value need not hold it twice more.
+fn spelled(mut c: Coercion) -> Coercion {
+    if c.kind == CoercionKind::OneToSequence {
+        c.used = format!("[{}]", c.written);
+    }
+    c
 }
 
 /// Repairs as the decoder keeps them: the same repairs in the same order as
