@@ -512,10 +512,9 @@ impl Decoder {
             // sequence: gather them into one array. Empty objects and arrays
             // beside real values carry nothing and are left out.
             let mut spans = span.to_vec();
-            if let Some(roots) = extract::container_roots(text, c.span.clone()) {
-                let full: Vec<Range<usize>> =
-                    roots.iter().filter(|r| !r.1).map(|r| r.0.clone()).collect();
-                if full.len() == 1 {
+            if let Some((roots, full)) = extract::container_roots(text, c.span.clone()) {
+                if full == 1 {
+                    let full = extract::full_roots(text, c.span.clone(), full);
                     let mut one = self.attempt(text, &full, c.strategy, false, policy, sink)?;
                     one.report.repairs.push_front(Repair {
                         kind: RepairKind::TrailingText,
@@ -523,8 +522,8 @@ impl Decoder {
                     });
                     return Ok(one);
                 }
-                if !full.is_empty() && full.len() < roots.len() {
-                    spans = full;
+                if full > 0 && full < roots {
+                    spans = extract::full_roots(text, c.span.clone(), full);
                 }
             }
             if let Ok(mut multi) = self.attempt(text, &spans, c.strategy, true, policy, sink) {
@@ -785,7 +784,7 @@ fn after_a_word(b: &[u8], i: usize) -> bool {
 
 /// Whether `span` holds exactly one top-level object or array.
 fn one_root(text: &str, span: &Range<usize>) -> bool {
-    extract::container_roots(text, span.clone()).is_some_and(|r| r.len() == 1)
+    extract::container_roots(text, span.clone()).is_some_and(|(all, _)| all == 1)
 }
 
 /// The order to try candidates in: those of the shape the target wants

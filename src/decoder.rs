@@ -526,7 +526,12 @@ impl Decoder {
     fn vet_result<R>(&self, text: &str, (value, reading): (R, Reading)) -> Result<(R, Reading)> {
         let too_many = self.max_repairs.is_some_and(|n| reading.fixes() > n);
         // The caller's test sees the report listed.
-        if !too_many && self.accept.as_ref().is_none_or(|a| (a.0)(&reading.to_report())) {
+        if !too_many
+            && self
+                .accept
+                .as_ref()
+                .is_none_or(|a| (a.0)(&reading.to_report()))
+        {
             return Ok((value, reading));
         }
         let report = reading.into_report();

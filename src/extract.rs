@@ -916,31 +916,66 @@ fn trimmed(b: &[u8], span: Range<usize>) -> Option<Range<usize>> {
     (start < end).then_some(start..end)
 }
 
-/// The top-level values of `span` when they are all objects or arrays
-/// (separated by whitespace, commas, semicolons or comments), each with
-/// whether it is empty (`{}`, `[ ]`). `None` when anything else is at the top
-/// level.
-pub(crate) fn container_roots(text: &str, span: Range<usize>) -> Option<Vec<(Range<usize>, bool)>> {
+/// How many top-level values `span` holds when they are all objects or
+/// arrays (separated by whitespace, commas, semicolons or comments), and how
+/// many of them are not empty (`{}`, `[ ]` are). `None` when anything else is
+/// at the top level. Nothing is kept: a reply of a million `[1]` costs no
+/// list of them.
+pub(crate) fn container_roots(text: &str, span: Range<usize>) -> Option<(usize, usize)> {
+    let (mut all, mut full) = (0, 0);
+    for root in roots(text, span) {
+        let (_, empty) = root?;
+        all += 1;
+        full += usize::from(!empty);
+    }
+    Some((all, full))
+}
+
+/// The `full` top-level values of `span` that are not empty, where
+/// [`container_roots`] found them.
+pub(crate) fn full_roots(text: &str, span: Range<usize>, full: usize) -> Vec<Range<usize>> {
+    let mut out = Vec::with_capacity(full);
+    out.extend(
+        roots(text, span)
+            .map_while(|r| r)
+            .filter(|(_, empty)| !empty)
+            .map(|(r, _)| r),
+    );
+    out
+}
+
+/// The top-level values of `span`, each an object or array with whether it
+/// is empty, as long as they are: `None` for the first that is not.
+fn roots(
+    text: &str,
+    span: Range<usize>,
+) -> impl Iterator<Item = Option<(Range<usize>, bool)>> + '_ {
     let b = text.as_bytes();
-    let mut roots = Vec::new();
     let mut i = span.start;
-    loop {
+    let mut done = false;
+    std::iter::from_fn(move || {
+        if done {
+            return None;
+        }
         i = lex::next_significant(b, i, span.end);
         while i < span.end && matches!(b[i], b',' | b';') {
             i = lex::next_significant(b, i + 1, span.end);
         }
         if i >= span.end {
-            return Some(roots);
+            done = true;
+            return None;
         }
         if !matches!(b[i], b'{' | b'[') {
-            return None;
+            done = true;
+            return Some(None);
         }
         let (close, _) = lex::matching_close(b, i, span.end);
         let end = close.map_or(span.end, |c| c + 1);
         let empty = close.is_some_and(|c| lex::next_significant(b, i + 1, span.end) == c);
-        roots.push((i..end, empty));
+        let root = i..end;
         i = end;
-    }
+        Some(Some((root, empty)))
+    })
 }
 
 fn find(b: &[u8], mut from: usize, end: usize, needle: &[u8]) -> Option<usize> {

@@ -417,7 +417,6 @@ impl Report {
     pub fn fixes(&self) -> usize {
         self.repairs.len() + self.coercions.len()
     }
-
 }
 
 /// A [`Report`] as the decoder builds it: the repairs kept as [`Repairs`]

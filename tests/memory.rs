@@ -188,12 +188,22 @@ const FAMILIES: &[Family] = &[
         typed: ("Vec<Value>", |t| measure(|| from_llm_str::<Vec<Value>>(t))),
     },
     Family {
+        // One string with inner quotes, as a model's quoted words are.
         name: "`\"a\" ` repeated",
         head: "",
         unit: "\"a\" ",
         tail: "",
         typed: ("Vec<String>", |t| {
             measure(|| from_llm_str::<Vec<String>>(t))
+        }),
+    },
+    Family {
+        name: "`[1] ` repeated",
+        head: "",
+        unit: "[1] ",
+        tail: "",
+        typed: ("Vec<Vec<u8>>", |t| {
+            measure(|| from_llm_str::<Vec<Vec<u8>>>(t))
         }),
     },
     Family {

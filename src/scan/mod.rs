@@ -445,7 +445,11 @@ impl<'de> Scanner<'de> {
         let n = self.repairs.len();
         let from = self.checked.min(n);
         self.checked = n;
-        match self.repairs.since(from).find(|r| !self.rules.repair(r.kind)) {
+        match self
+            .repairs
+            .since(from)
+            .find(|r| !self.rules.repair(r.kind))
+        {
             Some(r) => Err(Error::denied(r)),
             None => Ok(()),
         }
