@@ -489,12 +489,13 @@ fn spelled(mut c: Coercion) -> Coercion {
 }
 
 /// Repairs as the decoder keeps them: the same repairs in the same order as
-/// a `Vec<Repair>`, but a run of repairs of one kind at evenly spaced
-/// offsets is one entry (a `{` skipped at every byte of `{{{{`, an inner
-/// quote at every other byte of `"a" "a" "a"`, a closer at one offset for
-/// each open container), so a reply that needs a repair in every byte costs
-/// no more than one that needs a few. Listed one by one only for a
-/// [`Report`].
+/// a `Vec<Repair>`, but a run of repairs at evenly spaced offsets, of one
+/// kind or of two kinds taking turns, is one entry: a `{` skipped at every
+/// byte of `{{{{`, an inner quote at every other byte of `"a" "a" "a"`, a
+/// closer at one offset for each open container, a quoted key and a
+/// trailing comma in each element of `[{'a': 1,}, {'a': 2,}, …]`. So a
+/// reply that needs a repair in every few bytes costs no more than one that
+/// needs a few. Listed one by one only for a [`Report`].
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Repairs {
     runs: Vec<Run>,
@@ -502,21 +503,27 @@ pub(crate) struct Repairs {
     len: usize,
 }
 
-/// `count` repairs of `kind`, at `offset`, `offset + step`, ….
+/// `count` repairs taking turns between `first` and `second` (the same
+/// kind, for a run of one): the first at `offset`, each `second` repair
+/// `gap` after the one before it, each other `back` after the one before.
 #[derive(Clone, Copy, Debug)]
 struct Run {
     offset: usize,
-    count: u32,
-    step: u16,
-    kind: RepairKind,
+    count: u16,
+    gap: u16,
+    back: u16,
+    first: RepairKind,
+    second: RepairKind,
 }
 
 impl Run {
     /// The `i`-th repair of the run.
-    fn at(&self, i: u32) -> Repair {
+    fn at(&self, i: u16) -> Repair {
+        let (pairs, odd) = (usize::from(i / 2), i % 2 == 1);
+        let cycle = usize::from(self.gap) + usize::from(self.back);
         Repair {
-            kind: self.kind,
-            offset: self.offset + usize::from(self.step) * i as usize,
+            kind: if odd { self.second } else { self.first },
+            offset: self.offset + pairs * cycle + if odd { usize::from(self.gap) } else { 0 },
         }
     }
 
@@ -528,9 +535,39 @@ impl Run {
         Run {
             offset: r.offset,
             count: 1,
-            step: 0,
-            kind: r.kind,
+            gap: 0,
+            back: 0,
+            first: r.kind,
+            second: r.kind,
         }
+    }
+
+    /// Takes `r` as the run's next repair, if it is: a second repair sets
+    /// the second kind and the gap, a third the way back, the rest must
+    /// follow them.
+    fn take(&mut self, r: Repair) -> bool {
+        if self.count == u16::MAX {
+            return false;
+        }
+        let Some(gap) = r
+            .offset
+            .checked_sub(self.last().offset)
+            .and_then(|g| u16::try_from(g).ok())
+        else {
+            return false;
+        };
+        match self.count {
+            1 => {
+                self.second = r.kind;
+                self.gap = gap;
+            }
+            2 if r.kind == self.first => self.back = gap,
+            2 => return false,
+            _ if self.at(self.count) != r => return false,
+            _ => {}
+        }
+        self.count += 1;
+        true
     }
 }
 
@@ -546,25 +583,9 @@ impl Repairs {
     /// Adds a repair at the end.
     pub(crate) fn push(&mut self, r: Repair) {
         self.len += 1;
-        if let Some(run) = self.runs.last_mut() {
-            if run.kind == r.kind && run.count < u32::MAX {
-                let gap = r.offset.checked_sub(run.last().offset);
-                match (run.count, gap) {
-                    // A second repair sets the run's step.
-                    (1, Some(gap)) if gap <= usize::from(u16::MAX) => {
-                        run.step = gap as u16;
-                        run.count = 2;
-                        return;
-                    }
-                    (2.., Some(gap)) if gap == usize::from(run.step) => {
-                        run.count += 1;
-                        return;
-                    }
-                    _ => {}
-                }
-            }
+        if !self.runs.last_mut().is_some_and(|run| run.take(r)) {
+            self.runs.push(Run::one(r));
         }
-        self.runs.push(Run::one(r));
     }
 
     /// Adds a repair before the others.
@@ -601,11 +622,11 @@ impl Repairs {
         while self.len > len {
             let run = self.runs.last_mut().expect("len counts the runs' repairs");
             let excess = self.len - len;
-            if run.count as usize <= excess {
-                self.len -= run.count as usize;
+            if usize::from(run.count) <= excess {
+                self.len -= usize::from(run.count);
                 self.runs.pop();
             } else {
-                run.count -= excess as u32;
+                run.count -= excess as u16;
                 self.len = len;
             }
         }
@@ -624,10 +645,10 @@ impl Repairs {
         let mut before = self.len;
         while k > 0 && before > from {
             k -= 1;
-            before -= self.runs[k].count as usize;
+            before -= usize::from(self.runs[k].count);
         }
         // The runs from `k` on hold the repairs from the `before`-th on.
-        let skip = from.saturating_sub(before) as u32;
+        let skip = from.saturating_sub(before) as u16;
         self.runs[k..].iter().enumerate().flat_map(move |(j, run)| {
             let first = if j == 0 { skip.min(run.count) } else { 0 };
             (first..run.count).map(move |i| run.at(i))
@@ -700,8 +721,10 @@ mod tests {
             c.push(p);
             check(&v, &c);
         }
-        // Six runs for fourteen repairs.
+        // Six runs for fourteen repairs: 1, 2, 3; 5, 7, 9; the closers; 4
+        // and 70 004 (too far apart for one); the inner quotes.
         assert_eq!(c.runs.len(), 6);
+        assert_eq!(std::mem::size_of::<Run>(), 16);
         c.push_front(r(TrailingText, 0));
         v.insert(0, r(TrailingText, 0));
         check(&v, &c);
@@ -721,5 +744,63 @@ mod tests {
             check(&v, &c);
         }
         assert_eq!(c.pop(), None);
+        // Two kinds taking turns: one run.
+        let mut c = Repairs::default();
+        for k in 0..1000 {
+            c.push(r(Quotes, 35 + 21 * k));
+            c.push(r(TrailingComma, 38 + 21 * k));
+        }
+        assert_eq!(c.runs.len(), 1);
+        assert_eq!(c.to_vec()[1999], r(TrailingComma, 38 + 21 * 999));
+    }
+
+    proptest::proptest! {
+        /// Any sequence of the operations the scanner and the choice use
+        /// gives what it gives on a `Vec<Repair>`.
+        #[test]
+        fn repairs_are_a_vec_always(ops in proptest::collection::vec((0u8..8, 0usize..4, 0usize..40), 0..200)) {
+            use RepairKind::*;
+            let kinds = [Skipped, Quotes, TrailingComma, MissingCloser];
+            let mut v: Vec<Repair> = Vec::new();
+            let mut c = Repairs::default();
+            let mut at: usize = 100;
+            for (op, kind, n) in ops {
+                let kind = kinds[kind];
+                match op {
+                    0..=3 => {
+                        // Mostly forward, now and then back.
+                        at = if op == 3 { at.saturating_sub(n) } else { at + n % 8 };
+                        let r = Repair { kind, offset: at };
+                        v.push(r);
+                        c.push(r);
+                    }
+                    4 => {
+                        proptest::prop_assert_eq!(c.pop(), v.pop());
+                    }
+                    5 => {
+                        let r = Repair { kind, offset: n };
+                        v.insert(0, r);
+                        c.push_front(r);
+                    }
+                    6 => {
+                        if let Some(last) = v.last_mut() {
+                            last.kind = kind;
+                        }
+                        c.relabel_last(kind);
+                    }
+                    _ => {
+                        let len = v.len().saturating_sub(n % 5);
+                        v.truncate(len);
+                        c.truncate(len);
+                    }
+                }
+                proptest::prop_assert_eq!(c.len(), v.len());
+                proptest::prop_assert_eq!(c.last(), v.last().copied());
+                proptest::prop_assert_eq!(c.to_vec(), v.clone());
+                let from = n % (v.len() + 2);
+                let tail: Vec<Repair> = c.since(from).collect();
+                proptest::prop_assert_eq!(&tail[..], &v[from.min(v.len())..]);
+            }
+        }
     }
 }
