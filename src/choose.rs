@@ -557,6 +557,7 @@ impl Decoder {
             allow: self.allow,
             rules: self.rules,
             max_depth: self.max_depth,
+            listed: false,
         };
         let span = 0..text.len();
         let span = std::slice::from_ref(&span);
@@ -683,7 +684,7 @@ impl Decoder {
                     && !scan.repairs().iter().any(|r| {
                         matches!(r.kind, RepairKind::TrailingText | RepairKind::CodeFence)
                     });
-                let (repairs, coerced) = scan.into_fixes();
+                let (repairs, coerced, unlisted) = scan.into_fixes();
                 let mut coercions = Vec::with_capacity(coerced.len());
                 if !coerced.is_empty() {
                     let offsets: Vec<(usize, bool)> =
@@ -705,6 +706,7 @@ impl Decoder {
                         span,
                         repairs,
                         coercions,
+                        unlisted,
                         truncated,
                     },
                     more_roots,
@@ -847,6 +849,7 @@ mod tests {
                 })
                 .collect(),
             coercions: Vec::new(),
+            unlisted: 0,
             truncated,
         }
     }

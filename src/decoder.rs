@@ -189,7 +189,7 @@ impl Decoder {
 
     /// Decodes the value in `text` into `T`.
     pub fn decode<'de, T: Deserialize<'de>>(&self, text: &'de str) -> Result<T> {
-        self.decode_reading(text).map(|(v, _)| v)
+        self.decode_reading(text, false).map(|(v, _)| v)
     }
 
     /// Decodes into `T` and runs its [`Contract`] check: a value that breaks
@@ -309,25 +309,34 @@ impl Decoder {
         &self,
         text: &'de str,
     ) -> Result<(T, Report)> {
-        let (value, reading) = self.decode_reading(text)?;
+        let (value, reading) = self.decode_reading(text, true)?;
         Ok((value, reading.into_report()))
     }
 
     /// [`decode_with_report`](Self::decode_with_report), the report not
-    /// yet listed (the value alone is all most callers keep).
-    fn decode_reading<'de, T: Deserialize<'de>>(&self, text: &'de str) -> Result<(T, Reading)> {
+    /// yet listed (the value alone is all most callers keep); its
+    /// coercions only counted unless `listed` (or the acceptance test, or
+    /// the error of a reply it refuses, needs them).
+    fn decode_reading<'de, T: Deserialize<'de>>(
+        &self,
+        text: &'de str,
+        listed: bool,
+    ) -> Result<(T, Reading)> {
         let shape = shape::of::<T>();
+        let listed = listed || self.accept.is_some() || self.max_repairs.is_some();
         // A target read with `deserialize_any` throughout (`serde_json::Value`)
         // follows the Allow flags; any other is typed.
-        let done = self.decode_as(text, shape, shape != Shape::Any)?;
+        let done = self.decode_as(text, shape, shape != Shape::Any, listed)?;
         self.vet_result(text, done)
     }
 
+    /// Decodes `text` as `shape`; `listed`: see `de::Policy::listed`.
     pub(crate) fn decode_as<'de, T: Deserialize<'de>>(
         &self,
         text: &'de str,
         shape: Shape,
         typed: bool,
+        listed: bool,
     ) -> Result<(T, Reading)> {
         let watch = self.rules.coerce(CoercionKind::FieldName);
         let mut ignored = false;
@@ -342,6 +351,7 @@ impl Decoder {
             allow: self.allow,
             rules: self.rules,
             max_depth: self.max_depth,
+            listed,
         };
         let result = self.run(text, shape, policy.on, |scan| {
             let mut de = Deserializer::new(scan, policy);
@@ -489,7 +499,7 @@ impl Decoder {
         // (an untagged enum's view). A reply still being written needs its
         // completion, so max_repairs and accept_if, which judge finished
         // replies, do not apply.
-        match self.decode_as::<T::View>(text, shape::of::<T::View>(), true) {
+        match self.decode_as::<T::View>(text, shape::of::<T::View>(), true, false) {
             Ok((view, _)) => Ok(view.admitted()),
             // Nothing written yet, or the reply is cut off before the view can
             // be formed (an enum's tag, a value cut before it showed anything).
@@ -648,7 +658,9 @@ pub(crate) fn nested_value(
         accept: None,
         lossy: false,
     };
-    let (value, report) = decoder.decode_reading::<serde_json::Value>(text).ok()?;
+    let (value, report) = decoder
+        .decode_reading::<serde_json::Value>(text, false)
+        .ok()?;
     let whole = !report.truncated
         && !report.repairs.iter().any(|r| {
             matches!(

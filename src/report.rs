@@ -428,6 +428,9 @@ pub(crate) struct Reading {
     pub span: Range<usize>,
     pub repairs: Repairs,
     pub coercions: Vec<Coercion>,
+    /// Coercions counted but not listed: a decode for the value alone (see
+    /// `de::Policy::listed`), whose reading never becomes a report.
+    pub unlisted: usize,
     pub truncated: bool,
 }
 
@@ -439,29 +442,36 @@ impl Reading {
             span,
             repairs: Repairs::default(),
             coercions: Vec::new(),
+            unlisted: 0,
             truncated: false,
         }
     }
 
     /// See [`Report::is_clean`].
     pub(crate) fn is_clean(&self) -> bool {
-        self.repairs.is_empty() && self.coercions.is_empty() && !self.truncated
+        self.repairs.is_empty() && self.coercions() == 0 && !self.truncated
+    }
+
+    /// How many coercions were made.
+    fn coercions(&self) -> usize {
+        self.coercions.len() + self.unlisted
     }
 
     /// See [`Report::fixes`].
     pub(crate) fn fixes(&self) -> usize {
-        self.repairs.len() + self.coercions.len()
+        self.repairs.len() + self.coercions()
     }
 
     /// How much the reply was bent: the repairs' weights, and one for each
     /// coercion (a candidate that needed none beats one that did).
     pub(crate) fn weight(&self) -> u32 {
         let repairs: u32 = self.repairs.iter().map(|r| r.kind.weight()).sum();
-        repairs + u32::try_from(self.coercions.len()).unwrap_or(u32::MAX)
+        repairs + u32::try_from(self.coercions()).unwrap_or(u32::MAX)
     }
 
     /// The report, each repair listed and each coercion spelled out.
     pub(crate) fn into_report(self) -> Report {
+        debug_assert_eq!(self.unlisted, 0, "a report of coercions not listed");
         Report {
             strategy: self.strategy,
             span: self.span,

@@ -221,6 +221,13 @@ const FAMILIES: &[Family] = &[
         typed: ("Vec<Item>", |t| measure(|| from_llm_str::<Vec<Item>>(t))),
     },
     Family {
+        name: "quoted numbers, coerced",
+        head: "[",
+        unit: "{\"a\": \"1\", \"b\": \"x\"}, ",
+        tail: "{\"a\": \"2\", \"b\": \"y\"}]",
+        typed: ("Vec<Item>", |t| measure(|| from_llm_str::<Vec<Item>>(t))),
+    },
+    Family {
         name: "`{name}` placeholders",
         head: "",
         unit: "Dear {name}, your order {id} ships {day}. ",

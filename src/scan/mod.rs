@@ -188,6 +188,8 @@ pub(crate) struct Scanner<'de> {
     /// The coercions the decoder made (paths filled in afterwards), and
     /// for each whether it was of a key.
     coercions: Vec<(Coercion, bool)>,
+    /// The coercions the decoder made and only counted.
+    counted: usize,
 }
 
 impl<'de> Scanner<'de> {
@@ -229,6 +231,7 @@ impl<'de> Scanner<'de> {
             checked: 0,
             hints: opts.hints.clone(),
             coercions: Vec::new(),
+            counted: 0,
         };
         if opts.multi {
             s.stack.push(Frame::Roots);
@@ -279,9 +282,9 @@ impl<'de> Scanner<'de> {
     }
 
     /// The repairs and the coercions made (each with whether it was of a
-    /// key).
-    pub(crate) fn into_fixes(self) -> (Repairs, Vec<(Coercion, bool)>) {
-        (self.repairs, self.coercions)
+    /// key), and how many coercions were only counted.
+    pub(crate) fn into_fixes(self) -> (Repairs, Vec<(Coercion, bool)>, usize) {
+        (self.repairs, self.coercions, self.counted)
     }
 
     /// What the decoder learned to read differently on earlier tries at this
@@ -310,6 +313,13 @@ impl<'de> Scanner<'de> {
             used,
         };
         self.coercions.push((c, key));
+    }
+
+    /// Counts a coercion the decoder made without recording it (see
+    /// `de::Policy::listed`).
+    #[cold]
+    pub(crate) fn count_coercion(&mut self) {
+        self.counted += 1;
     }
 
     /// Whether the input was cut off and completed.
