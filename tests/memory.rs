@@ -15,17 +15,21 @@
 //!   error);
 //! - *working* = peak − held: what the decoder needed beyond its answer.
 //!
-//! The output can legitimately be larger than the input (a `"a"` string is
-//! 4 bytes of text and some 56 bytes as a `serde_json::Value` in an array),
-//! so the bound is on working memory: `working ≤ 3·n + C`. For `repair()`,
+//! The output can legitimately be larger than the input (an array of small
+//! objects is some 30 times its text as a `serde_json::Value`), so the
+//! bound is on working memory: `working ≤ 3·n + C`. For `repair()`,
 //! whose output is a `String` about the size of the input, the whole peak is
 //! bounded the same way: `peak ≤ 3·n + C`.
 //!
-//! `C` is [`C`] (64 KiB): the fixed costs of a call, whatever its input — a
-//! scanner's first stack and buffer capacities, a `HashSet`'s first table,
-//! the text of an error message, the depth limit's worth of open containers.
-//! n is 64 KiB so the test runs in a few seconds in a debug build; the 8n
-//! measurement (512 KiB) is the one that bites: there `3·n` is 24 times `C`.
+//! `C` is [`C`] (64 KiB): room for the fixed costs of a call, whatever its
+//! input — a scanner's first stack and buffer capacities, a `HashSet`'s
+//! first table, the text of an error message, the depth limit's worth of
+//! open containers, a stream decoder's buffers. Measured, they are under
+//! 4 KiB for every family (what the working memory would be at n = 0, from
+//! its values at n and 8n); 64 KiB leaves room for a change in a
+//! dependency's first allocations without letting a cost per byte hide:
+//! n is 64 KiB, so the test runs in a few seconds in a debug build, and at
+//! 8n (512 KiB) `3·n` is 24 times `C`.
 //!
 //! Why 3: the decoder may keep a copy of the text's size (the repaired JSON
 //! text of `repair()`, a string unescaped into its own buffer) and a little
@@ -34,18 +38,20 @@
 //! `Repair` (16 bytes) or one `Range<usize>` (16 bytes) per input byte would
 //! be 16·n and fails.
 //!
-//! Errors are results too (50 000 `{` are nested deeper than the depth
+//! Errors are results too (a reply of `[` is nested deeper than the depth
 //! limit): the bound holds either way.
 //!
 //! A `realloc` counts as the change in size, not as both blocks at once
 //! (a large block grows in place or is remapped, as RSS would show); a
 //! `Vec`'s unused capacity counts in full.
 //!
-//! The measurements run in one `#[test]` so that no other test allocates
-//! while one is counted (the harness runs tests on several threads).
+//! Each test holds one lock while it measures, so that no other test
+//! allocates while one is counted (the harness runs tests on several
+//! threads).
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
+use std::sync::Mutex;
 
 use serde::Deserialize;
 use serde_json::Value;
@@ -344,9 +350,57 @@ fn check(families: &[Family], stream_too: bool) {
     assert!(over.is_empty(), "over the bound:\n{}", over.join("\n"));
 }
 
+/// Held by each test: a measurement counts every thread's allocations, so
+/// no other test of this binary may run meanwhile.
+static ONE_AT_A_TIME: Mutex<()> = Mutex::new(());
+
 /// Every family, at n and 8n, through `from_llm_str::<Value>`, `repair` and
 /// a typed target, and a stream decoder fed 4 KiB chunks.
 #[test]
 fn working_memory_is_at_most_three_times_the_input() {
+    let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
     check(FAMILIES, true);
+}
+
+/// Families still over the bound, kept visible (`cargo test --test memory
+/// -- --ignored --nocapture` shows their table):
+///
+/// - A `{x}` placeholder in every 4 bytes of prose, then an object: 24n for
+///   a `Value`, 9n for `repair()`, 8n for a struct. The balanced scan keeps
+///   each span it finds in prose as a 16-byte range until the search ends
+///   (4n here, up to twice that while the list grows); and the whole reply,
+///   read first as several values gathered (an array of empty objects),
+///   decodes, so the choice holds that reading's value while it tries the
+///   other candidates, until the clean object beats it. Meeting the bound
+///   needs candidates kept in fewer bytes than a range and a choice that
+///   decodes its winner again rather than holding the best value so far: no
+///   result would change, but that is a redesign of the choice, not done.
+/// - `a{` repeated, for a struct: 4n. A losing candidate (the reply read as
+///   one unquoted string) fails with an error that quotes the whole value,
+///   and formatting that message makes several copies of it. The message is
+///   the result when that error wins, so it cannot be shortened; built with
+///   fewer copies, it would fit.
+#[test]
+#[ignore = "over the bound: see the comment"]
+fn known_excess() {
+    let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    check(
+        &[
+            Family {
+                name: "`{x} ` placeholders, dense",
+                head: "",
+                unit: "{x} ",
+                tail: "{\"a\": 1, \"b\": \"x\"}",
+                typed: ("Item", |t| measure(|| from_llm_str::<Item>(t))),
+            },
+            Family {
+                name: "`a{` repeated",
+                head: "",
+                unit: "a{",
+                tail: "",
+                typed: ("Item", |t| measure(|| from_llm_str::<Item>(t))),
+            },
+        ],
+        false,
+    );
 }
