@@ -15,7 +15,7 @@ use crate::de;
 use crate::decoder::Decoder;
 use crate::error::{Error, ErrorKind, Result};
 use crate::extract::{self, Candidate};
-use crate::report::{Repair, RepairKind, Report, Strategy};
+use crate::report::{Reading, Repair, RepairKind, Strategy};
 use crate::scan::{self, lex, ScanOptions, Scanner};
 use crate::shape::Shape;
 use crate::work;
@@ -23,7 +23,7 @@ use crate::work;
 /// How one attempt at a candidate went.
 struct Attempt<R> {
     value: R,
-    report: Report,
+    report: Reading,
     more_roots: bool,
     /// The root value was an object or array and nothing followed it: the text
     /// was the value.
@@ -71,15 +71,15 @@ pub(crate) struct Rank {
 
 /// The one ranking rule (see [`Rank`]): the reading in `report` of a
 /// candidate found by `strategy`.
-pub(crate) fn rank(text: &str, strategy: Strategy, report: &Report) -> Rank {
-    let repairs = &report.repairs;
+pub(crate) fn rank(text: &str, strategy: Strategy, report: &Reading) -> Rank {
     let b = text.as_bytes();
     let mut prose = 0;
-    for (i, r) in repairs.iter().enumerate() {
+    let mut repairs = report.repairs.iter().peekable();
+    while let Some(r) = repairs.next() {
         let word = b.get(r.offset).is_some_and(u8::is_ascii_alphabetic);
         let structure = match r.kind {
             RepairKind::Skipped => word,
-            RepairKind::UnquotedKey => match repairs.get(i + 1).map(|n| n.kind) {
+            RepairKind::UnquotedKey => match repairs.peek().map(|n| n.kind) {
                 Some(RepairKind::MissingColon) => true,
                 // A key cut off by the end of the reply is truncation.
                 Some(RepairKind::DanglingKey) => {
@@ -104,9 +104,13 @@ pub(crate) fn rank(text: &str, strategy: Strategy, report: &Report) -> Rank {
 
 /// The best result and the most promising error so far.
 struct Tally<R> {
-    best: Option<(R, Report, Rank)>,
+    best: Option<(R, Reading, Rank)>,
     error: Option<((bool, usize), Error)>,
-    /// Spans already decoded.
+    /// Spans already decoded that a later step may find again: the whole
+    /// text, fences and tags, gathered spans. A span in prose is not kept:
+    /// each opener starts one at most, and the only other step of that
+    /// phase, a gathered one, is not looked up here; so a reply with a
+    /// placeholder in every few bytes does not keep them all.
     tried: HashSet<(usize, usize)>,
     /// Spans that decoded whole (pieces of them are not better answers),
     /// sorted by start; none holds another, so their ends rise too.
@@ -150,17 +154,21 @@ impl<R> Tally<R> {
         self.covered.splice(k..e, [span.clone()]);
     }
 
-    /// Records how a candidate found by `strategy` went; returns true when
-    /// it is clean and the likeliest so far, so the search can stop.
+    /// Records how a candidate found by `strategy` went (its span among
+    /// those tried if `remember`); returns true when it is clean and the
+    /// likeliest so far, so the search can stop.
     fn consider(
         &mut self,
         text: &str,
         strategy: Strategy,
         span: &Range<usize>,
+        remember: bool,
         shaped: bool,
         outcome: Result<Attempt<R>>,
     ) -> bool {
-        self.tried.insert((span.start, span.end));
+        if remember {
+            self.tried.insert((span.start, span.end));
+        }
         self.shaped |= shaped;
         match outcome {
             Ok(a) => {
@@ -193,7 +201,7 @@ impl<R> Tally<R> {
             .is_some_and(|(_, _, r)| r.unmarked == 0 && r.prose == 0)
     }
 
-    fn take_best(&mut self) -> Option<(R, Report)> {
+    fn take_best(&mut self) -> Option<(R, Reading)> {
         self.best.take().map(|(v, r, _)| (v, r))
     }
 }
@@ -228,8 +236,9 @@ impl Decoder {
         if self.rules.all_repairs() {
             return Ok(a);
         }
-        match a.report.repairs.iter().find(|r| !self.rules.repair(r.kind)) {
-            Some(r) => Err(Error::denied(*r)),
+        let denied = a.report.repairs.iter().find(|r| !self.rules.repair(r.kind));
+        match denied {
+            Some(r) => Err(Error::denied(r)),
             None => Ok(a),
         }
     }
@@ -271,7 +280,7 @@ impl Decoder {
         policy: bool,
         mut clean: C,
         mut sink: F,
-    ) -> Result<(R, Report)>
+    ) -> Result<(R, Reading)>
     where
         C: FnMut(&'de str) -> Option<R>,
         F: FnMut(&mut Scanner<'de>) -> Result<R>,
@@ -314,6 +323,7 @@ impl Decoder {
                     text,
                     c.strategy,
                     &c.span,
+                    true,
                     wants(c.first_byte(text)),
                     outcome,
                 ) {
@@ -337,8 +347,8 @@ impl Decoder {
             };
             let gather = self.strategies.gather;
             let references = candidates.iter().filter(|c| is_reference(text, c)).count();
-            for step in plan(text, candidates, shape, gather) {
-                let (strategy, span, first, outcome) = match step {
+            for step in plan(text, candidates.iter(), shape, gather) {
+                let (strategy, span, remember, first, outcome) = match step {
                     Step::One(c) => {
                         if tally.skip(&c.span)
                             || (shape == Shape::Any && not_a_value(text, &c, references))
@@ -350,16 +360,24 @@ impl Decoder {
                             None => self.candidate(text, &c, shape, policy, &mut sink),
                         };
                         let outcome = self.judge(text, &c.span, shape, outcome);
-                        (c.strategy, c.span.clone(), c.first_byte(text), outcome)
+                        let in_prose =
+                            matches!(c.strategy, Strategy::Balanced | Strategy::Trailing);
+                        (
+                            c.strategy,
+                            c.span.clone(),
+                            !in_prose,
+                            c.first_byte(text),
+                            outcome,
+                        )
                     }
                     Step::Gather(strategy, spans) => {
                         let span = spans[0].start..spans[spans.len() - 1].end;
                         let outcome = self.gather(text, spans, policy, &mut sink);
                         let outcome = self.judge(text, &span, shape, outcome);
-                        (strategy, span, Some(b'['), outcome)
+                        (strategy, span, true, Some(b'['), outcome)
                     }
                 };
-                if tally.consider(text, strategy, &span, wants(first), outcome) {
+                if tally.consider(text, strategy, &span, remember, wants(first), outcome) {
                     return Ok(tally.take_best().expect("clean result"));
                 }
             }
@@ -483,13 +501,7 @@ impl Decoder {
             && (!containers || extract::starts_like_json(b, c.span.start, c.span.end));
         Some(Attempt {
             value,
-            report: Report {
-                strategy: c.strategy,
-                span: c.span.clone(),
-                repairs: Vec::new(),
-                coercions: Vec::new(),
-                truncated: false,
-            },
+            report: Reading::clean(c.strategy, c.span.clone()),
             more_roots: false,
             covers,
             roots: 1,
@@ -546,32 +558,25 @@ impl Decoder {
             // sequence: gather them into one array. Empty objects and arrays
             // beside real values carry nothing and are left out.
             let mut spans = span.to_vec();
-            if let Some(roots) = extract::container_roots(text, c.span.clone()) {
-                let full: Vec<Range<usize>> =
-                    roots.iter().filter(|r| !r.1).map(|r| r.0.clone()).collect();
-                if full.len() == 1 {
+            if let Some((roots, full)) = extract::container_roots(text, c.span.clone()) {
+                if full == 1 {
+                    let full = extract::full_roots(text, c.span.clone(), full);
                     let mut one = self.attempt(text, &full, c.strategy, false, policy, sink)?;
-                    one.report.repairs.insert(
-                        0,
-                        Repair {
-                            kind: RepairKind::TrailingText,
-                            offset: c.span.start,
-                        },
-                    );
+                    one.report.repairs.push_front(Repair {
+                        kind: RepairKind::TrailingText,
+                        offset: c.span.start,
+                    });
                     return Ok(one);
                 }
-                if !full.is_empty() && full.len() < roots.len() {
-                    spans = full;
+                if full > 0 && full < roots {
+                    spans = extract::full_roots(text, c.span.clone(), full);
                 }
             }
             if let Ok(mut multi) = self.attempt(text, &spans, c.strategy, true, policy, sink) {
-                multi.report.repairs.insert(
-                    0,
-                    Repair {
-                        kind: RepairKind::MultipleValues,
-                        offset: c.span.start,
-                    },
-                );
+                multi.report.repairs.push_front(Repair {
+                    kind: RepairKind::MultipleValues,
+                    offset: c.span.start,
+                });
                 return Ok(multi);
             }
         }
@@ -598,6 +603,7 @@ impl Decoder {
             allow: self.allow,
             rules: self.rules,
             max_depth: self.max_depth,
+            listed: false,
         };
         let span = 0..text.len();
         let span = std::slice::from_ref(&span);
@@ -724,7 +730,7 @@ impl Decoder {
                     && !scan.repairs().iter().any(|r| {
                         matches!(r.kind, RepairKind::TrailingText | RepairKind::CodeFence)
                     });
-                let (repairs, coerced) = scan.into_fixes();
+                let (repairs, coerced, unlisted) = scan.into_fixes();
                 let mut coercions = Vec::with_capacity(coerced.len());
                 if !coerced.is_empty() {
                     let offsets: Vec<(usize, bool)> =
@@ -741,11 +747,12 @@ impl Decoder {
                     prose_root,
                     containers,
                     value,
-                    report: Report {
+                    report: Reading {
                         strategy,
                         span,
                         repairs,
                         coercions,
+                        unlisted,
                         truncated,
                     },
                     more_roots,
@@ -825,36 +832,50 @@ fn after_a_word(b: &[u8], i: usize) -> bool {
 
 /// Whether `span` holds exactly one top-level object or array.
 fn one_root(text: &str, span: &Range<usize>) -> bool {
-    extract::container_roots(text, span.clone()).is_some_and(|r| r.len() == 1)
+    extract::container_roots(text, span.clone()).is_some_and(|(all, _)| all == 1)
 }
 
 /// The order to try candidates in: those of the shape the target wants
 /// first; for a sequence target, the objects among the rest (of the fences,
-/// or of the prose) gathered into one sequence next; the rest last.
-fn plan(text: &str, candidates: Vec<Candidate>, shape: Shape, gather: bool) -> Vec<Step> {
-    let (preferred, rest): (Vec<Candidate>, Vec<Candidate>) =
-        candidates.into_iter().partition(|c| match shape {
-            Shape::Object => c.first_byte(text) == Some(b'{'),
-            Shape::Array => c.first_byte(text) == Some(b'['),
-            _ => true,
-        });
-    let mut steps: Vec<Step> = preferred.into_iter().map(Step::One).collect();
-    if shape == Shape::Array && gather {
-        // Gather one kind: fences, else tags, else balanced spans.
-        for strategy in [Strategy::Fence, Strategy::Tag, Strategy::Balanced] {
-            let spans: Vec<Range<usize>> = rest
-                .iter()
-                .filter(|c| c.strategy == strategy && c.first_byte(text) == Some(b'{'))
-                .map(|c| c.span.clone())
-                .collect();
-            if !spans.is_empty() {
-                steps.push(Step::Gather(strategy, spans));
-                break;
+/// or of the prose) gathered into one sequence next; the rest last. Each
+/// step is made as it is reached: the candidates are not copied.
+fn plan<'a>(
+    text: &'a str,
+    candidates: extract::CandidateIter<'a>,
+    shape: Shape,
+    gather: bool,
+) -> impl Iterator<Item = Step> + 'a {
+    let preferred = move |c: &Candidate| match shape {
+        Shape::Object => c.first_byte(text) == Some(b'{'),
+        Shape::Array => c.first_byte(text) == Some(b'['),
+        _ => true,
+    };
+    let rest = candidates.clone().filter(move |c| !preferred(c));
+    let gathered = std::iter::once_with({
+        let rest = rest.clone();
+        move || {
+            if shape != Shape::Array || !gather {
+                return None;
             }
+            // Gather one kind: fences, else tags, else balanced spans.
+            [Strategy::Fence, Strategy::Tag, Strategy::Balanced]
+                .into_iter()
+                .find_map(|strategy| {
+                    let spans: Vec<Range<usize>> = rest
+                        .clone()
+                        .filter(|c| c.strategy == strategy && c.first_byte(text) == Some(b'{'))
+                        .map(|c| c.span)
+                        .collect();
+                    (!spans.is_empty()).then_some(Step::Gather(strategy, spans))
+                })
         }
-    }
-    steps.extend(rest.into_iter().map(Step::One));
-    steps
+    })
+    .flatten();
+    candidates
+        .filter(preferred)
+        .map(Step::One)
+        .chain(gathered)
+        .chain(rest.map(Step::One))
 }
 
 #[cfg(test)]
@@ -862,8 +883,8 @@ mod tests {
     use super::*;
 
     /// The readings of one reply, as the scanner reports them.
-    fn report(text: &str, repairs: &[(RepairKind, &str)], truncated: bool) -> Report {
-        Report {
+    fn report(text: &str, repairs: &[(RepairKind, &str)], truncated: bool) -> Reading {
+        Reading {
             strategy: Strategy::Whole,
             span: 0..text.len(),
             repairs: repairs
@@ -874,6 +895,7 @@ mod tests {
                 })
                 .collect(),
             coercions: Vec::new(),
+            unlisted: 0,
             truncated,
         }
     }

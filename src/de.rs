@@ -37,6 +37,10 @@ pub(crate) struct Policy {
     /// How deep the decoder may nest (for a value decoded from inside a
     /// string).
     pub max_depth: usize,
+    /// Coercions are recorded whole, for a report; off, only counted (a
+    /// call that returns only the value need not keep a path and two texts
+    /// for every quoted number of a long reply).
+    pub listed: bool,
 }
 
 /// Which kind of number a target asks for.
@@ -273,13 +277,19 @@ impl<'a, 'de> Deserializer<'a, 'de> {
     /// Records a coercion of the value (or key) at `offset`.
     #[cold]
     fn coerced(&mut self, kind: CoercionKind, offset: usize, written: String, used: String) {
-        self.scan.coerced(kind, offset, written, used, false);
+        match self.policy.listed {
+            true => self.scan.coerced(kind, offset, written, used, false),
+            false => self.scan.count_coercion(),
+        }
     }
 
     /// Records a coercion of the key at `offset`.
     #[cold]
     fn coerced_key(&mut self, kind: CoercionKind, offset: usize, written: String, used: String) {
-        self.scan.coerced(kind, offset, written, used, true);
+        match self.policy.listed {
+            true => self.scan.coerced(kind, offset, written, used, true),
+            false => self.scan.count_coercion(),
+        }
     }
 
     /// A number wanted.
@@ -518,8 +528,9 @@ impl<'a, 'de> Deserializer<'a, 'de> {
             Event::Bool(b) => b.to_string(),
             _ => String::new(),
         };
-        let used = format!("[{written}]");
-        self.coerced(CoercionKind::OneToSequence, at, written, used);
+        // What was used, `[written]`, is spelled out only when the report is
+        // listed (`Reading::into_report`): `written` may be the whole reply.
+        self.coerced(CoercionKind::OneToSequence, at, written, String::new());
         visitor.visit_seq(OneValue {
             de: self,
             done: false,

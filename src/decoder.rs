@@ -12,7 +12,7 @@ use crate::extract::{self, Strategies};
 use crate::partial::{Allow, Partial, View};
 use crate::policy::{Accept, Rules};
 use crate::prose;
-use crate::report::{CoercionKind, Fix, Repair, RepairKind, Report, Strategy};
+use crate::report::{CoercionKind, Fix, Reading, Repair, RepairKind, Report, Strategy};
 use crate::shape::{self, Scalar, Shape};
 use crate::watch::{self, Watch};
 use crate::write;
@@ -189,14 +189,16 @@ impl Decoder {
 
     /// Decodes the value in `text` into `T`.
     pub fn decode<'de, T: Deserialize<'de>>(&self, text: &'de str) -> Result<T> {
-        self.decode_with_report(text).map(|(v, _)| v)
+        self.decode_reading(text, false).map(|(v, _)| v)
     }
 
     /// Decodes into `T` and runs its [`Contract`] check: a value that breaks
     /// it is an [`ErrorKind::Contract`] error listing every violation (see
     /// [`Error::feedback`]).
     pub fn decode_checked<'de, T: Deserialize<'de> + Contract>(&self, text: &'de str) -> Result<T> {
-        self.decode_checked_with_report(text).map(|(v, _)| v)
+        let value: T = self.decode(text)?;
+        value.check()?;
+        Ok(value)
     }
 
     /// [`decode_checked`](Self::decode_checked), and tells what was done to
@@ -221,7 +223,9 @@ impl Decoder {
     /// assert_eq!(v, serde_json::json!({"a": "caf"}));
     /// ```
     pub fn decode_slice<'de, T: Deserialize<'de>>(&self, bytes: &'de [u8]) -> Result<T> {
-        self.decode_slice_with_report(bytes).map(|(v, _)| v)
+        // A character cut off at the end changes only the report.
+        let (text, _) = utf8(bytes)?;
+        self.decode(text)
     }
 
     /// [`decode_slice`](Self::decode_slice), and tells what was done to the
@@ -260,7 +264,12 @@ impl Decoder {
     /// [`repair`](Self::repair) and [`decode_slice`](Self::decode_slice)
     /// for bytes that are not UTF-8, and [`lossy`](Self::lossy)).
     pub fn repair_slice(&self, bytes: &[u8]) -> Result<String> {
-        self.repair_slice_with_report(bytes).map(|(s, _)| s)
+        match utf8(bytes) {
+            // A character cut off at the end changes only the report.
+            Ok((text, _)) => self.repair(text),
+            Err(e) if !self.lossy => Err(e),
+            Err(_) => self.repair_slice_with_report(bytes).map(|(s, _)| s),
+        }
     }
 
     /// Like [`repair_slice`](Self::repair_slice), and tells what was done.
@@ -300,19 +309,35 @@ impl Decoder {
         &self,
         text: &'de str,
     ) -> Result<(T, Report)> {
+        let (value, reading) = self.decode_reading(text, true)?;
+        Ok((value, reading.into_report()))
+    }
+
+    /// [`decode_with_report`](Self::decode_with_report), the report not
+    /// yet listed (the value alone is all most callers keep); its
+    /// coercions only counted unless `listed` (or the acceptance test, or
+    /// the error of a reply it refuses, needs them).
+    fn decode_reading<'de, T: Deserialize<'de>>(
+        &self,
+        text: &'de str,
+        listed: bool,
+    ) -> Result<(T, Reading)> {
         let shape = shape::of::<T>();
+        let listed = listed || self.accept.is_some() || self.max_repairs.is_some();
         // A target read with `deserialize_any` throughout (`serde_json::Value`)
         // follows the Allow flags; any other is typed.
-        let done = self.decode_as(text, shape, shape != Shape::Any)?;
+        let done = self.decode_as(text, shape, shape != Shape::Any, listed)?;
         self.vet_result(text, done)
     }
 
+    /// Decodes `text` as `shape`; `listed`: see `de::Policy::listed`.
     pub(crate) fn decode_as<'de, T: Deserialize<'de>>(
         &self,
         text: &'de str,
         shape: Shape,
         typed: bool,
-    ) -> Result<(T, Report)> {
+        listed: bool,
+    ) -> Result<(T, Reading)> {
         let watch = self.rules.coerce(CoercionKind::FieldName);
         let mut ignored = false;
         if let Some(done) = self.fast_lane(text, watch, &mut ignored) {
@@ -326,6 +351,7 @@ impl Decoder {
             allow: self.allow,
             rules: self.rules,
             max_depth: self.max_depth,
+            listed,
         };
         // A candidate (a fence's body, a span in prose) that is one valid
         // value is read by serde_json, as the whole text would be.
@@ -365,8 +391,8 @@ impl Decoder {
         &self,
         text: &'de str,
         kind: Scalar,
-        result: Result<(T, Report)>,
-    ) -> Result<(T, Report)> {
+        result: Result<(T, Reading)>,
+    ) -> Result<(T, Reading)> {
         if !self.strategies.prose || !self.rules.repair(RepairKind::ValueInProse) {
             return result;
         }
@@ -424,7 +450,7 @@ impl Decoder {
         text: &'de str,
         watch: bool,
         ignored: &mut bool,
-    ) -> Option<(T, Report)> {
+    ) -> Option<(T, Reading)> {
         if !self.strategies.whole || self.max_depth < 128 {
             return None;
         }
@@ -438,15 +464,8 @@ impl Decoder {
             }
         };
         let rest = &slice[end..];
-        let report = |strategy, span| Report {
-            strategy,
-            span,
-            repairs: Vec::new(),
-            coercions: Vec::new(),
-            truncated: false,
-        };
         if rest.trim().is_empty() {
-            return Some((value, report(Strategy::Whole, c.span)));
+            return Some((value, Reading::clean(Strategy::Whole, c.span)));
         }
         // `{...} Hope this helps!`: the tolerant path would take the same
         // balanced span, clean, unless the prose holds more candidates.
@@ -471,7 +490,7 @@ impl Decoder {
             crate::choose::not_a_value(text, &balanced, refs)
         };
         (container && !more && self.strategies.balanced && !prose())
-            .then(|| (value, report(Strategy::Balanced, span)))
+            .then(|| (value, Reading::clean(Strategy::Balanced, span)))
     }
 
     /// Decodes `T`'s partial view (see
@@ -486,7 +505,7 @@ impl Decoder {
         // (an untagged enum's view). A reply still being written needs its
         // completion, so max_repairs and accept_if, which judge finished
         // replies, do not apply.
-        match self.decode_as::<T::View>(text, shape::of::<T::View>(), true) {
+        match self.decode_as::<T::View>(text, shape::of::<T::View>(), true, false) {
             Ok((view, _)) => Ok(view.admitted()),
             // Nothing written yet, or the reply is cut off before the view can
             // be formed (an enum's tag, a value cut before it showed anything).
@@ -497,11 +516,18 @@ impl Decoder {
 
     /// Recovers the value in `text` as compact JSON text, member order kept.
     pub fn repair(&self, text: &str) -> Result<String> {
-        self.repair_with_report(text).map(|(s, _)| s)
+        self.repair_reading(text).map(|(s, _)| s)
     }
 
     /// Like [`repair`](Self::repair), and tells what was done to the text.
     pub fn repair_with_report(&self, text: &str) -> Result<(String, Report)> {
+        let (json, reading) = self.repair_reading(text)?;
+        Ok((json, reading.into_report()))
+    }
+
+    /// [`repair_with_report`](Self::repair_with_report), the report not yet
+    /// listed.
+    fn repair_reading(&self, text: &str) -> Result<(String, Reading)> {
         let allow = (self.allow != Allow::ALL).then_some(self.allow);
         let done = self.run(
             text,
@@ -520,11 +546,18 @@ impl Decoder {
 
     /// The caller's acceptance test ([`max_repairs`](Self::max_repairs),
     /// [`accept_if`](Self::accept_if)) on a decoded reply.
-    fn vet_result<R>(&self, text: &str, (value, report): (R, Report)) -> Result<(R, Report)> {
-        let too_many = self.max_repairs.is_some_and(|n| report.fixes() > n);
-        if !too_many && self.accept.as_ref().is_none_or(|a| (a.0)(&report)) {
-            return Ok((value, report));
+    fn vet_result<R>(&self, text: &str, (value, reading): (R, Reading)) -> Result<(R, Reading)> {
+        let too_many = self.max_repairs.is_some_and(|n| reading.fixes() > n);
+        // The caller's test sees the report listed.
+        if !too_many
+            && self
+                .accept
+                .as_ref()
+                .is_none_or(|a| (a.0)(&reading.to_report()))
+        {
+            return Ok((value, reading));
         }
+        let report = reading.into_report();
         let message = match self.max_repairs {
             Some(n) if too_many => format!(
                 "the reply needed {} repairs and coercions, more than the {n} allowed",
@@ -663,7 +696,9 @@ pub(crate) fn nested_value(
         accept: None,
         lossy: false,
     };
-    let (value, report) = decoder.decode_with_report(text).ok()?;
+    let (value, report) = decoder
+        .decode_reading::<serde_json::Value>(text, false)
+        .ok()?;
     let whole = !report.truncated
         && !report.repairs.iter().any(|r| {
             matches!(

@@ -770,7 +770,21 @@ impl Display for OneOf<'_> {
 
 /// A string as JSON text (`"a \"b\""`), for messages and coercion records.
 pub(crate) fn quote(s: &str) -> String {
-    serde_json::to_string(s).unwrap_or_default()
+    // Room for exactly the quoted text, not twice it: the string may be a
+    // whole reply (a coercion's `written`).
+    let escapes: usize = s
+        .bytes()
+        .map(|b| match b {
+            b'"' | b'\\' | b'\x08' | b'\t' | b'\n' | b'\x0c' | b'\r' => 1,
+            0..0x20 => 5,
+            _ => 0,
+        })
+        .sum();
+    let mut out = Vec::with_capacity(s.len() + escapes + 2);
+    match serde_json::to_writer(&mut out, s) {
+        Ok(()) => String::from_utf8(out).unwrap_or_default(),
+        Err(_) => String::new(),
+    }
 }
 
 fn quoted_list(names: &[&str]) -> String {
@@ -825,3 +839,20 @@ fn got_words(unexp: &Unexpected<'_>) -> String {
 
 /// `Result` with this crate's [`Error`].
 pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `quote` is serde_json's quoting, in a string of exactly its length.
+    #[test]
+    fn quote_is_exact() {
+        let mut all: String = (0u8..0x80).map(char::from).collect();
+        all.push_str("é ✓ \u{2028} 😀");
+        for s in [all.as_str(), "", "plain", "\"a\" \"a\"", "\\\n\t\u{1}"] {
+            let q = quote(s);
+            assert_eq!(q, serde_json::to_string(s).unwrap());
+            assert_eq!(q.capacity(), q.len(), "{s:?}");
+        }
+    }
+}

@@ -295,6 +295,78 @@ pub(crate) fn inside(spans: &[Range<usize>], at: usize) -> bool {
     k > 0 && spans[k - 1].contains(&at)
 }
 
+/// Candidate spans, in the order they are tried: those of [`marked`] as
+/// found, or those of [`prose`] by their start.
+#[derive(Debug, Default)]
+pub(crate) struct Candidates {
+    /// Fences and tags.
+    listed: Vec<Candidate>,
+    /// Balanced spans in prose, sorted by start (no two start at the same
+    /// opener): kept as ranges, since a reply may hold one in every few
+    /// bytes.
+    balanced: Vec<Range<usize>>,
+    /// The trailing spans in prose (at most two), sorted by start.
+    trailing: Vec<Range<usize>>,
+}
+
+impl Candidates {
+    /// The candidates, in order.
+    pub(crate) fn iter(&self) -> CandidateIter<'_> {
+        CandidateIter {
+            all: self,
+            listed: 0,
+            balanced: 0,
+            trailing: 0,
+        }
+    }
+}
+
+/// The candidates of a [`Candidates`], in order.
+#[derive(Clone)]
+pub(crate) struct CandidateIter<'a> {
+    all: &'a Candidates,
+    listed: usize,
+    balanced: usize,
+    trailing: usize,
+}
+
+impl Iterator for CandidateIter<'_> {
+    type Item = Candidate;
+
+    fn next(&mut self) -> Option<Candidate> {
+        if let Some(c) = self.all.listed.get(self.listed) {
+            self.listed += 1;
+            return Some(c.clone());
+        }
+        let b = self.all.balanced.get(self.balanced);
+        let t = self.all.trailing.get(self.trailing);
+        match (b, t) {
+            (Some(b), Some(t)) if t.start < b.start => {
+                self.trailing += 1;
+                Some(Candidate {
+                    span: t.clone(),
+                    strategy: Strategy::Trailing,
+                })
+            }
+            (Some(b), _) => {
+                self.balanced += 1;
+                Some(Candidate {
+                    span: b.clone(),
+                    strategy: Strategy::Balanced,
+                })
+            }
+            (None, Some(t)) => {
+                self.trailing += 1;
+                Some(Candidate {
+                    span: t.clone(),
+                    strategy: Strategy::Trailing,
+                })
+            }
+            (None, None) => None,
+        }
+    }
+}
+
 /// Candidates the model marked: fenced blocks, then `<json>` tags (none
 /// inside the `skip` spans, which are sorted).
 pub(crate) fn marked(
@@ -302,7 +374,7 @@ pub(crate) fn marked(
     body: Range<usize>,
     which: Strategies,
     skip: &[Range<usize>],
-) -> Vec<Candidate> {
+) -> Candidates {
     let mut out = Vec::new();
     if which.fence {
         fences(text, body.clone(), &mut out);
@@ -311,7 +383,10 @@ pub(crate) fn marked(
         tags(text, body, &mut out);
     }
     out.retain(|c| !inside(skip, c.span.start));
-    out
+    Candidates {
+        listed: out,
+        ..Candidates::default()
+    }
 }
 
 /// Candidates in prose: balanced spans, then the trailing unclosed spans.
@@ -322,8 +397,8 @@ pub(crate) fn prose(
     body: Range<usize>,
     which: Strategies,
     skip: &[Range<usize>],
-) -> Vec<Candidate> {
-    let mut out = Vec::new();
+) -> Candidates {
+    let mut out = Candidates::default();
     if which.balanced || which.trailing {
         balanced(text, body, which, skip, &mut out);
     }
@@ -639,11 +714,11 @@ fn balanced(
     body: Range<usize>,
     which: Strategies,
     skip: &[Range<usize>],
-    out: &mut Vec<Candidate>,
+    out: &mut Candidates,
 ) {
     let b = text.as_bytes();
     let mut found: Vec<Range<usize>> = Vec::new();
-    let mut open: Vec<usize> = Vec::new();
+    let mut open = Openers::default();
     let mut next_skip = 0;
     let mut i = body.start;
     work::add(body.len());
@@ -698,27 +773,86 @@ fn balanced(
     // value starts: spans inside it are parts of it, not candidates.
     let cut = open
         .iter()
-        .copied()
         .find(|&start| starts_like_json(b, start, body.end));
-    if let Some(cut) = cut {
-        found.retain(|f| f.start < cut);
-    }
-    let mut all: Vec<Candidate> = Vec::with_capacity(found.len() + 2);
     if which.balanced {
-        for span in found {
-            if !is_marker(&b[span.clone()]) {
-                push(&mut all, text, span, Strategy::Balanced);
-            }
-        }
+        found.retain(|f| cut.is_none_or(|cut| f.start < cut) && !is_marker(&b[f.clone()]));
+        // Each opener starts one span at most: no two are equal to keep in
+        // order.
+        found.sort_unstable_by_key(|f| f.start);
+        found.shrink_to_fit();
+        out.balanced = found;
     }
     if which.trailing {
-        let outer = open.first().copied();
+        let outer = open.iter().next();
         for start in outer.into_iter().chain(cut.filter(|&c| Some(c) != outer)) {
-            push(&mut all, text, start..body.end, Strategy::Trailing);
+            out.trailing
+                .extend(trimmed(text.as_bytes(), start..body.end));
         }
     }
-    all.sort_by_key(|c| c.span.start);
-    out.extend(all);
+}
+
+/// The openers the balanced scan has seen and not yet matched: a stack of
+/// offsets that rise, each kept as its distance from the one below in
+/// LEB128 bytes (the last of a number's bytes has its high bit clear), so a
+/// reply of a million `[` costs a megabyte at most, not eight.
+#[derive(Debug, Default)]
+struct Openers {
+    bytes: Vec<u8>,
+    /// The offset on top (0 when empty).
+    top: usize,
+}
+
+impl Openers {
+    fn is_empty(&self) -> bool {
+        self.bytes.is_empty()
+    }
+
+    /// Pushes `at`, above the top.
+    fn push(&mut self, at: usize) {
+        let mut d = at - self.top;
+        while d >= 0x80 {
+            self.bytes.push(0x80 | (d & 0x7f) as u8);
+            d >>= 7;
+        }
+        self.bytes.push(d as u8);
+        self.top = at;
+    }
+
+    fn pop(&mut self) -> Option<usize> {
+        let end = self.bytes.len();
+        let last = end.checked_sub(1)?;
+        let mut start = last;
+        while start > 0 && self.bytes[start - 1] & 0x80 != 0 {
+            start -= 1;
+        }
+        let at = self.top;
+        self.top -= leb128(&self.bytes[start..end]);
+        self.bytes.truncate(start);
+        Some(at)
+    }
+
+    /// The offsets, from the bottom up.
+    fn iter(&self) -> impl Iterator<Item = usize> + '_ {
+        let mut k = 0;
+        let mut at = 0;
+        std::iter::from_fn(move || {
+            let start = k;
+            while self.bytes.get(k)? & 0x80 != 0 {
+                k += 1;
+            }
+            k += 1;
+            at += leb128(&self.bytes[start..k]);
+            Some(at)
+        })
+    }
+}
+
+/// The number in one LEB128 encoding.
+fn leb128(bytes: &[u8]) -> usize {
+    bytes
+        .iter()
+        .rev()
+        .fold(0, |n, &b| (n << 7) | usize::from(b & 0x7f))
 }
 
 /// Whether the `'` at `i` opens a string: it follows (past spaces) an
@@ -809,7 +943,13 @@ pub(crate) fn starts_like_json(b: &[u8], i: usize, end: usize) -> bool {
 /// Adds a candidate with its span trimmed of whitespace (so the same span
 /// found two ways is recognised as one).
 fn push(out: &mut Vec<Candidate>, text: &str, span: Range<usize>, strategy: Strategy) {
-    let b = text.as_bytes();
+    if let Some(span) = trimmed(text.as_bytes(), span) {
+        out.push(Candidate { span, strategy });
+    }
+}
+
+/// `span` trimmed of whitespace, unless nothing else is in it.
+fn trimmed(b: &[u8], span: Range<usize>) -> Option<Range<usize>> {
     let (mut start, mut end) = (span.start, span.end);
     while start < end && b[start].is_ascii_whitespace() {
         start += 1;
@@ -817,39 +957,69 @@ fn push(out: &mut Vec<Candidate>, text: &str, span: Range<usize>, strategy: Stra
     while end > start && b[end - 1].is_ascii_whitespace() {
         end -= 1;
     }
-    if start < end {
-        out.push(Candidate {
-            span: start..end,
-            strategy,
-        });
-    }
+    (start < end).then_some(start..end)
 }
 
-/// The top-level values of `span` when they are all objects or arrays
-/// (separated by whitespace, commas, semicolons or comments), each with
-/// whether it is empty (`{}`, `[ ]`). `None` when anything else is at the top
-/// level.
-pub(crate) fn container_roots(text: &str, span: Range<usize>) -> Option<Vec<(Range<usize>, bool)>> {
+/// How many top-level values `span` holds when they are all objects or
+/// arrays (separated by whitespace, commas, semicolons or comments), and how
+/// many of them are not empty (`{}`, `[ ]` are). `None` when anything else is
+/// at the top level. Nothing is kept: a reply of a million `[1]` costs no
+/// list of them.
+pub(crate) fn container_roots(text: &str, span: Range<usize>) -> Option<(usize, usize)> {
+    let (mut all, mut full) = (0, 0);
+    for root in roots(text, span) {
+        let (_, empty) = root?;
+        all += 1;
+        full += usize::from(!empty);
+    }
+    Some((all, full))
+}
+
+/// The `full` top-level values of `span` that are not empty, where
+/// [`container_roots`] found them.
+pub(crate) fn full_roots(text: &str, span: Range<usize>, full: usize) -> Vec<Range<usize>> {
+    let mut out = Vec::with_capacity(full);
+    out.extend(
+        roots(text, span)
+            .map_while(|r| r)
+            .filter(|(_, empty)| !empty)
+            .map(|(r, _)| r),
+    );
+    out
+}
+
+/// The top-level values of `span`, each an object or array with whether it
+/// is empty, as long as they are: `None` for the first that is not.
+fn roots(
+    text: &str,
+    span: Range<usize>,
+) -> impl Iterator<Item = Option<(Range<usize>, bool)>> + '_ {
     let b = text.as_bytes();
-    let mut roots = Vec::new();
     let mut i = span.start;
-    loop {
+    let mut done = false;
+    std::iter::from_fn(move || {
+        if done {
+            return None;
+        }
         i = lex::next_significant(b, i, span.end);
         while i < span.end && matches!(b[i], b',' | b';') {
             i = lex::next_significant(b, i + 1, span.end);
         }
         if i >= span.end {
-            return Some(roots);
+            done = true;
+            return None;
         }
         if !matches!(b[i], b'{' | b'[') {
-            return None;
+            done = true;
+            return Some(None);
         }
         let (close, _) = lex::matching_close(b, i, span.end);
         let end = close.map_or(span.end, |c| c + 1);
         let empty = close.is_some_and(|c| lex::next_significant(b, i + 1, span.end) == c);
-        roots.push((i..end, empty));
+        let root = i..end;
         i = end;
-    }
+        Some(Some((root, empty)))
+    })
 }
 
 fn find(b: &[u8], mut from: usize, end: usize, needle: &[u8]) -> Option<usize> {
@@ -869,8 +1039,8 @@ mod tests {
     fn spans(text: &str) -> Vec<(&str, Strategy)> {
         let body = body(text);
         let mut all: Vec<Candidate> = whole(text, body.clone()).into_iter().collect();
-        all.extend(marked(text, body.clone(), Strategies::default(), &[]));
-        all.extend(prose(text, body, Strategies::default(), &[]));
+        all.extend(marked(text, body.clone(), Strategies::default(), &[]).iter());
+        all.extend(prose(text, body, Strategies::default(), &[]).iter());
         all.into_iter()
             .map(|c| (&text[c.span], c.strategy))
             .collect()
@@ -901,6 +1071,27 @@ mod tests {
                 ("[3", Strategy::Trailing),
             ]
         );
+    }
+
+    #[test]
+    fn openers_stack_as_deltas() {
+        let mut open = Openers::default();
+        let mut want = Vec::new();
+        for at in [0, 1, 2, 130, 131, 20_000, 5_000_000, usize::MAX / 2] {
+            open.push(at);
+            want.push(at);
+            assert_eq!(open.iter().collect::<Vec<_>>(), want);
+        }
+        // One byte for each step below 128.
+        assert_eq!(open.bytes[..3], [0, 1, 1]);
+        while let Some(at) = want.pop() {
+            assert_eq!(open.pop(), Some(at));
+            assert_eq!(open.iter().collect::<Vec<_>>(), want);
+        }
+        assert!(open.is_empty());
+        assert_eq!(open.pop(), None);
+        open.push(7);
+        assert_eq!(open.iter().collect::<Vec<_>>(), [7]);
     }
 
     #[test]

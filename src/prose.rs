@@ -13,7 +13,7 @@ use serde::de::{self, Deserialize, Visitor};
 use serde_json::Value;
 
 use crate::error::{Error, ErrorKind, Result};
-use crate::report::{Repair, RepairKind, Report, Strategy};
+use crate::report::{Reading, Repair, RepairKind, Strategy};
 use crate::shape::Scalar;
 
 /// Replies longer than this are not short prose: an essay holding one number
@@ -28,22 +28,21 @@ pub(crate) fn read<'de, T: Deserialize<'de>>(
     text: &'de str,
     body: Range<usize>,
     kind: Scalar,
-) -> Option<Result<(T, Report)>> {
+) -> Option<Result<(T, Reading)>> {
     let s = &text[body.clone()];
     let trimmed = s.trim();
     if trimmed.is_empty() || trimmed.len() > MAX_PROSE || trimmed.contains('{') {
         return None;
     }
     let start = body.start + (s.len() - s.trim_start().len());
-    let report = |span: Range<usize>| Report {
-        strategy: Strategy::Prose,
-        repairs: vec![Repair {
+    let report = |span: Range<usize>| {
+        let offset = span.start;
+        let mut reading = Reading::clean(Strategy::Prose, span);
+        reading.repairs.push(Repair {
             kind: RepairKind::ValueInProse,
-            offset: span.start,
-        }],
-        span,
-        coercions: Vec::new(),
-        truncated: false,
+            offset,
+        });
+        reading
     };
     let found = match kind {
         Scalar::Text => {

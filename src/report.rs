@@ -417,11 +417,400 @@ impl Report {
     pub fn fixes(&self) -> usize {
         self.repairs.len() + self.coercions.len()
     }
+}
+
+/// A [`Report`] as the decoder builds it: the repairs kept as [`Repairs`]
+/// until a caller asks for the report ([`into_report`](Self::into_report)),
+/// so a call that returns only the value never lists them one by one.
+#[derive(Clone, Debug)]
+pub(crate) struct Reading {
+    pub strategy: Strategy,
+    pub span: Range<usize>,
+    pub repairs: Repairs,
+    pub coercions: Vec<Coercion>,
+    /// Coercions counted but not listed: a decode for the value alone (see
+    /// `de::Policy::listed`), whose reading never becomes a report.
+    pub unlisted: usize,
+    pub truncated: bool,
+}
+
+impl Reading {
+    /// A reading of `span` found by `strategy`, with no repair.
+    pub(crate) fn clean(strategy: Strategy, span: Range<usize>) -> Reading {
+        Reading {
+            strategy,
+            span,
+            repairs: Repairs::default(),
+            coercions: Vec::new(),
+            unlisted: 0,
+            truncated: false,
+        }
+    }
+
+    /// See [`Report::is_clean`].
+    pub(crate) fn is_clean(&self) -> bool {
+        self.repairs.is_empty() && self.coercions() == 0 && !self.truncated
+    }
+
+    /// How many coercions were made.
+    fn coercions(&self) -> usize {
+        self.coercions.len() + self.unlisted
+    }
+
+    /// See [`Report::fixes`].
+    pub(crate) fn fixes(&self) -> usize {
+        self.repairs.len() + self.coercions()
+    }
 
     /// How much the reply was bent: the repairs' weights, and one for each
     /// coercion (a candidate that needed none beats one that did).
     pub(crate) fn weight(&self) -> u32 {
         let repairs: u32 = self.repairs.iter().map(|r| r.kind.weight()).sum();
-        repairs + u32::try_from(self.coercions.len()).unwrap_or(u32::MAX)
+        repairs + u32::try_from(self.coercions()).unwrap_or(u32::MAX)
+    }
+
+    /// The report, each repair listed and each coercion spelled out.
+    pub(crate) fn into_report(self) -> Report {
+        debug_assert_eq!(self.unlisted, 0, "a report of coercions not listed");
+        Report {
+            strategy: self.strategy,
+            span: self.span,
+            repairs: self.repairs.to_vec(),
+            coercions: self.coercions.into_iter().map(spelled).collect(),
+            truncated: self.truncated,
+        }
+    }
+
+    /// The report, leaving the reading as it is.
+    pub(crate) fn to_report(&self) -> Report {
+        self.clone().into_report()
+    }
+}
+
+/// A coercion as the report shows it. The decoder leaves out what a
+/// [`CoercionKind::OneToSequence`] used, which is always what was written
+/// in brackets: the value may be the whole reply, and a call that returns
+/// only the value need not hold it twice more.
+fn spelled(mut c: Coercion) -> Coercion {
+    if c.kind == CoercionKind::OneToSequence {
+        c.used = format!("[{}]", c.written);
+    }
+    c
+}
+
+/// Repairs as the decoder keeps them: the same repairs in the same order as
+/// a `Vec<Repair>`, but a run of repairs at evenly spaced offsets, of one
+/// kind or of two kinds taking turns, is one entry: a `{` skipped at every
+/// byte of `{{{{`, an inner quote at every other byte of `"a" "a" "a"`, a
+/// closer at one offset for each open container, a quoted key and a
+/// trailing comma in each element of `[{'a': 1,}, {'a': 2,}, …]`. So a
+/// reply that needs a repair in every few bytes costs no more than one that
+/// needs a few. Listed one by one only for a [`Report`].
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Repairs {
+    runs: Vec<Run>,
+    /// How many repairs the runs hold.
+    len: usize,
+}
+
+/// `count` repairs taking turns between `first` and `second` (the same
+/// kind, for a run of one): the first at `offset`, each `second` repair
+/// `gap` after the one before it, each other `back` after the one before.
+#[derive(Clone, Copy, Debug)]
+struct Run {
+    offset: usize,
+    count: u16,
+    gap: u16,
+    back: u16,
+    first: RepairKind,
+    second: RepairKind,
+}
+
+impl Run {
+    /// The `i`-th repair of the run.
+    fn at(&self, i: u16) -> Repair {
+        let (pairs, odd) = (usize::from(i / 2), i % 2 == 1);
+        let cycle = usize::from(self.gap) + usize::from(self.back);
+        Repair {
+            kind: if odd { self.second } else { self.first },
+            offset: self.offset + pairs * cycle + if odd { usize::from(self.gap) } else { 0 },
+        }
+    }
+
+    fn last(&self) -> Repair {
+        self.at(self.count - 1)
+    }
+
+    fn one(r: Repair) -> Run {
+        Run {
+            offset: r.offset,
+            count: 1,
+            gap: 0,
+            back: 0,
+            first: r.kind,
+            second: r.kind,
+        }
+    }
+
+    /// Takes `r` as the run's next repair, if it is: a second repair sets
+    /// the second kind and the gap, a third the way back, the rest must
+    /// follow them.
+    fn take(&mut self, r: Repair) -> bool {
+        if self.count == u16::MAX {
+            return false;
+        }
+        let Some(gap) = r
+            .offset
+            .checked_sub(self.last().offset)
+            .and_then(|g| u16::try_from(g).ok())
+        else {
+            return false;
+        };
+        match self.count {
+            1 => {
+                self.second = r.kind;
+                self.gap = gap;
+            }
+            2 if r.kind == self.first => self.back = gap,
+            2 => return false,
+            _ if self.at(self.count) != r => return false,
+            _ => {}
+        }
+        self.count += 1;
+        true
+    }
+}
+
+impl Repairs {
+    pub(crate) fn len(&self) -> usize {
+        self.len
+    }
+
+    pub(crate) fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Adds a repair at the end.
+    pub(crate) fn push(&mut self, r: Repair) {
+        self.len += 1;
+        if !self.runs.last_mut().is_some_and(|run| run.take(r)) {
+            self.runs.push(Run::one(r));
+        }
+    }
+
+    /// Adds a repair before the others.
+    pub(crate) fn push_front(&mut self, r: Repair) {
+        self.len += 1;
+        self.runs.insert(0, Run::one(r));
+    }
+
+    /// Removes the last repair.
+    pub(crate) fn pop(&mut self) -> Option<Repair> {
+        let run = self.runs.last_mut()?;
+        let r = run.last();
+        run.count -= 1;
+        if run.count == 0 {
+            self.runs.pop();
+        }
+        self.len -= 1;
+        Some(r)
+    }
+
+    pub(crate) fn last(&self) -> Option<Repair> {
+        self.runs.last().map(Run::last)
+    }
+
+    /// Gives the last repair another kind.
+    pub(crate) fn relabel_last(&mut self, kind: RepairKind) {
+        if let Some(r) = self.pop() {
+            self.push(Repair { kind, ..r });
+        }
+    }
+
+    /// Keeps the first `len` repairs.
+    pub(crate) fn truncate(&mut self, len: usize) {
+        while self.len > len {
+            let run = self.runs.last_mut().expect("len counts the runs' repairs");
+            let excess = self.len - len;
+            if usize::from(run.count) <= excess {
+                self.len -= usize::from(run.count);
+                self.runs.pop();
+            } else {
+                run.count -= excess as u16;
+                self.len = len;
+            }
+        }
+    }
+
+    /// The repairs, in order.
+    pub(crate) fn iter(&self) -> impl Iterator<Item = Repair> + '_ {
+        self.since(0)
+    }
+
+    /// The repairs from the `from`-th on (none if there are not that many),
+    /// found from the end: checking the few made since the last check costs
+    /// no more however many came before.
+    pub(crate) fn since(&self, from: usize) -> impl Iterator<Item = Repair> + '_ {
+        let mut k = self.runs.len();
+        let mut before = self.len;
+        while k > 0 && before > from {
+            k -= 1;
+            before -= usize::from(self.runs[k].count);
+        }
+        // The runs from `k` on hold the repairs from the `before`-th on.
+        let skip = from.saturating_sub(before) as u16;
+        self.runs[k..].iter().enumerate().flat_map(move |(j, run)| {
+            let first = if j == 0 { skip.min(run.count) } else { 0 };
+            (first..run.count).map(move |i| run.at(i))
+        })
+    }
+
+    /// The repairs, listed one by one.
+    pub(crate) fn to_vec(&self) -> Vec<Repair> {
+        let mut all = Vec::with_capacity(self.len);
+        all.extend(self.iter());
+        all
+    }
+}
+
+impl Extend<Repair> for Repairs {
+    fn extend<I: IntoIterator<Item = Repair>>(&mut self, iter: I) {
+        for r in iter {
+            self.push(r);
+        }
+    }
+}
+
+impl FromIterator<Repair> for Repairs {
+    fn from_iter<I: IntoIterator<Item = Repair>>(iter: I) -> Repairs {
+        let mut all = Repairs::default();
+        all.extend(iter);
+        all
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every operation on [`Repairs`] gives what the same one on a
+    /// `Vec<Repair>` gives.
+    #[test]
+    fn repairs_are_a_vec() {
+        use RepairKind::*;
+        let r = |kind, offset| Repair { kind, offset };
+        let mut v: Vec<Repair> = Vec::new();
+        let mut c = Repairs::default();
+        let check = |v: &Vec<Repair>, c: &Repairs| {
+            assert_eq!(c.to_vec(), *v);
+            assert_eq!(c.len(), v.len());
+            assert_eq!(c.last(), v.last().copied());
+            for from in 0..=v.len() + 1 {
+                let tail: Vec<Repair> = c.since(from).collect();
+                assert_eq!(tail, v[from.min(v.len())..], "since {from}");
+            }
+        };
+        let pushes = [
+            r(Skipped, 1),
+            r(Skipped, 2),
+            r(Skipped, 3),
+            r(Skipped, 5),
+            r(Skipped, 7),
+            r(Skipped, 9),
+            r(MissingCloser, 9),
+            r(MissingCloser, 9),
+            r(MissingCloser, 9),
+            r(Skipped, 4),
+            r(Skipped, 4 + 70_000),
+            r(InnerQuote, 2),
+            r(InnerQuote, 4),
+            r(InnerQuote, 6),
+        ];
+        for p in pushes {
+            v.push(p);
+            c.push(p);
+            check(&v, &c);
+        }
+        // Six runs for fourteen repairs: 1, 2, 3; 5, 7, 9; the closers; 4
+        // and 70 004 (too far apart for one); the inner quotes.
+        assert_eq!(c.runs.len(), 6);
+        assert_eq!(std::mem::size_of::<Run>(), 16);
+        c.push_front(r(TrailingText, 0));
+        v.insert(0, r(TrailingText, 0));
+        check(&v, &c);
+        c.relabel_last(NumberAsString);
+        v.last_mut().unwrap().kind = NumberAsString;
+        check(&v, &c);
+        for len in [14, 12, 8, 7, 3, 3, 0] {
+            c.truncate(len);
+            v.truncate(len);
+            check(&v, &c);
+        }
+        c.extend(pushes);
+        v.extend(pushes);
+        check(&v, &c);
+        while let Some(p) = v.pop() {
+            assert_eq!(c.pop(), Some(p));
+            check(&v, &c);
+        }
+        assert_eq!(c.pop(), None);
+        // Two kinds taking turns: one run.
+        let mut c = Repairs::default();
+        for k in 0..1000 {
+            c.push(r(Quotes, 35 + 21 * k));
+            c.push(r(TrailingComma, 38 + 21 * k));
+        }
+        assert_eq!(c.runs.len(), 1);
+        assert_eq!(c.to_vec()[1999], r(TrailingComma, 38 + 21 * 999));
+    }
+
+    proptest::proptest! {
+        /// Any sequence of the operations the scanner and the choice use
+        /// gives what it gives on a `Vec<Repair>`.
+        #[test]
+        fn repairs_are_a_vec_always(ops in proptest::collection::vec((0u8..8, 0usize..4, 0usize..40), 0..200)) {
+            use RepairKind::*;
+            let kinds = [Skipped, Quotes, TrailingComma, MissingCloser];
+            let mut v: Vec<Repair> = Vec::new();
+            let mut c = Repairs::default();
+            let mut at: usize = 100;
+            for (op, kind, n) in ops {
+                let kind = kinds[kind];
+                match op {
+                    0..=3 => {
+                        // Mostly forward, now and then back.
+                        at = if op == 3 { at.saturating_sub(n) } else { at + n % 8 };
+                        let r = Repair { kind, offset: at };
+                        v.push(r);
+                        c.push(r);
+                    }
+                    4 => {
+                        proptest::prop_assert_eq!(c.pop(), v.pop());
+                    }
+                    5 => {
+                        let r = Repair { kind, offset: n };
+                        v.insert(0, r);
+                        c.push_front(r);
+                    }
+                    6 => {
+                        if let Some(last) = v.last_mut() {
+                            last.kind = kind;
+                        }
+                        c.relabel_last(kind);
+                    }
+                    _ => {
+                        let len = v.len().saturating_sub(n % 5);
+                        v.truncate(len);
+                        c.truncate(len);
+                    }
+                }
+                proptest::prop_assert_eq!(c.len(), v.len());
+                proptest::prop_assert_eq!(c.last(), v.last().copied());
+                proptest::prop_assert_eq!(c.to_vec(), v.clone());
+                let from = n % (v.len() + 2);
+                let tail: Vec<Repair> = c.since(from).collect();
+                proptest::prop_assert_eq!(&tail[..], &v[from.min(v.len())..]);
+            }
+        }
     }
 }

