@@ -48,6 +48,29 @@ pub enum ErrorKind {
     /// The value decoded, but its [`Contract`](crate::Contract) check found
     /// violations; [`Error::violations`] lists them.
     Contract,
+    /// The target type borrows a string (`&str`, `&[u8]`) where the reply's
+    /// string was written with escapes (or repaired), so it cannot point into
+    /// the text. This is the caller's type choice, not the model's mistake:
+    /// use `String` or `Cow<'_, str>` (with `#[serde(borrow)]`) for that
+    /// field. [`Error::feedback`] is empty for it: there is nothing for the
+    /// model to fix.
+    ///
+    /// ```
+    /// #[derive(Debug, serde::Deserialize)]
+    /// struct Name<'a> {
+    ///     name: &'a str,
+    /// }
+    ///
+    /// let e = serde_llm::from_llm_str::<Name>(r#"{"name": "say \"hi\""}"#).unwrap_err();
+    /// assert_eq!(e.kind(), serde_llm::ErrorKind::Borrowed);
+    /// assert_eq!(e.path(), "$.name");
+    /// assert!(e.to_string().contains("use `String` or `Cow<str>`"));
+    /// assert_eq!(e.feedback(), "");
+    /// // Borrowed where the text allows it:
+    /// let v: Name = serde_llm::from_llm_str(r#"{"name": "plain"}"#).unwrap();
+    /// assert_eq!(v.name, "plain");
+    /// ```
+    Borrowed,
 }
 
 impl ErrorKind {
@@ -63,6 +86,7 @@ impl ErrorKind {
             ErrorKind::Denied => "repair not allowed",
             ErrorKind::Rejected => "the reply needed too much repair",
             ErrorKind::Contract => "the value breaks its contract",
+            ErrorKind::Borrowed => "the target type cannot borrow this string",
         }
     }
 }
@@ -384,6 +408,10 @@ impl Error {
         if e.kind == ErrorKind::Rejected {
             return e.detail.clone().unwrap_or_else(|| e.message.clone());
         }
+        // The caller's type, not the reply, is at fault.
+        if e.kind == ErrorKind::Borrowed {
+            return String::new();
+        }
         let at = if !e.path.is_empty() {
             format_path(&e.path)
         } else if e.line > 0 && !matches!(e.kind, ErrorKind::Data | ErrorKind::NoJson) {
@@ -697,6 +725,21 @@ impl Error {
     /// serde's "invalid type" and "invalid value" errors (`what`), with
     /// their words for the model.
     fn unexpected(what: &str, unexp: &Unexpected<'_>, exp: &dyn Expected) -> Error {
+        // serde's `&str` and `&[u8]` given a string it cannot borrow: the
+        // target's choice, said as such.
+        let borrowed = matches!(unexp, Unexpected::Str(_) | Unexpected::Bytes(_))
+            && matches!(
+                exp.to_string().as_str(),
+                "a borrowed string" | "a borrowed byte array"
+            );
+        if borrowed {
+            return Error::new(
+                ErrorKind::Borrowed,
+                format_args!(
+                    "the target type borrows this string ({exp}), but the reply wrote it with escapes or it was repaired, so it cannot be borrowed from the text: use `String` or `Cow<str>` for this field"
+                ),
+            );
+        }
         Error::new(
             ErrorKind::Data,
             format_args!("{what}: {}, expected {exp}", Json(unexp)),

@@ -660,10 +660,20 @@ fn cow_is_owned_when_the_string_had_an_escape() {
 
 #[test]
 fn borrowed_str_cannot_hold_an_escaped_string() {
-    // As with serde_json: `&str` cannot point at unescaped text.
+    // As with serde_json: `&str` cannot point at unescaped text. That is
+    // the caller's type choice, said as such, and nothing for the model.
     let err = from_llm_str::<Borrowed>(r#"{"name": "a\nb", "note": ""}"#).unwrap_err();
-    assert_eq!(err.kind(), ErrorKind::Data);
+    assert_eq!(err.kind(), ErrorKind::Borrowed);
     assert_eq!(err.path(), "$.name");
+    assert_eq!(
+        err.to_string(),
+        "the target type borrows this string (a borrowed string), but the reply wrote it with escapes or it was repaired, so it cannot be borrowed from the text: use `String` or `Cow<str>` for this field at $.name (line 1, column 10)"
+    );
+    assert_eq!(err.feedback(), "");
+    // A string whose repair keeps its text as written (an inner quote) is
+    // still borrowed.
+    let b: Borrowed = from_llm_str(r#"{"name": "say "hi" now", "note": ""}"#).unwrap();
+    assert_eq!(b.name, r#"say "hi" now"#);
 }
 
 #[test]
