@@ -15,11 +15,11 @@ use serde::de::{
 use serde::forward_to_deserialize_any;
 
 use crate::coerce::{self, NameMatch};
-use crate::error::{quote, Error, ErrorKind, Hint, Result};
+use crate::error::{quote, Error, ErrorKind, Found, Hint, Result, Segment};
 use crate::partial::{Allow, TOKEN};
 use crate::policy::Rules;
 use crate::report::CoercionKind;
-use crate::scan::{classify, lex, parse_f64, Event, NumValue, Number, Scanner, Text};
+use crate::scan::{classify, lex, parse_f64, Event, NumValue, Number, ScanOptions, Scanner, Text};
 
 /// How incomplete values are treated in one decode.
 #[derive(Clone, Copy, Debug)]
@@ -91,6 +91,102 @@ impl<'a, 'de> Deserializer<'a, 'de> {
         match self.scan.next()? {
             Event::Eof => Ok(()),
             _ => Err(self.error(ErrorKind::Data, "trailing content after the value")),
+        }
+    }
+
+    /// An error from the root value, read from one span starting at
+    /// `start`: placed as [`place_found`](Self::place_found) places those of
+    /// elements and members.
+    #[cold]
+    pub(crate) fn place_root(&self, e: Error, start: usize) -> Error {
+        match self.scan.one_span() {
+            true => self.place_found(e, start),
+            false => e,
+        }
+    }
+
+    /// An error from the container starting at `start` that has no path of
+    /// its own (serde raised it from content it buffered: an internally
+    /// tagged enum's, a `flatten`ed struct's): placed at the one value in the
+    /// container it names, so the path says which member was wrong. Left as
+    /// it is when no value, or more than one, matches.
+    #[cold]
+    fn place_found(&self, mut e: Error, start: usize) -> Error {
+        let text = self.scan.text();
+        if !matches!(text.as_bytes().get(start), Some(b'{' | b'[')) {
+            return e;
+        }
+        let Some(found) = e.take_found() else {
+            return e;
+        };
+        let found = &found;
+        let opts = ScanOptions {
+            max_depth: self.policy.max_depth,
+            multi: false,
+            spine: None,
+            rules: self.policy.rules,
+            hints: Vec::new(),
+        };
+        let span = start..text.len();
+        let mut scan = Scanner::over(text, std::slice::from_ref(&span), &opts);
+        // Arrays hold the next element's index; `path` is where the value
+        // being read sits.
+        let mut stack: Vec<Option<usize>> = Vec::new();
+        let mut path: Vec<Segment> = Vec::new();
+        let mut hits = Vec::new();
+        let enter = |stack: &mut Vec<Option<usize>>, path: &mut Vec<Segment>| {
+            if let Some(Some(i)) = stack.last_mut() {
+                path.push(Segment::Index(*i));
+                *i += 1;
+            }
+        };
+        while let Ok(ev) = scan.next() {
+            let at = scan.offset();
+            let matches = match (ev, found) {
+                (Event::Key(t), Found::Key(k)) => {
+                    path.push(Segment::Key(scan.str(t).to_owned()));
+                    if scan.str(t) == k {
+                        hits.push((path.clone(), at));
+                    }
+                    continue;
+                }
+                (Event::Key(t), _) => {
+                    path.push(Segment::Key(scan.str(t).to_owned()));
+                    continue;
+                }
+                (Event::StartObject | Event::StartArray, _) => {
+                    enter(&mut stack, &mut path);
+                    stack.push(matches!(ev, Event::StartArray).then_some(0));
+                    continue;
+                }
+                (Event::EndObject | Event::EndArray, _) => {
+                    stack.pop();
+                    if stack.is_empty() {
+                        break;
+                    }
+                    path.pop();
+                    continue;
+                }
+                (Event::Eof, _) => break,
+                (Event::Str(t), Found::Str(want)) => scan.str(t) == want,
+                (Event::Bool(v), Found::Bool(want)) => v == *want,
+                (Event::Null, Found::Null) => true,
+                (Event::Num(n), Found::Unsigned(want)) => scan.str(n.text).parse() == Ok(*want),
+                (Event::Num(n), Found::Signed(want)) => scan.str(n.text).parse() == Ok(*want),
+                (Event::Num(n), Found::Float(want)) => scan.str(n.text).parse() == Ok(*want),
+                _ => false,
+            };
+            enter(&mut stack, &mut path);
+            if matches {
+                hits.push((path.clone(), at));
+            }
+            if !stack.is_empty() {
+                path.pop();
+            }
+        }
+        match <[_; 1]>::try_from(hits) {
+            Ok([(path, at)]) => e.placed(path, at),
+            Err(_) => e,
         }
     }
 
@@ -1010,7 +1106,7 @@ impl<'de> de::SeqAccess<'de> for SeqAccess<'_, '_, 'de> {
                     self.done = true;
                     Ok(None)
                 }
-                Err(e) => Err(e.in_index(index)),
+                Err(e) => Err(self.de.place_found(e, at).in_index(index)),
             };
         }
     }
@@ -1196,7 +1292,18 @@ impl<'de> de::MapAccess<'de> for MapAccess<'_, '_, 'de> {
             }
             result => result,
         };
-        value.map_err(|e| self.in_key(e))
+        value.map_err(|e| {
+            // The value starts after the key's colon.
+            let b = self.de.scan.text().as_bytes();
+            let e = match lex::key_then_colon(b, self.key_at, b.len()) {
+                Some(colon) => {
+                    let start = lex::next_significant(b, colon + 1, b.len());
+                    self.de.place_found(e, start)
+                }
+                None => e,
+            };
+            self.in_key(e)
+        })
     }
 }
 

@@ -361,8 +361,9 @@ impl Decoder {
             _ => None,
         };
         let result = self.run(text, shape, policy.on, clean, |scan| {
+            let start = scan.offset();
             let mut de = Deserializer::new(scan, policy);
-            let value = T::deserialize(&mut de)?;
+            let value = T::deserialize(&mut de).map_err(|e| de.place_root(e, start))?;
             de.finish()?;
             Ok(value)
         });

@@ -91,6 +91,35 @@ impl ErrorKind {
     }
 }
 
+/// A value a visitor did not want, as an error keeps it for placing (see
+/// [`ErrorImpl::found`]).
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) enum Found {
+    Str(String),
+    Bool(bool),
+    Unsigned(u64),
+    Signed(i64),
+    Float(f64),
+    Null,
+    /// An unknown key.
+    Key(String),
+}
+
+impl Found {
+    fn of(unexp: &Unexpected<'_>) -> Option<Found> {
+        Some(match *unexp {
+            Unexpected::Str(s) => Found::Str(s.to_owned()),
+            Unexpected::Char(c) => Found::Str(c.to_string()),
+            Unexpected::Bool(b) => Found::Bool(b),
+            Unexpected::Unsigned(u) => Found::Unsigned(u),
+            Unexpected::Signed(i) => Found::Signed(i),
+            Unexpected::Float(f) => Found::Float(f),
+            Unexpected::Unit => Found::Null,
+            _ => return None,
+        })
+    }
+}
+
 /// One step of a JSON path: an object key or an array index.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) enum Segment {
@@ -140,6 +169,11 @@ struct ErrorImpl {
     snippet: String,
     /// Innermost segment first: segments are pushed while the error unwinds.
     path: Vec<Segment>,
+    /// What a visitor was given that it did not want (a scalar value, an
+    /// unknown key), kept while the error has no path of its own: an error
+    /// from content serde buffered (an internally tagged enum, `flatten`)
+    /// is placed at that value inside the container (see `de`).
+    found: Option<Found>,
     /// For an internal restart: the containers found open at the end.
     spine: Option<Vec<usize>>,
     /// A cut-off value refused at its start (nothing of it was read).
@@ -198,6 +232,7 @@ impl Error {
                 column: 0,
                 snippet: String::new(),
                 path: Vec::new(),
+                found: None,
                 spine: None,
                 rejected: false,
                 cut: false,
@@ -453,6 +488,26 @@ impl Error {
         &self.inner.violations
     }
 
+    /// The value an error without a path of its own was raised for (see
+    /// [`Found`]).
+    /// Taken: a container tries once to place it, so an error that could
+    /// not be placed is not looked for again in each container around it.
+    pub(crate) fn take_found(&mut self) -> Option<Found> {
+        match self.inner.path.is_empty() {
+            true => self.inner.found.take(),
+            false => None,
+        }
+    }
+
+    /// Placed at the value it was raised for: `path` (outermost first)
+    /// inside the container being read, at `offset`.
+    #[cold]
+    pub(crate) fn placed(mut self, path: Vec<Segment>, offset: usize) -> Error {
+        self.inner.path.extend(path.into_iter().rev());
+        self.inner.offset = Some(offset);
+        self
+    }
+
     #[cold]
     pub(crate) fn in_key(mut self, key: &str) -> Error {
         self.inner.path.push(Segment::Key(key.to_owned()));
@@ -687,6 +742,7 @@ impl serde::de::Error for Error {
             quote(field),
             quoted_list(expected)
         ));
+        e.inner.found = Some(Found::Key(field.to_owned()));
         // A field's name in another style (`deny_unknown_fields`): read as
         // that field on a restart, as for variants.
         if let NameMatch::One(name) = match_name(field, expected) {
@@ -740,11 +796,12 @@ impl Error {
                 ),
             );
         }
-        Error::new(
+        let mut e = Error::new(
             ErrorKind::Data,
             format_args!("{what}: {}, expected {exp}", Json(unexp)),
-        )
-        .detail(format!(
+        );
+        e.inner.found = Found::of(unexp);
+        e.detail(format!(
             "expected {}, got {}",
             expected_words(&exp.to_string()),
             got_words(unexp)

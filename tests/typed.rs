@@ -2016,6 +2016,66 @@ fn error_unknown_variant() {
     assert_eq!((err.line(), err.column()), (2, 13));
 }
 
+/// Tool calls: serde buffers an internally tagged enum's content and reads
+/// it after the object ends, so its errors carry no path of their own.
+#[derive(Debug, PartialEq, Deserialize)]
+#[serde(tag = "tool", rename_all = "snake_case")]
+enum ToolCall {
+    Search { query: String, limit: u32 },
+    Finish { answer: String },
+}
+
+#[derive(Debug, PartialEq, Deserialize)]
+struct Turn {
+    calls: Vec<ToolCall>,
+    last: Option<ToolCall>,
+}
+
+#[derive(Debug, PartialEq, Deserialize)]
+struct PageOf {
+    title: String,
+    #[serde(flatten)]
+    meta: WordCount,
+}
+
+#[derive(Debug, PartialEq, Deserialize)]
+struct WordCount {
+    words: u32,
+}
+
+#[test]
+fn errors_inside_buffered_content_keep_their_path() {
+    // A member of the wrong type in the second call of a list.
+    let input = r#"{"calls": [{"tool": "search", "query": "q", "limit": 3},
+        {"tool": "search", "query": "r", "limit": "many"}], "last": null}"#;
+    let err = from_llm_str::<Turn>(input).unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::Data);
+    assert_eq!(err.path(), "$.calls[1].limit");
+    assert_eq!((err.line(), err.column()), (2, 51));
+    assert_eq!(
+        err.feedback(),
+        r#"$.calls[1].limit: expected a non-negative integer, got "many""#
+    );
+    // As a member.
+    let input = r#"{"calls": [], "last": {"tool": "finish", "answer": 7}}"#;
+    let err = from_llm_str::<Turn>(input).unwrap_err();
+    assert_eq!(err.path(), "$.last.answer");
+    // Inside a `flatten`ed struct.
+    let err = from_llm_str::<PageOf>(r#"{"title": "t", "words": -4}"#).unwrap_err();
+    assert_eq!(err.path(), "$.words");
+    // A value that appears twice cannot be told apart: the error stays at
+    // the call, with its message.
+    let input = r#"{"calls": [{"tool": "search", "query": "x", "limit": "x"}], "last": null}"#;
+    let err = from_llm_str::<Turn>(input).unwrap_err();
+    assert_eq!(err.path(), "$.calls[0]");
+    assert_eq!(err.message(), r#"invalid type: string "x", expected u32"#);
+    // A missing field is the call's.
+    let input = r#"{"calls": [{"tool": "search", "query": "x"}], "last": null}"#;
+    let err = from_llm_str::<Turn>(input).unwrap_err();
+    assert_eq!(err.path(), "$.calls[0]");
+    assert_eq!(err.message(), "missing field `limit`");
+}
+
 #[test]
 fn error_paths_quote_odd_keys_and_start_at_a_root_sequence() {
     let err =

@@ -364,6 +364,11 @@ impl<'de> Scanner<'de> {
         self.token_start
     }
 
+    /// Whether the scanner reads one span (not several gathered).
+    pub(crate) fn one_span(&self) -> bool {
+        self.segments.is_empty()
+    }
+
     /// How many bytes of its span are still to read.
     pub(crate) fn remaining(&self) -> usize {
         self.end.saturating_sub(self.pos)
