@@ -351,6 +351,26 @@ fn main() {
                 serde_json::from_str::<serde_json::Value>(&serde_llm::repair(&messy).unwrap())
                     .unwrap(),
             )),
+            // The messy reply and the valid document as files, for timing
+            // tools in other languages on the same bytes
+            // (`benches/other_languages/run.sh`).
+            "dump" => {
+                let dir = std::env::var("BENCH_DUMP").unwrap_or_else(|_| ".".into());
+                std::fs::write(format!("{dir}/messy.txt"), &messy).unwrap();
+                std::fs::write(format!("{dir}/valid.json"), &valid).unwrap();
+                let start = std::time::Instant::now();
+                let runs = 50;
+                for _ in 0..runs {
+                    std::hint::black_box(serde_llm::from_llm_str::<Doc>(&messy).unwrap());
+                }
+                let typed = start.elapsed().as_secs_f64() * 1e3 / f64::from(runs);
+                let start = std::time::Instant::now();
+                for _ in 0..runs {
+                    std::hint::black_box(serde_llm::repair(&messy).unwrap());
+                }
+                let repair = start.elapsed().as_secs_f64() * 1e3 / f64::from(runs);
+                println!("serde_llm from_llm_str::<Doc> {typed:.2} ms, repair {repair:.2} ms");
+            }
             "sizes" => eprintln!(
                 "valid {} B, messy {} B, fenced {} B, cut {} B",
                 valid.len(),
@@ -361,7 +381,7 @@ fn main() {
             "cut_none" => drop(std::hint::black_box(cut_pretty(&messy))),
             "none" => {}
             other => panic!(
-                "BENCH_ONCE: no path {other:?} (serde_json, valid, messy, repair, fenced, tolerant, cut, cut_none, value_messy, repair_value, sizes, none)"
+                "BENCH_ONCE: no path {other:?} (serde_json, valid, messy, repair, fenced, tolerant, cut, cut_none, value_messy, repair_value, sizes, dump, none)"
             ),
         }
         return;
