@@ -62,6 +62,8 @@ mod policy;
 mod prose;
 mod report;
 mod scan;
+#[cfg(feature = "schema")]
+mod schema;
 mod shape;
 mod stream;
 mod watch;
@@ -72,6 +74,8 @@ pub use contract::{Contract, Violation, Violations};
 pub use decoder::Decoder;
 pub use error::{Error, ErrorKind, Result};
 pub use partial::{Allow, Partial, View};
+#[cfg(feature = "schema")]
+pub use schema::{anthropic_schema, openai_schema, prompt, schema, SchemaError};
 pub use serde_llm_derive::Partial;
 #[cfg(feature = "futures")]
 pub use stream::futures::{DeltaStream, StreamError};
