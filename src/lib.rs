@@ -62,6 +62,8 @@ mod policy;
 mod prose;
 mod report;
 mod scan;
+#[cfg(feature = "schema")]
+mod schema;
 mod shape;
 mod stream;
 mod watch;
@@ -72,6 +74,8 @@ pub use contract::{Contract, Violation, Violations};
 pub use decoder::Decoder;
 pub use error::{Error, ErrorKind, Result};
 pub use partial::{Allow, Partial, View};
+#[cfg(feature = "schema")]
+pub use schema::{anthropic_schema, openai_schema, prompt, schema, SchemaError};
 pub use serde_llm_derive::Partial;
 #[cfg(feature = "futures")]
 pub use stream::futures::{DeltaStream, StreamError};
@@ -203,6 +207,8 @@ pub fn repair(text: &str) -> Result<String> {
     Decoder::new().repair(text)
 }
 
+// The README's examples run as doctests; one needs the `schema` feature (the
+// README's test command, `cargo test --workspace --all-features`, turns it on).
 #[doc = include_str!("../README.md")]
-#[cfg(doctest)]
+#[cfg(all(doctest, feature = "schema"))]
 pub struct ReadmeDoctests;
