@@ -91,7 +91,9 @@ pub mod __private {
         crate::work::total()
     }
 }
-pub use report::{Coercion, CoercionKind, Fix, Repair, RepairKind, Report, Strategy};
+pub use report::{
+    Coercion, CoercionKind, Fix, Repair, RepairKind, Report, ReportDisplay, Strategy, UnknownKind,
+};
 
 /// Decodes the value in a model's reply into `T`: extracts it from prose or
 /// fences, repairs it, completes it if it was cut off, and deserializes it.
