@@ -69,7 +69,7 @@ mod work;
 mod write;
 
 pub use contract::{Contract, Violation, Violations};
-pub use decoder::Decoder;
+pub use decoder::{Candidate, Decoder};
 pub use error::{Error, ErrorKind, Result};
 pub use partial::{Allow, Partial, View};
 pub use serde_llm_derive::Partial;
