@@ -1583,3 +1583,64 @@ fn new_verbs_and_flags_are_in_the_help() {
         assert!(out.stdout.contains(flag), "{flag}: {}", out.stdout);
     }
 }
+
+#[test]
+fn lines_are_written_as_they_come() {
+    // Each line's output arrives before the next line is written.
+    let out = run_in_steps(
+        &["repair", "--lines"],
+        &[
+            (b"\"[1, 2,]\"\n\"{a: 1}\"\n", &["[1,2]", "{\"a\":1}"]),
+            (b"\"oops\n", &["{\"error\":\"line 3: not a JSON string: EOF while parsing a string at column 5\"}"]),
+            (b"\"[3]\"\n", &["[3]"]),
+        ],
+    );
+    assert_eq!(out.stderr, "4 lines: 3 values (2 repaired), 1 error\n");
+    assert_eq!(out.code, Some(1));
+}
+
+/// The examples of README.md's "Command line" section written as a
+/// terminal session (`$ command`, then what it prints, stderr after
+/// stdout) print what they show.
+#[test]
+fn readme_sessions_are_true() {
+    let readme = include_str!("../../README.md");
+    let start = readme.find("## Command line\n").expect("the section");
+    let end = start + readme[start..].find("\n## ").expect("the next section");
+    let section = &readme[start..end];
+    let bin_dir = std::path::Path::new(env!("CARGO_BIN_EXE_serde-llm"))
+        .parent()
+        .expect("the binary's folder")
+        .to_owned();
+    let path = format!(
+        "{}:{}",
+        bin_dir.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let mut sessions = 0;
+    let mut rest = section;
+    while let Some(at) = rest.find("```text\n") {
+        let block = &rest[at + "```text\n".len()..];
+        let close = block.find("```\n").expect("a closed block");
+        // A block in a list item is indented: its closing fence says how much.
+        let indent = block[..close].rsplit('\n').next().unwrap_or("").len();
+        let lines: Vec<&str> = block[..close - indent]
+            .lines()
+            .map(|l| l.get(indent..).unwrap_or(""))
+            .collect();
+        rest = &block[close + 4..];
+        let Some(command) = lines.first().and_then(|l| l.strip_prefix("$ ")) else {
+            continue;
+        };
+        let want: String = lines[1..].iter().map(|l| format!("{l}\n")).collect();
+        let out = Command::new("sh")
+            .arg("-c")
+            .arg(format!("{command} 2>&1"))
+            .env("PATH", &path)
+            .output()
+            .expect("run sh");
+        assert_eq!(String::from_utf8_lossy(&out.stdout), want, "{command}");
+        sessions += 1;
+    }
+    assert!(sessions >= 3, "only {sessions} sessions found");
+}
