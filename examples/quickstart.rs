@@ -1,5 +1,6 @@
 //! Decodes a few recorded model replies into typed structs and prints each
-//! value with the report of what was repaired and coerced.
+//! reply beside its value and the report of what was repaired and coerced
+//! (`Report::display`: each repair with its line, column and a snippet).
 //!
 //! ```text
 //! cargo run --example quickstart
@@ -53,54 +54,58 @@ struct Task {
     done: bool,
 }
 
-fn show<T: std::fmt::Debug>(name: &str, result: serde_llm::Result<(T, Report)>) {
+/// Prints the reply, then the value decoded from it (or the error) and the
+/// report of what was done, its positions given as lines and columns of
+/// the reply.
+fn show<T: std::fmt::Debug>(name: &str, reply: &str, result: serde_llm::Result<(T, Report)>) {
     println!("== {name}");
+    println!("-- the reply");
+    println!("{}", reply.trim_end());
     match result {
         Ok((value, report)) => {
+            println!("-- the value");
             println!("{value:#?}");
-            println!(
-                "found by {:?} at bytes {}..{}, truncated: {}",
-                report.strategy, report.span.start, report.span.end, report.truncated
-            );
-            for r in &report.repairs {
-                println!("  repaired {:?} at byte {}", r.kind, r.offset);
-            }
-            for c in &report.coercions {
-                println!(
-                    "  coerced {:?} at {}: {} -> {}",
-                    c.kind, c.path, c.written, c.used
-                );
-            }
+            println!("-- the report");
+            print!("{}", report.display(reply));
         }
-        Err(e) => println!("error: {e:#}"),
+        Err(e) => println!("-- error: {e:#}"),
     }
     println!();
 }
 
 fn main() {
     let decoder = Decoder::new();
-    show(
-        "a fenced reply with JS-style mistakes",
-        decoder.decode_with_report::<Verdict>(include_str!("replies/verdict_fenced.txt")),
-    );
-    show(
-        "a reasoning block, then Python literals",
-        decoder.decode_with_report::<Verdict>(include_str!("replies/verdict_python.txt")),
-    );
-    show(
-        "values of the wrong type, as models write them",
-        decoder.decode_with_report::<Verdict>(include_str!("replies/verdict_coerced.txt")),
-    );
+    let replies = [
+        (
+            "a fenced reply with JS-style mistakes",
+            include_str!("replies/verdict_fenced.txt"),
+        ),
+        (
+            "a reasoning block, then Python literals",
+            include_str!("replies/verdict_python.txt"),
+        ),
+        (
+            "values of the wrong type, as models write them",
+            include_str!("replies/verdict_coerced.txt"),
+        ),
+    ];
+    for (name, reply) in replies {
+        show(name, reply, decoder.decode_with_report::<Verdict>(reply));
+    }
+    let invoice = include_str!("replies/invoice_truncated.txt");
     show(
         "an invoice cut off mid-stream",
-        decoder.decode_with_report::<Invoice>(include_str!("replies/invoice_truncated.txt")),
+        invoice,
+        decoder.decode_with_report::<Invoice>(invoice),
     );
+    let tasks = include_str!("replies/tasks_ndjson.txt");
     show(
         "one object per line, gathered into a Vec",
-        decoder.decode_with_report::<Vec<Task>>(include_str!("replies/tasks_ndjson.txt")),
+        tasks,
+        decoder.decode_with_report::<Vec<Task>>(tasks),
     );
     println!("== the same invoice as plain JSON");
-    match serde_llm::repair(include_str!("replies/invoice_truncated.txt")) {
+    match serde_llm::repair(invoice) {
         Ok(json) => println!("{json}"),
         Err(e) => println!("error: {e:#}"),
     }

@@ -1,9 +1,10 @@
 //! [`Decoder`]: the options and the public entry points. The choice among
 //! candidate spans is `choose`'s job.
 
+use std::ops::Range;
 use std::sync::Arc;
 
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 
 use crate::contract::Contract;
 use crate::de::{Deserializer, Policy};
@@ -45,6 +46,22 @@ impl Default for Decoder {
     fn default() -> Self {
         Decoder::new()
     }
+}
+
+/// A place in a reply where the value may be, as
+/// [`Decoder::candidates`] lists them: how it was found and its byte span
+/// in the reply. It serializes as the [`Report`]'s fields of the same names
+/// do: `{"strategy":"fence","span":{"start":21,"end":30}}`.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
+#[non_exhaustive]
+pub struct Candidate {
+    /// How it was found: [`Strategy::Whole`], [`Fence`](Strategy::Fence),
+    /// [`Tag`](Strategy::Tag), [`Balanced`](Strategy::Balanced) or
+    /// [`Trailing`](Strategy::Trailing).
+    pub strategy: Strategy,
+    /// The byte span of the reply that holds it (a fence's or a tag's
+    /// content, without the markers).
+    pub span: Range<usize>,
 }
 
 /// The highest depth limit: serde's visitors recurse once per level, and a
@@ -185,6 +202,79 @@ impl Decoder {
     pub fn allow_partial(mut self, allow: Allow) -> Decoder {
         self.allow = allow;
         self
+    }
+
+    /// Every place in `text` where this decoder looks for the value, in the
+    /// order it tries them: the whole reply (after a BOM, leading reasoning
+    /// blocks and special-token markers), each fenced block, each
+    /// `<json>…</json>` tag, then the balanced `{…}` and `[…]` spans and
+    /// the spans that never close in the prose, by where they start. Only
+    /// the strategies turned on ([`strategy`](Self::strategy)) are listed,
+    /// and nothing inside a reasoning block; a span found twice is listed
+    /// once, under the first strategy that found it. An empty reply has
+    /// none.
+    ///
+    /// A decode tries fewer: it stops at the first candidate that decodes
+    /// with no repair, reads no span in the prose once a fence or tag gave
+    /// a value, passes over spans inside one that decoded whole, and for an
+    /// untyped target over bracketed prose (citations such as `[2]`). A
+    /// sequence target may also gather several candidates into one
+    /// ([`Strategy::Gathered`]), and a scalar target read the prose
+    /// ([`Strategy::Prose`]); neither is a candidate here. The span a
+    /// [`Report`] gives is the part of its candidate that was read.
+    ///
+    /// ```
+    /// use serde_llm::{Decoder, Strategy};
+    ///
+    /// let reply = "Try {a: 1}\n```json\n{\"a\": 2}\n```\nor <json>[3]</json> or {\"b\": [4";
+    /// let found: Vec<(Strategy, &str)> = Decoder::new()
+    ///     .candidates(reply)
+    ///     .into_iter()
+    ///     .map(|c| (c.strategy, &reply[c.span]))
+    ///     .collect();
+    /// assert_eq!(
+    ///     found,
+    ///     [
+    ///         (Strategy::Whole, reply),
+    ///         (Strategy::Fence, "{\"a\": 2}"),
+    ///         (Strategy::Tag, "[3]"),
+    ///         (Strategy::Balanced, "{a: 1}"),
+    ///         // The fence's `{"a": 2}` and the tag's `[3]`, found again in
+    ///         // the prose, are not listed twice.
+    ///         (Strategy::Trailing, "{\"b\": [4"),
+    ///     ]
+    /// );
+    /// ```
+    pub fn candidates(&self, text: &str) -> Vec<Candidate> {
+        // The order of `Decoder::run` (src/choose.rs): the whole text, the
+        // marked spans, then the prose.
+        let body = extract::body(text);
+        let mut out = Vec::new();
+        if text[body.clone()].trim().is_empty() {
+            return out;
+        }
+        let mut seen = std::collections::HashSet::new();
+        let mut add = |c: extract::Candidate| {
+            if seen.insert((c.span.start, c.span.end)) {
+                out.push(Candidate {
+                    strategy: c.strategy,
+                    span: c.span,
+                });
+            }
+        };
+        if self.strategies.whole {
+            if let Some(c) = extract::whole(text, body.clone()) {
+                add(c);
+            }
+        }
+        let thoughts = extract::reasoning(text, body.clone());
+        extract::marked(text, body.clone(), self.strategies, &thoughts)
+            .iter()
+            .for_each(&mut add);
+        extract::prose(text, body, self.strategies, &thoughts)
+            .iter()
+            .for_each(&mut add);
+        out
     }
 
     /// Decodes the value in `text` into `T`.

@@ -615,7 +615,7 @@ pub(crate) fn is_plain_key(k: &str) -> bool {
         && k.chars().all(|c| c.is_alphanumeric() || c == '_')
 }
 
-fn floor_char_boundary(text: &str, mut i: usize) -> usize {
+pub(crate) fn floor_char_boundary(text: &str, mut i: usize) -> usize {
     while !text.is_char_boundary(i) {
         i -= 1;
     }
@@ -623,7 +623,7 @@ fn floor_char_boundary(text: &str, mut i: usize) -> usize {
 }
 
 /// About 20 characters either side of `offset`, on one line.
-fn snippet(text: &str, offset: usize) -> String {
+pub(crate) fn snippet(text: &str, offset: usize) -> String {
     let start = text[..offset]
         .char_indices()
         .rev()

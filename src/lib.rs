@@ -71,7 +71,7 @@ mod work;
 mod write;
 
 pub use contract::{Contract, Violation, Violations};
-pub use decoder::Decoder;
+pub use decoder::{Candidate, Decoder};
 pub use error::{Error, ErrorKind, Result};
 pub use partial::{Allow, Partial, View};
 #[cfg(feature = "schema")]
@@ -95,7 +95,9 @@ pub mod __private {
         crate::work::total()
     }
 }
-pub use report::{Coercion, CoercionKind, Fix, Repair, RepairKind, Report, Strategy};
+pub use report::{
+    Coercion, CoercionKind, Fix, Repair, RepairKind, Report, ReportDisplay, Strategy, UnknownKind,
+};
 
 /// Decodes the value in a model's reply into `T`: extracts it from prose or
 /// fences, repairs it, completes it if it was cut off, and deserializes it.

@@ -1,9 +1,13 @@
 //! What the decoder did to the text: which candidate it took and every repair.
 
 use std::collections::BTreeMap;
+use std::fmt;
 use std::ops::Range;
+use std::str::FromStr;
 
 use serde::Serialize;
+
+use crate::error::{floor_char_boundary, line_column, snippet};
 
 /// How the decoded value was found in the reply.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
@@ -27,6 +31,21 @@ pub enum Strategy {
     /// reply, a bool, number or unit enum the one value of its type the prose
     /// holds (`The answer is **B**.`). The span is what was read.
     Prose,
+}
+
+impl Strategy {
+    /// The strategy's name as the [`Report`] serializes it: `"fence"`.
+    pub(crate) fn name(self) -> &'static str {
+        match self {
+            Strategy::Whole => "whole",
+            Strategy::Fence => "fence",
+            Strategy::Tag => "tag",
+            Strategy::Balanced => "balanced",
+            Strategy::Trailing => "trailing",
+            Strategy::Gathered => "gathered",
+            Strategy::Prose => "prose",
+        }
+    }
 }
 
 /// One thing the scanner changed to make the text a value.
@@ -315,6 +334,202 @@ impl CoercionKind {
     }
 }
 
+impl RepairKind {
+    /// Every kind of repair, in the order of their declaration.
+    ///
+    /// ```
+    /// use serde_llm::RepairKind;
+    ///
+    /// assert!(RepairKind::ALL.contains(&RepairKind::TrailingComma));
+    /// ```
+    pub const ALL: &'static [RepairKind] = &[
+        RepairKind::TrailingComma,
+        RepairKind::ExtraComma,
+        RepairKind::MissingComma,
+        RepairKind::MissingColon,
+        RepairKind::MissingValue,
+        RepairKind::DanglingKey,
+        RepairKind::Quotes,
+        RepairKind::UnquotedKey,
+        RepairKind::UnquotedString,
+        RepairKind::Comment,
+        RepairKind::Literal,
+        RepairKind::NonFiniteNumber,
+        RepairKind::ControlCharacter,
+        RepairKind::InnerQuote,
+        RepairKind::MissingQuote,
+        RepairKind::InvalidEscape,
+        RepairKind::LoneSurrogate,
+        RepairKind::NumberFormat,
+        RepairKind::DigitGroups,
+        RepairKind::NumberAsString,
+        RepairKind::Concatenation,
+        RepairKind::Ellipsis,
+        RepairKind::MissingCloser,
+        RepairKind::StrayCloser,
+        RepairKind::MismatchedCloser,
+        RepairKind::TruncatedValue,
+        RepairKind::TrailingText,
+        RepairKind::Skipped,
+        RepairKind::SpecialWhitespace,
+        RepairKind::EscapedJson,
+        RepairKind::Wrapper,
+        RepairKind::Tuple,
+        RepairKind::SetLiteral,
+        RepairKind::ImplicitObject,
+        RepairKind::DoubledQuotes,
+        RepairKind::CodeFence,
+        RepairKind::Regex,
+        RepairKind::Reopened,
+        RepairKind::ValueInProse,
+        RepairKind::InvalidUtf8,
+        RepairKind::MultipleValues,
+        RepairKind::CodeBlock,
+        RepairKind::SpecialToken,
+        RepairKind::FullWidthPunctuation,
+    ];
+
+    /// The kind's name as the [`Report`] serializes it, in snake_case:
+    /// `"trailing_comma"`. [`Display`](fmt::Display) writes it, and
+    /// [`FromStr`] reads it back.
+    pub fn name(self) -> &'static str {
+        use RepairKind::*;
+        match self {
+            TrailingComma => "trailing_comma",
+            ExtraComma => "extra_comma",
+            MissingComma => "missing_comma",
+            MissingColon => "missing_colon",
+            MissingValue => "missing_value",
+            DanglingKey => "dangling_key",
+            Quotes => "quotes",
+            UnquotedKey => "unquoted_key",
+            UnquotedString => "unquoted_string",
+            Comment => "comment",
+            Literal => "literal",
+            NonFiniteNumber => "non_finite_number",
+            ControlCharacter => "control_character",
+            InnerQuote => "inner_quote",
+            MissingQuote => "missing_quote",
+            InvalidEscape => "invalid_escape",
+            LoneSurrogate => "lone_surrogate",
+            NumberFormat => "number_format",
+            DigitGroups => "digit_groups",
+            NumberAsString => "number_as_string",
+            Concatenation => "concatenation",
+            Ellipsis => "ellipsis",
+            MissingCloser => "missing_closer",
+            StrayCloser => "stray_closer",
+            MismatchedCloser => "mismatched_closer",
+            TruncatedValue => "truncated_value",
+            TrailingText => "trailing_text",
+            Skipped => "skipped",
+            SpecialWhitespace => "special_whitespace",
+            EscapedJson => "escaped_json",
+            Wrapper => "wrapper",
+            Tuple => "tuple",
+            SetLiteral => "set_literal",
+            ImplicitObject => "implicit_object",
+            DoubledQuotes => "doubled_quotes",
+            CodeFence => "code_fence",
+            Regex => "regex",
+            Reopened => "reopened",
+            ValueInProse => "value_in_prose",
+            InvalidUtf8 => "invalid_utf8",
+            MultipleValues => "multiple_values",
+            CodeBlock => "code_block",
+            SpecialToken => "special_token",
+            FullWidthPunctuation => "full_width_punctuation",
+        }
+    }
+}
+
+impl fmt::Display for RepairKind {
+    /// The kind's [`name`](Self::name).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for RepairKind {
+    type Err = UnknownKind;
+
+    /// The kind of that [`name`](Self::name) (exactly: snake_case).
+    fn from_str(name: &str) -> Result<RepairKind, UnknownKind> {
+        const WHAT: &str = "repair kind";
+        RepairKind::ALL
+            .iter()
+            .copied()
+            .find(|k| k.name() == name)
+            .ok_or_else(|| UnknownKind::new(name, WHAT))
+    }
+}
+
+impl CoercionKind {
+    /// Every kind of coercion, in the order of their declaration.
+    ///
+    /// ```
+    /// use serde_llm::CoercionKind;
+    ///
+    /// assert!(CoercionKind::ALL.contains(&CoercionKind::StringToNumber));
+    /// ```
+    pub const ALL: &'static [CoercionKind] = &[
+        CoercionKind::StringToNumber,
+        CoercionKind::FloatToInteger,
+        CoercionKind::RoundFloat,
+        CoercionKind::ToString,
+        CoercionKind::NullToString,
+        CoercionKind::ToBool,
+        CoercionKind::OneToSequence,
+        CoercionKind::JsonInString,
+        CoercionKind::EnumVariant,
+        CoercionKind::FieldName,
+        CoercionKind::NoneSentinel,
+        CoercionKind::WrappedList,
+    ];
+
+    /// The kind's name as the [`Report`] serializes it, in snake_case:
+    /// `"string_to_number"`. [`Display`](fmt::Display) writes it, and
+    /// [`FromStr`] reads it back.
+    pub fn name(self) -> &'static str {
+        use CoercionKind::*;
+        match self {
+            StringToNumber => "string_to_number",
+            FloatToInteger => "float_to_integer",
+            RoundFloat => "round_float",
+            ToString => "to_string",
+            NullToString => "null_to_string",
+            ToBool => "to_bool",
+            OneToSequence => "one_to_sequence",
+            JsonInString => "json_in_string",
+            EnumVariant => "enum_variant",
+            FieldName => "field_name",
+            NoneSentinel => "none_sentinel",
+            WrappedList => "wrapped_list",
+        }
+    }
+}
+
+impl fmt::Display for CoercionKind {
+    /// The kind's [`name`](Self::name).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for CoercionKind {
+    type Err = UnknownKind;
+
+    /// The kind of that [`name`](Self::name) (exactly: snake_case).
+    fn from_str(name: &str) -> Result<CoercionKind, UnknownKind> {
+        const WHAT: &str = "coercion kind";
+        CoercionKind::ALL
+            .iter()
+            .copied()
+            .find(|k| k.name() == name)
+            .ok_or_else(|| UnknownKind::new(name, WHAT))
+    }
+}
+
 /// A repair or a coercion kind: what [`Decoder::allow`](crate::Decoder::allow)
 /// and [`Decoder::deny`](crate::Decoder::deny) take, and what
 /// [`Report::counts`] counts.
@@ -346,6 +561,99 @@ impl From<CoercionKind> for Fix {
         Fix::Coercion(kind)
     }
 }
+
+impl Fix {
+    /// Every repair kind, then every coercion kind
+    /// ([`RepairKind::ALL`], [`CoercionKind::ALL`]).
+    ///
+    /// ```
+    /// use serde_llm::{CoercionKind, Fix, RepairKind};
+    ///
+    /// assert_eq!(Fix::all().count(), RepairKind::ALL.len() + CoercionKind::ALL.len());
+    /// assert_eq!(Fix::all().next(), Some(Fix::Repair(RepairKind::TrailingComma)));
+    /// ```
+    pub fn all() -> impl Iterator<Item = Fix> {
+        let repairs = RepairKind::ALL.iter().copied().map(Fix::Repair);
+        repairs.chain(CoercionKind::ALL.iter().copied().map(Fix::Coercion))
+    }
+
+    /// The kind's name as the [`Report`] serializes it, in snake_case
+    /// (no repair kind has a coercion kind's name).
+    pub fn name(self) -> &'static str {
+        match self {
+            Fix::Repair(kind) => kind.name(),
+            Fix::Coercion(kind) => kind.name(),
+        }
+    }
+}
+
+impl fmt::Display for Fix {
+    /// The kind's [`name`](Self::name): `trailing_comma`, `string_to_number`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Fix {
+    type Err = UnknownKind;
+
+    /// The repair or coercion kind of that [`name`](Self::name), as the
+    /// report writes it (snake_case, exactly), for configuration files and
+    /// command lines.
+    ///
+    /// ```
+    /// use serde_llm::{CoercionKind, Decoder, Fix, RepairKind};
+    ///
+    /// let fix: Fix = "trailing_comma".parse().unwrap();
+    /// assert_eq!(fix, Fix::Repair(RepairKind::TrailingComma));
+    /// assert_eq!("string_to_number".parse(), Ok(Fix::Coercion(CoercionKind::StringToNumber)));
+    /// assert_eq!(fix.to_string(), "trailing_comma");
+    ///
+    /// let err = "trailing_commas".parse::<Fix>().unwrap_err();
+    /// assert_eq!(err.to_string(), "unknown repair or coercion kind `trailing_commas`");
+    ///
+    /// let strict = Decoder::strict().allow(fix);
+    /// assert_eq!(strict.repair("[1, 2,]").unwrap(), "[1,2]");
+    /// ```
+    fn from_str(name: &str) -> Result<Fix, UnknownKind> {
+        const WHAT: &str = "repair or coercion kind";
+        Fix::all()
+            .find(|k| k.name() == name)
+            .ok_or_else(|| UnknownKind::new(name, WHAT))
+    }
+}
+
+/// A name that is no repair or coercion kind, refused by the [`FromStr`]
+/// impls of [`Fix`], [`RepairKind`] and [`CoercionKind`]. Its text says
+/// which name; [`Fix::all`] lists the valid ones.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnknownKind {
+    name: String,
+    /// "repair kind", "coercion kind", or "repair or coercion kind".
+    what: &'static str,
+}
+
+impl UnknownKind {
+    fn new(name: &str, what: &'static str) -> UnknownKind {
+        UnknownKind {
+            name: name.to_owned(),
+            what,
+        }
+    }
+
+    /// The name that was refused.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+}
+
+impl fmt::Display for UnknownKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "unknown {} `{}`", self.what, self.name)
+    }
+}
+
+impl std::error::Error for UnknownKind {}
 
 /// What was done to the text to decode it.
 ///
@@ -416,6 +724,110 @@ impl Report {
     /// How many repairs and coercions were made in all.
     pub fn fixes(&self) -> usize {
         self.repairs.len() + self.coercions.len()
+    }
+
+    /// The report as text for a person, each position given as a line and
+    /// column of `text`, the text that was decoded (the report holds byte
+    /// offsets only, which is why this takes the text and `Report` has no
+    /// `Display` of its own). Five parts, one line each but the lists:
+    ///
+    /// - `strategy:` how the value was found, its byte span, and the line
+    ///   and column of its first and last characters;
+    /// - `repairs:` how many, then one line each in offset order:
+    ///   `  line L, column C: <problem> (near: <snippet>)`, the problem as
+    ///   [`RepairKind::problem`] says it and about 20 characters either side
+    ///   (control characters as spaces);
+    /// - `coercions:` how many, then one line each in offset order:
+    ///   `  line L, column C, <path>: <problem> (<written> → <used>)`;
+    /// - `truncated:` `yes` (the value was cut off and completed) or `no`.
+    ///
+    /// The returned value borrows both and writes the text when displayed.
+    /// Columns count characters, from 1; an offset past `text` (a report
+    /// of another text) is shown at its end.
+    ///
+    /// ```
+    /// let reply = "Here you go:\n```json\n{\"n\": 1,}\n```";
+    /// let (_, report) = serde_llm::Decoder::new().repair_with_report(reply).unwrap();
+    /// assert_eq!(
+    ///     report.display(reply).to_string(),
+    ///     "strategy: fence, bytes 21..30 (line 3, column 1 to line 3, column 9)\n\
+    ///      repairs: 1\n\
+    ///      \x20 line 3, column 8: a trailing comma (near: go: ```json {\"n\": 1,} ```)\n\
+    ///      coercions: 0\n\
+    ///      truncated: no\n"
+    /// );
+    /// ```
+    pub fn display<'a>(&'a self, text: &'a str) -> ReportDisplay<'a> {
+        ReportDisplay { report: self, text }
+    }
+}
+
+/// A [`Report`] shown as text for a person, with lines and columns of the
+/// text decoded: see [`Report::display`]. A named type (not `impl
+/// Display`) so that it can be kept in a struct or passed on, as
+/// `std::path::Display` is.
+#[derive(Clone, Copy, Debug)]
+pub struct ReportDisplay<'a> {
+    report: &'a Report,
+    text: &'a str,
+}
+
+impl ReportDisplay<'_> {
+    /// `line L, column C` of `offset` in the text.
+    fn at(&self, offset: usize) -> String {
+        let (line, column) = line_column(self.text, offset);
+        format!("line {line}, column {column}")
+    }
+}
+
+impl fmt::Display for ReportDisplay<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let (report, text) = (self.report, self.text);
+        let span = &report.span;
+        // The last character's start: the span's end is past it.
+        let last = floor_char_boundary(text, span.end.min(text.len()).saturating_sub(1));
+        let last = last.max(span.start.min(text.len()));
+        writeln!(
+            f,
+            "strategy: {}, bytes {}..{} ({} to {})",
+            report.strategy.name(),
+            span.start,
+            span.end,
+            self.at(span.start),
+            self.at(last)
+        )?;
+        let mut repairs: Vec<&Repair> = report.repairs.iter().collect();
+        repairs.sort_by_key(|r| r.offset);
+        writeln!(f, "repairs: {}", repairs.len())?;
+        for r in repairs {
+            let at = floor_char_boundary(text, r.offset.min(text.len()));
+            writeln!(
+                f,
+                "  {}: {} (near: {})",
+                self.at(r.offset),
+                r.kind.problem(),
+                snippet(text, at).trim()
+            )?;
+        }
+        let mut coercions: Vec<&Coercion> = report.coercions.iter().collect();
+        coercions.sort_by_key(|c| c.offset);
+        writeln!(f, "coercions: {}", coercions.len())?;
+        for c in coercions {
+            writeln!(
+                f,
+                "  {}, {}: {} ({} → {})",
+                self.at(c.offset),
+                c.path,
+                c.kind.problem(),
+                c.written,
+                c.used
+            )?;
+        }
+        let truncated = match report.truncated {
+            true => "yes (the value was cut off and completed)",
+            false => "no",
+        };
+        writeln!(f, "truncated: {truncated}")
     }
 }
 
@@ -692,6 +1104,189 @@ impl FromIterator<Repair> for Repairs {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Lists the variants given, and fails to compile unless they are all
+    /// of the enum's: a variant added to the enum but not here is a
+    /// non-exhaustive match.
+    macro_rules! every {
+        ($enum:ident: $($variant:ident),* $(,)?) => {{
+            #[allow(dead_code)]
+            fn exhaustive(k: $enum) {
+                match k {
+                    $($enum::$variant => {})*
+                }
+            }
+            [$($enum::$variant),*]
+        }};
+    }
+
+    /// `ALL` holds every variant, once, in declaration order.
+    #[test]
+    fn all_kinds_are_listed() {
+        let repairs = every!(RepairKind:
+            TrailingComma, ExtraComma, MissingComma, MissingColon, MissingValue,
+            DanglingKey, Quotes, UnquotedKey, UnquotedString, Comment, Literal,
+            NonFiniteNumber, ControlCharacter, InnerQuote, MissingQuote,
+            InvalidEscape, LoneSurrogate, NumberFormat, DigitGroups,
+            NumberAsString, Concatenation, Ellipsis, MissingCloser, StrayCloser,
+            MismatchedCloser, TruncatedValue, TrailingText, Skipped,
+            SpecialWhitespace, EscapedJson, Wrapper, Tuple, SetLiteral,
+            ImplicitObject, DoubledQuotes, CodeFence, Regex, Reopened,
+            ValueInProse, InvalidUtf8, MultipleValues, CodeBlock, SpecialToken,
+            FullWidthPunctuation,
+        );
+        assert_eq!(RepairKind::ALL, repairs);
+        let coercions = every!(CoercionKind:
+            StringToNumber, FloatToInteger, RoundFloat, ToString, NullToString,
+            ToBool, OneToSequence, JsonInString, EnumVariant, FieldName,
+            NoneSentinel, WrappedList,
+        );
+        assert_eq!(CoercionKind::ALL, coercions);
+    }
+
+    /// Each kind's name is what the report serializes, no two kinds share
+    /// one, and each reads back.
+    #[test]
+    fn names_are_the_serialized_ones() {
+        let mut seen = std::collections::HashSet::new();
+        for fix in Fix::all() {
+            let json = serde_json::to_string(&fix).unwrap();
+            assert_eq!(json, format!("\"{}\"", fix.name()));
+            assert_eq!(fix.to_string(), fix.name());
+            assert!(seen.insert(fix.name()), "{fix} twice");
+            assert_eq!(fix.name().parse::<Fix>(), Ok(fix));
+        }
+        assert_eq!(seen.len(), RepairKind::ALL.len() + CoercionKind::ALL.len());
+        for &k in RepairKind::ALL {
+            assert_eq!(k.name().parse::<RepairKind>(), Ok(k));
+            assert!(k.name().parse::<CoercionKind>().is_err());
+            assert_eq!(k.to_string(), k.name());
+        }
+        for &k in CoercionKind::ALL {
+            assert_eq!(k.name().parse::<CoercionKind>(), Ok(k));
+            assert!(k.name().parse::<RepairKind>().is_err());
+        }
+        for s in [
+            Strategy::Whole,
+            Strategy::Fence,
+            Strategy::Tag,
+            Strategy::Balanced,
+            Strategy::Trailing,
+            Strategy::Gathered,
+            Strategy::Prose,
+        ] {
+            let json = serde_json::to_string(&s).unwrap();
+            assert_eq!(json, format!("\"{}\"", s.name()));
+        }
+        let err = "TrailingComma".parse::<Fix>().unwrap_err();
+        assert_eq!(err.name(), "TrailingComma");
+        assert_eq!(
+            err.to_string(),
+            "unknown repair or coercion kind `TrailingComma`"
+        );
+        let err = "to_bool".parse::<RepairKind>().unwrap_err();
+        assert_eq!(err.to_string(), "unknown repair kind `to_bool`");
+        let err = "".parse::<CoercionKind>().unwrap_err();
+        assert_eq!(err.to_string(), "unknown coercion kind ``");
+    }
+
+    /// A report of `text`, built by hand.
+    fn made(strategy: Strategy, span: Range<usize>, repairs: &[(RepairKind, usize)]) -> Report {
+        Report {
+            strategy,
+            span,
+            repairs: repairs
+                .iter()
+                .map(|&(kind, offset)| Repair { kind, offset })
+                .collect(),
+            coercions: Vec::new(),
+            truncated: false,
+        }
+    }
+
+    #[test]
+    fn display_of_a_clean_report() {
+        let text = "{\"a\": 1}";
+        let report = made(Strategy::Whole, 0..8, &[]);
+        assert_eq!(
+            report.display(text).to_string(),
+            "strategy: whole, bytes 0..8 (line 1, column 1 to line 1, column 8)\n\
+             repairs: 0\n\
+             coercions: 0\n\
+             truncated: no\n"
+        );
+    }
+
+    /// Repairs in offset order whatever their order in the report, lines
+    /// and columns in characters, snippets on one line.
+    #[test]
+    fn display_of_repairs_in_offset_order() {
+        let text = "Voilà :\n{clé: 'é',\n \"b\": [1, 2";
+        let report = Report {
+            truncated: true,
+            ..made(
+                Strategy::Trailing,
+                9..text.len(),
+                &[
+                    (RepairKind::UnquotedKey, 10),
+                    (RepairKind::Quotes, 16),
+                    (RepairKind::MissingCloser, text.len()),
+                    (RepairKind::MissingCloser, text.len()),
+                    (RepairKind::TrailingText, 0),
+                ],
+            )
+        };
+        assert_eq!(
+            report.display(text).to_string(),
+            "strategy: trailing, bytes 9..33 (line 2, column 1 to line 3, column 11)\n\
+             repairs: 5\n\
+             \x20 line 1, column 1: text after the value (near: Voilà : {clé: 'é',)\n\
+             \x20 line 2, column 2: a key without quotes (near: Voilà : {clé: 'é',  \"b\": [1,)\n\
+             \x20 line 2, column 7: a string not in double quotes (near: Voilà : {clé: 'é',  \"b\": [1, 2)\n\
+             \x20 line 3, column 12: an unclosed string, object or array (the text ends too early) (near: lé: 'é',  \"b\": [1, 2)\n\
+             \x20 line 3, column 12: an unclosed string, object or array (the text ends too early) (near: lé: 'é',  \"b\": [1, 2)\n\
+             coercions: 0\n\
+             truncated: yes (the value was cut off and completed)\n"
+        );
+    }
+
+    #[test]
+    fn display_of_coercions() {
+        #[derive(serde::Deserialize)]
+        #[allow(dead_code)]
+        struct Row {
+            n: u32,
+            tags: Vec<String>,
+        }
+        let text = "{\"tags\": \"x\",\n \"n\": \"1,234\"}";
+        let (_, report) = crate::Decoder::new()
+            .decode_with_report::<Row>(text)
+            .unwrap();
+        assert_eq!(
+            report.display(text).to_string(),
+            "strategy: whole, bytes 0..28 (line 1, column 1 to line 2, column 14)\n\
+             repairs: 0\n\
+             coercions: 2\n\
+             \x20 line 1, column 10, $.tags: one value where a list is wanted (\"x\" → [\"x\"])\n\
+             \x20 line 2, column 7, $.n: a number written as a string (\"1,234\" → 1234)\n\
+             truncated: no\n"
+        );
+    }
+
+    /// Offsets past the text (a report shown beside another text) do not
+    /// panic.
+    #[test]
+    fn display_of_another_text() {
+        let report = made(Strategy::Fence, 5..50, &[(RepairKind::Comment, 40)]);
+        assert_eq!(
+            report.display("é").to_string(),
+            "strategy: fence, bytes 5..50 (line 1, column 2 to line 1, column 2)\n\
+             repairs: 1\n\
+             \x20 line 1, column 2: a comment (near: é)\n\
+             coercions: 0\n\
+             truncated: no\n"
+        );
+    }
 
     /// Every operation on [`Repairs`] gives what the same one on a
     /// `Vec<Repair>` gives.
