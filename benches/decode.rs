@@ -358,6 +358,7 @@ fn main() {
                 let dir = std::env::var("BENCH_DUMP").unwrap_or_else(|_| ".".into());
                 std::fs::write(format!("{dir}/messy.txt"), &messy).unwrap();
                 std::fs::write(format!("{dir}/valid.json"), &valid).unwrap();
+                std::fs::write(format!("{dir}/cut.txt"), cut_pretty(&messy)).unwrap();
                 let start = std::time::Instant::now();
                 let runs = 50;
                 for _ in 0..runs {

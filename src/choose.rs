@@ -611,6 +611,7 @@ impl Decoder {
             max_depth: self.max_depth,
             multi: false,
             spine: None,
+            guessed: false,
             rules: self.rules,
             hints: Vec::new(),
         };
@@ -677,9 +678,39 @@ impl Decoder {
             // as complete; a reply found cut off is read again knowing the
             // spine, so every value's completeness is known at its start.
             spine: policy.then(Vec::new),
+            guessed: false,
             rules: self.rules,
             hints: Vec::new(),
         };
+        // A reply cut off is read once, not twice: the containers open at
+        // its end are guessed by a quick count first, and the read checks
+        // the guess (it reads again, as before, when the guess is wrong).
+        // Only for a span that opens a container and does not end like a
+        // complete one: a complete value (the common case) and prose pay
+        // nothing for it. (Compact JSON cut right after an element's closer
+        // is still read twice.)
+        let b = text.as_bytes();
+        let last = lex::trim_back(b, span.start, span.end).checked_sub(1);
+        // A closer alone on an indented line (`    }`): pretty-printed JSON
+        // cut right after an element; the root's closer opens its line.
+        let indented = |k: usize| {
+            let line = b[span.start..k].iter().rposition(|&c| c == b'\n');
+            line.is_some_and(|n| {
+                let indent = &b[span.start + n + 1..k];
+                !indent.is_empty() && indent.iter().all(|&c| c == b' ' || c == b'\t')
+            })
+        };
+        let ends_open =
+            last.is_some_and(|k| k >= span.start && (!matches!(b[k], b'}' | b']') || indented(k)));
+        let opens = matches!(b.get(span.start), Some(b'{' | b'['));
+        if policy && !multi && spans.len() == 1 && opens && ends_open {
+            let open = lex::open_at_end(b, span.start, span.end, self.max_depth);
+            work::add(span.len());
+            if !open.is_empty() {
+                opts.spine = Some(open);
+                opts.guessed = true;
+            }
+        }
         let mut restarts = 0;
         let (scan, result) = loop {
             let mut scan = Scanner::over(text, spans, &opts);
@@ -692,6 +723,7 @@ impl Decoder {
                 break (scan, result);
             }
             restarts += 1;
+            opts.guessed = false;
             // Cut off inside containers taken as complete: read again knowing
             // the spine. A value to read differently: read again with it.
             match (e.spine(), e.hint()) {

@@ -124,6 +124,7 @@ impl<'a, 'de> Deserializer<'a, 'de> {
             max_depth: self.policy.max_depth,
             multi: false,
             spine: None,
+            guessed: false,
             rules: self.policy.rules,
             hints: Vec::new(),
         };

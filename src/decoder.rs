@@ -446,9 +446,19 @@ impl Decoder {
         // A candidate (a fence's body, a span in prose) that is one valid
         // value is read by serde_json, as the whole text would be.
         let lane = self.max_depth >= 128;
-        let clean = |slice: &'de str| match by_serde_json::<T>(slice, watch) {
-            Ok(Some((value, end))) if lane && end == slice.len() => Some(value),
-            _ => None,
+        let clean = |slice: &'de str| {
+            // A candidate cut off inside a token (`"email": "osc`, `[1, 2,`)
+            // is no JSON: serde_json would read all of it to find out at the
+            // end. Valid JSON ends with a closer, a quote, a digit or a
+            // literal's last letter.
+            let last = slice.as_bytes().last();
+            if !lane || !matches!(last, Some(b'}' | b']' | b'"' | b'0'..=b'9' | b'e' | b'l')) {
+                return None;
+            }
+            match by_serde_json::<T>(slice, watch) {
+                Ok(Some((value, end))) if end == slice.len() => Some(value),
+                _ => None,
+            }
         };
         let result = self.run(text, shape, policy.on, clean, |scan| {
             let start = scan.offset();

@@ -1904,6 +1904,82 @@ fn cut_sequence_of_structs_keeps_the_complete_ones() {
     assert_eq!(fixed(input), r#"[{"n":1},{"n":2}]"#);
 }
 
+/// A list marked partial, beside a string (for the quick count's sake).
+#[derive(Debug, PartialEq, Deserialize)]
+struct Tally {
+    a: String,
+    #[serde(default, with = "serde_llm::partial")]
+    b: Vec<u32>,
+}
+
+#[derive(Debug, PartialEq, Deserialize)]
+struct Counts {
+    #[serde(default, with = "serde_llm::partial")]
+    recs: Vec<Count>,
+}
+
+#[derive(Debug, PartialEq, Deserialize)]
+struct Count {
+    n: u32,
+}
+
+#[test]
+fn cut_replies_read_the_same_whether_the_quick_count_is_right_or_not() {
+    // A cut reply is read once when a quick count of its brackets names
+    // the containers open at the end; brackets the count takes wrongly (in
+    // single quotes, comments, prose) cost a second read, never a value.
+    let tally = |a: &str, b: &[u32]| Tally {
+        a: a.to_owned(),
+        b: b.to_vec(),
+    };
+    for (input, want) in [
+        ("{\"a\": \"x\", \"b\": [1, 2, ", tally("x", &[1, 2])),
+        // A cut number is never shown: it may go on.
+        ("{'a': '[x', \"b\": [1, 2", tally("[x", &[1])),
+        ("{'a': '[x', \"b\": [1, 2, ", tally("[x", &[1, 2])),
+        (
+            "{\"a\": \"q\", // [note\n \"b\": [1, 2,",
+            tally("q", &[1, 2]),
+        ),
+        ("{\"a\": \"}x\", \"b\": [3, 4,", tally("}x", &[3, 4])),
+    ] {
+        assert_eq!(from_llm_str::<Tally>(input).unwrap(), want, "{input:?}");
+    }
+    let counts = |ns: &[u32]| Counts {
+        recs: ns.iter().map(|&n| Count { n }).collect(),
+    };
+    for (input, want) in [
+        // Pretty-printed, cut right after an element (the count is taken),
+        // and compact (read twice).
+        (
+            "{\"recs\": [{\"n\": 1},\n    {\"n\": 2}\n    ",
+            counts(&[1, 2]),
+        ),
+        (
+            "{\"recs\": [\n    {\"n\": 1},\n    {\"n\": 2}",
+            counts(&[1, 2]),
+        ),
+        ("{\"recs\": [{\"n\": 1}, {\"n\": 2}", counts(&[1, 2])),
+        (
+            "Here: {\"recs\": [{\"n\": 1},\n  {\"n\": 2},\n  {\"n\":",
+            counts(&[1, 2]),
+        ),
+        (
+            "```json\n{\"recs\": [\n  {\"n\": 1},\n  {\"n\": 2},\n  {\"n",
+            counts(&[1, 2]),
+        ),
+    ] {
+        assert_eq!(from_llm_str::<Counts>(input).unwrap(), want, "{input:?}");
+    }
+    // A value of the wrong type inside a container cut at the end: the
+    // error names the cut, as a read that knew the spine from the start.
+    let err = from_llm_str::<Tally>("{a: [, \"b\": [5,").unwrap_err();
+    assert_eq!(
+        (err.kind(), err.path()),
+        (ErrorKind::Truncated, "$.a".to_owned())
+    );
+}
+
 // =============================================================================
 // 4. Errors
 // =============================================================================

@@ -121,6 +121,11 @@ pub(crate) struct ScanOptions {
     /// reported with [`Error::restart`], so the caller can read the span again
     /// knowing, at every value's start, whether it is complete.
     pub spine: Option<Vec<usize>>,
+    /// The spine is a guess (see [`lex::open_at_end`]), not what an earlier
+    /// read found: the read checks that it names exactly the containers open
+    /// at the end, and asks to be read again (with [`Error::restart`])
+    /// when it does not, as a read that knew no spine would.
+    pub guessed: bool,
     /// The repairs allowed: a repair of a denied kind is an
     /// [`ErrorKind::Denied`] error where it would be made.
     pub rules: Rules,
@@ -181,6 +186,9 @@ pub(crate) struct Scanner<'de> {
     /// [`ScanOptions::spine`]).
     complete: bool,
     spine: Option<Vec<usize>>,
+    /// See [`ScanOptions::guessed`]; and whether the guess was found right.
+    guessed: bool,
+    verified: bool,
     rules: Rules,
     /// How many repairs have been checked against the rules.
     checked: usize,
@@ -227,6 +235,8 @@ impl<'de> Scanner<'de> {
             root_end: 0,
             complete: true,
             spine: opts.spine.clone(),
+            guessed: opts.guessed,
+            verified: false,
             rules: opts.rules,
             checked: 0,
             hints: opts.hints.clone(),
@@ -482,14 +492,17 @@ impl<'de> Scanner<'de> {
             self.check_rules()?;
         }
         if !self.complete {
-            self.check_spine()?;
+            self.check_spine(false)?;
         }
         Ok(ev)
     }
 
     /// With a known spine: a cut-off value inside containers not known to be
     /// open at the end means the spine was not known after all.
-    fn check_spine(&self) -> Result<()> {
+    /// `end`: at the end of the input, where a guessed spine is checked
+    /// whole (before it, a value on the spine starts while the containers
+    /// inside it are not open yet).
+    fn check_spine(&mut self, end: bool) -> Result<()> {
         let Some(known) = &self.spine else {
             return Ok(());
         };
@@ -500,10 +513,33 @@ impl<'de> Scanner<'de> {
                 .filter(|(f, _)| !matches!(f, Frame::Group | Frame::Roots))
                 .map(|(_, &at)| at)
         };
-        if open().all(|at| known.contains(&at)) {
+        // A guess must name every container open here and no other: one it
+        // named that closed was read as if it might not.
+        // (Once found right at the cut, the containers closed one by one at
+        // the end are no longer all open.)
+        let exact = !self.guessed
+            || !end
+            || self.verified
+            || known.iter().all(|k| open().any(|at| at == *k));
+        if exact && open().all(|at| known.contains(&at)) {
+            self.verified |= end;
             return Ok(());
         }
         Err(Error::restart(open().collect(), self.end))
+    }
+
+    /// At the end of a complete read: a guessed spine that was never found
+    /// right named containers that all closed; the span is read again as
+    /// one whose spine is not known.
+    fn check_guess(&self) -> Result<()> {
+        // A reading with a root of prose is refused whatever it holds.
+        match (
+            &self.spine,
+            self.guessed && !self.verified && self.prose_roots == 0,
+        ) {
+            (Some(known), true) if !known.is_empty() => Err(Error::restart(Vec::new(), self.end)),
+            _ => Ok(()),
+        }
     }
 
     /// Whether a container opening at `at` closes before the end.
@@ -1967,6 +2003,7 @@ impl<'de> Scanner<'de> {
         match self.stack.last() {
             None => match self.state {
                 State::AfterRoot | State::Done if self.roots > 0 => {
+                    self.check_guess()?;
                     self.state = State::Done;
                     Ok(Some(Event::Eof))
                 }
@@ -1979,7 +2016,7 @@ impl<'de> Scanner<'de> {
             Some(Frame::Roots) => Ok(self.pop()),
             Some(&top) => {
                 if top != Frame::Group {
-                    self.check_spine()?;
+                    self.check_spine(true)?;
                 }
                 let after_comma = match self.state {
                     State::ObjectKey => true,
