@@ -555,6 +555,33 @@ pub mod grow {
         }
     }
 
+    /// A struct view's field marked `#[llm(atomic)]`: its type need not be
+    /// a view, and is put in whole, as a plain scalar's view is (a part
+    /// below it asks for a rebuild).
+    pub fn place_atomic<V>(
+        slot: &mut Option<V>,
+        from: V,
+        levels: &[Level],
+        at: usize,
+        out: &mut Placed,
+    ) {
+        if at == levels.len() {
+            out.present = true;
+            if !out.probe {
+                *slot = Some(from);
+            }
+        } else {
+            out.rebuild = Some(at);
+            out.fixed = slot.is_some();
+        }
+    }
+
+    /// A struct view's field whose node is never read on its own (one
+    /// marked `#[llm(atomic)]`, as a scalar's view is not).
+    pub fn local_none<V>(_: &mut Option<V>, _: &[Route], _: &mut Local<'_>, _: bool) -> bool {
+        false
+    }
+
     /// A field whose view cannot be appended to.
     pub fn append_none<V>(_: &mut Option<V>, _: &[Route], _: &str) -> bool {
         false
@@ -965,6 +992,20 @@ pub mod private {
         } else {
             v?
         })
+    }
+
+    /// A view field marked `#[llm(atomic)]`: the field's own type (which
+    /// need not be a view), once complete, as a plain scalar field is read.
+    pub fn atomic_field<'de, D, V>(d: D) -> Result<Option<V>, D::Error>
+    where
+        D: Deserializer<'de>,
+        V: Deserialize<'de>,
+    {
+        // Counted as any field is, though nothing inside is a view field.
+        grow::enter();
+        let v = Option::<V>::deserialize(d);
+        grow::leave();
+        v
     }
 
     /// A view field marked `#[llm(partial)]`: the value so far.
