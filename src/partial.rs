@@ -188,6 +188,18 @@ impl Default for Allow {
 /// assert_eq!(view.n, Some(1));
 /// assert_eq!(view.text.as_deref(), Some("Mix the fl"));
 /// ```
+///
+/// A type from another crate has no view unless that crate or this one
+/// gives it one (the orphan rule keeps you from writing the impl), but any
+/// type that implements `Deserialize` can be a field marked
+/// `#[llm(atomic)]`, whose view is the value itself, shown once complete.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` has no partial view: it does not implement `serde_llm::Partial`",
+    label = "no partial view",
+    note = "for a field of a type from another crate, mark the field `#[llm(atomic)]`: \
+            its view is then the value itself, shown once complete (it needs only `Deserialize`)",
+    note = "for a type of your own, `#[derive(serde_llm::Partial)]` on it (or implement `Partial`)"
+)]
 pub trait Partial {
     /// The view type.
     type View;

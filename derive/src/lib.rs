@@ -120,7 +120,8 @@ use syn::{parse_macro_input, DeriveInput};
 ///   newtype that implements `Deserialize` and `Partial`), `from`,
 ///   `try_from` or `remote` on a struct or data enum, `#[llm]` on a
 ///   container, a variant, a skipped or a flattened field, and unions;
-///   `atomic` with `partial`.
+///   `atomic` with `partial`. A field whose type has no view is an error
+///   at the field's type naming the way out: `#[llm(atomic)]`.
 ///   `with = "serde_llm::partial"` reads as `#[llm(partial)]`.
 /// - `Debug`, `Clone` and `PartialEq` hold when the fields' views have them
 ///   (whether or not the original or its type parameters do). Enum views
