@@ -66,6 +66,27 @@ where
     deserializer.deserialize_newtype_struct(TOKEN, Marked(PhantomData))
 }
 
+/// The reserved newtype name for "this value may be cut, as a container
+/// only": its parts so far, each complete. What a field marked partial
+/// whose view takes no cut value (a list of dates) is read with.
+pub(crate) const PARTS: &str = "$serde_llm::private::Parts";
+
+/// Reads a field marked partial as far as its view `T` may be cut
+/// ([`View::__cut`]): as [`deserialize`] does; or only its elements or
+/// members so far, each complete (a list of dates); or once complete, as a
+/// field not marked partial is (a date).
+fn deserialize_as<'de, D, T>(deserializer: D) -> Result<T, D::Error>
+where
+    D: Deserializer<'de>,
+    T: Deserialize<'de> + View,
+{
+    match T::__cut() {
+        grow::Cut::Grows => deserialize(deserializer),
+        grow::Cut::Parts => deserializer.deserialize_newtype_struct(PARTS, Marked(PhantomData)),
+        grow::Cut::Whole => T::deserialize(deserializer),
+    }
+}
+
 struct Marked<T>(PhantomData<T>);
 
 impl<'de, T: Deserialize<'de>> Visitor<'de> for Marked<T> {
@@ -245,6 +266,14 @@ pub trait View: Sized {
         true
     }
 
+    /// How far this view may be cut where a field marked partial holds it
+    /// (see [`grow::Cut`]): a `String` grows, a date is shown whole, a list
+    /// of dates by whole dates.
+    #[doc(hidden)]
+    fn __cut() -> grow::Cut {
+        grow::Cut::Grows
+    }
+
     /// Streaming: whether this is a struct view whose fields grow in place
     /// (the stream decoder counts those around a part it reads).
     #[doc(hidden)]
@@ -343,6 +372,30 @@ pub mod grow {
         /// tag member before it (when the tag is the first member; else the
         /// enum is read whole).
         Tagged(&'static str),
+    }
+
+    /// How far a view may be cut where a field marked partial holds it.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    pub enum Cut {
+        /// As far as it goes: a string's prefix, a list's elements so far
+        /// with the last one as far as it goes.
+        Grows,
+        /// A container of values that are never cut: its elements or
+        /// members so far, each complete (a list of dates).
+        Parts,
+        /// Never: shown once complete, as a field not marked partial is (a
+        /// date, a number).
+        Whole,
+    }
+
+    impl Cut {
+        /// How a container of parts cut so is cut.
+        pub fn of_parts(self) -> Cut {
+            match self {
+                Cut::Grows => Cut::Grows,
+                Cut::Parts | Cut::Whole => Cut::Parts,
+            }
+        }
     }
 
     /// What a walk did.
@@ -483,9 +536,9 @@ pub mod grow {
     /// A value read as a field marked partial is.
     struct AsPartial<V>(V);
 
-    impl<'de, V: serde::Deserialize<'de>> serde::Deserialize<'de> for AsPartial<V> {
+    impl<'de, V: serde::Deserialize<'de> + super::View> serde::Deserialize<'de> for AsPartial<V> {
         fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-            super::deserialize(d).map(AsPartial)
+            super::deserialize_as(d).map(AsPartial)
         }
     }
 
@@ -638,13 +691,40 @@ pub mod grow {
     }
 }
 
+/// Types that are their own view, shown once complete (a number, a date):
+/// `atomic! { A, B }`, or `atomic! { impl<T: Bound> C<T> }` for a generic
+/// one, whose view is a `View` where it deserializes. (The generic arm is
+/// first: a type fragment cannot back off from `impl<`.)
 macro_rules! atomic {
-    ($($ty:ty),*) => {
+    ($(impl<$t:ident: $bound:path> $ty:ty),* $(,)?) => {
+        $(
+            impl<$t: $bound> Partial for $ty {
+                type View = $ty;
+            }
+            impl<$t: $bound> View for $ty
+            where
+                $ty: serde::de::DeserializeOwned,
+            {
+                fn __cut() -> grow::Cut {
+                    grow::Cut::Whole
+                }
+
+                fn __local_list(list: &mut Vec<Self>, cx: &mut grow::Local<'_>) -> bool {
+                    cx.place(list)
+                }
+            }
+        )*
+    };
+    ($($ty:ty),* $(,)?) => {
         $(
             impl Partial for $ty {
                 type View = $ty;
             }
             impl View for $ty {
+                fn __cut() -> grow::Cut {
+                    grow::Cut::Whole
+                }
+
                 fn __local_list(list: &mut Vec<Self>, cx: &mut grow::Local<'_>) -> bool {
                     cx.place(list)
                 }
@@ -774,6 +854,10 @@ impl<T: View> View for Option<T> {
     fn admitted(self) -> Option<Self> {
         Some(self.and_then(View::admitted))
     }
+
+    fn __cut() -> grow::Cut {
+        T::__cut()
+    }
 }
 
 impl<T: Partial> Partial for Box<T> {
@@ -800,6 +884,10 @@ impl<T: View> View for Box<T> {
         T::__kind()
     }
 
+    fn __cut() -> grow::Cut {
+        T::__cut()
+    }
+
     fn __kind_at(&self, route: &[grow::Route]) -> grow::Kind {
         (**self).__kind_at(route)
     }
@@ -823,6 +911,10 @@ impl<T: Partial> Partial for Vec<T> {
 impl<T: View> View for Vec<T> {
     fn admitted(self) -> Option<Self> {
         Some(self.into_iter().filter_map(View::admitted).collect())
+    }
+
+    fn __cut() -> grow::Cut {
+        T::__cut().of_parts()
     }
 
     fn __place(&mut self, from: Self, levels: &[grow::Level], at: usize, out: &mut grow::Placed) {
@@ -885,6 +977,10 @@ impl<K: Eq + std::hash::Hash, V: View, S: std::hash::BuildHasher + Default> View
                 .collect(),
         )
     }
+
+    fn __cut() -> grow::Cut {
+        V::__cut().of_parts()
+    }
 }
 
 impl<K, V: Partial> Partial for std::collections::BTreeMap<K, V> {
@@ -898,6 +994,10 @@ impl<K: Ord, V: View> View for std::collections::BTreeMap<K, V> {
                 .collect(),
         )
     }
+
+    fn __cut() -> grow::Cut {
+        V::__cut().of_parts()
+    }
 }
 
 /// Collections whose view is the same collection of views.
@@ -910,6 +1010,10 @@ macro_rules! collections {
             impl<$t: View $(+ $bound)?> View for $coll<$t> {
                 fn admitted(self) -> Option<Self> {
                     Some(self.into_iter().filter_map(View::admitted).collect())
+                }
+
+                fn __cut() -> grow::Cut {
+                    $t::__cut().of_parts()
                 }
             }
         )*
@@ -929,6 +1033,10 @@ impl<T: Partial> Partial for HashSet<T> {
 impl<T: View + Eq + std::hash::Hash> View for HashSet<T> {
     fn admitted(self) -> Option<Self> {
         Some(self.into_iter().filter_map(View::admitted).collect())
+    }
+
+    fn __cut() -> grow::Cut {
+        T::__cut().of_parts()
     }
 }
 
@@ -1027,7 +1135,7 @@ pub mod private {
         V: Deserialize<'de> + View,
     {
         let judge = grow::enter();
-        let v = super::deserialize::<D, Option<V>>(d);
+        let v = super::deserialize_as::<D, Option<V>>(d);
         grow::leave();
         Ok(if judge {
             v?.and_then(View::admitted)

@@ -7,6 +7,7 @@
 
 use std::borrow::Cow;
 use std::collections::HashMap;
+use std::fmt::Debug;
 
 use serde::Deserialize;
 use serde_llm::{from_llm_str, from_llm_str_partial, Partial, View};
@@ -940,6 +941,56 @@ fn atomic_fields_in_enum_variants() {
     for (text, expected) in cases {
         assert_eq!(view::<Entry>(text), expected, "{text:?}");
     }
+}
+
+/// A field marked partial whose values take no cut value (a char) grows by
+/// whole values: the last one shows once complete, never cut short.
+#[derive(Debug, Deserialize, Partial)]
+struct Whole<T> {
+    one: T,
+    #[llm(partial)]
+    some: Option<T>,
+    #[llm(partial)]
+    list: Vec<T>,
+}
+
+/// For every prefix of a reply holding `written` four times (a field, a
+/// field marked partial, a list marked partial): each is `value` once its
+/// last character is in, and nothing before.
+fn shown_once_complete<T>(written: &str, value: T)
+where
+    T: Partial<View = T> + View + serde::de::DeserializeOwned + PartialEq + Debug + Clone,
+{
+    let doc = format!(
+        r#"{{"one": {written}, "some": {written}, "list": [{written}, {written}, {written}]}}"#
+    );
+    let ends: Vec<usize> = doc
+        .match_indices(written)
+        .map(|(at, w)| at + w.len())
+        .collect();
+    assert_eq!(ends.len(), 5, "{doc}");
+    let list = doc.find(r#""list": ["#).unwrap() + r#""list": ["#.len();
+    for n in 0..=doc.len() {
+        let text = &doc[..n];
+        let done = |end: usize| n >= end;
+        let expected = (n > 0).then(|| WholeView::<T> {
+            one: done(ends[0]).then(|| value.clone()),
+            some: done(ends[1]).then(|| value.clone()),
+            list: (n >= list).then(|| {
+                ends[2..]
+                    .iter()
+                    .filter(|&&e| done(e))
+                    .map(|_| value.clone())
+                    .collect()
+            }),
+        });
+        assert_eq!(view::<Whole<T>>(text), expected, "{text:?}");
+    }
+}
+
+#[test]
+fn a_char_is_shown_once_complete() {
+    shown_once_complete(r#""x""#, 'x');
 }
 
 /// serde buffers an internally tagged enum's content before reading it.

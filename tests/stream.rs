@@ -328,6 +328,47 @@ fn atomic_fields_every_split() {
     every_split::<Entry>(&ENTRIES[1..ENTRIES.find('}').unwrap() + 2]);
 }
 
+/// Types that are never cut (a char), in every place a view holds them: a field, a field
+/// marked partial, a list marked partial (grown by whole values), a list of
+/// lists. `$written` is the value as a reply writes it.
+macro_rules! whole {
+    ($($(#[$cfg:meta])* $name:ident($ty:ty) = $written:literal;)*) => {
+        $(
+            $(#[$cfg])*
+            #[derive(Debug, Deserialize, Partial, PartialEq)]
+            struct $name {
+                one: $ty,
+                #[llm(partial)]
+                some: Option<$ty>,
+                #[llm(partial)]
+                list: Vec<$ty>,
+                #[llm(partial)]
+                lists: Vec<Vec<$ty>>,
+                #[llm(partial)]
+                note: String,
+            }
+        )*
+
+        #[test]
+        fn whole_values_every_split() {
+            $(
+                $(#[$cfg])*
+                {
+                    let w = $written;
+                    let doc = format!(
+                        r#"{{"one": {w}, "some": {w}, "list": [{w}, {w}], "lists": [[{w}], [], [{w}, {w}]], "note": "n"}}"#
+                    );
+                    every_split::<$name>(&doc);
+                }
+            )*
+        }
+    };
+}
+
+whole! {
+    Chars(char) = r#""x""#;
+}
+
 /// A reply of `records` steps, fenced, with prose around.
 fn long_reply(records: usize) -> String {
     let mut s = String::from("Here is the recipe:\n```json\n{\"id\": 1, \"title\": \"Long\", \"body\": \"b\", \"steps\": [");

@@ -24,7 +24,9 @@ use syn::{parse_macro_input, DeriveInput};
 ///
 /// - `#[llm(partial)]`: the field may be shown incomplete (a string's prefix,
 ///   an array's elements so far, an object's members so far). Without it a
-///   field shows only once its value is complete.
+///   field shows only once its value is complete. Values that are never
+///   cut stay whole: a list of numbers, chars or dates grows by whole
+///   values, and such a value alone shows once complete.
 /// - `#[llm(required)]`: the whole view is `None` until this field is
 ///   complete (an id, a kind).
 /// - `#[llm(atomic)]`: the view holds the field's own type `F` (for an
