@@ -211,9 +211,16 @@ impl Default for Allow {
 /// ```
 ///
 /// A type from another crate has no view unless that crate or this one
-/// gives it one (the orphan rule keeps you from writing the impl), but any
-/// type that implements `Deserialize` can be a field marked
-/// `#[llm(atomic)]`, whose view is the value itself, shown once complete.
+/// gives it one (the orphan rule keeps you from writing the impl). This
+/// crate's optional features give one, the value itself shown once
+/// complete, to chrono's `DateTime<Tz>`, `NaiveDate`, `NaiveDateTime` and
+/// `NaiveTime` (feature `chrono`), time's `OffsetDateTime`, `Date`,
+/// `PrimitiveDateTime` and `Time` (`time`: with its `serde` feature alone
+/// they read time's arrays; a string takes time's `serde-human-readable`),
+/// `uuid::Uuid` (`uuid`), `rust_decimal::Decimal` (`rust_decimal`) and
+/// `url::Url` (`url`). Any other type that implements `Deserialize` can be
+/// a field marked `#[llm(atomic)]`, whose view is the value itself, shown
+/// once complete.
 #[diagnostic::on_unimplemented(
     message = "`{Self}` has no partial view: it does not implement `serde_llm::Partial`",
     label = "no partial view",
@@ -736,6 +743,58 @@ macro_rules! atomic {
 atomic! {
     bool, char, (),
     i8, i16, i32, i64, i128, isize, u8, u16, u32, u64, u128, usize, f32, f64
+}
+
+/// Feature `chrono`: dates and times, each shown once complete (a cut
+/// `"2024-05-0` is never a date). `DateTime<Tz>` has a view wherever
+/// chrono deserializes it: `Utc`, `FixedOffset`, and `Local` with chrono's
+/// `clock` feature. They read RFC 3339 strings, as chrono's serde does.
+#[cfg(feature = "chrono")]
+mod chrono_views {
+    use super::{grow, Partial, View};
+
+    atomic! { impl<Tz: chrono::TimeZone> chrono::DateTime<Tz> }
+    atomic! { chrono::NaiveDate, chrono::NaiveDateTime, chrono::NaiveTime }
+}
+
+/// Feature `time`: `OffsetDateTime`, `Date`, `PrimitiveDateTime` and `Time`,
+/// each shown once complete. With time's `serde` feature alone (all this
+/// feature turns on) they read time's compact arrays (`[2024, 135]` for a
+/// date). A JSON string takes time's own feature `serde-human-readable`,
+/// turned on in your `Cargo.toml` (not here: it changes how time serializes
+/// everywhere), and then reads time's own format
+/// (`"2024-05-14 09:30:05.0 +02:00:00"`), not RFC 3339.
+#[cfg(feature = "time")]
+mod time_views {
+    use super::{grow, Partial, View};
+
+    atomic! { time::OffsetDateTime, time::Date, time::PrimitiveDateTime, time::Time }
+}
+
+/// Feature `uuid`: `Uuid`, shown once complete.
+#[cfg(feature = "uuid")]
+mod uuid_views {
+    use super::{grow, Partial, View};
+
+    atomic! { uuid::Uuid }
+}
+
+/// Feature `rust_decimal`: `Decimal`, shown once complete (from a number or
+/// a string, as rust_decimal's serde reads it).
+#[cfg(feature = "rust_decimal")]
+mod rust_decimal_views {
+    use super::{grow, Partial, View};
+
+    atomic! { rust_decimal::Decimal }
+}
+
+/// Feature `url`: `Url`, shown once complete (a cut `"https://exa` is never
+/// a URL).
+#[cfg(feature = "url")]
+mod url_views {
+    use super::{grow, Partial, View};
+
+    atomic! { url::Url }
 }
 
 impl Partial for String {

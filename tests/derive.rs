@@ -943,8 +943,9 @@ fn atomic_fields_in_enum_variants() {
     }
 }
 
-/// A field marked partial whose values take no cut value (a char) grows by
-/// whole values: the last one shows once complete, never cut short.
+/// A field marked partial whose values take no cut value (a char here; a
+/// date, an id, a decimal under the features below) grows by whole values:
+/// the last one shows once complete, never cut short.
 #[derive(Debug, Deserialize, Partial)]
 struct Whole<T> {
     one: T,
@@ -991,6 +992,74 @@ where
 #[test]
 fn a_char_is_shown_once_complete() {
     shown_once_complete(r#""x""#, 'x');
+}
+
+/// Feature `chrono`: RFC 3339 strings, as chrono's serde reads them; a cut
+/// `"2024-05-1` is never May 1st.
+#[cfg(feature = "chrono")]
+#[test]
+fn chrono_types_are_shown_once_complete() {
+    use chrono::{FixedOffset, NaiveDate, NaiveTime, TimeZone, Utc};
+    let date = NaiveDate::from_ymd_opt(2024, 5, 14).unwrap();
+    let time = NaiveTime::from_hms_opt(9, 30, 5).unwrap();
+    shown_once_complete(r#""2024-05-14""#, date);
+    shown_once_complete(r#""09:30:05""#, time);
+    shown_once_complete(r#""2024-05-14T09:30:05""#, date.and_time(time));
+    shown_once_complete(
+        r#""2024-05-14T09:30:05Z""#,
+        Utc.from_utc_datetime(&date.and_time(time)),
+    );
+    let plus2 = FixedOffset::east_opt(2 * 3600).unwrap();
+    shown_once_complete(
+        r#""2024-05-14T09:30:05+02:00""#,
+        plus2.from_local_datetime(&date.and_time(time)).unwrap(),
+    );
+}
+
+/// Feature `time`: with time's `serde` feature alone its types read arrays
+/// (`[year, day of the year, ...]`), which a view shows once closed.
+#[cfg(feature = "time")]
+#[test]
+fn time_types_are_shown_once_complete() {
+    use time::{Date, Month, Time, UtcOffset};
+    let date = Date::from_calendar_date(2024, Month::May, 14).unwrap();
+    let time = Time::from_hms(9, 30, 5).unwrap();
+    let plus2 = UtcOffset::from_hms(2, 0, 0).unwrap();
+    shown_once_complete("[2024, 135]", date);
+    shown_once_complete("[9, 30, 5, 0]", time);
+    shown_once_complete("[2024, 135, 9, 30, 5, 0]", date.with_time(time));
+    shown_once_complete(
+        "[2024, 135, 9, 30, 5, 0, 2, 0, 0]",
+        date.with_time(time).assume_offset(plus2),
+    );
+}
+
+#[cfg(feature = "uuid")]
+#[test]
+fn a_uuid_is_shown_once_complete() {
+    let id = uuid::Uuid::from_u128(0x67e5_5044_10b1_426f_9247_bb68_0e5f_e0c8);
+    shown_once_complete(r#""67e55044-10b1-426f-9247-bb680e5fe0c8""#, id);
+}
+
+/// Feature `rust_decimal`: from a string or a number; a cut `"19.9` is not
+/// 19.9 (it may be 19.95).
+#[cfg(feature = "rust_decimal")]
+#[test]
+fn a_decimal_is_shown_once_complete() {
+    let price = rust_decimal::Decimal::new(1995, 2);
+    shown_once_complete(r#""19.95""#, price);
+    // A number is complete once something follows it.
+    let v = view::<Whole<rust_decimal::Decimal>>(r#"{"list": [19.95, 19.9"#).unwrap();
+    assert_eq!(v.list, Some(vec![price]));
+    let v = view::<Whole<rust_decimal::Decimal>>(r#"{"one": 19.95 "#).unwrap();
+    assert_eq!(v.one, Some(price));
+}
+
+#[cfg(feature = "url")]
+#[test]
+fn a_url_is_shown_once_complete() {
+    let url = url::Url::parse("https://example.com/docs?page=2").unwrap();
+    shown_once_complete(r#""https://example.com/docs?page=2""#, url);
 }
 
 /// serde buffers an internally tagged enum's content before reading it.

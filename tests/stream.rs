@@ -328,7 +328,8 @@ fn atomic_fields_every_split() {
     every_split::<Entry>(&ENTRIES[1..ENTRIES.find('}').unwrap() + 2]);
 }
 
-/// Types that are never cut (a char), in every place a view holds them: a field, a field
+/// Types that are never cut (a char; a date, an id, a decimal, a URL under
+/// their features), in every place a view holds them: a field, a field
 /// marked partial, a list marked partial (grown by whole values), a list of
 /// lists. `$written` is the value as a reply writes it.
 macro_rules! whole {
@@ -367,6 +368,18 @@ macro_rules! whole {
 
 whole! {
     Chars(char) = r#""x""#;
+    #[cfg(feature = "chrono")]
+    Dates(chrono::NaiveDate) = r#""2024-05-14""#;
+    #[cfg(feature = "chrono")]
+    Stamps(chrono::DateTime<chrono::FixedOffset>) = r#""2024-05-14T09:30:05+02:00""#;
+    #[cfg(feature = "time")]
+    Times(time::PrimitiveDateTime) = "[2024, 135, 9, 30, 5, 0]";
+    #[cfg(feature = "uuid")]
+    Ids(uuid::Uuid) = r#""67e55044-10b1-426f-9247-bb680e5fe0c8""#;
+    #[cfg(feature = "rust_decimal")]
+    Prices(rust_decimal::Decimal) = "19.95";
+    #[cfg(feature = "url")]
+    Links(url::Url) = r#""https://example.com/docs?page=2""#;
 }
 
 /// A reply of `records` steps, fenced, with prose around.
