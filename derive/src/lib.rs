@@ -119,7 +119,8 @@ use syn::{parse_macro_input, DeriveInput};
 ///   content holds only complete strings.
 /// - Compile errors: `deserialize_with` or `with` on a field or variant
 ///   (the view cannot follow a custom deserializer; wrap the type in a
-///   newtype that implements `Deserialize` and `Partial`), `from`,
+///   newtype whose `Deserialize` calls it, and mark the field
+///   `#[llm(atomic)]`), `from`,
 ///   `try_from` or `remote` on a struct or data enum, `#[llm]` on a
 ///   container, a variant, a skipped or a flattened field, and unions;
 ///   `atomic` with `partial`. A field whose type has no view is an error

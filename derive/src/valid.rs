@@ -99,8 +99,9 @@ fn refused(metas: &[Meta], errors: &mut Errors) {
         let msg = match key.as_str() {
             "deserialize_with" | "with" => format!(
                 "#[derive(Partial)] cannot carry `{key}` over to the view: its function reads \
-                 the field's own type, not its view. Wrap the type in a newtype that \
-                 implements `Deserialize` and `serde_llm::Partial` instead"
+                 the field's own type, not its view. Wrap the type in a newtype whose \
+                 `Deserialize` calls the function, and mark the field `#[llm(atomic)]` \
+                 (or implement `serde_llm::Partial` for the newtype)"
             ),
             _ => format!(
                 "#[derive(Partial)] cannot follow #[serde({key} = ..)]: the view would need \
