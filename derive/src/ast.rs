@@ -156,10 +156,16 @@ impl Enum<'_> {
 }
 
 /// `T` for `Option<T>` (spelled `Option`, `std::option::Option` or
-/// `core::option::Option`: what the type looks like, as serde's own derive
-/// judges it), else `ty` itself.
+/// `core::option::Option`: judged by how the type is written, as serde's
+/// own derive judges a field optional), else `ty` itself.
 fn unwrap_option(ty: &syn::Type) -> &syn::Type {
-    let syn::Type::Path(path) = ty else {
+    // A type passed through a `macro_rules!` fragment comes in a group.
+    let bare = match ty {
+        syn::Type::Group(g) => &*g.elem,
+        syn::Type::Paren(p) => &*p.elem,
+        ty => ty,
+    };
+    let syn::Type::Path(path) = bare else {
         return ty;
     };
     if path.qself.is_some() {

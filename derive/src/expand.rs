@@ -135,7 +135,9 @@ impl<'a> Cx<'a> {
     }
 
     /// The fields whose view types [`views`](Self::views) bounds, one per
-    /// view type.
+    /// view type. (An atomic field naming the type itself is bounded: its
+    /// view holds the original, which the impl being defined does not
+    /// cover.)
     fn bounded<'f>(
         &self,
         fields: impl IntoIterator<Item = &'f Field<'f>>,
@@ -145,7 +147,7 @@ impl<'a> Cx<'a> {
         let mut seen = std::collections::HashSet::new();
         fields
             .into_iter()
-            .filter(|f| !f.serde.skip && !mentions(&f.ty, this))
+            .filter(|f| !f.serde.skip && (f.atomic() || !mentions(&f.ty, this)))
             .filter(|f| !generic_only || mentions(&f.ty, &self.params))
             .filter(|f| seen.insert(Self::view_ty(f).to_string()))
             .collect()

@@ -58,11 +58,38 @@ pub enum Plain {
     At(#[llm(atomic)] Stamp),
 }
 
+/// An atomic field of the type itself: the view holds the original, so it
+/// has `Debug`, `Clone` and `PartialEq` where the original has them (here
+/// none).
+#[derive(serde::Deserialize, Partial)]
+pub struct Chain {
+    /// The next link, whole.
+    #[llm(atomic)]
+    pub next: Option<Box<Self>>,
+}
+
+/// A struct made by a macro: the field's type comes in a group.
+macro_rules! made {
+    ($ty:ty) => {
+        /// Made by `made!`.
+        #[derive(serde::Deserialize, Partial)]
+        pub struct Made {
+            /// The macro's type, an `Option`.
+            #[llm(atomic)]
+            pub at: $ty,
+        }
+    };
+}
+
+made!(Option<Stamp>);
+
 fn needs<V: std::fmt::Debug + Clone + PartialEq + View>() {}
 
 fn main() {
     needs::<EventView<u32>>();
     needs::<PlainView>();
+    let _: fn(ChainView) -> Option<Box<Chain>> = |v| v.next;
+    let _: fn(MadeView) -> Option<Stamp> = |v| v.at;
     let _: fn(EventView<Opaque>) -> (Option<Stamp>, Option<Stamp>, Option<Opaque>) =
         |v| (v.at, v.until, v.extra);
     let text = r#"{"at": "noon", "until": null, "extra": 7, "text": "Lun"#;
