@@ -505,10 +505,14 @@ impl Growers {
         }
         let how: Vec<How> = fields
             .iter()
-            .map(|f| match () {
-                _ if f.atomic() => How::Atomic,
-                _ if mentions(&f.ty, &cx.params) => How::Generic,
-                _ => How::Grows,
+            .map(|f| {
+                if f.atomic() {
+                    How::Atomic
+                } else if mentions(&f.ty, &cx.params) {
+                    How::Generic
+                } else {
+                    How::Grows
+                }
             })
             .collect();
         let pick = |grows: &str, generic: &str, atomic: &str| -> Vec<TokenStream> {
