@@ -723,12 +723,14 @@ impl Decoder {
                 break (scan, result);
             }
             restarts += 1;
-            opts.guessed = false;
             // Cut off inside containers taken as complete: read again knowing
             // the spine. A value to read differently: read again with it.
             match (e.spine(), e.hint()) {
                 (Some(spine), _) if opts.spine.as_deref() != Some(spine) => {
+                    // What the read found, no longer a guess (a hint keeps
+                    // the guess, to be checked by the next read).
                     opts.spine = Some(spine.to_vec());
+                    opts.guessed = false;
                 }
                 (_, Some(hint)) if !opts.hints.contains(hint) => opts.hints.push(hint.clone()),
                 _ => break (scan, result),
@@ -792,7 +794,11 @@ impl Decoder {
             }
             Err(e) => {
                 let e = e.or_at(scan.offset());
-                let cut = scan.truncated() || opts.spine.as_ref().is_some_and(|s| !s.is_empty());
+                // A spine found by an earlier read says the reply is cut; a
+                // guessed one does not (an error before the read reached the
+                // end is the reply's own, as for a read that knew no spine).
+                let known = !opts.guessed && opts.spine.as_ref().is_some_and(|s| !s.is_empty());
+                let cut = scan.truncated() || known;
                 Err(if cut { e.in_cut_reply() } else { e })
             }
         }

@@ -16,7 +16,7 @@ use serde::forward_to_deserialize_any;
 
 use crate::coerce::{self, NameMatch};
 use crate::error::{quote, Error, ErrorKind, Found, Hint, Result, Segment};
-use crate::partial::{Allow, TOKEN};
+use crate::partial::{Allow, PARTS, TOKEN};
 use crate::policy::Rules;
 use crate::report::CoercionKind;
 use crate::scan::{classify, lex, parse_f64, Event, NumValue, Number, ScanOptions, Scanner, Text};
@@ -64,6 +64,9 @@ enum Accept {
     Containers,
     /// A field marked partial: also a string's prefix.
     Partial,
+    /// A field marked partial whose view takes no cut value (a list of
+    /// dates): an incomplete object or array, with only its complete parts.
+    Parts,
 }
 
 pub(crate) struct Deserializer<'a, 'de> {
@@ -224,9 +227,11 @@ impl<'a, 'de> Deserializer<'a, 'de> {
             // not a value (`5` may be `50`).
             (Accept::Partial, false) if self.policy.typed => container || kind == Allow::STR,
             (Accept::Partial, false) => self.policy.allow.contains(kind),
-            (Accept::Containers, false) if self.policy.typed => container,
-            (Accept::Containers, false) => self.policy.allow.contains(kind),
-            (Accept::Containers, true) => container,
+            // `Parts`: itself, it may be cut as the root may (its parts
+            // may not).
+            (Accept::Containers | Accept::Parts, false) if self.policy.typed => container,
+            (Accept::Containers | Accept::Parts, false) => self.policy.allow.contains(kind),
+            (Accept::Containers | Accept::Parts, true) => container,
             (Accept::Partial, true) => {
                 kind == Allow::ARR || kind == Allow::OBJ || kind == Allow::STR
             }
@@ -281,6 +286,8 @@ impl<'a, 'de> Deserializer<'a, 'de> {
             // A list marked partial shows its last string as far as it goes
             // (numbers and literals stay done-only).
             (false, true) if self.accept == Accept::Partial => Accept::Partial,
+            // A list of dates marked partial grows by whole dates.
+            (false, true) if self.accept == Accept::Parts => Accept::Complete,
             (false, true) => Accept::Containers,
             // serde buffering inside a typed target: no marker reaches
             // through, so nothing cut is kept.
@@ -946,6 +953,10 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'_, 'de> {
         if name == TOKEN {
             // `#[serde(with = "serde_llm::partial")]`: this value may grow.
             self.accept = Accept::Partial;
+        } else if name == PARTS {
+            // A field marked partial whose view takes no cut value (a list
+            // of dates): its parts so far, each complete.
+            self.accept = Accept::Parts;
         }
         visitor.visit_newtype_struct(self)
     }

@@ -85,7 +85,7 @@ pub use stream::{Delta, Path, Segment, StreamDecoder};
 #[doc(hidden)]
 pub mod __private {
     pub use crate::partial::grow;
-    pub use crate::partial::private::{field, partial_field};
+    pub use crate::partial::private::{atomic_field, field, partial_field};
     pub use serde;
 
     /// The bytes the decoder examined on this thread so far (extraction

@@ -66,6 +66,27 @@ where
     deserializer.deserialize_newtype_struct(TOKEN, Marked(PhantomData))
 }
 
+/// The reserved newtype name for "this value may be cut, as a container
+/// only": its parts so far, each complete. What a field marked partial
+/// whose view takes no cut value (a list of dates) is read with.
+pub(crate) const PARTS: &str = "$serde_llm::private::Parts";
+
+/// Reads a field marked partial as far as its view `T` may be cut
+/// ([`View::__cut`]): as [`deserialize`] does; or only its elements or
+/// members so far, each complete (a list of dates); or once complete, as a
+/// field not marked partial is (a date).
+fn deserialize_as<'de, D, T>(deserializer: D) -> Result<T, D::Error>
+where
+    D: Deserializer<'de>,
+    T: Deserialize<'de> + View,
+{
+    match T::__cut() {
+        grow::Cut::Grows => deserialize(deserializer),
+        grow::Cut::Parts => deserializer.deserialize_newtype_struct(PARTS, Marked(PhantomData)),
+        grow::Cut::Whole => T::deserialize(deserializer),
+    }
+}
+
 struct Marked<T>(PhantomData<T>);
 
 impl<'de, T: Deserialize<'de>> Visitor<'de> for Marked<T> {
@@ -188,6 +209,25 @@ impl Default for Allow {
 /// assert_eq!(view.n, Some(1));
 /// assert_eq!(view.text.as_deref(), Some("Mix the fl"));
 /// ```
+///
+/// A type from another crate has no view unless that crate or this one
+/// gives it one (the orphan rule keeps you from writing the impl). This
+/// crate's optional features give one, the value itself shown once
+/// complete, to chrono's `DateTime<Tz>`, `NaiveDate`, `NaiveDateTime` and
+/// `NaiveTime` (feature `chrono`), time's `OffsetDateTime`, `Date`,
+/// `PrimitiveDateTime` and `Time` (`time`: with its `serde` feature alone
+/// they read time's arrays; a string takes time's `serde-human-readable`),
+/// `uuid::Uuid` (`uuid`), `rust_decimal::Decimal` (`rust_decimal`) and
+/// `url::Url` (`url`). Any other type that implements `Deserialize` can be
+/// a field marked `#[llm(atomic)]`, whose view is the value itself, shown
+/// once complete.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` has no partial view: it does not implement `serde_llm::Partial`",
+    label = "no partial view",
+    note = "for a field of a type from another crate, mark the field `#[llm(atomic)]`: \
+            its view is then the value itself, shown once complete (it needs only `Deserialize`)",
+    note = "for a type of your own, `#[derive(serde_llm::Partial)]` on it (or implement `Partial`)"
+)]
 pub trait Partial {
     /// The view type.
     type View;
@@ -231,6 +271,14 @@ pub trait View: Sized {
     #[doc(hidden)]
     fn __shown(&self) -> bool {
         true
+    }
+
+    /// How far this view may be cut where a field marked partial holds it
+    /// (see [`grow::Cut`]): a `String` grows, a date is shown whole, a list
+    /// of dates by whole dates.
+    #[doc(hidden)]
+    fn __cut() -> grow::Cut {
+        grow::Cut::Grows
     }
 
     /// Streaming: whether this is a struct view whose fields grow in place
@@ -331,6 +379,30 @@ pub mod grow {
         /// tag member before it (when the tag is the first member; else the
         /// enum is read whole).
         Tagged(&'static str),
+    }
+
+    /// How far a view may be cut where a field marked partial holds it.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    pub enum Cut {
+        /// As far as it goes: a string's prefix, a list's elements so far
+        /// with the last one as far as it goes.
+        Grows,
+        /// A container of values that are never cut: its elements or
+        /// members so far, each complete (a list of dates).
+        Parts,
+        /// Never: shown once complete, as a field not marked partial is (a
+        /// date, a number).
+        Whole,
+    }
+
+    impl Cut {
+        /// How a container of parts cut so is cut.
+        pub fn of_parts(self) -> Cut {
+            match self {
+                Cut::Grows => Cut::Grows,
+                Cut::Parts | Cut::Whole => Cut::Parts,
+            }
+        }
     }
 
     /// What a walk did.
@@ -471,9 +543,9 @@ pub mod grow {
     /// A value read as a field marked partial is.
     struct AsPartial<V>(V);
 
-    impl<'de, V: serde::Deserialize<'de>> serde::Deserialize<'de> for AsPartial<V> {
+    impl<'de, V: serde::Deserialize<'de> + super::View> serde::Deserialize<'de> for AsPartial<V> {
         fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-            super::deserialize(d).map(AsPartial)
+            super::deserialize_as(d).map(AsPartial)
         }
     }
 
@@ -555,6 +627,33 @@ pub mod grow {
         }
     }
 
+    /// A struct view's field marked `#[llm(atomic)]`: its type need not be
+    /// a view, and is put in whole, as a plain scalar's view is (a part
+    /// below it asks for a rebuild).
+    pub fn place_atomic<V>(
+        slot: &mut Option<V>,
+        from: V,
+        levels: &[Level],
+        at: usize,
+        out: &mut Placed,
+    ) {
+        if at == levels.len() {
+            out.present = true;
+            if !out.probe {
+                *slot = Some(from);
+            }
+        } else {
+            out.rebuild = Some(at);
+            out.fixed = slot.is_some();
+        }
+    }
+
+    /// A struct view's field whose node is never read on its own (one
+    /// marked `#[llm(atomic)]`, as a scalar's view is not).
+    pub fn local_none<V>(_: &mut Option<V>, _: &[Route], _: &mut Local<'_>, _: bool) -> bool {
+        false
+    }
+
     /// A field whose view cannot be appended to.
     pub fn append_none<V>(_: &mut Option<V>, _: &[Route], _: &str) -> bool {
         false
@@ -599,13 +698,40 @@ pub mod grow {
     }
 }
 
+/// Types that are their own view, shown once complete (a number, a date):
+/// `atomic! { A, B }`, or `atomic! { impl<T: Bound> C<T> }` for a generic
+/// one, whose view is a `View` where it deserializes. (The generic arm is
+/// first: a type fragment cannot back off from `impl<`.)
 macro_rules! atomic {
-    ($($ty:ty),*) => {
+    ($(impl<$t:ident: $bound:path> $ty:ty),* $(,)?) => {
+        $(
+            impl<$t: $bound> Partial for $ty {
+                type View = $ty;
+            }
+            impl<$t: $bound> View for $ty
+            where
+                $ty: serde::de::DeserializeOwned,
+            {
+                fn __cut() -> grow::Cut {
+                    grow::Cut::Whole
+                }
+
+                fn __local_list(list: &mut Vec<Self>, cx: &mut grow::Local<'_>) -> bool {
+                    cx.place(list)
+                }
+            }
+        )*
+    };
+    ($($ty:ty),* $(,)?) => {
         $(
             impl Partial for $ty {
                 type View = $ty;
             }
             impl View for $ty {
+                fn __cut() -> grow::Cut {
+                    grow::Cut::Whole
+                }
+
                 fn __local_list(list: &mut Vec<Self>, cx: &mut grow::Local<'_>) -> bool {
                     cx.place(list)
                 }
@@ -617,6 +743,58 @@ macro_rules! atomic {
 atomic! {
     bool, char, (),
     i8, i16, i32, i64, i128, isize, u8, u16, u32, u64, u128, usize, f32, f64
+}
+
+/// Feature `chrono`: dates and times, each shown once complete (a cut
+/// `"2024-05-0` is never a date). `DateTime<Tz>` has a view wherever
+/// chrono deserializes it: `Utc`, `FixedOffset`, and `Local` with chrono's
+/// `clock` feature. They read RFC 3339 strings, as chrono's serde does.
+#[cfg(feature = "chrono")]
+mod chrono_views {
+    use super::{grow, Partial, View};
+
+    atomic! { impl<Tz: chrono::TimeZone> chrono::DateTime<Tz> }
+    atomic! { chrono::NaiveDate, chrono::NaiveDateTime, chrono::NaiveTime }
+}
+
+/// Feature `time`: `OffsetDateTime`, `Date`, `PrimitiveDateTime` and `Time`,
+/// each shown once complete. With time's `serde` feature alone (all this
+/// feature turns on) they read time's compact arrays (`[2024, 135]` for a
+/// date). A JSON string takes time's own feature `serde-human-readable`,
+/// turned on in your `Cargo.toml` (not here: it changes how time serializes
+/// everywhere), and then reads time's own format
+/// (`"2024-05-14 09:30:05.0 +02:00:00"`), not RFC 3339.
+#[cfg(feature = "time")]
+mod time_views {
+    use super::{grow, Partial, View};
+
+    atomic! { time::OffsetDateTime, time::Date, time::PrimitiveDateTime, time::Time }
+}
+
+/// Feature `uuid`: `Uuid`, shown once complete.
+#[cfg(feature = "uuid")]
+mod uuid_views {
+    use super::{grow, Partial, View};
+
+    atomic! { uuid::Uuid }
+}
+
+/// Feature `rust_decimal`: `Decimal`, shown once complete (from a number or
+/// a string, as rust_decimal's serde reads it).
+#[cfg(feature = "rust_decimal")]
+mod rust_decimal_views {
+    use super::{grow, Partial, View};
+
+    atomic! { rust_decimal::Decimal }
+}
+
+/// Feature `url`: `Url`, shown once complete (a cut `"https://exa` is never
+/// a URL).
+#[cfg(feature = "url")]
+mod url_views {
+    use super::{grow, Partial, View};
+
+    atomic! { url::Url }
 }
 
 impl Partial for String {
@@ -735,6 +913,10 @@ impl<T: View> View for Option<T> {
     fn admitted(self) -> Option<Self> {
         Some(self.and_then(View::admitted))
     }
+
+    fn __cut() -> grow::Cut {
+        T::__cut()
+    }
 }
 
 impl<T: Partial> Partial for Box<T> {
@@ -761,6 +943,10 @@ impl<T: View> View for Box<T> {
         T::__kind()
     }
 
+    fn __cut() -> grow::Cut {
+        T::__cut()
+    }
+
     fn __kind_at(&self, route: &[grow::Route]) -> grow::Kind {
         (**self).__kind_at(route)
     }
@@ -784,6 +970,10 @@ impl<T: Partial> Partial for Vec<T> {
 impl<T: View> View for Vec<T> {
     fn admitted(self) -> Option<Self> {
         Some(self.into_iter().filter_map(View::admitted).collect())
+    }
+
+    fn __cut() -> grow::Cut {
+        T::__cut().of_parts()
     }
 
     fn __place(&mut self, from: Self, levels: &[grow::Level], at: usize, out: &mut grow::Placed) {
@@ -846,6 +1036,10 @@ impl<K: Eq + std::hash::Hash, V: View, S: std::hash::BuildHasher + Default> View
                 .collect(),
         )
     }
+
+    fn __cut() -> grow::Cut {
+        V::__cut().of_parts()
+    }
 }
 
 impl<K, V: Partial> Partial for std::collections::BTreeMap<K, V> {
@@ -859,6 +1053,10 @@ impl<K: Ord, V: View> View for std::collections::BTreeMap<K, V> {
                 .collect(),
         )
     }
+
+    fn __cut() -> grow::Cut {
+        V::__cut().of_parts()
+    }
 }
 
 /// Collections whose view is the same collection of views.
@@ -871,6 +1069,10 @@ macro_rules! collections {
             impl<$t: View $(+ $bound)?> View for $coll<$t> {
                 fn admitted(self) -> Option<Self> {
                     Some(self.into_iter().filter_map(View::admitted).collect())
+                }
+
+                fn __cut() -> grow::Cut {
+                    $t::__cut().of_parts()
                 }
             }
         )*
@@ -890,6 +1092,10 @@ impl<T: Partial> Partial for HashSet<T> {
 impl<T: View + Eq + std::hash::Hash> View for HashSet<T> {
     fn admitted(self) -> Option<Self> {
         Some(self.into_iter().filter_map(View::admitted).collect())
+    }
+
+    fn __cut() -> grow::Cut {
+        T::__cut().of_parts()
     }
 }
 
@@ -967,6 +1173,20 @@ pub mod private {
         })
     }
 
+    /// A view field marked `#[llm(atomic)]`: the field's own type (which
+    /// need not be a view), once complete, as a plain scalar field is read.
+    pub fn atomic_field<'de, D, V>(d: D) -> Result<Option<V>, D::Error>
+    where
+        D: Deserializer<'de>,
+        V: Deserialize<'de>,
+    {
+        // Counted as any field is, though nothing inside is a view field.
+        grow::enter();
+        let v = Option::<V>::deserialize(d);
+        grow::leave();
+        v
+    }
+
     /// A view field marked `#[llm(partial)]`: the value so far.
     pub fn partial_field<'de, D, V>(d: D) -> Result<Option<V>, D::Error>
     where
@@ -974,7 +1194,7 @@ pub mod private {
         V: Deserialize<'de> + View,
     {
         let judge = grow::enter();
-        let v = super::deserialize::<D, Option<V>>(d);
+        let v = super::deserialize_as::<D, Option<V>>(d);
         grow::leave();
         Ok(if judge {
             v?.and_then(View::admitted)

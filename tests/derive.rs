@@ -7,9 +7,14 @@
 
 use std::borrow::Cow;
 use std::collections::HashMap;
+use std::fmt::Debug;
 
 use serde::Deserialize;
 use serde_llm::{from_llm_str, from_llm_str_partial, Partial, View};
+
+mod common;
+
+use common::{eur, Money, Point};
 
 /// The view of `text`, which must decode.
 fn view<'de, T>(text: &'de str) -> Option<T::View>
@@ -738,6 +743,344 @@ fn buffered_parts_grow() {
         ),
     }
     assert!(gaps.is_empty(), "{} gaps:\n{}", gaps.len(), gaps.join("\n"));
+}
+
+#[derive(Debug, Deserialize, Partial)]
+struct Invoice {
+    #[llm(partial)]
+    customer: String,
+    #[llm(atomic)]
+    total: Money,
+    /// An `Option`: the view holds `Option<Money>`, `null` is `None`.
+    #[llm(atomic)]
+    due: Option<Money>,
+    #[llm(atomic)]
+    pin: Point,
+    /// Atomic as a whole: shown once the list is complete.
+    #[llm(atomic)]
+    history: Vec<Money>,
+}
+
+const INVOICE: &str = r#"{"customer": "Ada", "total": "12.50 EUR", "due": "3.05 EUR",
+ "pin": {"x": 3, "y": -4}, "history": ["1.00 EUR", "2.00 EUR"], "note": "paid"}"#;
+
+/// Where `what` ends in [`INVOICE`].
+fn end_of(what: &str) -> usize {
+    INVOICE.find(what).unwrap_or_else(|| panic!("{what}")) + what.len()
+}
+
+#[test]
+fn atomic_fields_over_every_prefix() {
+    let customer = INVOICE.find(r#""Ada"#).unwrap();
+    for n in 0..=INVOICE.len() {
+        let text = &INVOICE[..n];
+        // What a careful reader expects: each atomic value once its last
+        // character is in (a string's closing quote, an object's or a list's
+        // closer), exactly as written; the partial string as far as it goes.
+        let done = |what: &str| n >= end_of(what);
+        let expected = (n > 0).then(|| InvoiceView {
+            customer: (n > customer).then(|| INVOICE[customer + 1..n.min(customer + 4)].into()),
+            total: done(r#""12.50 EUR""#).then(|| eur(1250)),
+            due: done(r#""3.05 EUR""#).then(|| eur(305)),
+            pin: done(r#"{"x": 3, "y": -4}"#).then_some(Point { x: 3, y: -4 }),
+            history: done(r#""2.00 EUR"]"#).then(|| vec![eur(100), eur(200)]),
+        });
+        assert_eq!(view::<Invoice>(text), expected, "{text:?}");
+    }
+    // The whole reply: the view holds what a decode of the original does.
+    let full: Invoice = from_llm_str(INVOICE).unwrap();
+    let v = view::<Invoice>(INVOICE).unwrap();
+    assert_eq!(
+        (v.total, v.due, v.pin, v.history),
+        (
+            Some(full.total),
+            full.due,
+            Some(full.pin),
+            Some(full.history)
+        )
+    );
+}
+
+#[test]
+fn an_atomic_option_is_none_for_null() {
+    let v = view::<Invoice>(r#"{"due": null, "total": "1.00 EUR""#).unwrap();
+    assert_eq!((v.due, v.total), (None, Some(eur(100))));
+    // `null` cut off is nothing yet either.
+    assert_eq!(view::<Invoice>(r#"{"due": nu"#).unwrap().due, None);
+    // A complete value the type refuses is the decode's error, as for any
+    // field.
+    let err = from_llm_str_partial::<Invoice>(r#"{"total": "twelve", "#).unwrap_err();
+    assert_eq!(err.path(), "$.total");
+    assert!(
+        err.message().contains(r#"not an amount: "twelve""#),
+        "{err}"
+    );
+}
+
+/// A required atomic field gates the view (and, in a list, the element)
+/// until it is complete.
+#[derive(Debug, Deserialize, Partial)]
+struct Payment {
+    #[llm(partial)]
+    memo: String,
+    #[llm(required, atomic)]
+    amount: Money,
+}
+
+#[derive(Debug, Deserialize, Partial)]
+struct Ledger {
+    #[llm(partial)]
+    payments: Vec<Payment>,
+}
+
+#[test]
+fn a_required_atomic_field_gates_the_view() {
+    let payment = |memo: &str, cents| PaymentView {
+        memo: Some(memo.into()),
+        amount: Some(eur(cents)),
+    };
+    let cases = [
+        (r#"{"memo": "rent", "amount": "12.5"#, None),
+        (r#"{"memo": "rent", "amount": "12.50 EUR"#, None),
+        (
+            r#"{"memo": "rent", "amount": "12.50 EUR""#,
+            Some(payment("rent", 1250)),
+        ),
+        (
+            r#"{"amount": "12.50 EUR", "memo": "re"#,
+            Some(payment("re", 1250)),
+        ),
+    ];
+    for (text, expected) in cases {
+        assert_eq!(view::<Payment>(text), expected, "{text:?}");
+    }
+    let cases = [
+        (
+            r#"{"payments": [{"memo": "a", "amount": "1.00 EUR"}, {"memo": "b", "amount": "2.0"#,
+            vec![payment("a", 100)],
+        ),
+        (
+            r#"{"payments": [{"memo": "a", "amount": "1.00 EUR"}, {"amount": "2.00 EUR", "memo": "b"#,
+            vec![payment("a", 100), payment("b", 200)],
+        ),
+    ];
+    for (text, expected) in cases {
+        assert_eq!(
+            view::<Ledger>(text).unwrap().payments,
+            Some(expected),
+            "{text:?}"
+        );
+    }
+}
+
+/// Atomic fields in enum variants: tuple, struct, and an internally tagged
+/// enum (which grows in place while streaming).
+#[derive(Debug, Deserialize, Partial)]
+enum Op {
+    Pay(#[llm(atomic)] Money),
+    Move {
+        #[llm(atomic)]
+        to: Point,
+        #[llm(partial)]
+        why: String,
+    },
+}
+
+#[derive(Debug, Deserialize, Partial)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+enum Entry {
+    Charge {
+        #[llm(required, atomic)]
+        amount: Money,
+        #[llm(partial)]
+        note: String,
+    },
+    Refund {
+        #[llm(atomic)]
+        amount: Money,
+    },
+}
+
+#[test]
+fn atomic_fields_in_enum_variants() {
+    let cases = [
+        (r#"{"Pay": "1.5"#, Some(OpView::Pay(None))),
+        (r#"{"Pay": "1.50 EUR""#, Some(OpView::Pay(Some(eur(150))))),
+        (
+            r#"{"Move": {"why": "north", "to": {"x": 1"#,
+            Some(OpView::Move {
+                to: None,
+                why: Some("north".into()),
+            }),
+        ),
+        (
+            r#"{"Move": {"to": {"x": 1, "y": 2}, "why": "no"#,
+            Some(OpView::Move {
+                to: Some(Point { x: 1, y: 2 }),
+                why: Some("no".into()),
+            }),
+        ),
+    ];
+    for (text, expected) in cases {
+        assert_eq!(view::<Op>(text), expected, "{text:?}");
+    }
+    let cases = [
+        (r#"{"kind": "charge", "note": "x", "amount": "1.0"#, None),
+        (
+            r#"{"kind": "charge", "amount": "1.00 EUR", "note": "x"}"#,
+            Some(EntryView::Charge {
+                amount: Some(eur(100)),
+                note: Some("x".into()),
+            }),
+        ),
+        (
+            r#"{"kind": "refund", "amount": "1.0"#,
+            Some(EntryView::Refund { amount: None }),
+        ),
+    ];
+    for (text, expected) in cases {
+        assert_eq!(view::<Entry>(text), expected, "{text:?}");
+    }
+}
+
+/// A field marked partial whose values take no cut value (a char here; a
+/// date, an id, a decimal under the features below) grows by whole values:
+/// the last one shows once complete, never cut short.
+#[derive(Debug, Deserialize, Partial)]
+struct Whole<T> {
+    one: T,
+    #[llm(partial)]
+    some: Option<T>,
+    #[llm(partial)]
+    list: Vec<T>,
+}
+
+/// For every prefix of a reply holding `written` four times (a field, a
+/// field marked partial, a list marked partial): each is `value` once its
+/// last character is in, and nothing before.
+fn shown_once_complete<T>(written: &str, value: T)
+where
+    T: Partial<View = T> + View + serde::de::DeserializeOwned + PartialEq + Debug + Clone,
+{
+    let doc = format!(
+        r#"{{"one": {written}, "some": {written}, "list": [{written}, {written}, {written}]}}"#
+    );
+    let ends: Vec<usize> = doc
+        .match_indices(written)
+        .map(|(at, w)| at + w.len())
+        .collect();
+    assert_eq!(ends.len(), 5, "{doc}");
+    let list = doc.find(r#""list": ["#).unwrap() + r#""list": ["#.len();
+    for n in 0..=doc.len() {
+        let text = &doc[..n];
+        let done = |end: usize| n >= end;
+        let expected = (n > 0).then(|| WholeView::<T> {
+            one: done(ends[0]).then(|| value.clone()),
+            some: done(ends[1]).then(|| value.clone()),
+            list: (n >= list).then(|| {
+                ends[2..]
+                    .iter()
+                    .filter(|&&e| done(e))
+                    .map(|_| value.clone())
+                    .collect()
+            }),
+        });
+        assert_eq!(view::<Whole<T>>(text), expected, "{text:?}");
+    }
+}
+
+#[test]
+fn a_char_is_shown_once_complete() {
+    shown_once_complete(r#""x""#, 'x');
+}
+
+/// Feature `chrono`: RFC 3339 strings, as chrono's serde reads them; a cut
+/// `"2024-05-1` is never May 1st.
+#[cfg(feature = "chrono")]
+#[test]
+fn chrono_types_are_shown_once_complete() {
+    use chrono::{FixedOffset, NaiveDate, NaiveTime, TimeZone, Utc};
+    let date = NaiveDate::from_ymd_opt(2024, 5, 14).unwrap();
+    let time = NaiveTime::from_hms_opt(9, 30, 5).unwrap();
+    shown_once_complete(r#""2024-05-14""#, date);
+    shown_once_complete(r#""09:30:05""#, time);
+    shown_once_complete(r#""2024-05-14T09:30:05""#, date.and_time(time));
+    shown_once_complete(
+        r#""2024-05-14T09:30:05Z""#,
+        Utc.from_utc_datetime(&date.and_time(time)),
+    );
+    let plus2 = FixedOffset::east_opt(2 * 3600).unwrap();
+    shown_once_complete(
+        r#""2024-05-14T09:30:05+02:00""#,
+        plus2.from_local_datetime(&date.and_time(time)).unwrap(),
+    );
+}
+
+/// Feature `time`: with time's `serde` feature alone its types read arrays
+/// (`[year, day of the year, ...]`), which a view shows once closed.
+#[cfg(feature = "time")]
+#[test]
+fn time_types_are_shown_once_complete() {
+    use time::{Date, Month, Time, UtcOffset};
+    let date = Date::from_calendar_date(2024, Month::May, 14).unwrap();
+    let time = Time::from_hms(9, 30, 5).unwrap();
+    let plus2 = UtcOffset::from_hms(2, 0, 0).unwrap();
+    shown_once_complete("[2024, 135]", date);
+    shown_once_complete("[9, 30, 5, 0]", time);
+    shown_once_complete("[2024, 135, 9, 30, 5, 0]", date.with_time(time));
+    shown_once_complete(
+        "[2024, 135, 9, 30, 5, 0, 2, 0, 0]",
+        date.with_time(time).assume_offset(plus2),
+    );
+}
+
+#[cfg(feature = "uuid")]
+#[test]
+fn a_uuid_is_shown_once_complete() {
+    let id = uuid::Uuid::from_u128(0x67e5_5044_10b1_426f_9247_bb68_0e5f_e0c8);
+    shown_once_complete(r#""67e55044-10b1-426f-9247-bb680e5fe0c8""#, id);
+}
+
+/// Feature `rust_decimal`: from a string or a number; a cut `"19.9` is not
+/// 19.9 (it may be 19.95).
+#[cfg(feature = "rust_decimal")]
+#[test]
+fn a_decimal_is_shown_once_complete() {
+    let price = rust_decimal::Decimal::new(1995, 2);
+    shown_once_complete(r#""19.95""#, price);
+    // A number is complete once something follows it.
+    let v = view::<Whole<rust_decimal::Decimal>>(r#"{"list": [19.95, 19.9"#).unwrap();
+    assert_eq!(v.list, Some(vec![price]));
+    let v = view::<Whole<rust_decimal::Decimal>>(r#"{"one": 19.95 "#).unwrap();
+    assert_eq!(v.one, Some(price));
+}
+
+#[cfg(feature = "url")]
+#[test]
+fn a_url_is_shown_once_complete() {
+    let url = url::Url::parse("https://example.com/docs?page=2").unwrap();
+    shown_once_complete(r#""https://example.com/docs?page=2""#, url);
+}
+
+/// serde buffers an internally tagged enum's content before reading it.
+/// Inside a place marked partial (a list of tool calls marked partial),
+/// the decoder keeps every cut string in that buffer, so that the call's
+/// partial fields grow; a field there that is not partial, atomic or not,
+/// receives the string so far too (`"1.00 EUR` before its closing quote,
+/// or a date's prefix that parses as another date).
+#[test]
+#[ignore = "limitation: inside buffered content in a partial place, every field receives a cut string"]
+fn an_atomic_field_in_a_tool_call_of_a_partial_list() {
+    #[derive(Debug, Deserialize, Partial)]
+    struct Entries {
+        #[llm(partial)]
+        entries: Vec<Entry>,
+    }
+    let text = r#"{"entries": [{"kind": "refund", "amount": "1.00 EUR"#;
+    assert_eq!(
+        view::<Entries>(text).unwrap().entries,
+        Some(vec![EntryView::Refund { amount: None }])
+    );
 }
 
 const DOC: &str = r#"{"id": 42, "title": "Pain au levain", "body": "Feed the starter — then wait.\nShape, \"proof\", bake.",

@@ -46,6 +46,10 @@ pub struct Field<'a> {
     pub serde: Serde,
     /// The field's type, `Self` spelled out (in the view, `Self` is the view).
     pub ty: TokenStream,
+    /// What an atomic view holds: the field's type, or `T` for an
+    /// `Option<T>` (the view field is an `Option` already), `Self` spelled
+    /// out.
+    pub whole: TokenStream,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -120,6 +124,7 @@ fn fields<'a>(
             llm: attr::llm(&original.attrs, errors),
             serde: attr::serde(&original.attrs, Position::Field),
             ty: replace_self(original.ty.to_token_stream(), this),
+            whole: replace_self(unwrap_option(&original.ty).to_token_stream(), this),
         })
         .collect();
     (style, fields)
@@ -134,6 +139,12 @@ impl Field<'_> {
     pub fn required(&self) -> bool {
         self.llm.required.is_some()
     }
+
+    /// `#[llm(atomic)]`: the view holds the field's own type, shown once
+    /// complete (the type needs no view of its own).
+    pub fn atomic(&self) -> bool {
+        self.llm.atomic.is_some()
+    }
 }
 
 impl Enum<'_> {
@@ -141,6 +152,42 @@ impl Enum<'_> {
     /// name is never partial).
     pub fn unit_only(&self) -> bool {
         self.variants.iter().all(|v| v.style == Style::Unit)
+    }
+}
+
+/// `T` for `Option<T>` (spelled `Option`, `std::option::Option` or
+/// `core::option::Option`: judged by how the type is written, as serde's
+/// own derive judges a field optional), else `ty` itself.
+fn unwrap_option(ty: &syn::Type) -> &syn::Type {
+    // A type passed through a `macro_rules!` fragment comes in a group.
+    let bare = match ty {
+        syn::Type::Group(g) => &*g.elem,
+        syn::Type::Paren(p) => &*p.elem,
+        ty => ty,
+    };
+    let syn::Type::Path(path) = bare else {
+        return ty;
+    };
+    if path.qself.is_some() {
+        return ty;
+    }
+    let names: Vec<String> = path
+        .path
+        .segments
+        .iter()
+        .map(|s| s.ident.to_string())
+        .collect();
+    let names: Vec<&str> = names.iter().map(String::as_str).collect();
+    if !matches!(names[..], ["Option"] | ["std" | "core", "option", "Option"]) {
+        return ty;
+    }
+    let last = path.path.segments.last().expect("a segment");
+    let syn::PathArguments::AngleBracketed(args) = &last.arguments else {
+        return ty;
+    };
+    match args.args.iter().collect::<Vec<_>>()[..] {
+        [syn::GenericArgument::Type(inner)] => inner,
+        _ => ty,
     }
 }
 

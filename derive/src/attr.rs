@@ -36,6 +36,7 @@ pub struct Llm<'a> {
     pub attrs: Vec<&'a Attribute>,
     pub partial: Option<syn::Path>,
     pub required: Option<syn::Path>,
+    pub atomic: Option<syn::Path>,
     /// The keys in the order written.
     pub keys: Vec<syn::Path>,
 }
@@ -49,7 +50,7 @@ pub fn llm<'a>(attrs: &'a [Attribute], errors: &mut Errors) -> Llm<'a> {
         if !matches!(attr.meta, Meta::List(_)) {
             errors.push(syn::Error::new_spanned(
                 attr,
-                "expected `#[llm(partial)]` or `#[llm(required)]`",
+                "expected `#[llm(partial)]`, `#[llm(required)]` or `#[llm(atomic)]`",
             ));
             continue;
         }
@@ -58,13 +59,15 @@ pub fn llm<'a>(attrs: &'a [Attribute], errors: &mut Errors) -> Llm<'a> {
                 &mut llm.partial
             } else if meta.path.is_ident("required") {
                 &mut llm.required
+            } else if meta.path.is_ident("atomic") {
+                &mut llm.atomic
             } else {
                 let key = meta.path.get_ident().map_or_else(
                     || quote::ToTokens::to_token_stream(&meta.path).to_string(),
                     ToString::to_string,
                 );
                 return Err(meta.error(format_args!(
-                    "unknown llm attribute `{}`: expected `partial` or `required`",
+                    "unknown llm attribute `{}`: expected `partial`, `required` or `atomic`",
                     key.replace(' ', "")
                 )));
             };

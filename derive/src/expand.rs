@@ -59,7 +59,8 @@ fn expand_unit_enum(input: &DeriveInput) -> TokenStream {
 struct Cx<'a> {
     input: &'a DeriveInput,
     view: Ident,
-    /// The original generics, each type parameter bound by `Partial`.
+    /// The original generics, each type parameter bound by `Partial` (but
+    /// one that only atomic fields name: they hold it whole).
     generics: Generics,
     /// Type and const parameters: a field type naming one needs bounds.
     params: Vec<Ident>,
@@ -67,10 +68,15 @@ struct Cx<'a> {
 }
 
 impl<'a> Cx<'a> {
-    fn new(input: &'a DeriveInput, transparent: bool) -> Self {
+    fn new(input: &'a DeriveInput, transparent: bool, fields: &[&Field]) -> Self {
         let mut generics = input.generics.clone();
         for param in generics.type_params_mut() {
-            param.bounds.push(syn::parse_quote!(::serde_llm::Partial));
+            let named = |f: &&Field| mentions(&f.ty, std::slice::from_ref(&param.ident));
+            let whole = fields.iter().any(|f| f.atomic() && named(f))
+                && !fields.iter().any(|f| !f.atomic() && named(f));
+            if !whole {
+                param.bounds.push(syn::parse_quote!(::serde_llm::Partial));
+            }
         }
         let params = input
             .generics
@@ -91,13 +97,19 @@ impl<'a> Cx<'a> {
         }
     }
 
-    /// `<F as Partial>::View`.
+    /// `<F as Partial>::View`, or `F` for a field marked atomic (`T` for an
+    /// `Option<T>`: the view field is an `Option` already).
     /// Spanned at the field's type, so that a type without a view is an
     /// error there.
     fn view_ty(field: &Field) -> TokenStream {
         let ty = &field.ty;
         let span = syn::spanned::Spanned::span(&field.original.ty);
-        quote_spanned!(span=> <#ty as ::serde_llm::Partial>::View)
+        if field.atomic() {
+            let whole = &field.whole;
+            quote_spanned!(span=> #whole)
+        } else {
+            quote_spanned!(span=> <#ty as ::serde_llm::Partial>::View)
+        }
     }
 
     /// The view types of `fields` that name a type parameter: those need a
@@ -116,14 +128,28 @@ impl<'a> Cx<'a> {
         fields: impl IntoIterator<Item = &'f Field<'f>>,
         generic_only: bool,
     ) -> Vec<TokenStream> {
+        self.bounded(fields, generic_only)
+            .into_iter()
+            .map(Self::view_ty)
+            .collect()
+    }
+
+    /// The fields whose view types [`views`](Self::views) bounds, one per
+    /// view type. (An atomic field naming the type itself is bounded: its
+    /// view holds the original, which the impl being defined does not
+    /// cover.)
+    fn bounded<'f>(
+        &self,
+        fields: impl IntoIterator<Item = &'f Field<'f>>,
+        generic_only: bool,
+    ) -> Vec<&'f Field<'f>> {
         let this = std::slice::from_ref(&self.input.ident);
         let mut seen = std::collections::HashSet::new();
         fields
             .into_iter()
-            .filter(|f| !f.serde.skip && !mentions(&f.ty, this))
+            .filter(|f| !f.serde.skip && (f.atomic() || !mentions(&f.ty, this)))
             .filter(|f| !generic_only || mentions(&f.ty, &self.params))
-            .filter(|f| seen.insert(f.ty.to_string()))
-            .map(Self::view_ty)
+            .filter(|f| seen.insert(Self::view_ty(f).to_string()))
             .collect()
     }
 
@@ -145,17 +171,30 @@ impl<'a> Cx<'a> {
         quote!(where #(#own,)* #(for<'__llm> #views: #bound,)*)
     }
 
-    /// `#[serde(bound(..))]` for the view: what each generic field needs to
-    /// be read, and `'de: 'a` for each lifetime (a view may borrow from the
-    /// reply as the original does). Without it serde would bound the type
-    /// parameters themselves by `Deserialize`, which they need not be.
-    fn serde_bound(&self, views: &[TokenStream]) -> TokenStream {
+    /// `#[serde(bound(..))]` for the view: what each generic field among
+    /// `fields` needs to be read (its view read, and a `View`; an atomic
+    /// field's own type read), and `'de: 'a` for each lifetime (a view may
+    /// borrow from the reply as the original does). Without it serde would
+    /// bound the type parameters themselves by `Deserialize`, which they
+    /// need not be.
+    fn serde_bound(&self, fields: &[&Field]) -> TokenStream {
         if self.input.generics.params.is_empty() {
             return TokenStream::new();
         }
         let lifetimes = self.input.generics.lifetimes().map(|l| &l.lifetime);
+        let reads = self
+            .bounded(fields.iter().copied(), true)
+            .into_iter()
+            .map(|f| {
+                let view = Self::view_ty(f);
+                let de = quote!(::serde_llm::__private::serde::Deserialize<'de>);
+                match f.atomic() {
+                    true => quote!(#view: #de),
+                    false => quote!(#view: #de + ::serde_llm::View),
+                }
+            });
         let predicates = quote! {
-            #(#views: ::serde_llm::__private::serde::Deserialize<'de> + ::serde_llm::View,)*
+            #(#reads,)*
             #('de: #lifetimes,)*
         };
         let bound = LitStr::new(&predicates.to_string(), Span::call_site());
@@ -163,12 +202,12 @@ impl<'a> Cx<'a> {
     }
 
     /// The attributes every view carries.
-    fn view_attrs(&self, kept: &[syn::Meta], views: &[TokenStream]) -> TokenStream {
+    fn view_attrs(&self, kept: &[syn::Meta], fields: &[&Field]) -> TokenStream {
         let doc = format!(
             "The partial view of [`{}`], generated by `#[derive(Partial)]`.",
             self.input.ident
         );
-        let bound = self.serde_bound(views);
+        let bound = self.serde_bound(fields);
         quote! {
             #[doc = #doc]
             #[derive(::serde_llm::__private::serde::Deserialize)]
@@ -208,6 +247,8 @@ impl<'a> Cx<'a> {
         } else {
             let read = if field.partial() {
                 "::serde_llm::__private::partial_field"
+            } else if field.atomic() {
+                "::serde_llm::__private::atomic_field"
             } else {
                 "::serde_llm::__private::field"
             };
@@ -357,6 +398,7 @@ fn grow(cx: &Cx, s: &Struct, fields: &[&Field]) -> TokenStream {
         place,
         append,
         kind,
+        local,
     } = Growers::of(cx, fields);
     let required = fields.iter().filter(|f| f.required()).map(|f| &f.member);
     // A view with generics may not be `DeserializeOwned` (a borrowed one
@@ -369,7 +411,7 @@ fn grow(cx: &Cx, s: &Struct, fields: &[&Field]) -> TokenStream {
                     ::core::option::Option::None => cx.place(self),
                     #(
                         ::core::option::Option::Some((#grow::Route::Field(#index), rest)) => {
-                            #grow::local(&mut self.#members, rest, cx, #partial)
+                            #grow::#local(&mut self.#members, rest, cx, #partial)
                         }
                     )*
                     _ => false,
@@ -444,26 +486,53 @@ fn grow(cx: &Cx, s: &Struct, fields: &[&Field]) -> TokenStream {
 
 /// The `grow` helpers each field's growth goes through: a field whose type
 /// names a type parameter has no `View` bound here, so it is replaced whole
-/// rather than grown.
+/// rather than grown; a field marked atomic holds a type that need not be a
+/// view, put in whole as a plain scalar's view is.
 struct Growers {
     place: Vec<TokenStream>,
     append: Vec<TokenStream>,
     kind: Vec<TokenStream>,
+    local: Vec<TokenStream>,
 }
 
 impl Growers {
     fn of(cx: &Cx, fields: &[&Field]) -> Growers {
-        let generic: Vec<bool> = fields.iter().map(|f| mentions(&f.ty, &cx.params)).collect();
-        let pick = |yes: TokenStream, no: TokenStream| -> Vec<TokenStream> {
-            generic
-                .iter()
-                .map(|&g| if g { yes.clone() } else { no.clone() })
+        #[derive(Clone, Copy)]
+        enum How {
+            Grows,
+            Generic,
+            Atomic,
+        }
+        let how: Vec<How> = fields
+            .iter()
+            .map(|f| {
+                if f.atomic() {
+                    How::Atomic
+                } else if mentions(&f.ty, &cx.params) {
+                    How::Generic
+                } else {
+                    How::Grows
+                }
+            })
+            .collect();
+        let pick = |grows: &str, generic: &str, atomic: &str| -> Vec<TokenStream> {
+            how.iter()
+                .map(|h| {
+                    let name = match h {
+                        How::Grows => grows,
+                        How::Generic => generic,
+                        How::Atomic => atomic,
+                    };
+                    Ident::new(name, Span::call_site()).into_token_stream()
+                })
                 .collect()
         };
         Growers {
-            place: pick(quote!(place_whole), quote!(place)),
-            append: pick(quote!(append_none), quote!(append)),
-            kind: pick(quote!(kind_none), quote!(kind_at)),
+            place: pick("place", "place_whole", "place_atomic"),
+            append: pick("append", "append_none", "append_none"),
+            kind: pick("kind_at", "kind_none", "kind_none"),
+            // A generic view is never read on its own (no `__local`).
+            local: pick("local", "local", "local_none"),
         }
     }
 }
@@ -474,12 +543,13 @@ fn flattened_views(cx: &Cx, fields: &[&Field]) -> Vec<TokenStream> {
 }
 
 fn expand_struct(s: &Struct) -> TokenStream {
-    let cx = Cx::new(s.cont.original, s.cont.serde.transparent);
-    let fields = in_view(s.style, &s.fields);
-    let attrs = cx.view_attrs(
-        &s.cont.serde.kept,
-        &cx.generic_views(fields.iter().copied()),
+    let cx = Cx::new(
+        s.cont.original,
+        s.cont.serde.transparent,
+        &s.fields.iter().collect::<Vec<_>>(),
     );
+    let fields = in_view(s.style, &s.fields);
+    let attrs = cx.view_attrs(&s.cont.serde.kept, &fields);
     let views = cx.views(fields.iter().copied(), false);
     let vis = &s.cont.original.vis;
     let view = &cx.view;
@@ -556,16 +626,14 @@ fn variants<'e>(e: &'e Enum<'e>) -> Vec<(&'e Variant<'e>, Vec<&'e Field<'e>>)> {
 }
 
 fn expand_enum(e: &Enum) -> TokenStream {
-    let cx = Cx::new(e.cont.original, false);
+    let every: Vec<&Field> = e.variants.iter().flat_map(|v| &v.fields).collect();
+    let cx = Cx::new(e.cont.original, false, &every);
     let variants = variants(e);
     let all_fields: Vec<&Field> = variants
         .iter()
         .flat_map(|(_, f)| f.iter().copied())
         .collect();
-    let attrs = cx.view_attrs(
-        &e.cont.serde.kept,
-        &cx.generic_views(all_fields.iter().copied()),
-    );
+    let attrs = cx.view_attrs(&e.cont.serde.kept, &all_fields);
     let views = cx.views(all_fields.iter().copied(), false);
     let vis = &e.cont.original.vis;
     let view = &cx.view;
@@ -732,6 +800,7 @@ fn grow_enum(cx: &Cx, variants: &[(&Variant, Vec<&Field>)], tag: &str) -> TokenS
             place: placer,
             append: appender,
             kind: kinder,
+            local: localer,
         } = Growers::of(cx, fields);
         let partial: Vec<bool> = fields.iter().map(|f| f.partial()).collect();
         let required: Vec<&Ident> = fields
@@ -770,7 +839,7 @@ fn grow_enum(cx: &Cx, variants: &[(&Variant, Vec<&Field>)], tag: &str) -> TokenS
         local.push(quote! {
             (Self::#ident #pat, ::core::option::Option::Some((#grow::Route::Field(n), rest))) => {
                 match *n {
-                    #(#index => #grow::local(#ours, rest, cx, #partial),)*
+                    #(#index => #grow::#localer(#ours, rest, cx, #partial),)*
                     _ => false,
                 }
             }

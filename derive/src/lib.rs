@@ -24,11 +24,22 @@ use syn::{parse_macro_input, DeriveInput};
 ///
 /// - `#[llm(partial)]`: the field may be shown incomplete (a string's prefix,
 ///   an array's elements so far, an object's members so far). Without it a
-///   field shows only once its value is complete.
+///   field shows only once its value is complete. Values that are never
+///   cut stay whole: a list of numbers, chars or dates grows by whole
+///   values, and such a value alone shows once complete.
 /// - `#[llm(required)]`: the whole view is `None` until this field is
 ///   complete (an id, a kind).
+/// - `#[llm(atomic)]`: the view holds the field's own type `F` (for an
+///   `Option<T>` field, `T`: the view field is an `Option` already), shown
+///   once complete, as a number is: never a value cut short, exactly what a
+///   decode of the original reads. `F` needs only `Deserialize`, not
+///   `Partial`: the way to hold a type from another crate (a date, an id, a
+///   decimal) that has no view, since the orphan rule keeps you from
+///   implementing `Partial` for it. A type parameter that only atomic
+///   fields name needs no `Partial` bound. It goes with `required` (the
+///   view waits for the value), not with `partial`.
 ///
-/// ```ignore
+/// ```
 /// use serde_llm::Partial;
 ///
 /// #[derive(serde::Deserialize, Partial)]
@@ -43,6 +54,38 @@ use syn::{parse_macro_input, DeriveInput};
 /// let view = serde_llm::from_llm_str_partial::<Answer>(r#"{"id": 3, "title": "Bread", "body": "Feed the sta"#)?
 ///     .expect("the id is complete");
 /// assert_eq!(view.body.as_deref(), Some("Feed the sta"));
+/// # Ok::<(), serde_llm::Error>(())
+/// ```
+///
+/// An atomic field, of a type with `Deserialize` but no partial view:
+///
+/// ```
+/// use serde_llm::Partial;
+///
+/// /// Say, from another crate: it implements `Deserialize` only.
+/// #[derive(Debug, PartialEq, serde::Deserialize)]
+/// struct Sku(String);
+///
+/// #[derive(serde::Deserialize, Partial)]
+/// struct Order {
+///     #[llm(required, atomic)]
+///     sku: Sku,
+///     #[llm(atomic)]
+///     gift: Option<Sku>,
+///     #[llm(partial)]
+///     note: String,
+/// }
+///
+/// // No view until the required atomic field is complete ...
+/// let cut = r#"{"note": "For Ada", "sku": "AB-12"#;
+/// assert!(serde_llm::from_llm_str_partial::<Order>(cut)?.is_none());
+/// // ... then the value itself; the `Option` field holds an `Option<Sku>`.
+/// let cut = r#"{"note": "For Ada", "sku": "AB-12", "gift": "CD-3"#;
+/// let view = serde_llm::from_llm_str_partial::<Order>(cut)?.expect("the sku is complete");
+/// assert_eq!(view.sku, Some(Sku("AB-12".into())));
+/// assert_eq!(view.gift, None);
+/// assert_eq!(view.note.as_deref(), Some("For Ada"));
+/// # Ok::<(), serde_llm::Error>(())
 /// ```
 ///
 /// The rules, exactly:
@@ -66,11 +109,22 @@ use syn::{parse_macro_input, DeriveInput};
 ///   `default` is dropped (a view field is `None` when missing, not the
 ///   default), as are serialize-only attributes, `bound`, `borrow` and
 ///   `crate` (the view sets its own).
+/// - Inside content serde buffers (internally and adjacently tagged and
+///   untagged enums, `flatten`) that stands where a value may be cut (an
+///   element of a list marked partial, a field marked partial), serde reads
+///   every field from a buffer holding each string as far as it goes: a
+///   field there that is not partial, atomic ones too, receives a cut
+///   string (which its type may refuse, leaving the element out while it
+///   is cut, or read). At the root, or in a field not marked partial, such
+///   content holds only complete strings.
 /// - Compile errors: `deserialize_with` or `with` on a field or variant
 ///   (the view cannot follow a custom deserializer; wrap the type in a
-///   newtype that implements `Deserialize` and `Partial`), `from`,
+///   newtype whose `Deserialize` calls it, and mark the field
+///   `#[llm(atomic)]`), `from`,
 ///   `try_from` or `remote` on a struct or data enum, `#[llm]` on a
-///   container, a variant, a skipped or a flattened field, and unions.
+///   container, a variant, a skipped or a flattened field, and unions;
+///   `atomic` with `partial`. A field whose type has no view is an error
+///   at the field's type naming the way out: `#[llm(atomic)]`.
 ///   `with = "serde_llm::partial"` reads as `#[llm(partial)]`.
 /// - `Debug`, `Clone` and `PartialEq` hold when the fields' views have them
 ///   (whether or not the original or its type parameters do). Enum views

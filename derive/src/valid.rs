@@ -71,6 +71,24 @@ fn field(field: &Field, errors: &mut Errors) {
             "a field cannot be both partial (`with = \"serde_llm::partial\"`) and `required`",
         ));
     }
+    if let (Some(_), Some(_)) = (&llm.partial, &llm.atomic) {
+        // Point at whichever of the two came second.
+        let second = llm
+            .keys
+            .iter()
+            .rev()
+            .find(|k| k.is_ident("partial") || k.is_ident("atomic"))
+            .expect("both keys were seen");
+        errors.push(syn::Error::new_spanned(
+            second,
+            "a field cannot be both `partial` and `atomic`: an atomic field is shown only once complete",
+        ));
+    } else if let (Some(atomic), true) = (&llm.atomic, field.serde.partial_with) {
+        errors.push(syn::Error::new_spanned(
+            atomic,
+            "a field cannot be both partial (`with = \"serde_llm::partial\"`) and `atomic`",
+        ));
+    }
     refused(&field.serde.refused, errors);
 }
 
@@ -81,8 +99,9 @@ fn refused(metas: &[Meta], errors: &mut Errors) {
         let msg = match key.as_str() {
             "deserialize_with" | "with" => format!(
                 "#[derive(Partial)] cannot carry `{key}` over to the view: its function reads \
-                 the field's own type, not its view. Wrap the type in a newtype that \
-                 implements `Deserialize` and `serde_llm::Partial` instead"
+                 the field's own type, not its view. Wrap the type in a newtype whose \
+                 `Deserialize` calls the function, and mark the field `#[llm(atomic)]` \
+                 (or implement `serde_llm::Partial` for the newtype)"
             ),
             _ => format!(
                 "#[derive(Partial)] cannot follow #[serde({key} = ..)]: the view would need \

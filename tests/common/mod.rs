@@ -1,7 +1,9 @@
 //! What the test binaries share: reading a peer's corpus, the list of cases
 //! we answer differently on purpose, value equality as the peers see it
-//! (`tests/corpus.rs`, `tests/schema.rs`), and what a prefix's value must be
-//! to be consistent with the whole (`tests/trust.rs`, `tests/models.rs`).
+//! (`tests/corpus.rs`, `tests/schema.rs`), what a prefix's value must be
+//! to be consistent with the whole (`tests/trust.rs`, `tests/models.rs`), and
+//! types without a partial view for atomic fields (`tests/derive.rs`,
+//! `tests/stream.rs`).
 // Each test binary uses a part of this module.
 #![allow(dead_code)]
 
@@ -114,4 +116,46 @@ pub fn consistent(part: &Value, whole: &Value) -> bool {
         }
         (a, b) => a == b,
     }
+}
+
+/// A type from another crate, as `#[derive(Partial)]` sees one: `Deserialize` (by
+/// hand, from a string such as `"12.50 EUR"`) but no `Partial`. A cut
+/// string (`"12.5"`) does not parse: a view shows it only once complete.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Money {
+    pub cents: u64,
+    pub currency: String,
+}
+
+impl<'de> serde::Deserialize<'de> for Money {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(d)?;
+        let parse = || {
+            let (amount, currency) = s.split_once(' ')?;
+            let (units, cents) = amount.split_once('.')?;
+            if cents.len() != 2 || currency.len() != 3 {
+                return None;
+            }
+            let cents = units.parse::<u64>().ok()? * 100 + cents.parse::<u64>().ok()?;
+            Some(Money {
+                cents,
+                currency: currency.to_owned(),
+            })
+        };
+        parse().ok_or_else(|| serde::de::Error::custom(format!("not an amount: {s:?}")))
+    }
+}
+
+pub fn eur(cents: u64) -> Money {
+    Money {
+        cents,
+        currency: "EUR".into(),
+    }
+}
+
+/// Another type without `Partial`, written as an object.
+#[derive(Debug, Clone, PartialEq, serde::Deserialize)]
+pub struct Point {
+    pub x: i32,
+    pub y: i32,
 }
