@@ -50,9 +50,7 @@ use std::borrow::Cow;
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
-use criterion::{
-    criterion_group, criterion_main, BenchmarkId, Criterion, SamplingMode, Throughput,
-};
+use criterion::{criterion_group, BenchmarkId, Criterion, SamplingMode, Throughput};
 use jiter::{JsonValue, PartialMode};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -415,7 +413,19 @@ fn difference(got: &Value, want: &Value) -> String {
             .map_or("?".to_string(), |(k, v)| {
                 format!("{k}: {} for {v}", g.get(k.as_str()).unwrap_or(&Value::Null))
             });
-        return format!("record {i} differs ({key})");
+        let differ: Vec<usize> = (0..got.len().min(want.len()))
+            .filter(|&i| got[i] != want[i])
+            .collect();
+        let mut at: Vec<String> = differ.iter().take(4).map(usize::to_string).collect();
+        if differ.len() > 4 {
+            at.push("…".to_string());
+        }
+        return format!(
+            "{} of {} records differ ({}); record {i}: {key}",
+            differ.len(),
+            want.len(),
+            at.join(", ")
+        );
     }
     format!("{} records, not {}", got.len(), want.len())
 }
@@ -447,8 +457,8 @@ fn inputs(label: &'static str, size: usize) -> Inputs {
     }
 }
 
-/// Checks every contender on every input once, prints the verdicts (with
-/// the time of that one call), and returns which pairs to time.
+/// Checks every contender on every input once, prints the verdicts, and
+/// returns which pairs to time.
 fn check(inputs: &Inputs, contenders: &[Contender]) -> Vec<(usize, Input)> {
     let value = serde_json::to_value(&inputs.doc).unwrap();
     // A plain `Doc` refuses a cut-off list, as the partial policy says.
@@ -462,10 +472,10 @@ fn check(inputs: &Inputs, contenders: &[Contender]) -> Vec<(usize, Input)> {
         inputs.texts[1].len(),
         inputs.texts[2].len()
     );
-    eprintln!("| input | contender | verdict | one call |");
-    eprintln!("| --- | --- | --- | --- |");
+    eprintln!("| input | contender | verdict |");
+    eprintln!("| --- | --- | --- |");
     eprintln!(
-        "| truncated | llm_typed, plain `Doc` (not timed) | error (by design): {} |  |",
+        "| truncated | llm_typed, plain `Doc` (not timed) | error, by design: {} |",
         plain.unwrap_err()
     );
     let mut timed = Vec::new();
@@ -475,22 +485,13 @@ fn check(inputs: &Inputs, contenders: &[Contender]) -> Vec<(usize, Input)> {
             if !c.inputs.contains(&input) {
                 continue;
             }
-            let start = Instant::now();
-            let out = (c.output)(text, input);
-            let took = start.elapsed();
-            let v = verdict(out, &inputs.doc, &value);
+            let v = verdict((c.output)(text, input), &inputs.doc, &value);
             let shown = match &v {
                 Verdict::Ok => "ok".to_string(),
                 Verdict::Wrong(why) => format!("**wrong**: {why}"),
                 Verdict::Error(e) => format!("**error** (not timed): {e}"),
             };
-            eprintln!(
-                "| {} | {} | {} | {:.1} ms |",
-                input.name(),
-                c.name,
-                shown,
-                took.as_secs_f64() * 1e3
-            );
+            eprintln!("| {} | {} | {} |", input.name(), c.name, shown);
             if v.timed() {
                 timed.push((i, input));
             }
@@ -500,6 +501,62 @@ fn check(inputs: &Inputs, contenders: &[Contender]) -> Vec<(usize, Input)> {
     timed
 }
 
+/// Not timed: what each contender makes of the same pretty-printed text cut
+/// inside the last record (3 bytes into its `email` string), the usual
+/// shape of a reply cut off by a token limit. The typed decode should give
+/// the complete records; an untyped value may keep the cut record's
+/// members so far (serde_llm's untyped policy), so it is described, not
+/// judged.
+fn check_mid_record(inputs: &Inputs, contenders: &[Contender]) {
+    let text = &inputs.texts[2];
+    let at = text.rfind("\"email\": \"").unwrap() + "\"email\": \"".len() + 3;
+    let text = &text[..at];
+    let n = inputs.doc.records.len();
+    let want = serde_json::to_value(&inputs.doc).unwrap();
+    let want = want["records"].as_array().unwrap();
+    eprintln!(
+        "{}: cut inside the last record, after {:?} (not timed)",
+        inputs.label,
+        &text[text.len() - 30..]
+    );
+    eprintln!("| contender | gives |");
+    eprintln!("| --- | --- |");
+    for c in contenders {
+        if !c.inputs.contains(&Input::Truncated) {
+            continue;
+        }
+        let shown = match (c.output)(text, Input::Truncated) {
+            Err(e) => format!("error: {}", e.chars().take(80).collect::<String>()),
+            Ok(out) => {
+                let got = match out {
+                    Output::Doc(d) => serde_json::to_value(d).unwrap(),
+                    Output::Value(v) => v,
+                };
+                match got.get("records").and_then(Value::as_array) {
+                    None => format!("not {{\"records\": [...]}}: {:.60}", got.to_string()),
+                    Some(got) => {
+                        let same = got.iter().zip(want).take_while(|(g, w)| g == w).count();
+                        let mut s = format!("{same} of the {} complete records", n - 1);
+                        if same == n - 1 && got.len() == n - 1 {
+                            s.push_str(" (ok)");
+                        }
+                        if let Some(last) = got.get(same) {
+                            s.push_str(&format!(
+                                ", then {} more: {:.100}",
+                                got.len() - same,
+                                last.to_string()
+                            ));
+                        }
+                        s
+                    }
+                }
+            }
+        };
+        eprintln!("| {} | {} |", c.name, shown);
+    }
+    eprintln!();
+}
+
 fn bench_size(
     c: &mut Criterion,
     inputs: &Inputs,
@@ -507,6 +564,7 @@ fn bench_size(
 ) {
     let contenders = contenders();
     let timed = check(inputs, &contenders);
+    check_mid_record(inputs, &contenders);
     let mut group = c.benchmark_group(inputs.label);
     configure(&mut group);
     for (i, input) in timed {
@@ -541,4 +599,49 @@ fn peers(c: &mut Criterion) {
 }
 
 criterion_group!(benches, peers);
-criterion_main!(benches);
+
+/// `PEERS_ONCE=<size>/<contender>/<input>` (`1mb/llm_value/messy`) runs one
+/// contender on one input and exits, for a profiler or for counting its
+/// instructions (`valgrind --tool=callgrind`), which do not drift as wall
+/// time does; `PEERS_ONCE=<size>/none` only builds the inputs, to subtract.
+/// `PEERS_TIMES=n` runs it n times. Without `PEERS_ONCE`, criterion runs as
+/// usual.
+fn main() {
+    if let Ok(path) = std::env::var("PEERS_ONCE") {
+        let times: usize = std::env::var("PEERS_TIMES").map_or(1, |n| n.parse().unwrap());
+        let parts: Vec<&str> = path.split('/').collect();
+        let size = match parts[0] {
+            "1mb" => 1_000_000,
+            "10mb" => 10_000_000,
+            other => panic!("PEERS_ONCE: no size {other:?} (1mb, 10mb)"),
+        };
+        let inputs = inputs("once", size);
+        if parts[1..] == ["none"] {
+            return;
+        }
+        let [_, name, input] = parts[..] else {
+            panic!("PEERS_ONCE: <size>/<contender>/<input> or <size>/none, not {path:?}")
+        };
+        let input = Input::ALL
+            .into_iter()
+            .find(|i| i.name() == input)
+            .unwrap_or_else(|| panic!("PEERS_ONCE: no input {input:?}"));
+        let contenders = contenders();
+        let c = contenders
+            .iter()
+            .find(|c| c.name == name && c.inputs.contains(&input))
+            .unwrap_or_else(|| panic!("PEERS_ONCE: no contender {name:?} on {}", input.name()));
+        let text = &inputs.texts[input as usize];
+        let start = Instant::now();
+        for _ in 0..times {
+            (c.run)(black_box(text), input);
+        }
+        eprintln!(
+            "{path}: {:.2} ms per call",
+            start.elapsed().as_secs_f64() * 1e3 / times as f64
+        );
+        return;
+    }
+    benches();
+    Criterion::default().configure_from_args().final_summary();
+}
