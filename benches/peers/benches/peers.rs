@@ -604,7 +604,8 @@ criterion_group!(benches, peers);
 /// contender on one input and exits, for a profiler or for counting its
 /// instructions (`valgrind --tool=callgrind`), which do not drift as wall
 /// time does; `PEERS_ONCE=<size>/none` only builds the inputs, to subtract.
-/// `PEERS_TIMES=n` runs it n times. Without `PEERS_ONCE`, criterion runs as
+/// `PEERS_TIMES=n` runs it n times. The input `messy-fence` is the messy
+/// reply without the prose around its fence. Without `PEERS_ONCE`, criterion runs as
 /// usual.
 fn main() {
     if let Ok(path) = std::env::var("PEERS_ONCE") {
@@ -622,16 +623,29 @@ fn main() {
         let [_, name, input] = parts[..] else {
             panic!("PEERS_ONCE: <size>/<contender>/<input> or <size>/none, not {path:?}")
         };
-        let input = Input::ALL
-            .into_iter()
-            .find(|i| i.name() == input)
-            .unwrap_or_else(|| panic!("PEERS_ONCE: no input {input:?}"));
+        // `messy-fence`: the messy reply without the prose around its
+        // fence, to see what the prose costs.
+        let (input, fence_only) = match input.strip_suffix("-fence") {
+            Some("messy") => (Input::Messy, true),
+            _ => (
+                Input::ALL
+                    .into_iter()
+                    .find(|i| i.name() == input)
+                    .unwrap_or_else(|| panic!("PEERS_ONCE: no input {input:?}")),
+                false,
+            ),
+        };
         let contenders = contenders();
         let c = contenders
             .iter()
             .find(|c| c.name == name && c.inputs.contains(&input))
             .unwrap_or_else(|| panic!("PEERS_ONCE: no contender {name:?} on {}", input.name()));
-        let text = &inputs.texts[input as usize];
+        let mut text = inputs.texts[input as usize].as_str();
+        if fence_only {
+            let start = text.find("```json").unwrap();
+            let end = text.rfind("```").unwrap() + 3;
+            text = &text[start..end];
+        }
         let start = Instant::now();
         for _ in 0..times {
             (c.run)(black_box(text), input);
