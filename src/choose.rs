@@ -691,17 +691,8 @@ impl Decoder {
         // is still read twice.)
         let b = text.as_bytes();
         let last = lex::trim_back(b, span.start, span.end).checked_sub(1);
-        // A closer alone on an indented line (`    }`): pretty-printed JSON
-        // cut right after an element; the root's closer opens its line.
-        let indented = |k: usize| {
-            let line = b[span.start..k].iter().rposition(|&c| c == b'\n');
-            line.is_some_and(|n| {
-                let indent = &b[span.start + n + 1..k];
-                !indent.is_empty() && indent.iter().all(|&c| c == b' ' || c == b'\t')
-            })
-        };
-        let ends_open =
-            last.is_some_and(|k| k >= span.start && (!matches!(b[k], b'}' | b']') || indented(k)));
+        let ends_open = last.is_some_and(|k| k >= span.start && !matches!(b[k], b'}' | b']'))
+            || lex::ends_with_indented_closer(b, span.start, span.end);
         let opens = matches!(b.get(span.start), Some(b'{' | b'['));
         if policy && !multi && spans.len() == 1 && opens && ends_open {
             let open = lex::open_at_end(b, span.start, span.end, self.max_depth);

@@ -14,6 +14,7 @@ use crate::partial::{Allow, Partial, View};
 use crate::policy::{Accept, Rules};
 use crate::prose;
 use crate::report::{CoercionKind, Fix, Reading, Repair, RepairKind, Report, Strategy};
+use crate::scan::lex;
 use crate::shape::{self, Scalar, Shape};
 use crate::watch::{self, Watch};
 use crate::write;
@@ -556,6 +557,11 @@ impl Decoder {
             return None;
         }
         let c = extract::whole(text, extract::body(text))?;
+        // Pretty-printed JSON cut right after an element (`    }` last):
+        // serde_json would read all of it to refuse it at the end.
+        if lex::ends_with_indented_closer(text.as_bytes(), c.span.start, c.span.end) {
+            return None;
+        }
         let slice = &text[c.span.clone()];
         let (value, end) = match by_serde_json(slice, watch) {
             Ok(read) => read?,

@@ -352,6 +352,25 @@ pub(crate) fn word_at(b: &[u8], i: usize) -> u64 {
     u64::from_le_bytes(b[i..i + 8].try_into().expect("eight bytes"))
 }
 
+/// Whether `b[start..end]` ends (past whitespace) with a closer alone on an
+/// indented line (`    }`): the shape of pretty-printed JSON cut off right
+/// after an element, where a complete document's last closer opens its
+/// line. The line is looked for in the last 256 bytes only.
+pub(crate) fn ends_with_indented_closer(b: &[u8], start: usize, end: usize) -> bool {
+    let k = trim_back(b, start, end);
+    if k <= start || !matches!(b[k - 1], b'}' | b']') {
+        return false;
+    }
+    let from = start.max((k - 1).saturating_sub(256));
+    match b[from..k - 1].iter().rposition(|&c| c == b'\n') {
+        Some(n) => {
+            let indent = &b[from + n + 1..k - 1];
+            !indent.is_empty() && indent.iter().all(|&c| c == b' ' || c == b'\t')
+        }
+        None => false,
+    }
+}
+
 /// The `{` and `[` in `b[start..end]` still open at `end`, by a quick
 /// string-aware count (strings in double quotes skipped, a closer closing
 /// the last opener whatever its kind): what the tolerant scanner finds open
