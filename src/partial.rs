@@ -616,6 +616,19 @@ pub mod grow {
         at: usize,
         out: &mut Placed,
     ) {
+        put_whole(slot, from, levels, at, out, true);
+    }
+
+    /// `from` put in `slot` whole; a part below it asks for a rebuild, of a
+    /// node that cannot grow in place when `fixed`.
+    fn put_whole<V>(
+        slot: &mut Option<V>,
+        from: V,
+        levels: &[Level],
+        at: usize,
+        out: &mut Placed,
+        fixed: bool,
+    ) {
         if at == levels.len() {
             out.present = true;
             if !out.probe {
@@ -623,7 +636,7 @@ pub mod grow {
             }
         } else {
             out.rebuild = Some(at);
-            out.fixed = true;
+            out.fixed = fixed;
         }
     }
 
@@ -637,15 +650,8 @@ pub mod grow {
         at: usize,
         out: &mut Placed,
     ) {
-        if at == levels.len() {
-            out.present = true;
-            if !out.probe {
-                *slot = Some(from);
-            }
-        } else {
-            out.rebuild = Some(at);
-            out.fixed = slot.is_some();
-        }
+        let fixed = slot.is_some();
+        put_whole(slot, from, levels, at, out, fixed);
     }
 
     /// A struct view's field whose node is never read on its own (one
