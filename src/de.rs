@@ -16,10 +16,12 @@ use serde::forward_to_deserialize_any;
 
 use crate::coerce::{self, NameMatch};
 use crate::error::{quote, Error, ErrorKind, Found, Hint, Result, Segment};
-use crate::partial::{Allow, PARTS, TOKEN};
+use crate::partial::{Allow, FIELD, PARTS, TOKEN};
 use crate::policy::Rules;
 use crate::report::CoercionKind;
 use crate::scan::{classify, lex, parse_f64, Event, NumValue, Number, ScanOptions, Scanner, Text};
+
+pub(crate) mod buffered;
 
 /// How incomplete values are treated in one decode.
 #[derive(Clone, Copy, Debug)]
@@ -67,6 +69,63 @@ enum Accept {
     /// A field marked partial whose view takes no cut value (a list of
     /// dates): an incomplete object or array, with only its complete parts.
     Parts,
+    /// Inside content serde buffers for a typed target, in a place marked
+    /// partial (a tool call in a list marked partial): a cut string or
+    /// container is kept, marked as cut, for the field that reads it from
+    /// serde's buffer to decide (see [`buffered`]).
+    Buffered,
+    /// A member of a cut map (serde reads a struct with a flattened field
+    /// as one): read by type, as `Partial` (`partial`) or `Containers`;
+    /// read untyped (buffered for the flattened struct's fields), kept and
+    /// marked as `Buffered` is.
+    Flat { partial: bool },
+}
+
+impl Accept {
+    /// Whether a cut value of `kind` may stand here. `typed`: the target
+    /// asked for a kind; `untyped`: the kinds an untyped target keeps
+    /// (`None` inside a typed target, where a cut number or literal is never
+    /// a value: `5` may be `50`).
+    fn admits(self, kind: Allow, typed: bool, untyped: Option<Allow>) -> bool {
+        let container = kind == Allow::ARR || kind == Allow::OBJ;
+        match (self, typed, untyped) {
+            (Accept::Complete, _, _) => false,
+            (Accept::Partial | Accept::Buffered, false, Some(allow)) => allow.contains(kind),
+            (Accept::Partial | Accept::Buffered | Accept::Flat { partial: true }, _, _) => {
+                container || kind == Allow::STR
+            }
+            // `Parts`: itself, it may be cut as the root may (its parts
+            // may not).
+            (Accept::Containers | Accept::Parts, false, Some(allow)) => allow.contains(kind),
+            (Accept::Containers | Accept::Parts | Accept::Flat { partial: false }, _, _) => {
+                container
+            }
+        }
+    }
+
+    /// What the parts of a cut container standing here may be. `typed`:
+    /// the container was asked for by kind; `typed_target`: it is inside a
+    /// typed target.
+    fn parts(self, typed: bool, typed_target: bool) -> Accept {
+        match (self, typed, typed_target) {
+            // A list marked partial shows its last string as far as it goes
+            // (numbers and literals stay done-only).
+            (Accept::Partial | Accept::Buffered | Accept::Flat { partial: true }, true, _) => {
+                Accept::Partial
+            }
+            // A list of dates marked partial grows by whole dates.
+            (Accept::Parts, true, _) => Accept::Complete,
+            (_, true, _) => Accept::Containers,
+            // serde buffering inside a typed target: kept, marked, where the
+            // place is marked partial or is a flattened struct's; else
+            // nothing cut is kept.
+            (Accept::Partial | Accept::Buffered | Accept::Flat { .. }, false, true) => {
+                Accept::Buffered
+            }
+            (_, false, true) => Accept::Complete,
+            (_, false, false) => Accept::Partial,
+        }
+    }
 }
 
 pub(crate) struct Deserializer<'a, 'de> {
@@ -87,6 +146,18 @@ impl<'a, 'de> Deserializer<'a, 'de> {
             accept: Accept::Containers,
             ignored_after: usize::MAX,
         }
+    }
+
+    /// Reads the root value, starting at `start`: an error is placed as
+    /// [`place_root`](Self::place_root) says; a value read as a way around a
+    /// cut value it refused (see `buffered::refused`) is a `Truncated` error.
+    pub(crate) fn root<T: de::Deserialize<'de>>(&mut self, start: usize) -> Result<T> {
+        let refused = buffered::refused();
+        let value = T::deserialize(&mut *self).map_err(|e| self.place_root(e, start))?;
+        if buffered::refused() != refused && self.scan.truncated() {
+            return Err(Error::truncated(start));
+        }
+        Ok(value)
     }
 
     /// Reads the value and checks nothing of it is left unread.
@@ -219,23 +290,8 @@ impl<'a, 'de> Deserializer<'a, 'de> {
         let Some(kind) = Allow::of(&ev) else {
             return true;
         };
-        let container = kind == Allow::ARR || kind == Allow::OBJ;
-        match (accept, typed) {
-            (Accept::Complete, _) => false,
-            // Content serde buffers for a typed target (a tagged enum) is read
-            // untyped, but is typed all the same: a cut number or literal is
-            // not a value (`5` may be `50`).
-            (Accept::Partial, false) if self.policy.typed => container || kind == Allow::STR,
-            (Accept::Partial, false) => self.policy.allow.contains(kind),
-            // `Parts`: itself, it may be cut as the root may (its parts
-            // may not).
-            (Accept::Containers | Accept::Parts, false) if self.policy.typed => container,
-            (Accept::Containers | Accept::Parts, false) => self.policy.allow.contains(kind),
-            (Accept::Containers | Accept::Parts, true) => container,
-            (Accept::Partial, true) => {
-                kind == Allow::ARR || kind == Allow::OBJ || kind == Allow::STR
-            }
-        }
+        let untyped = (!self.policy.typed).then_some(self.policy.allow);
+        accept.admits(kind, typed, untyped)
     }
 
     /// Reads the first event of the next value; a cut-off value its position
@@ -281,21 +337,23 @@ impl<'a, 'de> Deserializer<'a, 'de> {
         // What an incomplete container's parts may be (a complete container's
         // parts are complete).
         let complete = self.scan.complete();
-        let inner = match (complete, typed) {
-            (true, _) => Accept::Complete,
-            // A list marked partial shows its last string as far as it goes
-            // (numbers and literals stay done-only).
-            (false, true) if self.accept == Accept::Partial => Accept::Partial,
-            // A list of dates marked partial grows by whole dates.
-            (false, true) if self.accept == Accept::Parts => Accept::Complete,
-            (false, true) => Accept::Containers,
-            // serde buffering inside a typed target: no marker reaches
-            // through, so nothing cut is kept.
-            (false, false) if self.policy.typed && self.accept != Accept::Partial => {
-                Accept::Complete
-            }
-            (false, false) => Accept::Partial,
+        let inner = match complete {
+            true => Accept::Complete,
+            false => self.accept.parts(typed, self.policy.typed),
         };
+        if matches!(self.accept, Accept::Buffered | Accept::Flat { .. })
+            && !typed
+            && !complete
+            && matches!(ev, Event::Str(_) | Event::StartArray | Event::StartObject)
+        {
+            // Read again as the same value, without the mark.
+            self.accept = Accept::Partial;
+            return visitor.visit_some(buffered::Mark {
+                de: self,
+                ev,
+                marks: 1,
+            });
+        }
         match ev {
             Event::Null => visitor.visit_unit(),
             Event::Bool(v) => visitor.visit_bool(v),
@@ -338,10 +396,11 @@ impl<'a, 'de> Deserializer<'a, 'de> {
                     done: false,
                     // A struct's fields decide for themselves; a map keeps
                     // only members whose values its position accepts.
-                    inner: if fields.is_some() {
-                        Accept::Complete
-                    } else {
-                        inner
+                    inner: match (fields, typed, inner) {
+                        (Some(_), _, _) => Accept::Complete,
+                        (None, true, Accept::Partial) => Accept::Flat { partial: true },
+                        (None, true, Accept::Containers) => Accept::Flat { partial: false },
+                        (None, _, inner) => inner,
                     },
                     filter: fields.is_none() && !complete,
                     typed,
@@ -950,15 +1009,19 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'_, 'de> {
         name: &'static str,
         visitor: V,
     ) -> Result<V::Value> {
-        if name == TOKEN {
+        match name {
             // `#[serde(with = "serde_llm::partial")]`: this value may grow.
-            self.accept = Accept::Partial;
-        } else if name == PARTS {
+            TOKEN => self.accept = Accept::Partial,
             // A field marked partial whose view takes no cut value (a list
             // of dates): its parts so far, each complete.
-            self.accept = Accept::Parts;
+            PARTS => self.accept = Accept::Parts,
+            // A field of a view, read as any struct field is.
+            FIELD => {}
+            _ => return visitor.visit_newtype_struct(self),
         }
-        visitor.visit_newtype_struct(self)
+        // Visited as `Some`: the visitor learns the value comes from the
+        // reply itself, not from content serde buffered (see `buffered`).
+        visitor.visit_some(self)
     }
 
     fn deserialize_enum<V: Visitor<'de>>(
@@ -1084,7 +1147,17 @@ impl<'de> de::SeqAccess<'de> for SeqAccess<'_, '_, 'de> {
             self.de.accept = self.inner;
             let at = self.de.scan.offset();
             let cut = self.typed && !self.de.scan.complete();
+            let refused = buffered::refused();
             return match seed.deserialize(&mut *self.de) {
+                // The last element, cut off, read as a way around a cut value
+                // it refused (see `buffered::refused`): left out.
+                Ok(_) if cut && buffered::refused() != refused => {
+                    buffered::forgive(refused);
+                    self.de.scan.drain_to(self.depth)?;
+                    self.skip_rest()?;
+                    self.done = true;
+                    Ok(None)
+                }
                 Ok(v) => Ok(Some(v)),
                 // The last element, cut off, failed where a part of it may
                 // not be cut (a required field, an enum's tag): left out, so
@@ -1094,13 +1167,16 @@ impl<'de> de::SeqAccess<'de> for SeqAccess<'_, '_, 'de> {
                 // An error met before the reading reached the cut is the
                 // element's own, as a decode that does not know the cut yet
                 // meets it (an unknown tag, complete, in the cut last call).
+                // A part refused at its start for being cut is the cut's, the
+                // scanner there or not yet.
                 Err(e)
                     if cut
-                        && self.de.scan.truncated()
+                        && (self.de.scan.truncated() || e.rejected_at().is_some())
                         && matches!(e.kind(), ErrorKind::Truncated | ErrorKind::Data)
                         && !e.restarts()
                         && e.hint().is_none() =>
                 {
+                    buffered::forgive(refused);
                     // To the array's own depth (a peeked opener at the very
                     // end may not be on the scanner's stack yet).
                     self.de.scan.drain_to(self.depth)?;
@@ -1111,6 +1187,7 @@ impl<'de> de::SeqAccess<'de> for SeqAccess<'_, '_, 'de> {
                 // A typed element decides by its own marker; rejected at its
                 // start, the cut last element is left out.
                 Err(e) if e.rejected_at() == Some(at) => {
+                    buffered::forgive(refused);
                     let ev = self.de.scan.next()?;
                     self.de.skip(ev)?;
                     // It was the last element: the array ends here.

@@ -413,11 +413,9 @@ impl Decoder {
         text: &'de str,
         listed: bool,
     ) -> Result<(T, Reading)> {
-        let shape = shape::of::<T>();
+        let (shape, typed) = shape::root::<T>();
         let listed = listed || self.accept.is_some() || self.max_repairs.is_some();
-        // A target read with `deserialize_any` throughout (`serde_json::Value`)
-        // follows the Allow flags; any other is typed.
-        let done = self.decode_as(text, shape, shape != Shape::Any, listed)?;
+        let done = self.decode_as(text, shape, typed, listed)?;
         self.vet_result(text, done)
     }
 
@@ -464,7 +462,7 @@ impl Decoder {
         let result = self.run(text, shape, policy.on, clean, |scan| {
             let start = scan.offset();
             let mut de = Deserializer::new(scan, policy);
-            let value = T::deserialize(&mut de).map_err(|e| de.place_root(e, start))?;
+            let value = de.root::<T>(start)?;
             de.finish()?;
             Ok(value)
         });

@@ -695,6 +695,16 @@ impl serde::de::Error for Error {
 
     #[cold]
     fn invalid_type(unexp: Unexpected<'_>, exp: &dyn Expected) -> Self {
+        if let Unexpected::Option = unexp {
+            // No JSON value is an `Option`: this is a cut value that content
+            // serde buffered holds marked (see `de::buffered`), refused by a
+            // field that takes only complete values.
+            crate::de::buffered::refuse();
+            return Error::new(
+                ErrorKind::Truncated,
+                "the reply was cut off before this value was complete",
+            );
+        }
         Error::unexpected("invalid type", &unexp, exp)
     }
 

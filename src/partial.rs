@@ -17,10 +17,21 @@
 //! A cut number, literal, enum variant or key is never shown: `12` may be the
 //! start of `1234`. Untyped values (`serde_json::Value`, or anything read with
 //! `deserialize_any`) follow [`Allow`], which
-//! [`Decoder::allow_partial`](crate::Decoder::allow_partial) sets. Inside a
-//! typed target, values serde buffers (untagged and internally tagged enums,
-//! `flatten`) keep only cut containers: a marker cannot reach through the
-//! buffer, so a cut string there stands as missing.
+//! [`Decoder::allow_partial`](crate::Decoder::allow_partial) sets.
+//!
+//! serde reads some values from content it buffers first, without the
+//! decoder: internally tagged and untagged enums (a tool call), and a
+//! struct with a `flatten`ed field. Their roots are typed targets all the
+//! same (a tool call cut at `"limit": 5` is not a call with limit 5). Where
+//! they stand in a place marked partial (a list of tool calls marked
+//! partial), or are `flatten`ed, the decoder keeps each cut string and
+//! container in serde's buffer marked as cut: a field marked partial there
+//! grows as anywhere; any other field, serde's own types included, refuses
+//! the mark, and the element is left out of its list while it is cut (in
+//! a view, such a field is `None`). A value that serde's untagged enum
+//! reads as another variant because the first refused a cut value is no
+//! value of the reply: it is left out too. Elsewhere (the root, a field not
+//! marked partial) cut values in such content stand as missing.
 //!
 //! ```
 //! #[derive(Debug, PartialEq, serde::Deserialize)]
@@ -40,11 +51,10 @@
 //! assert_eq!(a, Answer { id: 7, title: None, body: None });
 //! ```
 
-use std::fmt;
 use std::marker::PhantomData;
 use std::ops::BitOr;
 
-use serde::de::{Deserialize, Deserializer, Visitor};
+use serde::de::{Deserialize, Deserializer};
 
 use crate::scan::{Event, NumValue};
 
@@ -63,13 +73,18 @@ where
     D: Deserializer<'de>,
     T: Deserialize<'de>,
 {
-    deserializer.deserialize_newtype_struct(TOKEN, Marked(PhantomData))
+    crate::de::buffered::read(deserializer, TOKEN)
 }
 
 /// The reserved newtype name for "this value may be cut, as a container
 /// only": its parts so far, each complete. What a field marked partial
 /// whose view takes no cut value (a list of dates) is read with.
 pub(crate) const PARTS: &str = "$serde_llm::private::Parts";
+
+/// The reserved newtype name for "a field of a view, read as any struct
+/// field is": the decoder reads it as it is; from content serde buffered,
+/// a value cut there is missing, as it is in the reply.
+pub(crate) const FIELD: &str = "$serde_llm::private::Field";
 
 /// Reads a field marked partial as far as its view `T` may be cut
 /// ([`View::__cut`]): as [`deserialize`] does; or only its elements or
@@ -82,22 +97,8 @@ where
 {
     match T::__cut() {
         grow::Cut::Grows => deserialize(deserializer),
-        grow::Cut::Parts => deserializer.deserialize_newtype_struct(PARTS, Marked(PhantomData)),
-        grow::Cut::Whole => T::deserialize(deserializer),
-    }
-}
-
-struct Marked<T>(PhantomData<T>);
-
-impl<'de, T: Deserialize<'de>> Visitor<'de> for Marked<T> {
-    type Value = T;
-
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("a value that may be cut off")
-    }
-
-    fn visit_newtype_struct<D: Deserializer<'de>>(self, d: D) -> Result<T, D::Error> {
-        T::deserialize(d)
+        grow::Cut::Parts => crate::de::buffered::read(deserializer, PARTS),
+        grow::Cut::Whole => crate::de::buffered::read(deserializer, FIELD),
     }
 }
 
@@ -1170,7 +1171,7 @@ pub mod private {
         V: Deserialize<'de> + View,
     {
         let judge = grow::enter();
-        let v = Option::<V>::deserialize(d);
+        let v = crate::de::buffered::read::<D, Option<V>>(d, super::FIELD);
         grow::leave();
         Ok(if judge {
             v?.and_then(View::admitted)
@@ -1188,7 +1189,7 @@ pub mod private {
     {
         // Counted as any field is, though nothing inside is a view field.
         grow::enter();
-        let v = Option::<V>::deserialize(d);
+        let v = crate::de::buffered::read::<D, Option<V>>(d, super::FIELD);
         grow::leave();
         v
     }

@@ -39,13 +39,86 @@ pub(crate) enum Scalar {
 
 /// The root shape `T` wants.
 pub(crate) fn of<'de, T: Deserialize<'de>>() -> Shape {
+    root::<T>().0
+}
+
+/// The root shape `T` wants, and whether `T` is typed. A type asking for
+/// anything (`serde_json::Value`) is untyped and follows the `Allow` flags,
+/// except serde's own enums that buffer their content to read it by their
+/// variants' types (internally tagged and untagged): typed, so that a tool
+/// call cut at `"limit": 5` is not read as 5.
+pub(crate) fn root<'de, T: Deserialize<'de>>() -> (Shape, bool) {
     let seen = Cell::new(Shape::Any);
-    let _ = T::deserialize(Probe { seen: &seen });
-    seen.get()
+    let buffers = Cell::new(false);
+    let _ = T::deserialize(Probe {
+        seen: &seen,
+        buffers: &buffers,
+    });
+    let shape = seen.get();
+    (shape, shape != Shape::Any || buffers.get())
 }
 
 struct Probe<'p> {
     seen: &'p Cell<Shape>,
+    buffers: &'p Cell<bool>,
+}
+
+/// Whether `visitor` is serde's buffer of an enum's content (an internally
+/// tagged enum's, or the content an untagged enum tries its variants on):
+/// shown an object, it asks for its first key as anything (serde's
+/// buffer), not as a string (`serde_json::Value`) or not at all.
+fn buffers<'de, V: Visitor<'de>>(visitor: V) -> bool {
+    let asked = Cell::new(false);
+    let _ = visitor.visit_map(FirstKey { asked: &asked });
+    asked.get()
+}
+
+/// An object whose first key tells how it is asked for.
+struct FirstKey<'p> {
+    asked: &'p Cell<bool>,
+}
+
+impl<'de> de::MapAccess<'de> for FirstKey<'_> {
+    type Error = Error;
+
+    fn next_key_seed<K: de::DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>> {
+        seed.deserialize(KeyProbe { asked: self.asked }).map(Some)
+    }
+
+    fn next_value_seed<T: de::DeserializeSeed<'de>>(&mut self, _: T) -> Result<T::Value> {
+        Err(Error::new(ErrorKind::Data, "shape probe"))
+    }
+}
+
+struct KeyProbe<'p> {
+    asked: &'p Cell<bool>,
+}
+
+impl<'de> de::Deserializer<'de> for KeyProbe<'_> {
+    type Error = Error;
+
+    fn deserialize_any<V: Visitor<'de>>(self, _: V) -> Result<V::Value> {
+        self.asked.set(true);
+        Err(Error::new(ErrorKind::Data, "shape probe"))
+    }
+
+    serde::forward_to_deserialize_any! {
+        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char string
+        bytes byte_buf option unit unit_struct newtype_struct seq tuple
+        tuple_struct map struct enum
+    }
+
+    fn deserialize_str<V: Visitor<'de>>(self, _: V) -> Result<V::Value> {
+        Err(Error::new(ErrorKind::Data, "shape probe"))
+    }
+
+    fn deserialize_identifier<V: Visitor<'de>>(self, _: V) -> Result<V::Value> {
+        Err(Error::new(ErrorKind::Data, "shape probe"))
+    }
+
+    fn deserialize_ignored_any<V: Visitor<'de>>(self, _: V) -> Result<V::Value> {
+        Err(Error::new(ErrorKind::Data, "shape probe"))
+    }
 }
 
 impl Probe<'_> {
@@ -68,7 +141,8 @@ macro_rules! scalars {
 impl<'de> de::Deserializer<'de> for Probe<'_> {
     type Error = Error;
 
-    fn deserialize_any<V: Visitor<'de>>(self, _: V) -> Result<V::Value> {
+    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        self.buffers.set(buffers(visitor));
         self.stop(Shape::Any)
     }
 
@@ -172,5 +246,42 @@ mod tests {
         assert_eq!(of::<Option<f64>>(), Shape::Scalar(Scalar::Number));
         assert_eq!(of::<String>(), Shape::Scalar(Scalar::Text));
         assert_eq!(of::<bool>(), Shape::Scalar(Scalar::Bool));
+    }
+
+    #[derive(serde::Deserialize)]
+    #[serde(tag = "name")]
+    #[allow(dead_code)]
+    enum Call {
+        Search { query: String },
+    }
+
+    #[derive(serde::Deserialize)]
+    #[serde(tag = "name", expecting = "a tool call")]
+    #[allow(dead_code)]
+    enum Worded {
+        Search { query: String },
+    }
+
+    #[derive(serde::Deserialize)]
+    #[serde(untagged)]
+    #[allow(dead_code)]
+    enum Either {
+        Text(String),
+        Number(u32),
+    }
+
+    #[test]
+    fn serde_enums_buffering_content_are_typed() {
+        assert_eq!(root::<serde_json::Value>(), (Shape::Any, false));
+        assert_eq!(root::<Option<serde_json::Value>>(), (Shape::Any, false));
+        assert_eq!(root::<serde::de::IgnoredAny>(), (Shape::Any, false));
+        assert_eq!(root::<Call>(), (Shape::Any, true));
+        assert_eq!(root::<Worded>(), (Shape::Any, true));
+        assert_eq!(root::<Either>(), (Shape::Any, true));
+        assert_eq!(root::<S>(), (Shape::Object, true));
+        assert_eq!(
+            root::<serde_json::Map<String, serde_json::Value>>(),
+            (Shape::Object, true)
+        );
     }
 }

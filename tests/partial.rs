@@ -326,3 +326,140 @@ fn untyped_every_prefix() {
     }
     assert_eq!(prev, Some(serde_json::from_str::<Value>(json).unwrap()));
 }
+
+/// Tool calls: an internally tagged enum, which serde reads from content it
+/// buffers, without the decoder's markers. Partial fields say so with
+/// `serde_llm::partial`; the others (`lang`, `amount`) must be complete.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(tag = "name", rename_all = "snake_case")]
+enum Call {
+    Search {
+        #[serde(default, with = "serde_llm::partial")]
+        query: String,
+        limit: Option<u32>,
+        lang: String,
+    },
+    Refund {
+        amount: String,
+        #[serde(default, with = "serde_llm::partial")]
+        reason: String,
+        #[serde(default, with = "serde_llm::partial")]
+        tags: Vec<String>,
+        note: Option<String>,
+    },
+}
+
+#[derive(Debug, PartialEq, Deserialize)]
+struct Calls {
+    #[serde(default, with = "serde_llm::partial")]
+    calls: Vec<Call>,
+}
+
+const CALLS: &str = r#"{"calls": [{"name": "search", "query": "rust serde", "limit": 25, "lang": "en"},
+  {"name": "refund", "amount": "12.50 EUR", "reason": "late \"express\" delivery", "tags": ["late", "eu"], "note": "ok"},
+  {"name": "search", "lang": "fr", "limit": 3, "query": "crêpes"}]}"#;
+
+/// Whether `cut`, a call the reply was cut inside, agrees with `full`: its
+/// partial fields are prefixes (a list's elements complete but the last),
+/// every other field is as written or, for an `Option`, missing.
+fn call_agrees(cut: &Call, full: &Call) -> bool {
+    fn opt<T: PartialEq>(cut: &Option<T>, full: &Option<T>) -> bool {
+        cut.is_none() || cut == full
+    }
+    let prefix = |cut: &str, full: &str| full.starts_with(cut);
+    match (cut, full) {
+        (
+            Call::Search { query, limit, lang },
+            Call::Search {
+                query: q,
+                limit: l,
+                lang: g,
+            },
+        ) => prefix(query, q) && opt(limit, l) && lang == g,
+        (
+            Call::Refund {
+                amount,
+                reason,
+                tags,
+                note,
+            },
+            Call::Refund {
+                amount: a,
+                reason: r,
+                tags: t,
+                note: n,
+            },
+        ) => {
+            let tags_agree = tags.len() <= t.len()
+                && tags.iter().zip(t).enumerate().all(|(i, (cut, full))| {
+                    cut == full || (i + 1 == tags.len() && prefix(cut, full))
+                });
+            amount == a && prefix(reason, r) && tags_agree && opt(note, n)
+        }
+        _ => false,
+    }
+}
+
+/// For every prefix of a reply with tool calls in a list marked partial,
+/// the typed decode is a value the reply agrees with: the complete calls as
+/// written, and the cut last call only if its fields not marked partial
+/// are complete (`amount` cut at `"12.5` is never `12.5`, `limit` cut at
+/// `2` is never 2). Before this held, the last call took every cut string.
+#[test]
+fn tool_calls_in_a_list_marked_partial_every_prefix() {
+    let full: Calls = serde_llm::from_llm_str(CALLS).unwrap();
+    assert_eq!(full.calls.len(), 3);
+    let mut shown = 0;
+    for end in (CALLS.find('[').unwrap() + 1..=CALLS.len()).filter(|&i| CALLS.is_char_boundary(i)) {
+        let text = &CALLS[..end];
+        let got: Calls = serde_llm::from_llm_str(text).unwrap_or_else(|e| panic!("{text:?}: {e}"));
+        let n = got.calls.len();
+        assert!(
+            n <= 3 && n + 1 >= shown,
+            "{text:?}: {n} calls after {shown}"
+        );
+        for (i, call) in got.calls.iter().enumerate() {
+            match i + 1 < n {
+                true => assert_eq!(call, &full.calls[i], "{text:?}"),
+                false => assert!(call_agrees(call, &full.calls[i]), "{text:?}: {call:?}"),
+            }
+        }
+        shown = n;
+    }
+    assert_eq!(shown, 3);
+}
+
+/// Cut inside a call's field that is not partial: the call is left out of
+/// the list (its other calls kept); a call at the root is an error.
+#[test]
+fn a_tool_call_cut_in_a_field_not_marked_partial() {
+    let text = r#"{"calls": [{"name": "search", "query": "a", "lang": "en"}, {"name": "refund", "amount": "12.5"#;
+    let got: Calls = serde_llm::from_llm_str(text).unwrap();
+    assert_eq!(
+        got.calls,
+        vec![Call::Search {
+            query: "a".into(),
+            limit: None,
+            lang: "en".into()
+        }]
+    );
+    // `note` is an `Option`, but a cut note is not a note.
+    let text = r#"{"calls": [{"name": "refund", "amount": "1 EUR", "note": "not refunda"#;
+    let got: Calls = serde_llm::from_llm_str(text).unwrap();
+    assert_eq!(got.calls, vec![]);
+    // At the root, serde reads a call from its buffer all the same: a cut
+    // field there is missing (an `Option`) or an error, never a value.
+    let e = serde_llm::from_llm_str::<Call>(r#"{"name": "refund", "amount": "12.5"#).unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::Data, "{e}");
+    assert!(e.to_string().starts_with("missing field `amount`"), "{e}");
+    let got: Call =
+        serde_llm::from_llm_str(r#"{"name": "search", "lang": "en", "limit": 2"#).unwrap();
+    assert_eq!(
+        got,
+        Call::Search {
+            query: String::new(),
+            limit: None,
+            lang: "en".into()
+        }
+    );
+}

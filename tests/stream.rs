@@ -619,6 +619,14 @@ fn tagged_enums_every_split() {
     every_split::<Vec<Call>>(&format!("```json\n{}\n```", &CALLS[11..CALLS.len() - 1]));
 }
 
+/// Tool calls with fields that must be complete beside partial ones (a
+/// nested struct's among them): the stream shows what the one-shot view of
+/// each prefix shows.
+#[test]
+fn tool_calls_with_complete_only_fields_every_split() {
+    every_split::<common::Tools>(common::TOOLS);
+}
+
 #[test]
 fn views_that_are_read_again() {
     for reply in [TURN.to_owned(), format!("Calls:\n```json\n{TURN}\n```")] {

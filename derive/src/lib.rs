@@ -109,14 +109,13 @@ use syn::{parse_macro_input, DeriveInput};
 ///   `default` is dropped (a view field is `None` when missing, not the
 ///   default), as are serialize-only attributes, `bound`, `borrow` and
 ///   `crate` (the view sets its own).
-/// - Inside content serde buffers (internally and adjacently tagged and
-///   untagged enums, `flatten`) that stands where a value may be cut (an
-///   element of a list marked partial, a field marked partial), serde reads
-///   every field from a buffer holding each string as far as it goes: a
-///   field there that is not partial, atomic ones too, receives a cut
-///   string (which its type may refuse, leaving the element out while it
-///   is cut, or read). At the root, or in a field not marked partial, such
-///   content holds only complete strings.
+/// - Inside content serde buffers (internally tagged and untagged enums,
+///   `flatten`) that stands where a value may be cut (an element of a list
+///   marked partial, a field marked partial), the decoder keeps each cut
+///   string and container marked as cut: the view's partial fields there
+///   grow, and every other field, atomic ones too, is `None` while cut, as
+///   anywhere. Adjacently tagged content, and a `flatten`ed struct at the
+///   root, show only once complete.
 /// - Compile errors: `deserialize_with` or `with` on a field or variant
 ///   (the view cannot follow a custom deserializer; wrap the type in a
 ///   newtype whose `Deserialize` calls it, and mark the field

@@ -2,8 +2,8 @@
 //! we answer differently on purpose, value equality as the peers see it
 //! (`tests/corpus.rs`, `tests/schema.rs`), what a prefix's value must be
 //! to be consistent with the whole (`tests/trust.rs`, `tests/models.rs`), and
-//! types without a partial view for atomic fields (`tests/derive.rs`,
-//! `tests/stream.rs`).
+//! types without a partial view for atomic fields, and tool calls with
+//! fields that may and may not be cut (`tests/derive.rs`, `tests/stream.rs`).
 // Each test binary uses a part of this module.
 #![allow(dead_code)]
 
@@ -158,4 +158,108 @@ pub fn eur(cents: u64) -> Money {
 pub struct Point {
     pub x: i32,
     pub y: i32,
+}
+
+/// Tool calls as models write them: an internally tagged enum with partial
+/// fields (a string, a list of strings, a nested struct's field) beside
+/// fields that must be complete (a string, a number, an atomic amount).
+#[derive(Debug, Clone, PartialEq, serde::Deserialize, serde_llm::Partial)]
+#[serde(tag = "name", rename_all = "snake_case")]
+pub enum Tool {
+    Search {
+        #[llm(partial)]
+        query: String,
+        limit: Option<u32>,
+        lang: String,
+        #[llm(partial)]
+        filter: Filter,
+    },
+    Refund {
+        #[llm(atomic)]
+        amount: Money,
+        #[llm(partial)]
+        reason: String,
+        #[llm(partial)]
+        tags: Vec<String>,
+    },
+}
+
+#[derive(Debug, Clone, PartialEq, serde::Deserialize, serde_llm::Partial)]
+pub struct Filter {
+    #[llm(partial)]
+    pub site: String,
+    pub year: u32,
+}
+
+#[derive(Debug, PartialEq, serde::Deserialize, serde_llm::Partial)]
+pub struct Tools {
+    #[llm(partial)]
+    pub calls: Vec<Tool>,
+}
+
+pub const TOOLS: &str = r#"{"calls": [{"name": "search", "query": "rust \"serde\"", "limit": 25, "lang": "en", "filter": {"site": "docs.rs", "year": 2024}},
+  {"name": "refund", "amount": "12.50 EUR", "reason": "late delivery", "tags": ["late", "eu"]},
+  {"name": "search", "lang": "fr", "filter": {"year": 2023, "site": "crates.io"}, "query": "crêpes"}]}"#;
+
+/// `next` shows nothing that contradicts `prev`: what `prev` shows stays, a
+/// partial string only grows, a partial list keeps its elements.
+pub fn tool_grows(prev: &ToolView, next: &ToolView) -> bool {
+    fn same<T: PartialEq>(prev: &Option<T>, next: &Option<T>) -> bool {
+        prev.is_none() || prev == next
+    }
+    fn grows(prev: &Option<String>, next: &Option<String>) -> bool {
+        match (prev, next) {
+            (None, _) => true,
+            (Some(p), Some(n)) => n.starts_with(p.as_str()),
+            (Some(_), None) => false,
+        }
+    }
+    fn list_grows(prev: &Option<Vec<String>>, next: &Option<Vec<String>>) -> bool {
+        match (prev, next) {
+            (None, _) => true,
+            (Some(p), Some(n)) => {
+                p.len() <= n.len()
+                    && p.iter().zip(n).enumerate().all(|(i, (a, b))| {
+                        a == b || (i + 1 == p.len() && b.starts_with(a.as_str()))
+                    })
+            }
+            (Some(_), None) => false,
+        }
+    }
+    match (prev, next) {
+        (
+            ToolView::Search {
+                query,
+                limit,
+                lang,
+                filter,
+            },
+            ToolView::Search {
+                query: q,
+                limit: l,
+                lang: g,
+                filter: f,
+            },
+        ) => {
+            let filter = match (filter, f) {
+                (None, _) => true,
+                (Some(p), Some(n)) => grows(&p.site, &n.site) && same(&p.year, &n.year),
+                (Some(_), None) => false,
+            };
+            grows(query, q) && same(limit, l) && same(lang, g) && filter
+        }
+        (
+            ToolView::Refund {
+                amount,
+                reason,
+                tags,
+            },
+            ToolView::Refund {
+                amount: a,
+                reason: r,
+                tags: t,
+            },
+        ) => same(amount, a) && grows(reason, r) && list_grows(tags, t),
+        _ => false,
+    }
 }
