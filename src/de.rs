@@ -339,21 +339,22 @@ impl<'a, 'de> Deserializer<'a, 'de> {
         let complete = self.scan.complete();
         let inner = match complete {
             true => Accept::Complete,
+            false
+                if !typed
+                    && matches!(self.accept, Accept::Buffered | Accept::Flat { .. })
+                    && matches!(ev, Event::Str(_) | Event::StartArray | Event::StartObject) =>
+            {
+                // Cut, in content serde buffers: marked, then read again as
+                // the same value without the mark.
+                self.accept = Accept::Partial;
+                return visitor.visit_some(buffered::Mark {
+                    de: self,
+                    ev,
+                    marks: 1,
+                });
+            }
             false => self.accept.parts(typed, self.policy.typed),
         };
-        if matches!(self.accept, Accept::Buffered | Accept::Flat { .. })
-            && !typed
-            && !complete
-            && matches!(ev, Event::Str(_) | Event::StartArray | Event::StartObject)
-        {
-            // Read again as the same value, without the mark.
-            self.accept = Accept::Partial;
-            return visitor.visit_some(buffered::Mark {
-                de: self,
-                ev,
-                marks: 1,
-            });
-        }
         match ev {
             Event::Null => visitor.visit_unit(),
             Event::Bool(v) => visitor.visit_bool(v),
@@ -1147,11 +1148,12 @@ impl<'de> de::SeqAccess<'de> for SeqAccess<'_, '_, 'de> {
             self.de.accept = self.inner;
             let at = self.de.scan.offset();
             let cut = self.typed && !self.de.scan.complete();
-            let refused = buffered::refused();
+            // Refusals are counted for the cut element only.
+            let refused = cut.then(buffered::refused);
             return match seed.deserialize(&mut *self.de) {
                 // The last element, cut off, read as a way around a cut value
                 // it refused (see `buffered::refused`): left out.
-                Ok(_) if cut && buffered::refused() != refused => {
+                Ok(_) if refused.is_some_and(|n| n != buffered::refused()) => {
                     buffered::forgive(refused);
                     self.de.scan.drain_to(self.depth)?;
                     self.skip_rest()?;

@@ -762,11 +762,17 @@ fn flattened_parts_in_a_partial_list_grow() {
     assert_eq!(posts.len(), 1);
     assert_eq!(posts[0].id, Some(1));
     let meta = posts[0].meta.as_ref().unwrap();
-    assert_eq!((meta.lang.as_deref(), meta.author.as_deref()), (Some("fr"), None));
+    assert_eq!(
+        (meta.lang.as_deref(), meta.author.as_deref()),
+        (Some("fr"), None)
+    );
     let text = r#"{"posts": [{"id": 1, "lang": "fr", "author": "Ann", "bio": "he"#;
     let posts = view::<Posts>(text).unwrap().posts.unwrap();
     let meta = posts[0].meta.as_ref().unwrap();
-    assert_eq!((meta.author.as_deref(), meta.bio.as_deref()), (Some("Ann"), Some("he")));
+    assert_eq!(
+        (meta.author.as_deref(), meta.bio.as_deref()),
+        (Some("Ann"), Some("he"))
+    );
     // The typed decode leaves the cut post out: `bio` is not partial for serde.
     #[derive(Debug, Deserialize)]
     struct Typed {

@@ -52,10 +52,12 @@ pub(crate) fn refused() -> u64 {
     REFUSED.with(std::cell::Cell::get)
 }
 
-/// Takes back the refusals since `refused` was `to`: the part that made
-/// them was left out of the value.
-pub(crate) fn forgive(to: u64) {
-    REFUSED.with(|n| n.set(to));
+/// Takes back the refusals since [`refused`] was `to` (if counted): the
+/// part that made them was left out of the value.
+pub(crate) fn forgive(to: Option<u64>) {
+    if let Some(to) = to {
+        REFUSED.with(|n| n.set(to));
+    }
 }
 
 /// A cut value serde buffers in a place marked partial, visited as
