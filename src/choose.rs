@@ -597,6 +597,7 @@ impl Decoder {
         text: &'de str,
         spine: &mut Vec<usize>,
     ) -> Result<V> {
+        de::buffered::begin();
         let policy = de::Policy {
             on: true,
             typed: true,

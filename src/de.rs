@@ -346,6 +346,7 @@ impl<'a, 'de> Deserializer<'a, 'de> {
             {
                 // Cut, in content serde buffers: marked, then read again as
                 // the same value without the mark.
+                buffered::Mark::note();
                 self.accept = Accept::Partial;
                 return visitor.visit_some(buffered::Mark {
                     de: self,

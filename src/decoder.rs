@@ -427,6 +427,7 @@ impl Decoder {
         typed: bool,
         listed: bool,
     ) -> Result<(T, Reading)> {
+        crate::de::buffered::begin();
         let watch = self.rules.coerce(CoercionKind::FieldName);
         let mut ignored = false;
         if let Some(done) = self.fast_lane(text, watch, &mut ignored) {

@@ -37,6 +37,15 @@ thread_local! {
     /// How many cut values this thread's decodes have refused (see
     /// [`refused`]).
     static REFUSED: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+    /// Whether this thread's decode has marked a cut value (see [`begin`]).
+    static MARKED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// A decode begins: no value is marked yet. Until one is, a field read
+/// from any other deserializer (serde_json in the fast lane, serde's buffer
+/// of complete content) holds no mark and is read as it is, without a copy.
+pub(crate) fn begin() {
+    MARKED.with(|m| m.set(false));
 }
 
 /// Counts a cut value refused where only a complete one may stand.
@@ -66,6 +75,13 @@ pub(super) struct Mark<'s, 'a, 'de> {
     pub(super) de: &'s mut Deserializer<'a, 'de>,
     pub(super) ev: Event<'de>,
     pub(super) marks: u8,
+}
+
+impl Mark<'_, '_, '_> {
+    /// Notes that this decode has marked a value (see [`begin`]).
+    pub(super) fn note() {
+        MARKED.with(|m| m.set(true));
+    }
 }
 
 impl<'de> de::Deserializer<'de> for Mark<'_, '_, 'de> {
@@ -119,8 +135,12 @@ impl<'de, T: Deserialize<'de>> Visitor<'de> for Via<T> {
     }
 
     /// From any other deserializer: its value is copied (an owned tree
-    /// keeps the reading free of nested generic types), then read.
+    /// keeps the reading free of nested generic types), then read; as it
+    /// is when no value has been marked.
     fn visit_newtype_struct<D: de::Deserializer<'de>>(self, d: D) -> Result<T, D::Error> {
+        if !MARKED.with(std::cell::Cell::get) {
+            return T::deserialize(d);
+        }
         T::deserialize(Node {
             tree: Tree::deserialize(d)?,
             accept: self.0,
