@@ -76,6 +76,27 @@ where
     crate::de::buffered::read(deserializer, TOKEN)
 }
 
+/// Writes a field marked partial as it is, so that `with =
+/// "serde_llm::partial"` also serves a type that derives `Serialize`.
+///
+/// ```
+/// #[derive(serde::Serialize, serde::Deserialize)]
+/// struct Answer {
+///     #[serde(default, with = "serde_llm::partial")]
+///     body: String,
+/// }
+///
+/// let a: Answer = serde_llm::from_llm_str(r#"{"body": "Ser"#).unwrap();
+/// assert_eq!(serde_json::to_string(&a).unwrap(), r#"{"body":"Ser"}"#);
+/// ```
+pub fn serialize<S, T>(value: &T, serializer: S) -> Result<S::Ok, S::Error>
+where
+    S: serde::Serializer,
+    T: serde::Serialize + ?Sized,
+{
+    value.serialize(serializer)
+}
+
 /// The reserved newtype name for "this value may be cut, as a container
 /// only": its parts so far, each complete. What a field marked partial
 /// whose view takes no cut value (a list of dates) is read with.

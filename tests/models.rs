@@ -146,7 +146,13 @@ fn a_string_cut_off_keeps_every_character() {
         (r#"["hello, world]"#, json!(["hello, world"])),
         (r#"{"a": "first, b: 1}"#, json!({"a": "first, b: 1"})),
         (r#"[["][,"#, json!([["][,"]])),
-        (r#"[["++]"#, json!([["++"]])),
+        // The `]` closes the inner list but not the outer: the reply is cut
+        // off all the same, inside the string as far as anyone can tell.
+        (r#"[["++]"#, json!([["++]"]])),
+        (
+            r#"{"calls": [{"lang": "}"#,
+            json!({"calls": [{"lang": "}"}]}),
+        ),
         (
             "{\"code\": \"fn main() {\n    run();\n}\n",
             json!({"code": "fn main() {\n    run();\n}"}),
@@ -162,6 +168,7 @@ fn a_string_cut_off_keeps_every_character() {
 #[test]
 fn a_cut_string_may_end_at_its_containers_closer() {
     assert_eq!(repaired(r#"{"a": "b}"#), json!({"a": "b"}));
+    assert_eq!(repaired(r#"[["++]]"#), json!([["++"]]));
     assert_eq!(repaired(r#"{"key": ["value]}"#), json!({"key": ["value"]}));
     assert_eq!(repaired("[\"abc  ]\n"), json!(["abc"]));
 }

@@ -10,7 +10,7 @@ use super::lex::{
     byte_table, closing_quote_at, is_word, is_ws, key_then_colon, next_significant, quote_at,
     simple_string_end, skip_ws, trim_back, wide_sep, Quote,
 };
-use super::{Ctx, Scanner, Text, Where};
+use super::{Ctx, Frame, Scanner, Text, Where};
 use crate::error::Result;
 use crate::report::RepairKind;
 
@@ -23,8 +23,9 @@ struct Limit {
     /// where a missing closing quote belonged).
     resume: usize,
     /// The string ran into the end of the input and was ended at a
-    /// delimiter that closes nothing (`["1,`, `"a": "[1, 2]`): the reply was
-    /// cut off inside it, for all we know.
+    /// delimiter that closes nothing (`["1,`, `"a": "[1, 2]`), or at a
+    /// closer with only closers after it (`{"a": "b}`): the reply was cut
+    /// off inside it, for all we know.
     at_end: bool,
 }
 
@@ -679,6 +680,24 @@ impl<'de> Scanner<'de> {
         }
     }
 
+    /// Whether the closers from `tail` to the end (spaces between) close
+    /// every container still open, each its own kind, innermost first.
+    fn closes_all(&self, tail: usize) -> bool {
+        let mut open = self.stack.iter().rev();
+        for &c in &self.b[tail..self.end] {
+            let kind = match c {
+                b'}' => Frame::Object,
+                b']' => Frame::Array,
+                _ => continue,
+            };
+            match open.next() {
+                Some(f) if *f == kind || (kind == Frame::Object && *f == Frame::Set) => {}
+                _ => return false,
+            }
+        }
+        open.next().is_none()
+    }
+
     /// The input ended inside a string.
     fn unterminated(
         &mut self,
@@ -733,7 +752,12 @@ impl<'de> Scanner<'de> {
                 while tail > start && (is_ws(b[tail - 1]) || matches!(b[tail - 1], b'}' | b']')) {
                     tail -= 1;
                 }
-                let only_closers = |k: usize| k >= tail;
+                // And only where those closers close every container still
+                // open (`{"a": "b}`, a reply missing one quote): where some
+                // stay open (`[{"a": "b}`), the reply is cut off all the same,
+                // and most likely inside the string.
+                let closes_all = self.closes_all(tail);
+                let only_closers = |k: usize| k >= tail && closes_all;
                 let mut depth = 0i32;
                 for k in start..last {
                     match b[k] {
@@ -759,10 +783,14 @@ impl<'de> Scanner<'de> {
                                 if at > start + 1 && b[at - 1] == b'+' && is_ws(b[at - 2]) {
                                     at -= 1;
                                 }
+                                // Where the quote belonged is a guess (a
+                                // reply cut off inside the string reads
+                                // the same): not complete for the partial
+                                // policy.
                                 return Scan::Again(Limit {
                                     at: trim_back(b, start, at),
                                     resume: k,
-                                    at_end: false,
+                                    at_end: true,
                                 });
                             }
                             return cut(k, false);
