@@ -6,6 +6,7 @@
 //! the input it completes what was cut off: it closes the open string and
 //! containers, drops a dangling key, comma or colon, and finishes a cut literal.
 
+mod fast;
 pub(crate) mod lex;
 mod number;
 mod string;
@@ -487,7 +488,10 @@ impl<'de> Scanner<'de> {
 
     fn advance(&mut self) -> Result<Event<'de>> {
         self.complete = true;
-        let ev = self.step()?;
+        let ev = match self.fast() {
+            Some(ev) => ev,
+            None => self.step()?,
+        };
         if !self.rules.all_repairs() {
             self.check_rules()?;
         }
