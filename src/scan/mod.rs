@@ -415,10 +415,19 @@ impl<'de> Scanner<'de> {
     }
 
     /// The next event.
+    #[inline]
     pub(crate) fn next(&mut self) -> Result<Event<'de>> {
-        if let Some(ev) = self.peeked.take() {
-            return Ok(ev);
+        match self.peeked.take() {
+            Some(ev) => Ok(ev),
+            None => self.read(),
         }
+    }
+
+    /// The next event, none being peeked. Kept out of line: `next` and
+    /// `peek`, inlined where the decoder calls them, only test for a peeked
+    /// event.
+    #[inline(never)]
+    fn read(&mut self) -> Result<Event<'de>> {
         if let Some((ev, at)) = self.pending.take() {
             self.token_start = at;
             self.complete = true;
@@ -456,7 +465,7 @@ impl<'de> Scanner<'de> {
         if let Some(ev) = self.peeked {
             return Ok(ev);
         }
-        let ev = self.next()?;
+        let ev = self.read()?;
         self.peeked = Some(ev);
         Ok(ev)
     }
