@@ -85,21 +85,19 @@ impl<'de> Scanner<'de> {
                 }
                 State::Value => match c {
                     b'"' => {
-                        let j = plain_json_run(b, i + 1, end);
-                        if !(j + 1 < end && b[j] == b'"' && j > i + 1) {
-                            return None;
-                        }
-                        let fits = match top {
-                            Frame::Object => matches!(b[j + 1], b',' | b'}'),
-                            _ => matches!(b[j + 1], b',' | b']'),
-                        };
+                        let (text, j) = self.fast_text(i)?;
+                        let fits = j + 1 < end
+                            && match top {
+                                Frame::Object => matches!(b[j + 1], b',' | b'}'),
+                                _ => matches!(b[j + 1], b',' | b']'),
+                            };
                         if !fits {
                             return None;
                         }
                         self.pos = j + 1;
                         self.follow = j + 1;
                         self.scalar_in(top);
-                        return Some(Event::Str(Text::Borrowed(&self.text[i + 1..j])));
+                        return Some(Event::Str(text));
                     }
                     b'0'..=b'9' | b'-' => return self.fast_number(i, top),
                     b't' => return self.fast_literal(i, b"true", Event::Bool(true), top),
@@ -186,8 +184,8 @@ impl<'de> Scanner<'de> {
     fn fast_key(&mut self, i: usize) -> Option<Event<'de>> {
         let b = self.b;
         let end = self.end;
-        let j = plain_json_run(b, i + 1, end);
-        if !(j + 1 < end && b[j] == b'"' && j > i + 1 && b[j + 1] == b':') {
+        let (text, j) = self.fast_text(i)?;
+        if !(j + 1 < end && b[j + 1] == b':') {
             return None;
         }
         let mut k = j + 2;
@@ -201,7 +199,7 @@ impl<'de> Scanner<'de> {
         self.follow = j + 1;
         self.state = State::Value;
         self.awaiting_value = true;
-        let key = Event::Key(Text::Borrowed(&self.text[i + 1..j]));
+        let key = Event::Key(text);
         if !self.object_pending {
             return Some(key);
         }
@@ -211,6 +209,101 @@ impl<'de> Scanner<'de> {
         self.token_start = self.object_open;
         self.complete = self.known_complete(self.object_open);
         Some(Event::StartObject)
+    }
+
+    /// The content of the string whose `"` is at `i`, and where its closing
+    /// quote is: plain, or with JSON's own escapes (decoded into the scratch
+    /// buffer, as the step decodes them). `None` for anything the step
+    /// judges: an empty string (`""` may open `""doubled""` text), a raw
+    /// control character, an escape that is no JSON escape or a lone
+    /// surrogate, the end of the span.
+    #[inline(always)]
+    fn fast_text(&mut self, i: usize) -> Option<(Text<'de>, usize)> {
+        let b = self.b;
+        let j = plain_json_run(b, i + 1, self.end);
+        if j >= self.end || j == i + 1 {
+            return None;
+        }
+        match b[j] {
+            b'"' => Some((Text::Borrowed(&self.text[i + 1..j]), j)),
+            b'\\' => self.fast_escaped(i, j),
+            _ => None,
+        }
+    }
+
+    /// [`fast_text`](Self::fast_text) from the first backslash, at `j`, of
+    /// the string whose `"` is at `i`.
+    #[inline(never)]
+    fn fast_escaped(&mut self, i: usize, mut j: usize) -> Option<(Text<'de>, usize)> {
+        let b = self.b;
+        let end = self.end;
+        self.scratch.clear();
+        let mut seg = i + 1;
+        loop {
+            self.scratch.push_str(&self.text[seg..j]);
+            j = self.fast_escape(j)?;
+            seg = j;
+            j = plain_json_run(b, j, end);
+            if j >= end {
+                return None;
+            }
+            match b[j] {
+                b'"' => break,
+                b'\\' => {}
+                _ => return None,
+            }
+        }
+        self.scratch.push_str(&self.text[seg..j]);
+        Some((Text::Scratch, j))
+    }
+
+    /// The JSON escape at `i` (a backslash) decoded into the scratch buffer,
+    /// and the position after it; `None` for one the step repairs.
+    #[inline]
+    fn fast_escape(&mut self, i: usize) -> Option<usize> {
+        let b = self.b;
+        let end = self.end;
+        let hex = |at: usize| -> Option<u32> {
+            if at + 4 > end {
+                return None;
+            }
+            b[at..at + 4]
+                .iter()
+                .try_fold(0, |v, &c| Some(v << 4 | char::from(c).to_digit(16)?))
+        };
+        if i + 1 >= end {
+            return None;
+        }
+        let ch = match b[i + 1] {
+            b'"' => '"',
+            b'\\' => '\\',
+            b'/' => '/',
+            b'b' => '\u{8}',
+            b'f' => '\u{c}',
+            b'n' => '\n',
+            b'r' => '\r',
+            b't' => '\t',
+            b'u' => {
+                let unit = hex(i + 2)?;
+                let (ch, next) = match unit {
+                    0xD800..=0xDBFF => {
+                        if !(i + 7 < end && b[i + 6] == b'\\' && b[i + 7] == b'u') {
+                            return None;
+                        }
+                        let low = hex(i + 8).filter(|u| (0xDC00..=0xDFFF).contains(u))?;
+                        let c = char::from_u32(0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00));
+                        (c?, i + 12)
+                    }
+                    0xDC00..=0xDFFF => return None,
+                    _ => (char::from_u32(unit)?, i + 6),
+                };
+                self.scratch.push(ch);
+                return Some(next);
+            }
+            _ => return None,
+        };
+        self.scratch.push(ch);
+        Some(i + 2)
     }
 
     /// A number at `i` as an element or a member's value: an integer, or
@@ -435,6 +528,9 @@ mod tests {
         r#"{"a": 123456789012345678901234567890, "b": -9223372036854775809}"#,
         r#"{"a": 18446744073709551615, "b": -9223372036854775808, "c": 1.25}"#,
         r#"{"a": "x\"y", "b": "", "c": "\u00e9", "d": "tab\there"}"#,
+        r#"{"k\"ey": "v\\w", "e": "\ud83d\ude00", "l": "\ud83d", "m": "\ud83dx", "n": "\ude00"}"#,
+        r#"["\q", "a\/b", "\u00", "\uzzzz", "\ud83d\u0041", "\"", "x\\", "\b\f\r"]"#,
+        "{\"a\": \"x\ty\", \"b\": \"x\\n\ny\", \"c\": \"\\\"q\\\"\"}",
         r#"{"a": /* c */ 1, // d
 "b": 2 # e
 }"#,
