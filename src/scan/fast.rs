@@ -167,11 +167,11 @@ impl<'de> Scanner<'de> {
                         return None;
                     }
                     if c == b']' {
-                        self.pos = i + 1;
-                        if let Some(ev) = self.pop() {
-                            return Some(ev);
+                        if !self.closes_plainly() {
+                            return None;
                         }
-                        continue;
+                        self.pos = i + 1;
+                        return Some(self.fast_close(top));
                     }
                     self.state = State::Value;
                 }
@@ -187,22 +187,18 @@ impl<'de> Scanner<'de> {
                     (Frame::Object, b'}') => {
                         // The outermost object may have closed too early
                         // (`{"a": 1}, "b": 2}`): the step judges that.
-                        if self.is_outermost(self.stack.len() - 1) {
+                        if self.is_outermost(self.stack.len() - 1) || !self.closes_plainly() {
                             return None;
                         }
                         self.pos = i + 1;
-                        if let Some(ev) = self.pop() {
-                            return Some(ev);
-                        }
+                        return Some(self.fast_close(top));
                     }
                     (Frame::Array, b']') => {
-                        if !self.ends_array_plainly(i) {
+                        if !self.ends_array_plainly(i) || !self.closes_plainly() {
                             return None;
                         }
                         self.pos = i + 1;
-                        if let Some(ev) = self.pop() {
-                            return Some(ev);
-                        }
+                        return Some(self.fast_close(top));
                     }
                     _ => return None,
                 },
@@ -448,6 +444,32 @@ impl<'de> Scanner<'de> {
         self.awaiting_value = false;
         self.state = State::AfterValue;
         self.take_comma(top);
+    }
+
+    /// What [`pop`](Self::pop) does when the innermost object or array
+    /// (`top`), inside another container, has met its closer after a
+    /// value or at its start (no key waits for its value, no object is
+    /// held back).
+    #[inline(always)]
+    fn fast_close(&mut self, top: Frame) -> Event<'de> {
+        self.stack.pop();
+        self.opened.pop();
+        self.depth -= 1;
+        self.state = State::AfterValue;
+        if let Some(&outer) = self.stack.last() {
+            self.take_comma(outer);
+        }
+        match top {
+            Frame::Object => Event::EndObject,
+            _ => Event::EndArray,
+        }
+    }
+
+    /// Whether the innermost container may be closed by
+    /// [`fast_close`](Self::fast_close).
+    #[inline(always)]
+    fn closes_plainly(&self) -> bool {
+        !self.awaiting_value && !self.object_pending && self.stack.len() >= 2
     }
 
     /// At the `]` at `i` of the innermost array: whether the step would

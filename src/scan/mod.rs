@@ -498,6 +498,10 @@ impl<'de> Scanner<'de> {
     fn advance(&mut self) -> Result<Event<'de>> {
         self.complete = true;
         let ev = match self.fast() {
+            // The lane makes no repair, and a container it opens may be
+            // on the spine: the checks below are a repair the decoder
+            // recorded, and the spine.
+            Some(ev) if self.rules.all_repairs() && self.complete => return Ok(ev),
             Some(ev) => ev,
             None => self.step()?,
         };
@@ -556,6 +560,7 @@ impl<'de> Scanner<'de> {
     }
 
     /// Whether a container opening at `at` closes before the end.
+    #[inline]
     fn known_complete(&self, at: usize) -> bool {
         self.spine.as_ref().is_none_or(|s| !s.contains(&at))
     }
@@ -686,6 +691,7 @@ impl<'de> Scanner<'de> {
         }
     }
 
+    #[inline]
     fn push(&mut self, frame: Frame, at: usize) -> Result<()> {
         if frame != Frame::Roots {
             if self.depth >= self.max_depth {
