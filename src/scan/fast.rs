@@ -10,7 +10,7 @@
 //! would find it, and the step goes on from there. So the lane changes no
 //! result, only how many branches a token costs.
 
-use super::lex::{plain_json_run, MAY_SKIP};
+use super::lex::plain_json_run;
 use super::number::NumValue;
 use super::{Event, Frame, Number, Scanner, State, Text};
 
@@ -114,11 +114,11 @@ impl<'de> Scanner<'de> {
                     if c != b'"' || top != Frame::Object {
                         return None;
                     }
-                    return self.fast_key(i);
+                    return self.fast_key(b, i);
                 }
                 State::Value => match c {
                     b'"' => {
-                        let (text, j) = self.fast_text(i)?;
+                        let (text, j) = self.fast_text(b, i)?;
                         let fits = j + 1 < end
                             && match top {
                                 Frame::Object => matches!(b[j + 1], b',' | b'}'),
@@ -132,7 +132,7 @@ impl<'de> Scanner<'de> {
                         self.scalar_in(top);
                         return Some(Event::Str(text));
                     }
-                    b'0'..=b'9' | b'-' => return self.fast_number(i, top),
+                    b'0'..=b'9' | b'-' => return self.fast_number(b, i, top),
                     b't' => return self.fast_literal(i, b"true", Event::Bool(true), top),
                     b'f' => return self.fast_literal(i, b"false", Event::Bool(false), top),
                     b'n' => return self.fast_literal(i, b"null", Event::Null, top),
@@ -210,19 +210,20 @@ impl<'de> Scanner<'de> {
     /// A key at `i` (a `"`) in an object: plain, its colon right after it
     /// and its value's first byte after plain whitespace.
     #[inline(always)]
-    fn fast_key(&mut self, i: usize) -> Option<Event<'de>> {
-        let b = self.b;
-        let end = self.end;
-        let (text, j) = self.fast_text(i)?;
+    fn fast_key(&mut self, b: &'de [u8], i: usize) -> Option<Event<'de>> {
+        let end = b.len();
+        let (text, j) = self.fast_text(b, i)?;
         if !(j + 1 < end && b[j + 1] == b':') {
             return None;
         }
+        // The value's first byte, after plain whitespace.
         let mut k = j + 2;
-        while k < end && matches!(b[k], b' ' | b'\n' | b'\r' | b'\t') {
-            k += 1;
-        }
-        if k >= end || MAY_SKIP[usize::from(b[k])] {
-            return None;
+        loop {
+            match START[usize::from(*b.get(k)?)] {
+                PASS => k += 1,
+                READ => break,
+                _ => return None,
+            }
         }
         self.pos = k;
         self.follow = j + 1;
@@ -247,10 +248,9 @@ impl<'de> Scanner<'de> {
     /// control character, an escape that is no JSON escape or a lone
     /// surrogate, the end of the span.
     #[inline(always)]
-    fn fast_text(&mut self, i: usize) -> Option<(Text<'de>, usize)> {
-        let b = self.b;
-        let j = plain_json_run(b, i + 1, self.end);
-        if j >= self.end || j == i + 1 {
+    fn fast_text(&mut self, b: &'de [u8], i: usize) -> Option<(Text<'de>, usize)> {
+        let j = plain_json_run(b, i + 1, b.len());
+        if j >= b.len() || j == i + 1 {
             return None;
         }
         match b[j] {
@@ -339,9 +339,8 @@ impl<'de> Scanner<'de> {
     /// one with a fraction, right before a delimiter that ends it as JSON
     /// ends it (no digit groups, no words after it).
     #[inline(always)]
-    fn fast_number(&mut self, i: usize, top: Frame) -> Option<Event<'de>> {
-        let b = self.b;
-        let end = self.end;
+    fn fast_number(&mut self, b: &'de [u8], i: usize, top: Frame) -> Option<Event<'de>> {
+        let end = b.len();
         let neg = b[i] == b'-';
         let digits = i + usize::from(neg);
         let mut k = digits;
