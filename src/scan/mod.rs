@@ -428,7 +428,10 @@ impl<'de> Scanner<'de> {
     /// event.
     #[inline(never)]
     fn read(&mut self) -> Result<Event<'de>> {
-        if let Some((ev, at)) = self.pending.take() {
+        // Read, and cleared only when set: a `take` writes on every call,
+        // and it is rarely set.
+        if let Some((ev, at)) = self.pending {
+            self.pending = None;
             self.token_start = at;
             self.complete = true;
             if let Event::Key(_) = ev {
