@@ -6,6 +6,7 @@
 //! the input it completes what was cut off: it closes the open string and
 //! containers, drops a dangling key, comma or colon, and finishes a cut literal.
 
+mod fast;
 pub(crate) mod lex;
 mod number;
 mod string;
@@ -414,11 +415,23 @@ impl<'de> Scanner<'de> {
     }
 
     /// The next event.
+    #[inline]
     pub(crate) fn next(&mut self) -> Result<Event<'de>> {
-        if let Some(ev) = self.peeked.take() {
-            return Ok(ev);
+        match self.peeked.take() {
+            Some(ev) => Ok(ev),
+            None => self.read(),
         }
-        if let Some((ev, at)) = self.pending.take() {
+    }
+
+    /// The next event, none being peeked. Kept out of line: `next` and
+    /// `peek`, inlined where the decoder calls them, only test for a peeked
+    /// event.
+    #[inline(never)]
+    fn read(&mut self) -> Result<Event<'de>> {
+        // Read, and cleared only when set: a `take` writes on every call,
+        // and it is rarely set.
+        if let Some((ev, at)) = self.pending {
+            self.pending = None;
             self.token_start = at;
             self.complete = true;
             if let Event::Key(_) = ev {
@@ -455,7 +468,7 @@ impl<'de> Scanner<'de> {
         if let Some(ev) = self.peeked {
             return Ok(ev);
         }
-        let ev = self.next()?;
+        let ev = self.read()?;
         self.peeked = Some(ev);
         Ok(ev)
     }
@@ -487,7 +500,14 @@ impl<'de> Scanner<'de> {
 
     fn advance(&mut self) -> Result<Event<'de>> {
         self.complete = true;
-        let ev = self.step()?;
+        let ev = match self.fast() {
+            // The lane makes no repair, and a container it opens may be
+            // on the spine: the checks below are a repair the decoder
+            // recorded, and the spine.
+            Some(ev) if self.rules.all_repairs() && self.complete => return Ok(ev),
+            Some(ev) => ev,
+            None => self.step()?,
+        };
         if !self.rules.all_repairs() {
             self.check_rules()?;
         }
@@ -543,6 +563,7 @@ impl<'de> Scanner<'de> {
     }
 
     /// Whether a container opening at `at` closes before the end.
+    #[inline]
     fn known_complete(&self, at: usize) -> bool {
         self.spine.as_ref().is_none_or(|s| !s.contains(&at))
     }
@@ -673,6 +694,7 @@ impl<'de> Scanner<'de> {
         }
     }
 
+    #[inline]
     fn push(&mut self, frame: Frame, at: usize) -> Result<()> {
         if frame != Frame::Roots {
             if self.depth >= self.max_depth {

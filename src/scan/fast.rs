@@ -1,0 +1,687 @@
+//! The fast lane of the state machine: the tokens valid JSON is made of,
+//! inside an object or an array, read in one trip each.
+//!
+//! [`Scanner::fast`] takes a token only where the general step
+//! ([`Scanner::step`]) would make no repair and leave the same state: a
+//! plain quoted key right before its colon, a plain string, a plain number or
+//! a literal right before a delimiter, an opener, a comma, a closer of the
+//! innermost container. Anything else (an escape, the end of the span, a
+//! comment, a byte that may need judging) leaves the scanner as the step
+//! would find it, and the step goes on from there. So the lane changes no
+//! result, only how many branches a token costs.
+
+use super::lex::plain_json_run;
+use super::number::NumValue;
+use super::{Event, Frame, Number, Scanner, State, Text};
+
+/// Whether `c` ends a bare token (a number, a literal) where the step reads
+/// it the same way as the lane: the delimiters and plain whitespace.
+#[inline]
+fn delimits(c: u8) -> bool {
+    matches!(c, b',' | b'}' | b']' | b' ' | b'\n' | b'\r' | b'\t')
+}
+
+/// Whether the lane is taken (always, but in the test that compares every
+/// event with the lane closed).
+#[cfg(not(test))]
+#[inline(always)]
+fn lane_open() -> bool {
+    true
+}
+
+#[cfg(test)]
+thread_local! {
+    static CLOSED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+#[cfg(test)]
+fn lane_open() -> bool {
+    !CLOSED.with(std::cell::Cell::get)
+}
+
+/// What the lane does with the byte where the next token may start: pass
+/// it (plain whitespace), read the token, or leave it to the step (what
+/// [`lex::skip_ws`](super::lex::skip_ws) must look at: a comment, a special
+/// token, a control character, a non-ASCII byte).
+static START: [u8; 256] = {
+    // `MAY_SKIP`'s bytes (a static cannot be read here on Rust 1.82).
+    let mut t = [READ; 256];
+    let mut c = 0;
+    while c < 256 {
+        if c < 0x20 || c >= 0x80 || c == b'/' as usize || c == b'#' as usize || c == b'<' as usize {
+            t[c] = LEAVE;
+        }
+        c += 1;
+    }
+    t[b' ' as usize] = PASS;
+    t[b'\n' as usize] = PASS;
+    t[b'\r' as usize] = PASS;
+    t[b'\t' as usize] = PASS;
+    t
+};
+const READ: u8 = 0;
+const PASS: u8 = 1;
+const LEAVE: u8 = 2;
+
+impl<'de> Scanner<'de> {
+    /// The next event when it is one of valid JSON's common tokens inside an
+    /// object or array; `None` hands the rest of this step to
+    /// [`step`](Self::step), from the state reached so far.
+    #[inline(always)]
+    pub(super) fn fast(&mut self) -> Option<Event<'de>> {
+        if !lane_open() {
+            return None;
+        }
+        // Cut at the span's end, so that its bounds are the slice's.
+        let b = &self.b[..self.end];
+        let end = b.len();
+        loop {
+            // Only states in which the step skips whitespace first.
+            if !matches!(
+                self.state,
+                State::Value
+                    | State::ArrayStart
+                    | State::ObjectStart
+                    | State::ObjectKey
+                    | State::AfterValue
+            ) {
+                return None;
+            }
+            let mut i = self.pos;
+            let c = loop {
+                let Some(&c) = b.get(i) else {
+                    self.pos = i;
+                    return None;
+                };
+                match START[usize::from(c)] {
+                    PASS => i += 1,
+                    READ => break c,
+                    _ => {
+                        // A comment, a special token or space: the step's.
+                        self.pos = i;
+                        return None;
+                    }
+                }
+            };
+            self.pos = i;
+            let top = *self.stack.last()?;
+            if !matches!(top, Frame::Object | Frame::Array) {
+                return None;
+            }
+            self.token_start = i;
+            match self.state {
+                State::ObjectStart | State::ObjectKey => {
+                    if c != b'"' || top != Frame::Object {
+                        return None;
+                    }
+                    return self.fast_key(b, i);
+                }
+                State::Value => match c {
+                    b'"' => {
+                        let (text, j) = self.fast_text(b, i)?;
+                        let fits = j + 1 < end
+                            && match top {
+                                Frame::Object => matches!(b[j + 1], b',' | b'}'),
+                                _ => matches!(b[j + 1], b',' | b']'),
+                            };
+                        if !fits {
+                            return None;
+                        }
+                        self.pos = j + 1;
+                        self.follow = j + 1;
+                        self.scalar_in(top);
+                        return Some(Event::Str(text));
+                    }
+                    b'0'..=b'9' | b'-' => return self.fast_number(b, i, top),
+                    b't' => return self.fast_literal(i, b"true", Event::Bool(true), top),
+                    b'f' => return self.fast_literal(i, b"false", Event::Bool(false), top),
+                    b'n' => return self.fast_literal(i, b"null", Event::Null, top),
+                    b'{' => {
+                        // Too deep: the step makes the error.
+                        if self.depth >= self.max_depth {
+                            return None;
+                        }
+                        self.push(Frame::Object, i).ok()?;
+                        self.pos = i + 1;
+                        self.state = State::ObjectStart;
+                        self.object_pending = true;
+                        self.object_open = i;
+                        self.awaiting_value = false;
+                        // Its `StartObject` waits for the first key.
+                    }
+                    b'[' => {
+                        if self.depth >= self.max_depth {
+                            return None;
+                        }
+                        self.push(Frame::Array, i).ok()?;
+                        self.pos = i + 1;
+                        self.state = State::ArrayStart;
+                        self.complete = self.known_complete(i);
+                        self.awaiting_value = false;
+                        return Some(Event::StartArray);
+                    }
+                    _ => return None,
+                },
+                State::ArrayStart => {
+                    if top != Frame::Array {
+                        return None;
+                    }
+                    if c == b']' {
+                        if !self.closes_plainly() {
+                            return None;
+                        }
+                        self.pos = i + 1;
+                        return Some(self.fast_close(top));
+                    }
+                    self.state = State::Value;
+                }
+                State::AfterValue => match (top, c) {
+                    (Frame::Object, b',') => {
+                        self.pos = i + 1;
+                        self.state = State::ObjectKey;
+                    }
+                    (Frame::Array, b',') => {
+                        self.pos = i + 1;
+                        self.state = State::Value;
+                    }
+                    (Frame::Object, b'}') => {
+                        // The outermost object may have closed too early
+                        // (`{"a": 1}, "b": 2}`): the step judges that.
+                        if self.is_outermost(self.stack.len() - 1) || !self.closes_plainly() {
+                            return None;
+                        }
+                        self.pos = i + 1;
+                        return Some(self.fast_close(top));
+                    }
+                    (Frame::Array, b']') => {
+                        if !self.ends_array_plainly(i) || !self.closes_plainly() {
+                            return None;
+                        }
+                        self.pos = i + 1;
+                        return Some(self.fast_close(top));
+                    }
+                    _ => return None,
+                },
+                _ => return None,
+            }
+        }
+    }
+
+    /// A key at `i` (a `"`) in an object: plain, its colon right after it
+    /// and its value's first byte after plain whitespace.
+    #[inline(always)]
+    fn fast_key(&mut self, b: &'de [u8], i: usize) -> Option<Event<'de>> {
+        let end = b.len();
+        let (text, j) = self.fast_text(b, i)?;
+        if !(j + 1 < end && b[j + 1] == b':') {
+            return None;
+        }
+        // The value's first byte, after plain whitespace.
+        let mut k = j + 2;
+        loop {
+            match START[usize::from(*b.get(k)?)] {
+                PASS => k += 1,
+                READ => break,
+                _ => return None,
+            }
+        }
+        self.pos = k;
+        self.follow = j + 1;
+        self.state = State::Value;
+        self.awaiting_value = true;
+        let key = Event::Key(text);
+        if !self.object_pending {
+            return Some(key);
+        }
+        // The object's first key: the object is no set, and starts now.
+        self.object_pending = false;
+        self.pending = Some((key, i));
+        self.token_start = self.object_open;
+        self.complete = self.known_complete(self.object_open);
+        Some(Event::StartObject)
+    }
+
+    /// The content of the string whose `"` is at `i`, and where its closing
+    /// quote is: plain, or with JSON's own escapes (decoded into the scratch
+    /// buffer, as the step decodes them). `None` for anything the step
+    /// judges: an empty string (`""` may open `""doubled""` text), a raw
+    /// control character, an escape that is no JSON escape or a lone
+    /// surrogate, the end of the span.
+    #[inline(always)]
+    fn fast_text(&mut self, b: &'de [u8], i: usize) -> Option<(Text<'de>, usize)> {
+        let j = plain_json_run(b, i + 1, b.len());
+        if j >= b.len() || j == i + 1 {
+            return None;
+        }
+        match b[j] {
+            b'"' => Some((Text::Borrowed(self.cut(i + 1, j)), j)),
+            b'\\' => self.fast_escaped(i, j),
+            _ => None,
+        }
+    }
+
+    /// [`fast_text`](Self::fast_text) from the first backslash, at `j`, of
+    /// the string whose `"` is at `i`.
+    #[inline(never)]
+    fn fast_escaped(&mut self, i: usize, mut j: usize) -> Option<(Text<'de>, usize)> {
+        let b = self.b;
+        let end = self.end;
+        self.scratch.clear();
+        let mut seg = i + 1;
+        loop {
+            self.scratch.push_str(self.cut(seg, j));
+            j = self.fast_escape(j)?;
+            seg = j;
+            j = plain_json_run(b, j, end);
+            if j >= end {
+                return None;
+            }
+            match b[j] {
+                b'"' => break,
+                b'\\' => {}
+                _ => return None,
+            }
+        }
+        self.scratch.push_str(self.cut(seg, j));
+        Some((Text::Scratch, j))
+    }
+
+    /// The JSON escape at `i` (a backslash) decoded into the scratch buffer,
+    /// and the position after it; `None` for one the step repairs.
+    #[inline(always)]
+    fn fast_escape(&mut self, i: usize) -> Option<usize> {
+        let b = self.b;
+        let end = self.end;
+        let hex = |at: usize| -> Option<u32> {
+            if at + 4 > end {
+                return None;
+            }
+            b[at..at + 4]
+                .iter()
+                .try_fold(0, |v, &c| Some(v << 4 | char::from(c).to_digit(16)?))
+        };
+        if i + 1 >= end {
+            return None;
+        }
+        let ch = match b[i + 1] {
+            b'"' => '"',
+            b'\\' => '\\',
+            b'/' => '/',
+            b'b' => '\u{8}',
+            b'f' => '\u{c}',
+            b'n' => '\n',
+            b'r' => '\r',
+            b't' => '\t',
+            b'u' => {
+                let unit = hex(i + 2)?;
+                let (ch, next) = match unit {
+                    0xD800..=0xDBFF => {
+                        if !(i + 7 < end && b[i + 6] == b'\\' && b[i + 7] == b'u') {
+                            return None;
+                        }
+                        let low = hex(i + 8).filter(|u| (0xDC00..=0xDFFF).contains(u))?;
+                        let c = char::from_u32(0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00));
+                        (c?, i + 12)
+                    }
+                    0xDC00..=0xDFFF => return None,
+                    _ => (char::from_u32(unit)?, i + 6),
+                };
+                self.scratch.push(ch);
+                return Some(next);
+            }
+            _ => return None,
+        };
+        self.scratch.push(ch);
+        Some(i + 2)
+    }
+
+    /// A number at `i` as an element or a member's value: an integer, or
+    /// one with a fraction, right before a delimiter that ends it as JSON
+    /// ends it (no digit groups, no words after it).
+    #[inline(always)]
+    fn fast_number(&mut self, b: &'de [u8], i: usize, top: Frame) -> Option<Event<'de>> {
+        let end = b.len();
+        let neg = b[i] == b'-';
+        let digits = i + usize::from(neg);
+        let mut k = digits;
+        let mut v: u64 = 0;
+        while k < end && b[k].is_ascii_digit() && v < u64::MAX / 10 {
+            v = v * 10 + u64::from(b[k] - b'0');
+            k += 1;
+        }
+        if k == digits || (k > digits + 1 && b[digits] == b'0') || k >= end {
+            return None;
+        }
+        let mut float = false;
+        if b[k] == b'.' {
+            let frac = k + 1;
+            k = frac;
+            while k < end && b[k].is_ascii_digit() {
+                k += 1;
+            }
+            if k == frac || k >= end {
+                return None;
+            }
+            float = true;
+        }
+        let c = b[k];
+        if !delimits(c) {
+            return None;
+        }
+        // What follows a member's value may make it digit groups (`4,250`)
+        // or text (`5 kg`): the step judges those.
+        if top == Frame::Object
+            && match c {
+                b',' => k + 1 >= end || b[k + 1].is_ascii_digit(),
+                b' ' | b'\t' => true,
+                _ => false,
+            }
+        {
+            return None;
+        }
+        let value = if float {
+            NumValue::Float
+        } else if !neg {
+            NumValue::U64(v)
+        } else if v == 0 || v > i64::MAX as u64 + 1 {
+            // `-0` and integers below i64::MIN are f64 in serde_json.
+            NumValue::Float
+        } else {
+            NumValue::I64((v as i64).wrapping_neg())
+        };
+        self.pos = k;
+        self.scalar_in(top);
+        Some(Event::Num(Number {
+            text: Text::Borrowed(self.cut(i, k)),
+            value,
+        }))
+    }
+
+    /// `true`, `false` or `null` at `i`, right before a delimiter (and not
+    /// before a space in an object, where words may follow: `{"a": true
+    /// love}`).
+    #[inline(always)]
+    fn fast_literal(
+        &mut self,
+        i: usize,
+        word: &[u8],
+        ev: Event<'de>,
+        top: Frame,
+    ) -> Option<Event<'de>> {
+        let b = self.b;
+        let k = i + word.len();
+        if k >= self.end || &b[i..k] != word || !delimits(b[k]) {
+            return None;
+        }
+        if top == Frame::Object && matches!(b[k], b' ' | b'\t') {
+            return None;
+        }
+        self.pos = k;
+        self.scalar_in(top);
+        Some(ev)
+    }
+
+    /// `text[from..to]`, where `from` is just after an ASCII byte or at one
+    /// and `to` is at one (a quote, a backslash, a delimiter), inside the
+    /// span. Without the char-boundary checks of slicing: they cost a call
+    /// per token where the lane grew too large for them to be inlined
+    /// (2.5M instructions of the 1 MB document's 58.5M).
+    #[inline(always)]
+    fn cut(&self, from: usize, to: usize) -> &'de str {
+        debug_assert!(from <= to && to < self.end);
+        debug_assert!(self.text.is_char_boundary(from) && self.text.is_char_boundary(to));
+        // SAFETY: `from <= to < self.end <= text.len()`, and both are char
+        // boundaries: a byte right after an ASCII byte, or an ASCII byte,
+        // starts a character (every caller has just read those bytes).
+        unsafe { self.text.get_unchecked(from..to) }
+    }
+
+    /// After a scalar inside `top` (an object or array): what
+    /// [`scalar_done`](Self::scalar_done) does there.
+    #[inline(always)]
+    fn scalar_in(&mut self, top: Frame) {
+        self.awaiting_value = false;
+        self.state = State::AfterValue;
+        self.take_comma(top);
+    }
+
+    /// What [`pop`](Self::pop) does when the innermost object or array
+    /// (`top`), inside another container, has met its closer after a
+    /// value or at its start (no key waits for its value, no object is
+    /// held back).
+    #[inline(always)]
+    fn fast_close(&mut self, top: Frame) -> Event<'de> {
+        self.stack.pop();
+        self.opened.pop();
+        self.depth -= 1;
+        self.state = State::AfterValue;
+        if let Some(&outer) = self.stack.last() {
+            self.take_comma(outer);
+        }
+        match top {
+            Frame::Object => Event::EndObject,
+            _ => Event::EndArray,
+        }
+    }
+
+    /// Whether the innermost container may be closed by
+    /// [`fast_close`](Self::fast_close).
+    #[inline(always)]
+    fn closes_plainly(&self) -> bool {
+        !self.awaiting_value && !self.object_pending && self.stack.len() >= 2
+    }
+
+    /// At the `]` at `i` of the innermost array: whether the step would
+    /// close it plainly, not read `], [` in an object's value as one list
+    /// written in pieces (see `continues_array`).
+    #[inline(always)]
+    fn ends_array_plainly(&self, i: usize) -> bool {
+        let n = self.stack.len();
+        if n < 2 || self.stack[n - 2] != Frame::Object {
+            return true;
+        }
+        let at = |k: usize| (k < self.end).then(|| self.b[k]);
+        match at(i + 1) {
+            None | Some(b'}' | b']') => true,
+            Some(b',') => matches!(at(i + 2), None | Some(b'"')),
+            _ => false,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::CLOSED;
+    use crate::policy::Rules;
+    use crate::scan::{lex, Event, ScanOptions, Scanner};
+
+    /// Everything a read shows its caller, event by event, then its end.
+    fn trace(text: &str, opts: &ScanOptions, lane: bool) -> Vec<String> {
+        CLOSED.with(|c| c.set(!lane));
+        let span = 0..text.len();
+        let mut scan = Scanner::over(text, std::slice::from_ref(&span), opts);
+        let mut out = Vec::new();
+        for _ in 0..4 * text.len() + 16 {
+            // The decoder peeks before it takes, now and then.
+            if out.len() % 3 == 0 {
+                if let Err(e) = scan.peek() {
+                    out.push(format!("peek error {e:?}"));
+                    break;
+                }
+            }
+            let ev = match scan.next() {
+                Ok(ev) => ev,
+                Err(e) => {
+                    out.push(format!("error {e:?}"));
+                    break;
+                }
+            };
+            let text = match ev {
+                Event::Key(t) | Event::Str(t) => scan.str(t).to_owned(),
+                Event::Num(n) => scan.str(n.text).to_owned(),
+                _ => String::new(),
+            };
+            out.push(format!(
+                "{ev:?} {text:?} at {} complete {} depth {} truncated {}",
+                scan.offset(),
+                scan.complete(),
+                scan.depth(),
+                scan.truncated(),
+            ));
+            if let Event::Eof = ev {
+                break;
+            }
+        }
+        out.push(format!(
+            "repairs {:?} roots {} more {} end {:?} prose {}",
+            scan.repairs().to_vec(),
+            scan.roots(),
+            scan.more_roots(),
+            scan.root_end(),
+            scan.prose_roots(),
+        ));
+        CLOSED.with(|c| c.set(false));
+        out
+    }
+
+    /// `all`: every set of options (else the decoder's usual ones, with
+    /// the spine as it guesses it).
+    fn same_with_and_without(text: &str, all: bool) {
+        let guess = lex::open_at_end(text.as_bytes(), 0, text.len(), 8);
+        let spines = match all {
+            true => vec![None, Some((guess, true)), Some((Vec::new(), false))],
+            false => vec![Some((guess, true))],
+        };
+        let rules = match all {
+            true => &[Rules::DEFAULT, Rules::STRICT][..],
+            false => &[Rules::DEFAULT][..],
+        };
+        for multi in [false, true] {
+            for spine in &spines {
+                for &rules in rules {
+                    let opts = ScanOptions {
+                        max_depth: 8,
+                        multi,
+                        guessed: spine.as_ref().is_some_and(|s| s.1),
+                        spine: spine.clone().map(|s| s.0),
+                        rules,
+                        hints: Vec::new(),
+                    };
+                    let fast = trace(text, &opts, true);
+                    let slow = trace(text, &opts, false);
+                    assert_eq!(fast, slow, "{text:?} {opts:?}");
+                }
+            }
+        }
+    }
+
+    /// Inputs at the lane's edges: what it must leave to the step.
+    const EDGES: &[&str] = &[
+        r#"{"a":1,"b":[1,2.5,-3,-0,0,true,false,null,"x",[],{}],"c":{"d":"e"}}"#,
+        r#"{"a": 4,250, "b": 1}"#,
+        r#"{"a": 4,25}"#,
+        r#"[4,250]"#,
+        r#"{"a": 5 kg, "b": 2.5 m}"#,
+        r#"{"a": true love, "b": null }"#,
+        "{\"a\": true\t, \"b\": false\n}",
+        r#"{"a": ["x"], ["y"], "b": 1}"#,
+        r#"{"a": ["x"],"b": ["y"] , "c": []}"#,
+        r#"{"a": 1}, "b": 2}"#,
+        r#"[{"a": 1}, {"a": 2}] [3]"#,
+        r#"[[[[[[[[[[1]]]]]]]]]]"#,
+        r#"{"a":{"b":{"c":{"d":{"e":{"f":{"g":{"h":{"i":1}}}}}}}}}"#,
+        r#"["key": "value", "k2": 2]"#,
+        r#"{"a", "b"}"#,
+        r#"{"a": "b" + "c", "d": "e"+"f"}"#,
+        r#"{"a": 00, "b": 01.5, "c": 1., "d": 1e5, "e": 1.5E-3, "f": 1_000}"#,
+        r#"{"a": 123456789012345678901234567890, "b": -9223372036854775809}"#,
+        r#"{"a": 18446744073709551615, "b": -9223372036854775808, "c": 1.25}"#,
+        r#"{"a": "x\"y", "b": "", "c": "\u00e9", "d": "tab\there"}"#,
+        r#"{"k\"ey": "v\\w", "e": "\ud83d\ude00", "l": "\ud83d", "m": "\ud83dx", "n": "\ude00"}"#,
+        r#"["\q", "a\/b", "\u00", "\uzzzz", "\ud83d\u0041", "\"", "x\\", "\b\f\r"]"#,
+        "{\"a\": \"x\ty\", \"b\": \"x\\n\ny\", \"c\": \"\\\"q\\\"\"}",
+        r#"{"a": /* c */ 1, // d
+"b": 2 # e
+}"#,
+        "{\"a\":\u{a0}1,\"b\":\u{3000}2}",
+        r#"{"a"：1，"b"：2}"#,
+        r#"{"a": 'x', 'b': "y", c: z}"#,
+        r#"{"a": tru"#,
+        r#"{"a": [1, 2"#,
+        r#"{"a": "abc"#,
+        r#"{"a": 12"#,
+        r#"{"a": 12,"#,
+        r#"[1, 2, 3"#,
+        r#"[1, 2, 3,"#,
+        r#"{"a": {"b": [true, false, null]}, "c": -1.5}"#,
+        r#"{"a":1,}"#,
+        r#"[1,2,]"#,
+        r#"[,1]"#,
+        r#"{"a" 1 "b" 2}"#,
+        r#"{"a": 1 "b": 2}"#,
+        r#"[1 2 3]"#,
+        r#"{"a": [1, 2}, "b": 3}"#,
+        r#"{"a": ObjectId("x"), "b": f(1, 2)}"#,
+        r#"{"a": (1, 2), "b": (3)}"#,
+        r#"{"a": ..., "b": [1, ...]}"#,
+        r#"{"a": NaN, "b": -Infinity, "c": None, "d": True}"#,
+        r#"{"a": "x"}garbage"#,
+        "{\"a\":1}\n{\"a\":2}\n",
+        r#"1, 2, 3"#,
+        r#""a", "b""#,
+        "  {\"a\" :  1 ,  \"b\" : [ 1 , 2 ] }  ",
+        r#"{"a":"he said "hi" to me","b":1}"#,
+        r#"{"a":"x","b":"y"}}"#,
+        r#"{"a":[1,2]]}"#,
+        r#"{"a":"1999-01-01", "b": 1999-01-01, "c": 10-20, "d": 1/3}"#,
+    ];
+
+    #[test]
+    fn the_lane_leaves_to_the_step_what_skip_ws_looks_at() {
+        for c in 0..=255u8 {
+            let start = super::START[usize::from(c)];
+            assert_eq!(start == super::PASS, lex::is_ws(c), "{c}");
+            assert_eq!(
+                start == super::LEAVE,
+                lex::MAY_SKIP[usize::from(c)] && !lex::is_ws(c),
+                "{c}"
+            );
+        }
+    }
+
+    #[test]
+    fn the_lane_changes_no_event() {
+        for text in EDGES {
+            same_with_and_without(text, true);
+        }
+    }
+
+    #[test]
+    fn the_lane_changes_no_event_of_the_corpora_or_their_prefixes() {
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/corpus");
+        for file in [
+            "json_repair.jsonl",
+            "jsonrepair_js.jsonl",
+            "partial_json_parser.jsonl",
+        ] {
+            let all = std::fs::read_to_string(format!("{dir}/{file}")).unwrap();
+            for line in all.lines() {
+                let case: serde_json::Value = serde_json::from_str(line).unwrap();
+                let Some(input) = case["input"].as_str() else {
+                    continue;
+                };
+                same_with_and_without(input, true);
+                // Every prefix of the short ones, some of the long ones'.
+                let step = 1 + input.len() / 512;
+                for (i, _) in input.char_indices().skip(1).step_by(step) {
+                    same_with_and_without(&input[..i], false);
+                }
+            }
+        }
+        for text in EDGES {
+            for (i, _) in text.char_indices().skip(1) {
+                same_with_and_without(&text[..i], true);
+            }
+        }
+    }
+}
