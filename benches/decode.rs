@@ -380,9 +380,10 @@ fn main() {
                 cut_pretty(&messy).len()
             ),
             "cut_none" => drop(std::hint::black_box(cut_pretty(&messy))),
+            "fenced_none" => drop(std::hint::black_box(fenced(&valid))),
             "none" => {}
             other => panic!(
-                "BENCH_ONCE: no path {other:?} (serde_json, valid, messy, repair, fenced, tolerant, cut, cut_none, value_messy, repair_value, sizes, dump, none)"
+                "BENCH_ONCE: no path {other:?} (serde_json, valid, messy, repair, fenced, fenced_none, tolerant, cut, cut_none, value_messy, repair_value, sizes, dump, none)"
             ),
         }
         return;
