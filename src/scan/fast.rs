@@ -10,7 +10,7 @@
 //! would find it, and the step goes on from there. So the lane changes no
 //! result, only how many branches a token costs.
 
-use super::lex::plain_json_run;
+use super::lex::{plain_json_run, short_escape};
 use super::number::NumValue;
 use super::{Event, Frame, Number, Scanner, State, Text};
 
@@ -303,16 +303,9 @@ impl<'de> Scanner<'de> {
         if i + 1 >= end {
             return None;
         }
-        let ch = match b[i + 1] {
-            b'"' => '"',
-            b'\\' => '\\',
-            b'/' => '/',
-            b'b' => '\u{8}',
-            b'f' => '\u{c}',
-            b'n' => '\n',
-            b'r' => '\r',
-            b't' => '\t',
-            b'u' => {
+        let ch = match short_escape(b[i + 1]) {
+            Some(ch) => ch,
+            None if b[i + 1] == b'u' => {
                 let unit = hex(i + 2)?;
                 let (ch, next) = match unit {
                     0xD800..=0xDBFF => {
@@ -329,7 +322,7 @@ impl<'de> Scanner<'de> {
                 self.scratch.push(ch);
                 return Some(next);
             }
-            _ => return None,
+            None => return None,
         };
         self.scratch.push(ch);
         Some(i + 2)

@@ -3,6 +3,23 @@
 //! Everything here is a pure function of `(bytes, position, end)`, so the
 //! repairing state machine can ask "what comes next?" without moving.
 
+/// The character a JSON escape `\c` stands for, `c` being one of JSON's
+/// one-letter escapes (`\u` and the rest are the caller's).
+#[inline]
+pub(crate) fn short_escape(c: u8) -> Option<char> {
+    Some(match c {
+        b'"' => '"',
+        b'\\' => '\\',
+        b'/' => '/',
+        b'b' => '\u{8}',
+        b'f' => '\u{c}',
+        b'n' => '\n',
+        b'r' => '\r',
+        b't' => '\t',
+        _ => return None,
+    })
+}
+
 /// JSON whitespace.
 #[inline]
 pub(crate) fn is_ws(b: u8) -> bool {

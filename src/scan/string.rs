@@ -8,7 +8,7 @@
 
 use super::lex::{
     byte_table, closing_quote_at, is_word, is_ws, key_then_colon, next_significant, quote_at,
-    simple_string_end, skip_ws, trim_back, wide_sep, Quote,
+    short_escape, simple_string_end, skip_ws, trim_back, wide_sep, Quote,
 };
 use super::{Ctx, Frame, Scanner, Text, Where};
 use crate::error::Result;
@@ -424,17 +424,10 @@ impl<'de> Scanner<'de> {
             return stop;
         }
         let c = b[i + 1];
-        let plain = match c {
-            b'"' => '"',
-            b'\\' => '\\',
-            b'/' => '/',
-            b'b' => '\u{8}',
-            b'f' => '\u{c}',
-            b'n' => '\n',
-            b'r' => '\r',
-            b't' => '\t',
-            b'u' => return self.unicode_escape(i, stop),
-            _ => {
+        let plain = match short_escape(c) {
+            Some(ch) => ch,
+            None if c == b'u' => return self.unicode_escape(i, stop),
+            None => {
                 // `\'`, `\„`, `\` + newline: the character was escaped for no
                 // reason. `\s`, `\d`, `\(`: a backslash meant literally (regexes,
                 // LaTeX), kept.

@@ -6,6 +6,8 @@
 //! stops it ([`Status::Bad`]), and the stream decoder goes back to reading
 //! the whole text (where every repair is the tolerant scanner's).
 
+use crate::scan::lex::short_escape;
+
 /// What a [`Tokens`] reports as it reads.
 pub(crate) trait Sink {
     /// A container opened at `at` (its `{` or `[`).
@@ -295,20 +297,13 @@ impl Tokens {
         let hex = |c: u8| (c as char).to_digit(16);
         match self.escape {
             Escape::Start => {
-                let ch = match c {
-                    b'"' => '"',
-                    b'\\' => '\\',
-                    b'/' => '/',
-                    b'b' => '\u{8}',
-                    b'f' => '\u{c}',
-                    b'n' => '\n',
-                    b'r' => '\r',
-                    b't' => '\t',
-                    b'u' => {
+                let ch = match short_escape(c) {
+                    Some(ch) => ch,
+                    None if c == b'u' => {
                         self.escape = Escape::Hex(0, 0);
                         return Some(None);
                     }
-                    _ => return None,
+                    None => return None,
                 };
                 self.escape = Escape::None;
                 Some(Some(ch))
