@@ -319,6 +319,9 @@ criterion_group!(benches, decode, prefixes);
 /// drift as wall time does; `BENCH_ONCE=none` only builds the documents, to
 /// subtract. Without it, criterion runs as usual.
 fn main() {
+    if let Ok(paths) = std::env::var("BENCH_MIN") {
+        return interleaved(&paths);
+    }
     if let Ok(path) = std::env::var("BENCH_ONCE") {
         let (_, valid, messy) = documents();
         match path.as_str() {
@@ -390,4 +393,60 @@ fn main() {
     }
     benches();
     Criterion::default().configure_from_args().final_summary();
+}
+
+/// `BENCH_MIN=serde_json,tolerant,...` times the named paths of
+/// `decode_1mb` in turns (`BENCH_RUNS` rounds, 200 by default) and prints
+/// each one's fastest and middle run and their ratios to the first path's.
+/// On a shared machine the fastest of many interleaved runs moves far less
+/// than criterion's estimates, which take every run's share of the noise.
+fn interleaved(paths: &str) {
+    let (_, valid, messy) = documents();
+    let fenced = fenced(&valid);
+    let tolerant = serde_llm::Decoder::new().max_depth(127);
+    let runs: usize = std::env::var("BENCH_RUNS").map_or(200, |r| r.parse().unwrap());
+    let paths: Vec<&str> = paths.split(',').collect();
+    let once = |path: &str| {
+        let start = std::time::Instant::now();
+        match path {
+            "serde_json" => drop(std::hint::black_box(
+                serde_json::from_str::<Doc>(&valid).unwrap(),
+            )),
+            "valid" => drop(std::hint::black_box(
+                serde_llm::from_llm_str::<Doc>(&valid).unwrap(),
+            )),
+            "fenced" => drop(std::hint::black_box(
+                serde_llm::from_llm_str::<Doc>(&fenced).unwrap(),
+            )),
+            "messy" => drop(std::hint::black_box(
+                serde_llm::from_llm_str::<Doc>(&messy).unwrap(),
+            )),
+            "repair" => drop(std::hint::black_box(serde_llm::repair(&messy).unwrap())),
+            "tolerant" => drop(std::hint::black_box(
+                tolerant.decode::<Doc>(&valid).unwrap(),
+            )),
+            other => panic!(
+                "BENCH_MIN: no path {other:?} (serde_json, valid, fenced, messy, repair, tolerant)"
+            ),
+        }
+        start.elapsed().as_secs_f64() * 1e3
+    };
+    let mut times = vec![Vec::with_capacity(runs); paths.len()];
+    for _ in 0..runs {
+        for (path, t) in paths.iter().zip(&mut times) {
+            t.push(once(path));
+        }
+    }
+    for t in &mut times {
+        t.sort_by(f64::total_cmp);
+    }
+    let (min0, mid0) = (times[0][0], times[0][runs / 2]);
+    for (path, t) in paths.iter().zip(&times) {
+        let (min, mid) = (t[0], t[runs / 2]);
+        println!(
+            "{path:<12} fastest {min:.3} ms ({:.2}x)  middle {mid:.3} ms ({:.2}x)",
+            min / min0,
+            mid / mid0
+        );
+    }
 }

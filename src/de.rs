@@ -459,6 +459,15 @@ impl<'a, 'de> Deserializer<'a, 'de> {
 
     /// A number wanted.
     fn number<V: Visitor<'de>>(&mut self, visitor: V, want: Want) -> Result<V::Value> {
+        // A complete number read by the scanner's lane, of the kind wanted:
+        // what `visit` does with it.
+        match self.scan.scalar_now() {
+            Some(Event::Num(n)) if want == Want::Float || n.value != NumValue::Float => {
+                return self.visit_number(n, visitor)
+            }
+            Some(ev) => self.scan.unread(ev),
+            None => {}
+        }
         let ev = self.begin(true)?;
         match ev {
             Event::Num(n) if want != Want::Float && n.value == NumValue::Float => {
@@ -581,6 +590,16 @@ impl<'a, 'de> Deserializer<'a, 'de> {
 
     /// A string wanted: a number or a bool is taken as its text.
     fn string<V: Visitor<'de>>(&mut self, visitor: V) -> Result<V::Value> {
+        // A complete string read by the scanner's lane: what `visit` does
+        // with it (the slow path below, for anything else).
+        match self.scan.scalar_now() {
+            Some(Event::Str(Text::Borrowed(s))) => return visitor.visit_borrowed_str(s),
+            Some(Event::Str(Text::Scratch)) => {
+                return visitor.visit_str(self.scan.str(Text::Scratch))
+            }
+            Some(ev) => self.scan.unread(ev),
+            None => {}
+        }
         let ev = self.begin(true)?;
         let rules = self.policy.rules;
         let at = self.scan.offset();
@@ -608,6 +627,11 @@ impl<'a, 'de> Deserializer<'a, 'de> {
 
     /// A bool wanted: `"yes"`, `"False"`, `1`, `0.0` are bools.
     fn boolean<V: Visitor<'de>>(&mut self, visitor: V) -> Result<V::Value> {
+        match self.scan.scalar_now() {
+            Some(Event::Bool(b)) => return visitor.visit_bool(b),
+            Some(ev) => self.scan.unread(ev),
+            None => {}
+        }
         let ev = self.begin(true)?;
         if !self.policy.rules.coerce(CoercionKind::ToBool) {
             return self.visit(ev, visitor, true, None);
@@ -1338,7 +1362,11 @@ impl<'de> de::MapAccess<'de> for MapAccess<'_, '_, 'de> {
             if self.done {
                 return Ok(None);
             }
-            let key = match self.de.scan.next()? {
+            let ev = match self.de.scan.key_now() {
+                Some(ev) => ev,
+                None => self.de.scan.next()?,
+            };
+            let key = match ev {
                 Event::Key(Text::Borrowed(s)) => Key::Borrowed(s),
                 Event::Key(Text::Scratch) => Key::Owned(self.de.scan.str(Text::Scratch).to_owned()),
                 Event::EndObject => {

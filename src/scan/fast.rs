@@ -74,7 +74,6 @@ impl<'de> Scanner<'de> {
         }
         // Cut at the span's end, so that its bounds are the slice's.
         let b = &self.b[..self.end];
-        let end = b.len();
         loop {
             // Only states in which the step skips whitespace first.
             if !matches!(
@@ -117,25 +116,9 @@ impl<'de> Scanner<'de> {
                     return self.fast_key(b, i);
                 }
                 State::Value => match c {
-                    b'"' => {
-                        let (text, j) = self.fast_text(b, i)?;
-                        let fits = j + 1 < end
-                            && match top {
-                                Frame::Object => matches!(b[j + 1], b',' | b'}'),
-                                _ => matches!(b[j + 1], b',' | b']'),
-                            };
-                        if !fits {
-                            return None;
-                        }
-                        self.pos = j + 1;
-                        self.follow = j + 1;
-                        self.scalar_in(top);
-                        return Some(Event::Str(text));
+                    b'"' | b'0'..=b'9' | b'-' | b't' | b'f' | b'n' => {
+                        return self.fast_scalar(b, i, c, top)
                     }
-                    b'0'..=b'9' | b'-' => return self.fast_number(b, i, top),
-                    b't' => return self.fast_literal(i, b"true", Event::Bool(true), top),
-                    b'f' => return self.fast_literal(i, b"false", Event::Bool(false), top),
-                    b'n' => return self.fast_literal(i, b"null", Event::Null, top),
                     b'{' => {
                         // Too deep: the step makes the error.
                         if self.depth >= self.max_depth {
@@ -204,6 +187,113 @@ impl<'de> Scanner<'de> {
                 },
                 _ => return None,
             }
+        }
+    }
+
+    /// The next event when it is a scalar where a value is wanted (after a
+    /// key, a comma in an array, an array's `[`), read by the lane; `None`
+    /// leaves the rest to [`next`](Self::next), from the state reached so
+    /// far. The decoder asks for a string, number or bool this way first: it
+    /// passes over the general read and the state dispatch of
+    /// [`fast`](Self::fast), and reads exactly what `next` would.
+    #[inline]
+    pub(crate) fn scalar_now(&mut self) -> Option<Event<'de>> {
+        if !lane_open()
+            || self.peeked.is_some()
+            || self.pending.is_some()
+            || !self.rules.all_repairs()
+        {
+            return None;
+        }
+        match self.state {
+            State::Value => {}
+            State::ArrayStart if self.stack.last() == Some(&Frame::Array) => {}
+            _ => return None,
+        }
+        let b = &self.b[..self.end];
+        let mut i = self.pos;
+        let c = loop {
+            let &c = b.get(i)?;
+            match START[usize::from(c)] {
+                PASS => i += 1,
+                READ => break c,
+                _ => {
+                    self.pos = i;
+                    return None;
+                }
+            }
+        };
+        self.pos = i;
+        let top = *self.stack.last()?;
+        if !matches!(top, Frame::Object | Frame::Array) || c == b']' {
+            return None;
+        }
+        // What `fast` does at the array's start before the value.
+        self.state = State::Value;
+        self.token_start = i;
+        self.complete = true;
+        self.fast_scalar(b, i, c, top)
+    }
+
+    /// The next event when it is a plain key after a comma in an object,
+    /// read by the lane; `None` as for [`scalar_now`](Self::scalar_now). The
+    /// decoder asks for a struct's or map's next key this way first.
+    #[inline]
+    pub(crate) fn key_now(&mut self) -> Option<Event<'de>> {
+        if !lane_open()
+            || self.peeked.is_some()
+            || self.pending.is_some()
+            || !self.rules.all_repairs()
+            || self.state != State::ObjectKey
+            || self.object_pending
+            || self.stack.last() != Some(&Frame::Object)
+        {
+            return None;
+        }
+        let b = &self.b[..self.end];
+        let mut i = self.pos;
+        loop {
+            let &c = b.get(i)?;
+            match START[usize::from(c)] {
+                PASS => i += 1,
+                READ if c == b'"' => break,
+                _ => {
+                    self.pos = i;
+                    return None;
+                }
+            }
+        }
+        self.pos = i;
+        self.token_start = i;
+        self.complete = true;
+        self.fast_key(b, i)
+    }
+
+    /// A string, number or literal whose first byte, `c`, is at `i`, as a
+    /// value inside `top` (an object or array).
+    #[inline(always)]
+    fn fast_scalar(&mut self, b: &'de [u8], i: usize, c: u8, top: Frame) -> Option<Event<'de>> {
+        let end = b.len();
+        match c {
+            b'"' => {
+                let (text, j) = self.fast_text(b, i)?;
+                let fits = j + 1 < end
+                    && match top {
+                        Frame::Object => matches!(b[j + 1], b',' | b'}'),
+                        _ => matches!(b[j + 1], b',' | b']'),
+                    };
+                if !fits {
+                    return None;
+                }
+                self.pos = j + 1;
+                self.follow = j + 1;
+                self.scalar_in(top);
+                Some(Event::Str(text))
+            }
+            b't' => self.fast_literal(i, b"true", Event::Bool(true), top),
+            b'f' => self.fast_literal(i, b"false", Event::Bool(false), top),
+            b'n' => self.fast_literal(i, b"null", Event::Null, top),
+            _ => self.fast_number(b, i, top),
         }
     }
 
@@ -628,6 +718,100 @@ mod tests {
         r#"{"a":[1,2]]}"#,
         r#"{"a":"1999-01-01", "b": 1999-01-01, "c": 10-20, "d": 1/3}"#,
     ];
+
+    /// Typed targets whose fields ask for strings, numbers and bools (the
+    /// decoder's `scalar_now` and `key_now`), each with a default so that
+    /// most inputs decode to something.
+    #[derive(Debug, serde::Deserialize)]
+    #[allow(dead_code)]
+    struct Typed {
+        #[serde(default)]
+        a: String,
+        #[serde(default)]
+        b: u64,
+        #[serde(default)]
+        c: f64,
+        #[serde(default)]
+        d: bool,
+        #[serde(default)]
+        e: Vec<String>,
+        #[serde(default)]
+        f: i64,
+        #[serde(default)]
+        g: Vec<Typed>,
+        #[serde(default)]
+        k: std::collections::BTreeMap<String, u32>,
+        #[serde(default, with = "crate::partial")]
+        l: Vec<i32>,
+        m: Option<String>,
+        n: Option<u8>,
+        #[serde(default, rename = "records")]
+        r: Vec<Typed>,
+    }
+
+    /// Everything a typed decode shows, with the lane open or closed: the
+    /// value (or error) and the report, for several targets and decoders.
+    fn decoded(text: &str, lane: bool) -> Vec<String> {
+        CLOSED.with(|c| c.set(!lane));
+        let decoders = [
+            crate::Decoder::new().max_depth(8),
+            crate::Decoder::strict().max_depth(8),
+        ];
+        let mut out = Vec::new();
+        for d in &decoders {
+            macro_rules! each {
+                ($($t:ty),*) => {$(
+                    out.push(format!("{:?}", d.decode_with_report::<$t>(text)));
+                )*};
+            }
+            each!(
+                Typed,
+                Vec<Typed>,
+                Vec<String>,
+                Vec<u64>,
+                Vec<f64>,
+                Vec<i8>,
+                Vec<bool>,
+                Vec<Vec<String>>,
+                std::collections::BTreeMap<String, String>,
+                std::collections::BTreeMap<String, u64>,
+                std::collections::BTreeMap<String, Vec<i32>>,
+                (String, u64),
+                serde_json::Value
+            );
+            out.push(format!("{:?}", d.decode_partial::<Vec<String>>(text)));
+        }
+        CLOSED.with(|c| c.set(false));
+        out
+    }
+
+    #[test]
+    fn the_decoders_reads_by_the_lane_change_no_decode() {
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/corpus");
+        let mut inputs: Vec<String> = EDGES.iter().map(|s| s.to_string()).collect();
+        for file in [
+            "json_repair.jsonl",
+            "jsonrepair_js.jsonl",
+            "partial_json_parser.jsonl",
+        ] {
+            let all = std::fs::read_to_string(format!("{dir}/{file}")).unwrap();
+            for line in all.lines() {
+                let case: serde_json::Value = serde_json::from_str(line).unwrap();
+                if let Some(input) = case["input"].as_str() {
+                    inputs.push(input.to_owned());
+                }
+            }
+        }
+        for text in &inputs {
+            assert_eq!(decoded(text, true), decoded(text, false), "{text:?}");
+        }
+        for text in EDGES {
+            for (i, _) in text.char_indices().skip(1) {
+                let prefix = &text[..i];
+                assert_eq!(decoded(prefix, true), decoded(prefix, false), "{prefix:?}");
+            }
+        }
+    }
 
     #[test]
     fn the_lane_leaves_to_the_step_what_skip_ws_looks_at() {

@@ -462,6 +462,15 @@ impl<'de> Scanner<'de> {
         self.peeked.is_some()
     }
 
+    /// Puts back the event just returned by
+    /// [`scalar_now`](Self::scalar_now), as if it had been peeked: the
+    /// scanner is where `peek` leaves it.
+    #[inline]
+    pub(crate) fn unread(&mut self, ev: Event<'de>) {
+        debug_assert!(self.peeked.is_none());
+        self.peeked = Some(ev);
+    }
+
     /// The next event, left in place.
     #[inline]
     pub(crate) fn peek(&mut self) -> Result<Event<'de>> {
