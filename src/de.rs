@@ -979,7 +979,7 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'_, 'de> {
     }
 
     fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        let ev = self.scan.peek()?;
+        let ev = self.scan.peek_now()?;
         if let Event::Null = ev {
             self.scan.next()?;
             return visitor.visit_none();
@@ -1156,7 +1156,7 @@ impl<'de> de::SeqAccess<'de> for SeqAccess<'_, '_, 'de> {
             if self.done {
                 return Ok(None);
             }
-            let ev = self.de.scan.peek()?;
+            let ev = self.de.scan.peek_now()?;
             if let Event::EndArray = ev {
                 self.de.scan.next()?;
                 self.done = true;

@@ -13,6 +13,7 @@
 use super::lex::{plain_json_run, short_escape};
 use super::number::NumValue;
 use super::{Event, Frame, Number, Scanner, State, Text};
+use crate::error::Result;
 
 /// Whether `c` ends a bare token (a number, a literal) where the step reads
 /// it the same way as the lane: the delimiters and plain whitespace.
@@ -167,22 +168,8 @@ impl<'de> Scanner<'de> {
                         self.pos = i + 1;
                         self.state = State::Value;
                     }
-                    (Frame::Object, b'}') => {
-                        // The outermost object may have closed too early
-                        // (`{"a": 1}, "b": 2}`): the step judges that.
-                        if self.is_outermost(self.stack.len() - 1) || !self.closes_plainly() {
-                            return None;
-                        }
-                        self.pos = i + 1;
-                        return Some(self.fast_close(top));
-                    }
-                    (Frame::Array, b']') => {
-                        if !self.ends_array_plainly(i) || !self.closes_plainly() {
-                            return None;
-                        }
-                        self.pos = i + 1;
-                        return Some(self.fast_close(top));
-                    }
+                    (Frame::Object, b'}') => return self.fast_end_object(i),
+                    (Frame::Array, b']') => return self.fast_end_array(i),
                     _ => return None,
                 },
                 _ => return None,
@@ -190,19 +177,28 @@ impl<'de> Scanner<'de> {
         }
     }
 
-    /// The next event when it is a scalar where a value is wanted (after a
-    /// key, a comma in an array, an array's `[`), read by the lane; `None`
+    /// The next event when it is peeked and complete, or a scalar where a
+    /// value is wanted (after a key, a comma in an array, an array's `[`),
+    /// read by the lane; `None`
     /// leaves the rest to [`next`](Self::next), from the state reached so
     /// far. The decoder asks for a string, number or bool this way first: it
     /// passes over the general read and the state dispatch of
     /// [`fast`](Self::fast), and reads exactly what `next` would.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn scalar_now(&mut self) -> Option<Event<'de>> {
-        if !lane_open()
-            || self.peeked.is_some()
-            || self.pending.is_some()
-            || !self.rules.all_repairs()
-        {
+        if !lane_open() {
+            return None;
+        }
+        if let Some(ev) = self.peeked {
+            // Peeked (by an `Option` or an array looking ahead) and complete:
+            // taken as the decoder's `begin` would take it.
+            if !self.complete {
+                return None;
+            }
+            self.peeked = None;
+            return Some(ev);
+        }
+        if self.pending.is_some() || !self.rules.all_repairs() {
             return None;
         }
         match self.state {
@@ -235,38 +231,114 @@ impl<'de> Scanner<'de> {
         self.fast_scalar(b, i, c, top)
     }
 
-    /// The next event when it is a plain key after a comma in an object,
-    /// read by the lane; `None` as for [`scalar_now`](Self::scalar_now). The
-    /// decoder asks for a struct's or map's next key this way first.
-    #[inline]
+    /// The next event when it is an object's key or end the lane reads (a
+    /// plain key after a comma, the object's first key held back while its
+    /// start was returned, a `}` right after a member), else `None` as for
+    /// [`scalar_now`](Self::scalar_now). The decoder asks for a struct's or
+    /// map's next key this way first.
+    #[inline(always)]
     pub(crate) fn key_now(&mut self) -> Option<Event<'de>> {
-        if !lane_open()
-            || self.peeked.is_some()
-            || self.pending.is_some()
-            || !self.rules.all_repairs()
-            || self.state != State::ObjectKey
+        if !lane_open() || self.peeked.is_some() || !self.rules.all_repairs() {
+            return None;
+        }
+        if let Some((ev @ Event::Key(_), at)) = self.pending {
+            // What `read` does with it.
+            self.pending = None;
+            self.token_start = at;
+            self.complete = true;
+            self.awaiting_value = true;
+            return Some(ev);
+        }
+        if self.pending.is_some()
             || self.object_pending
             || self.stack.last() != Some(&Frame::Object)
         {
             return None;
         }
+        let after = match self.state {
+            State::ObjectKey => false,
+            State::AfterValue => true,
+            _ => return None,
+        };
         let b = &self.b[..self.end];
         let mut i = self.pos;
-        loop {
+        let c = loop {
             let &c = b.get(i)?;
             match START[usize::from(c)] {
                 PASS => i += 1,
-                READ if c == b'"' => break,
+                READ => break c,
                 _ => {
                     self.pos = i;
                     return None;
                 }
             }
-        }
+        };
         self.pos = i;
         self.token_start = i;
         self.complete = true;
-        self.fast_key(b, i)
+        match (after, c) {
+            (false, b'"') => self.fast_key(b, i),
+            (true, b'}') => self.fast_end_object(i),
+            _ => None,
+        }
+    }
+
+    /// [`peek`](Self::peek), reading by the lane where
+    /// [`scalar_now`](Self::scalar_now) does, and an array's `]` after an
+    /// element.
+    #[inline(always)]
+    pub(crate) fn peek_now(&mut self) -> Result<Event<'de>> {
+        if let Some(ev) = self.scalar_now().or_else(|| self.end_array_now()) {
+            self.peeked = Some(ev);
+            return Ok(ev);
+        }
+        self.peek()
+    }
+
+    /// The `]` of the innermost array right after an element, read by the
+    /// lane.
+    #[inline(always)]
+    fn end_array_now(&mut self) -> Option<Event<'de>> {
+        if !lane_open()
+            || self.peeked.is_some()
+            || self.pending.is_some()
+            || !self.rules.all_repairs()
+            || self.state != State::AfterValue
+            || self.stack.last() != Some(&Frame::Array)
+        {
+            return None;
+        }
+        let i = self.pos;
+        if self.b[..self.end].get(i) != Some(&b']') {
+            return None;
+        }
+        self.token_start = i;
+        self.complete = true;
+        self.fast_end_array(i)
+    }
+
+    /// The `]` at `i` right after an element of the innermost array, which
+    /// is inside another container.
+    #[inline(always)]
+    fn fast_end_array(&mut self, i: usize) -> Option<Event<'de>> {
+        if !self.ends_array_plainly(i) || !self.closes_plainly() {
+            return None;
+        }
+        self.pos = i + 1;
+        Some(self.fast_close(Frame::Array))
+    }
+
+    /// The `}` at `i` right after a member of the innermost object, which
+    /// is inside another container.
+    #[inline(always)]
+    fn fast_end_object(&mut self, i: usize) -> Option<Event<'de>> {
+        // The outermost object may have closed too early (`{"a": 1}, "b":
+        // 2}`): the step judges that.
+        if self.is_outermost(self.stack.len() - 1) || !self.closes_plainly() {
+            return None;
+        }
+        self.pos = i + 1;
+        Some(self.fast_close(Frame::Object))
     }
 
     /// A string, number or literal whose first byte, `c`, is at `i`, as a
