@@ -407,28 +407,26 @@ fn interleaved(paths: &str) {
     let tolerant = serde_llm::Decoder::new().max_depth(127);
     let runs: usize = std::env::var("BENCH_RUNS").map_or(200, |r| r.parse().unwrap());
     let paths: Vec<&str> = paths.split(',').collect();
-    let run = |path: &str| {
-        match path {
-            "serde_json" => drop(std::hint::black_box(
-                serde_json::from_str::<Doc>(&valid).unwrap(),
-            )),
-            "valid" => drop(std::hint::black_box(
-                serde_llm::from_llm_str::<Doc>(&valid).unwrap(),
-            )),
-            "fenced" => drop(std::hint::black_box(
-                serde_llm::from_llm_str::<Doc>(&fenced).unwrap(),
-            )),
-            "messy" => drop(std::hint::black_box(
-                serde_llm::from_llm_str::<Doc>(&messy).unwrap(),
-            )),
-            "repair" => drop(std::hint::black_box(serde_llm::repair(&messy).unwrap())),
-            "tolerant" => drop(std::hint::black_box(
-                tolerant.decode::<Doc>(&valid).unwrap(),
-            )),
-            other => panic!(
-                "BENCH_MIN: no path {other:?} (serde_json, valid, fenced, messy, repair, tolerant)"
-            ),
-        }
+    let run = |path: &str| match path {
+        "serde_json" => drop(std::hint::black_box(
+            serde_json::from_str::<Doc>(&valid).unwrap(),
+        )),
+        "valid" => drop(std::hint::black_box(
+            serde_llm::from_llm_str::<Doc>(&valid).unwrap(),
+        )),
+        "fenced" => drop(std::hint::black_box(
+            serde_llm::from_llm_str::<Doc>(&fenced).unwrap(),
+        )),
+        "messy" => drop(std::hint::black_box(
+            serde_llm::from_llm_str::<Doc>(&messy).unwrap(),
+        )),
+        "repair" => drop(std::hint::black_box(serde_llm::repair(&messy).unwrap())),
+        "tolerant" => drop(std::hint::black_box(
+            tolerant.decode::<Doc>(&valid).unwrap(),
+        )),
+        other => panic!(
+            "BENCH_MIN: no path {other:?} (serde_json, valid, fenced, messy, repair, tolerant)"
+        ),
     };
     // Each timed run right after an untimed one of the same path, so that
     // every path finds its input in the cache, as in criterion's loops.

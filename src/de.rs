@@ -1277,8 +1277,12 @@ impl<'de> MapAccess<'_, '_, 'de> {
     /// The field a key was learned to name on an earlier try (recorded as
     /// a coercion), if any.
     #[cold]
-    fn learned_field(&mut self, key: &Key<'_>) -> Option<&'static str> {
-        let written = key.as_str();
+    fn learned_field(&mut self) -> Option<&'static str> {
+        let written = self
+            .key
+            .as_ref()
+            .map_or(String::new(), |k| k.as_str().to_owned());
+        let written = written.as_str();
         let fields = self.fields.as_ptr() as usize;
         let name = self.de.scan.hints().iter().find_map(|h| match h {
             Hint::Field {
@@ -1366,30 +1370,36 @@ impl<'de> de::MapAccess<'de> for MapAccess<'_, '_, 'de> {
                 Some(ev) => ev,
                 None => self.de.scan.next()?,
             };
-            let key = match ev {
-                Event::Key(Text::Borrowed(s)) => Key::Borrowed(s),
-                Event::Key(Text::Scratch) => Key::Owned(self.de.scan.str(Text::Scratch).to_owned()),
+            // The key's text stays in registers where it is borrowed (a
+            // copy of the stored key read back at once stalls the load).
+            let borrowed = match ev {
+                Event::Key(Text::Borrowed(s)) => Some(s),
+                Event::Key(Text::Scratch) => None,
                 Event::EndObject => {
                     self.done = true;
                     return Ok(None);
                 }
                 ev => return Err(self.de.unexpected(ev)),
             };
+            self.key = Some(match borrowed {
+                Some(s) => Key::Borrowed(s),
+                None => Key::Owned(self.de.scan.str(Text::Scratch).to_owned()),
+            });
             self.key_at = self.de.scan.offset();
             // A key learned, on an earlier try, to name a field in another
             // style (see `ignored_member`).
             let field = match (self.fields, self.de.scan.hints()) {
-                ([_, ..], [_, ..]) => self.learned_field(&key),
+                ([_, ..], [_, ..]) => self.learned_field(),
                 _ => None,
             };
-            self.key = Some(key);
             if self.filter && !self.keep_member()? {
                 continue;
             }
-            let result = match (field, self.key.as_ref().expect("just set")) {
-                (Some(name), _) => seed.deserialize(KeyDeserializer::Borrowed(name)),
-                (None, Key::Borrowed(s)) => seed.deserialize(KeyDeserializer::Borrowed(s)),
-                (None, Key::Owned(s)) => seed.deserialize(KeyDeserializer::Copied(s)),
+            let result = match (field, borrowed, &self.key) {
+                (Some(name), _, _) => seed.deserialize(KeyDeserializer::Borrowed(name)),
+                (None, Some(s), _) => seed.deserialize(KeyDeserializer::Borrowed(s)),
+                (None, None, Some(key)) => seed.deserialize(KeyDeserializer::Copied(key.as_str())),
+                (None, None, None) => unreachable!("the key was just set"),
             };
             // `deny_unknown_fields`: a key in another style is found by the
             // field visitor's error, and read as the field on the restart.

@@ -288,7 +288,11 @@ impl<'de> Scanner<'de> {
     /// element.
     #[inline(always)]
     pub(crate) fn peek_now(&mut self) -> Result<Event<'de>> {
-        if let Some(ev) = self.scalar_now().or_else(|| self.end_array_now()) {
+        let now = match self.scalar_now() {
+            Some(ev) => Some(ev),
+            None => self.end_array_now(),
+        };
+        if let Some(ev) = now {
             self.peeked = Some(ev);
             return Ok(ev);
         }
