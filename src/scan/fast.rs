@@ -64,6 +64,23 @@ const READ: u8 = 0;
 const PASS: u8 = 1;
 const LEAVE: u8 = 2;
 
+/// Where the next token may start at or after `i`, past plain whitespace,
+/// and its first byte; `None` for the end of the span or a byte the step
+/// must look at (a comment, a special token or space).
+#[inline(always)]
+fn past_plain_ws(b: &[u8], mut i: usize) -> (usize, Option<u8>) {
+    loop {
+        let Some(&c) = b.get(i) else {
+            return (i, None);
+        };
+        match START[usize::from(c)] {
+            PASS => i += 1,
+            READ => return (i, Some(c)),
+            _ => return (i, None),
+        }
+    }
+}
+
 impl<'de> Scanner<'de> {
     /// The next event when it is one of valid JSON's common tokens inside an
     /// object or array; `None` hands the rest of this step to
@@ -87,23 +104,9 @@ impl<'de> Scanner<'de> {
             ) {
                 return None;
             }
-            let mut i = self.pos;
-            let c = loop {
-                let Some(&c) = b.get(i) else {
-                    self.pos = i;
-                    return None;
-                };
-                match START[usize::from(c)] {
-                    PASS => i += 1,
-                    READ => break c,
-                    _ => {
-                        // A comment, a special token or space: the step's.
-                        self.pos = i;
-                        return None;
-                    }
-                }
-            };
+            let (i, c) = past_plain_ws(b, self.pos);
             self.pos = i;
+            let c = c?;
             let top = *self.stack.last()?;
             if !matches!(top, Frame::Object | Frame::Array) {
                 return None;
@@ -207,19 +210,9 @@ impl<'de> Scanner<'de> {
             _ => return None,
         }
         let b = &self.b[..self.end];
-        let mut i = self.pos;
-        let c = loop {
-            let &c = b.get(i)?;
-            match START[usize::from(c)] {
-                PASS => i += 1,
-                READ => break c,
-                _ => {
-                    self.pos = i;
-                    return None;
-                }
-            }
-        };
+        let (i, c) = past_plain_ws(b, self.pos);
         self.pos = i;
+        let c = c?;
         let top = *self.stack.last()?;
         if !matches!(top, Frame::Object | Frame::Array) || c == b']' {
             return None;
@@ -261,19 +254,9 @@ impl<'de> Scanner<'de> {
             _ => return None,
         };
         let b = &self.b[..self.end];
-        let mut i = self.pos;
-        let c = loop {
-            let &c = b.get(i)?;
-            match START[usize::from(c)] {
-                PASS => i += 1,
-                READ => break c,
-                _ => {
-                    self.pos = i;
-                    return None;
-                }
-            }
-        };
+        let (i, c) = past_plain_ws(b, self.pos);
         self.pos = i;
+        let c = c?;
         self.token_start = i;
         self.complete = true;
         match (after, c) {
@@ -383,14 +366,8 @@ impl<'de> Scanner<'de> {
             return None;
         }
         // The value's first byte, after plain whitespace.
-        let mut k = j + 2;
-        loop {
-            match START[usize::from(*b.get(k)?)] {
-                PASS => k += 1,
-                READ => break,
-                _ => return None,
-            }
-        }
+        let (k, c) = past_plain_ws(b, j + 2);
+        c?;
         self.pos = k;
         self.follow = j + 1;
         self.state = State::Value;
