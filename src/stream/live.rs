@@ -74,6 +74,17 @@ struct Frame {
     known_ends: bool,
 }
 
+/// The root's view as read: a struct's fields are admitted as they are
+/// read, the root's own parts (a list's elements waiting for a required
+/// field) only by its admission, applied here. A root not shown is kept
+/// whole: the view grows from it.
+fn admit_parts<V: View>(root: V) -> Option<V> {
+    match root.__shown() {
+        true => root.admitted(),
+        false => Some(root),
+    }
+}
+
 /// [`Frame::known`] of a part the view holds nothing of (a read of it was
 /// blocked): it is found out from its text as it is then.
 const NOTHING: usize = usize::MAX;
@@ -225,7 +236,7 @@ impl<V: DeserializeOwned + View> Live<V> {
             frames: Vec::new(),
             string: None,
             deltas: Vec::new(),
-            view: Some(view),
+            view: admit_parts(view),
             decoder: decoder.clone(),
             fenced,
             now: start,
@@ -679,7 +690,7 @@ impl<V: DeserializeOwned + View> Live<V> {
             match self.read(text, 0, start..self.now, false, false) {
                 Ok(Some(root)) => {
                     self.frames[0].fields = root.__fields();
-                    self.view = Some(root);
+                    self.view = admit_parts(root);
                 }
                 // Nothing to show yet: the stream decoder shows that.
                 Ok(None) if self.blocked => {}
@@ -1095,7 +1106,7 @@ impl<V: DeserializeOwned + View> Sink for Live<V> {
         if self.frames.is_empty() {
             if self.typed && !self.failed && frame.rebuild {
                 match self.read(text, 0, self.start..end, true, false) {
-                    Ok(Some(root)) => self.view = Some(root),
+                    Ok(Some(root)) => self.view = admit_parts(root),
                     _ => self.failed = true,
                 }
             }

@@ -424,7 +424,7 @@ where
                             fence,
                         };
                         self.value = live.value;
-                        self.view = live.view.filter(View::__shown);
+                        self.view = live.view.and_then(View::admitted);
                         if self.after_matters(fence, end) {
                             match self.whole(None) {
                                 Ok(more) => deltas.extend(more),
