@@ -285,7 +285,8 @@ impl Decoder {
         C: FnMut(&'de str) -> Option<R>,
         F: FnMut(&mut Scanner<'de>) -> Result<R>,
     {
-        let body = extract::body(text);
+        let angle = extract::first_angle(text);
+        let body = extract::body(text, angle);
         if text[body.clone()].trim().is_empty() {
             let bom = extract::bom(text);
             let what = if !text[bom..].trim().is_empty() {
@@ -333,10 +334,10 @@ impl Decoder {
         }
 
         // Reasoning blocks after the start: nothing inside them is a candidate.
-        let thoughts = extract::reasoning(text, body.clone());
+        let thoughts = extract::reasoning(text, body.clone(), angle);
         for phase in [Strategy::Fence, Strategy::Balanced] {
             let candidates = if phase == Strategy::Fence {
-                extract::marked(text, body.clone(), self.strategies, &thoughts)
+                extract::marked(text, body.clone(), self.strategies, &thoughts, angle)
             } else if tally.marked_found() {
                 break;
             } else {

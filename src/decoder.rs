@@ -249,7 +249,8 @@ impl Decoder {
     pub fn candidates(&self, text: &str) -> Vec<Candidate> {
         // The order of `Decoder::run` (src/choose.rs): the whole text, the
         // marked spans, then the prose.
-        let body = extract::body(text);
+        let angle = extract::first_angle(text);
+        let body = extract::body(text, angle);
         let mut out = Vec::new();
         if text[body.clone()].trim().is_empty() {
             return out;
@@ -268,8 +269,8 @@ impl Decoder {
                 add(c);
             }
         }
-        let thoughts = extract::reasoning(text, body.clone());
-        extract::marked(text, body.clone(), self.strategies, &thoughts)
+        let thoughts = extract::reasoning(text, body.clone(), angle);
+        extract::marked(text, body.clone(), self.strategies, &thoughts, angle)
             .iter()
             .for_each(&mut add);
         extract::prose(text, body, self.strategies, &thoughts)
@@ -497,7 +498,7 @@ impl Decoder {
         if !self.strategies.prose || !self.rules.repair(RepairKind::ValueInProse) {
             return result;
         }
-        let body = extract::body(text);
+        let body = extract::body(text, extract::first_angle(text));
         let wants = match &result {
             // A value of the right kind but out of range (a number beyond
             // `u128`) keeps its error.
@@ -555,7 +556,7 @@ impl Decoder {
         if !self.strategies.whole || self.max_depth < 128 {
             return None;
         }
-        let c = extract::whole(text, extract::body(text))?;
+        let c = extract::whole(text, extract::body(text, extract::first_angle(text)))?;
         // Pretty-printed JSON cut right after an element (`    }` last):
         // serde_json would read all of it to refuse it at the end.
         if lex::ends_with_indented_closer(text.as_bytes(), c.span.start, c.span.end) {

@@ -102,10 +102,12 @@ pub(crate) fn bom(text: &str) -> usize {
 /// special-token markers (`[TOOL_CALLS]`, `<|python_tag|>`). A reply whose
 /// first reasoning tag is a closing one (`…</think>`: the opening tag was in
 /// the prompt) starts after it, unless it starts like JSON.
-pub(crate) fn body(text: &str) -> Range<usize> {
+/// `angle`: where the first `<` after the byte-order mark is
+/// ([`first_angle`]).
+pub(crate) fn body(text: &str, angle: Option<usize>) -> Range<usize> {
     let mut start = bom(text);
     work::add(text.len());
-    if let Some(after) = closing_only(text, start) {
+    if let Some(after) = angle.and_then(|a| closing_only(text, start, a)) {
         start = after;
     }
     loop {
@@ -134,17 +136,26 @@ pub(crate) fn body(text: &str) -> Range<usize> {
     start..text.len()
 }
 
+/// Where the first `<` after the byte-order mark is. Tags, reasoning blocks
+/// and chat-template tokens all start with one, so a reply holding none
+/// (most replies) is searched for them once, not by each of the pre-pass's
+/// readers over the whole reply.
+pub(crate) fn first_angle(text: &str) -> Option<usize> {
+    lex::find_byte(text.as_bytes(), bom(text), text.len(), b'<')
+}
+
 /// Where the reply starts when its first reasoning tag closes a block that
 /// never opened (`Let me think… </think>{"a": 1}`): after that tag. `None`
 /// when the reply starts like JSON (a `</think>` inside a string is content)
-/// or an opening tag comes first.
-fn closing_only(text: &str, start: usize) -> Option<usize> {
+/// or an opening tag comes first. `angle`: the first `<` at or after
+/// `start`.
+fn closing_only(text: &str, start: usize, angle: usize) -> Option<usize> {
     let first = text[start..].trim_start().bytes().next()?;
     if matches!(first, b'{' | b'[' | b'"' | b'`') {
         return None;
     }
     let b = text.as_bytes();
-    let mut i = start;
+    let mut i = angle;
     while let Some(k) = lex::find_byte(b, i, b.len(), b'<') {
         i = k + 1;
         let rest = &text[k..];
@@ -266,10 +277,15 @@ fn in_string(b: &[u8], start: usize, end: usize) -> bool {
 
 /// Reasoning blocks anywhere in the body (`<think>…</think>` and kin), in
 /// order: no candidate may start inside one.
-pub(crate) fn reasoning(text: &str, body: Range<usize>) -> Vec<Range<usize>> {
+/// `angle`: where the first `<` after the byte-order mark is
+/// ([`first_angle`]).
+pub(crate) fn reasoning(text: &str, body: Range<usize>, angle: Option<usize>) -> Vec<Range<usize>> {
     let mut out = Vec::new();
-    let mut i = body.start;
     work::add(body.len());
+    let Some(angle) = angle else {
+        return out;
+    };
+    let mut i = body.start.max(angle).min(body.end);
     while let Some(k) = lex::find_byte(text.as_bytes(), i, body.end, b'<') {
         i = k + 1;
         let rest = &text[k..body.end];
@@ -369,18 +385,21 @@ impl Iterator for CandidateIter<'_> {
 
 /// Candidates the model marked: fenced blocks, then `<json>` tags (none
 /// inside the `skip` spans, which are sorted).
+/// `angle`: where the first `<` after the byte-order mark is
+/// ([`first_angle`]).
 pub(crate) fn marked(
     text: &str,
     body: Range<usize>,
     which: Strategies,
     skip: &[Range<usize>],
+    angle: Option<usize>,
 ) -> Candidates {
     let mut out = Vec::new();
     if which.fence {
         fences(text, body.clone(), &mut out);
     }
-    if which.tag {
-        tags(text, body, &mut out);
+    if let (true, Some(angle)) = (which.tag, angle) {
+        tags(text, body, angle, &mut out);
     }
     out.retain(|c| !inside(skip, c.span.start));
     Candidates {
@@ -638,10 +657,10 @@ fn bare_close(b: &[u8], from: usize, end: usize) -> Option<usize> {
 }
 
 /// `<json>…</json>` blocks (any case).
-fn tags(text: &str, body: Range<usize>, out: &mut Vec<Candidate>) {
-    let mut i = body.start;
+fn tags(text: &str, body: Range<usize>, angle: usize, out: &mut Vec<Candidate>) {
     work::add(body.len());
     let mut strings = Strings::new(body.start);
+    let mut i = body.start.max(angle).min(body.end);
     while let Some(k) = find_ignore_case(&text[i..body.end], "<json>") {
         let start = i + k + "<json>".len();
         // `["<json>{}</json>"]`: the tag is a string's text, not a value.
@@ -1037,9 +1056,10 @@ mod tests {
     use super::*;
 
     fn spans(text: &str) -> Vec<(&str, Strategy)> {
-        let body = body(text);
+        let angle = first_angle(text);
+        let body = body(text, angle);
         let mut all: Vec<Candidate> = whole(text, body.clone()).into_iter().collect();
-        all.extend(marked(text, body.clone(), Strategies::default(), &[]).iter());
+        all.extend(marked(text, body.clone(), Strategies::default(), &[], angle).iter());
         all.extend(prose(text, body, Strategies::default(), &[]).iter());
         all.into_iter()
             .map(|c| (&text[c.span], c.strategy))
@@ -1049,9 +1069,9 @@ mod tests {
     #[test]
     fn strips_bom_and_reasoning() {
         let t = "\u{feff}<think>maybe {a}</think>\n{\"a\": 1}";
-        assert_eq!(&t[body(t)], "\n{\"a\": 1}");
+        assert_eq!(&t[body(t, first_angle(t))], "\n{\"a\": 1}");
         let t = "<think>still thinking {\"a\": 1}";
-        assert_eq!(&t[body(t)], "still thinking {\"a\": 1}");
+        assert_eq!(&t[body(t, first_angle(t))], "still thinking {\"a\": 1}");
     }
 
     #[test]
