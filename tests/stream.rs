@@ -814,3 +814,28 @@ fn root_elements_wait_for_their_required_field() {
         r#"[[{"name": "a b", "id": "x1"}], [{"name": "c", "id": "y"}]]"#,
     );
 }
+
+/// A list marked partial written as one object (read as a one-element
+/// list), cut right after its `{`.
+#[derive(Debug, Deserialize, Partial, PartialEq)]
+struct Numbered {
+    #[llm(required)]
+    n: u32,
+}
+
+#[derive(Debug, Deserialize, Partial, PartialEq)]
+struct Steps {
+    #[serde(default)]
+    #[llm(partial)]
+    steps: Vec<Numbered>,
+}
+
+/// Found by the `stream_typed` fuzz target (older than the fix of
+/// `root_elements_wait_for_their_required_field`): after any split of
+/// `{"steps": {`, the stream shows `steps: [{n: None}]`, an element whose
+/// required field is missing, where a decode of the text shows `steps: []`.
+#[test]
+#[ignore = "known difference: the stream shows an element with its required field missing where one object stands for a list, cut right after its `{`"]
+fn one_object_for_a_list_waits_for_its_required_field() {
+    every_split::<Steps>(r#"{"steps": {"n": 1}}"#);
+}
