@@ -85,7 +85,8 @@ pub use stream::{Delta, Path, Segment, StreamDecoder};
 #[doc(hidden)]
 pub mod __private {
     pub use crate::partial::grow;
-    pub use crate::partial::private::{atomic_field, field, partial_field};
+    pub use crate::de::located;
+    pub use crate::partial::private::{atomic_field, field, partial_field, read_seed};
     pub use serde;
 
     /// The bytes the decoder examined on this thread so far (extraction
