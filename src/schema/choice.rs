@@ -8,7 +8,9 @@
 //! wins, by the rule that ranks candidate spans (a reading that bent the
 //! reply less beats one that bent it more); a reading that breaks a bound
 //! or a format ranks after every one that does not, and a member kept
-//! whose key the alternative does not name counts as a coercion. Two
+//! whose key the alternative does not name counts as a coercion (in a
+//! partial view, where no property is required yet, so does a required
+//! property not seen). Two
 //! alternatives that fit equally well and give different values are an
 //! ambiguity error naming both: a guess would be a wrong value the caller
 //! cannot tell from success. `oneOf` is read as `anyOf` is (its "exactly
@@ -41,6 +43,9 @@ pub(crate) fn read<'de, D: Deserializer<'de>>(
     let (place, written) = located(d, PhantomData::<Value>)?;
     choose(cx, alts, &written, place.map(|p| p.0), path).map_err(de::Error::custom)
 }
+
+/// How many `anyOf`s may each read a value inside another's alternative.
+const MAX_WITHIN: usize = 32;
 
 /// One alternative that decoded the value.
 struct Fit {
@@ -76,7 +81,23 @@ fn choose(
             ));
             continue;
         }
-        let sub = Cx::new(schema, &decoder, cx.view, false);
+        // The same alternative given the same JSON again (a list of itself
+        // taking one value as a list of one): no reading of its own.
+        if cx.within.iter().any(|(a, j)| *a == alt && *j == json) {
+            failures.push(format!(
+                "#{index} ({}): it holds itself",
+                describe(schema, alt)
+            ));
+            continue;
+        }
+        if cx.within.len() >= MAX_WITHIN {
+            return Err(format!(
+                "anyOf and oneOf nest more than {MAX_WITHIN} deep here"
+            ));
+        }
+        let mut sub = Cx::new(schema, &decoder, cx.view, false);
+        sub.within = cx.within.clone();
+        sub.within.push((alt, json.clone()));
         let (shape, _) = schema.shape_at(alt);
         match decoder.decode_seed_as(&json, Root { cx: &sub, id: alt }, shape, true, true) {
             Ok((decoded, reading)) => {
@@ -94,7 +115,9 @@ fn choose(
                     })
                     .collect();
                 entries.extend(decoded.entries);
-                let fixes = entries.iter().filter(|e| e.kind.is_fix()).count() + decoded.extras;
+                let fixes = entries.iter().filter(|e| e.kind.is_fix()).count()
+                    + decoded.extras
+                    + decoded.missing;
                 fits.push(Fit {
                     index,
                     rank: (!decoded.violations.is_empty(), fixes),

@@ -50,6 +50,9 @@ pub(crate) struct Cx<'c> {
     /// Record the values found cut off (the stream's `is_complete`).
     pub track: bool,
     pub state: State,
+    /// The `anyOf` readings this read is inside: each alternative and the
+    /// JSON it was given (see `choice`).
+    pub within: Vec<(Id, String)>,
 }
 
 impl<'c> Cx<'c> {
@@ -65,6 +68,7 @@ impl<'c> Cx<'c> {
             view,
             track,
             state: State::default(),
+            within: Vec::new(),
         }
     }
 
@@ -83,12 +87,14 @@ pub(crate) struct State {
     entries: RefCell<Vec<Entry>>,
     violations: RefCell<Vec<(String, String)>>,
     extras: Cell<usize>,
+    /// Required properties a view has not seen (yet).
+    missing: Cell<usize>,
     cut: RefCell<Vec<ViewPath>>,
 }
 
 /// How far a [`State`] had come (see [`State::rewind`]).
 #[derive(Clone, Copy)]
-struct Mark(usize, usize, usize, usize);
+struct Mark(usize, usize, usize, usize, usize);
 
 impl State {
     fn mark(&self) -> Mark {
@@ -97,6 +103,7 @@ impl State {
             self.violations.borrow().len(),
             self.extras.get(),
             self.cut.borrow().len(),
+            self.missing.get(),
         )
     }
 
@@ -107,6 +114,7 @@ impl State {
         self.violations.borrow_mut().truncate(m.1);
         self.extras.set(m.2);
         self.cut.borrow_mut().truncate(m.3);
+        self.missing.set(m.4);
     }
 
     /// Places the defaults filled in since `m` at `offset`, where their
@@ -137,6 +145,7 @@ impl State {
             entries: self.entries.take(),
             violations: self.violations.take(),
             extras: self.extras.replace(0),
+            missing: self.missing.replace(0),
             cut: self.cut.take(),
         }
     }
@@ -165,6 +174,8 @@ pub(crate) struct Decoded {
     pub violations: Vec<(String, String)>,
     /// Members kept whose keys the schema does not name.
     pub extras: usize,
+    /// Required properties a view did not see.
+    pub missing: usize,
     /// The values found cut off (when tracked).
     pub cut: Vec<ViewPath>,
 }
@@ -836,7 +847,11 @@ impl<'de, 'c, 'p> Visitor<'de> for ObjectSeed<'c, 'p> {
                 Slot::Value(v) => members.push((prop.name.to_owned(), v)),
                 Slot::Absent | Slot::Unseen if cx.view && prop.for_view => return Ok(None),
                 Slot::Absent => {}
-                Slot::Unseen if cx.view => {}
+                Slot::Unseen if cx.view => {
+                    if prop.required {
+                        cx.state.missing.set(cx.state.missing.get() + 1);
+                    }
+                }
                 Slot::Unseen => match &prop.default {
                     Some(d) if cx.decoder.rules.coerce(CoercionKind::DefaultValue) => {
                         members.push((prop.name.to_owned(), d.clone()));
