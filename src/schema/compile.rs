@@ -120,6 +120,8 @@ pub(crate) struct Prop {
     pub name: &'static str,
     pub node: Id,
     pub required: bool,
+    /// Its node is nullable (`null` written stays `null`).
+    pub nullable: bool,
     /// `x-partial`: may hold a value cut off (`#[llm(partial)]`).
     pub partial: bool,
     /// `x-required-for-view`: no view of the object until it is complete
@@ -235,12 +237,25 @@ pub(crate) fn compile(root: &Value, opts: Options) -> Result<Compiled, SchemaErr
         }
     }
     let cuts = cuts(&c.nodes);
-    Ok(Compiled {
+    let mut compiled = Compiled {
         nodes: c.nodes,
         root: root_id,
         any,
         cuts,
-    })
+    };
+    // Whether each property is nullable, now that every node is known (a
+    // property's node may have been a recursive one still being built).
+    let nullable: Vec<bool> = (0..compiled.nodes.len())
+        .map(|id| matches!(compiled.nodes[compiled.resolve(id)].kind, Kind::Nullable(_)))
+        .collect();
+    for node in &mut compiled.nodes {
+        if let Kind::Object(o) = &mut node.kind {
+            for p in &mut o.props {
+                p.nullable = nullable[p.node];
+            }
+        }
+    }
+    Ok(compiled)
 }
 
 struct Compiler<'s> {
@@ -864,6 +879,7 @@ impl<'s> Compiler<'s> {
                 props.push(Prop {
                     name: intern(name),
                     node,
+                    nullable: false,
                     required: required.contains(&name.as_str()),
                     partial,
                     for_view,
@@ -877,6 +893,7 @@ impl<'s> Compiler<'s> {
                 props.push(Prop {
                     name: intern(name),
                     node,
+                    nullable: false,
                     required: true,
                     partial: false,
                     for_view: false,
