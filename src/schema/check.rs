@@ -109,11 +109,12 @@ impl Checks {
         // The message is made only for a rule broken (a macro, not a
         // closure taking it: most values break none).
         macro_rules! expect {
-            ($ok:expr, $expected:expr $(,)?) => {
-                if !$ok {
+            ($ok:expr, $expected:expr $(,)?) => {{
+                let ok: bool = $ok;
+                if !ok {
                     fail(format!("expected {}, got {}", $expected, shown(value)));
                 }
-            };
+            }};
         }
         match value {
             Value::Number(n) => {
@@ -131,8 +132,12 @@ impl Checks {
                 }
                 if let Some(b) = self.maximum {
                     match b.exclusive {
-                        true => expect!(v < b.value, format!("a number less than {}", num(b.value))),
-                        false => expect!(v <= b.value, format!("a number at most {}", num(b.value))),
+                        true => {
+                            expect!(v < b.value, format!("a number less than {}", num(b.value)))
+                        }
+                        false => {
+                            expect!(v <= b.value, format!("a number at most {}", num(b.value)))
+                        }
                     }
                 }
                 if let Some(m) = self.multiple_of {
