@@ -28,7 +28,9 @@ fn json_repair_python_schema_at_run_time() {
     let mut unexpected = Vec::new();
     for id in listed.keys() {
         if !cases.iter().any(|c| c["id"] == id.as_str()) {
-            unexpected.push(format!("{id} is listed but is no schema case; remove it from {list}"));
+            unexpected.push(format!(
+                "{id} is listed but is no schema case; remove it from {list}"
+            ));
         }
     }
     let mut agreed = 0;
@@ -52,6 +54,9 @@ fn json_repair_python_schema_at_run_time() {
             )
         }));
     }
-    println!("json_repair schema cases at run time: {agreed}/{} agree", cases.len());
+    println!(
+        "json_repair schema cases at run time: {agreed}/{} agree",
+        cases.len()
+    );
     common::assert_none_unexpected(&unexpected);
 }

@@ -218,6 +218,7 @@ pub(crate) fn compile(root: &Value, opts: Options) -> Result<Compiled, SchemaErr
         nodes: Vec::new(),
         refs: HashMap::new(),
         opts,
+        nesting: 0,
     };
     let any = c.push(Kind::Any);
     let root_id = c.target("", "")?;
@@ -264,7 +265,15 @@ struct Compiler<'s> {
     /// JSON pointers compiled, for `$ref`s (recursion included).
     refs: HashMap<String, Id>,
     opts: Options,
+    /// How deep the schema being compiled nests (see [`MAX_NESTING`]).
+    nesting: usize,
 }
+
+/// How deep a schema may nest (schemas inside schemas, not counting
+/// `$ref`s, which point back rather than down): compiling recurses once
+/// per level, and a thread's stack must hold it (serde_json reads no
+/// deeper a schema written as text).
+const MAX_NESTING: usize = 128;
 
 fn err(at: &str, message: impl Into<String>) -> SchemaError {
     SchemaError::new(WHAT, at, message)
@@ -407,6 +416,19 @@ impl<'s> Compiler<'s> {
     }
 
     fn build(&mut self, value: &Value, at: &str, depth: usize) -> Result<Node, SchemaError> {
+        if self.nesting >= MAX_NESTING {
+            return Err(err(
+                at,
+                format!("the schema nests more than {MAX_NESTING} deep"),
+            ));
+        }
+        self.nesting += 1;
+        let node = self.build_at(value, at, depth);
+        self.nesting -= 1;
+        node
+    }
+
+    fn build_at(&mut self, value: &Value, at: &str, depth: usize) -> Result<Node, SchemaError> {
         let map = match value {
             Value::Bool(true) => return Ok(node(Kind::Any)),
             Value::Bool(false) => return Ok(node(Kind::Never)),
