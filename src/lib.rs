@@ -65,6 +65,7 @@ mod scan;
 mod schema;
 mod shape;
 mod stream;
+mod text;
 mod watch;
 mod work;
 mod write;

@@ -7,7 +7,7 @@ use std::str::FromStr;
 
 use serde::Serialize;
 
-use crate::error::{floor_char_boundary, line_column, snippet};
+use crate::text::{floor_char_boundary, line_column, snippet};
 
 /// How the decoded value was found in the reply.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
@@ -166,6 +166,14 @@ pub enum RepairKind {
     /// A full-width colon or comma (`：`, `，`) between tokens was read as
     /// `:` or `,`.
     FullWidthPunctuation,
+    /// A JSON5 hexadecimal integer (`0x1F90`, `-0xFF`) was written in decimal.
+    HexNumber,
+    /// A JSON5 line continuation (a backslash before a line end inside a
+    /// string) was removed with its line end.
+    LineContinuation,
+    /// A JSON5 escape that JSON does not have (`\x41`, `\0`, `\v`) was
+    /// replaced by its character.
+    Json5Escape,
 }
 
 impl RepairKind {
@@ -218,6 +226,9 @@ impl RepairKind {
             FullWidthPunctuation => "a full-width colon or comma (： ，)",
             CodeBlock => "a triple-quoted string or a code block as a value",
             SpecialToken => "a chat-template special token (<|python_tag|>)",
+            HexNumber => "a hexadecimal number (0x1F)",
+            LineContinuation => "a backslash before a line end inside a string",
+            Json5Escape => "an escape JSON does not have (\\x41, \\0)",
         }
     }
 
@@ -230,11 +241,11 @@ impl RepairKind {
         match self {
             TrailingComma | ExtraComma | Comment | SpecialWhitespace | FullWidthPunctuation
             | SpecialToken | Ellipsis | Quotes | ControlCharacter | MissingCloser
-            | TruncatedValue | TrailingText | InvalidUtf8 => 1,
+            | TruncatedValue | TrailingText | InvalidUtf8 | LineContinuation | Json5Escape => 1,
             MissingComma | MissingColon | MissingValue | DanglingKey | UnquotedKey | Literal
             | NonFiniteNumber | InvalidEscape | LoneSurrogate | NumberFormat | DigitGroups
             | Concatenation | EscapedJson | Wrapper | Tuple | Regex | DoubledQuotes | CodeFence
-            | SetLiteral | CodeBlock => 2,
+            | SetLiteral | CodeBlock | HexNumber => 2,
             InnerQuote | MissingQuote | StrayCloser | MismatchedCloser | Reopened
             | ImplicitObject | MultipleValues => 3,
             UnquotedString | NumberAsString | Skipped | ValueInProse => 4,
@@ -310,6 +321,16 @@ pub enum CoercionKind {
     /// `{"contacts": [...]}` for `Vec<Contact>` (models wrap a list whenever
     /// a JSON mode demands an object root) gives the array.
     WrappedList,
+    /// A list of one element where one value (a string, number, bool or
+    /// unit enum) is wanted: `["HIGH"]` → `"HIGH"`, `[true]` → `true` (the
+    /// inverse of [`OneToSequence`](Self::OneToSequence)).
+    SequenceToOne,
+    /// A bare value where a struct of exactly one field is wanted: `1214`
+    /// for `struct Id { id: u64 }` fills that field.
+    ValueToStruct,
+    /// An object or array where a string is wanted: the string is the
+    /// value's text as the reply wrote it (`{"a": 1}` → `"{\"a\": 1}"`).
+    JsonToString,
     /// A property the reply left out, filled in with the `default` its
     /// JSON Schema gives ([`SchemaDecoder`](crate::SchemaDecoder) only; a
     /// type's `#[serde(default)]` is serde's and is not reported). The
@@ -353,6 +374,9 @@ impl CoercionKind {
             FieldName => "a key written in another case or style",
             NoneSentinel => "a placeholder string where null is meant",
             WrappedList => "a list wrapped in an object",
+            SequenceToOne => "a list of one value where one value is wanted",
+            ValueToStruct => "a bare value where an object of one field is wanted",
+            JsonToString => "an object or list where a string is wanted",
             DefaultValue => "a property left out, filled in with its default",
             ExtraKey => "a key the schema does not allow",
         }
@@ -412,6 +436,9 @@ impl RepairKind {
         RepairKind::CodeBlock,
         RepairKind::SpecialToken,
         RepairKind::FullWidthPunctuation,
+        RepairKind::HexNumber,
+        RepairKind::LineContinuation,
+        RepairKind::Json5Escape,
     ];
 
     /// The kind's name as the [`Report`] serializes it, in snake_case:
@@ -464,6 +491,9 @@ impl RepairKind {
             CodeBlock => "code_block",
             SpecialToken => "special_token",
             FullWidthPunctuation => "full_width_punctuation",
+            HexNumber => "hex_number",
+            LineContinuation => "line_continuation",
+            Json5Escape => "json5_escape",
         }
     }
 }
@@ -510,6 +540,9 @@ impl CoercionKind {
         CoercionKind::FieldName,
         CoercionKind::NoneSentinel,
         CoercionKind::WrappedList,
+        CoercionKind::SequenceToOne,
+        CoercionKind::ValueToStruct,
+        CoercionKind::JsonToString,
         CoercionKind::DefaultValue,
         CoercionKind::ExtraKey,
     ];
@@ -532,6 +565,9 @@ impl CoercionKind {
             FieldName => "field_name",
             NoneSentinel => "none_sentinel",
             WrappedList => "wrapped_list",
+            SequenceToOne => "sequence_to_one",
+            ValueToStruct => "value_to_struct",
+            JsonToString => "json_to_string",
             DefaultValue => "default_value",
             ExtraKey => "extra_key",
         }
@@ -1166,13 +1202,14 @@ mod tests {
             SpecialWhitespace, EscapedJson, Wrapper, Tuple, SetLiteral,
             ImplicitObject, DoubledQuotes, CodeFence, Regex, Reopened,
             ValueInProse, InvalidUtf8, MultipleValues, CodeBlock, SpecialToken,
-            FullWidthPunctuation,
+            FullWidthPunctuation, HexNumber, LineContinuation, Json5Escape,
         );
         assert_eq!(RepairKind::ALL, repairs);
         let coercions = every!(CoercionKind:
             StringToNumber, FloatToInteger, RoundFloat, ToString, NullToString,
             ToBool, OneToSequence, JsonInString, EnumVariant, FieldName,
-            NoneSentinel, WrappedList, DefaultValue, ExtraKey,
+            NoneSentinel, WrappedList, SequenceToOne, ValueToStruct, JsonToString,
+            DefaultValue, ExtraKey,
         );
         assert_eq!(CoercionKind::ALL, coercions);
     }

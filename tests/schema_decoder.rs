@@ -97,6 +97,18 @@ fn each_type_takes_the_typed_paths_coercions() {
             json!(false),
             &["$ to_bool 0 -> false"],
         ),
+        (
+            json!({"type": "integer"}),
+            "[7]",
+            json!(7),
+            &["$ sequence_to_one [7] -> 7"],
+        ),
+        (
+            json!({"type": "object", "properties": {"id": {"type": "integer"}}}),
+            "1214",
+            json!({"id": 1214}),
+            &["$ value_to_struct 1214 -> {\"id\": 1214}"],
+        ),
         (json!({"type": "null"}), "null", json!(null), &[]),
         (
             json!({"type": "array", "items": {"type": "integer"}}),
@@ -169,7 +181,7 @@ fn a_value_of_another_type_is_the_typed_paths_error() {
         ),
         (
             json!({"type": "object", "properties": {"a": {"type": "integer"}}}),
-            "{\"a\": [1]}",
+            "{\"a\": [1, 2]}",
             "$.a: expected an integer, got a list",
         ),
     ];

@@ -285,7 +285,11 @@ fn choose(
 }
 
 /// Whether the alternative `id` could read `v` at all, coercions included
-/// (so that one that plainly cannot is not decoded).
+/// (so that one that plainly cannot is not decoded). The coercions that
+/// change a value's shape (an object's or list's text as a string, a list
+/// of one as its value, a bare value as an object of one property) are not
+/// offered here: among alternatives, a value of another shape is another
+/// alternative's, or none's.
 fn plausible(schema: &Compiled, id: Id, v: &Written, depth: usize) -> bool {
     if depth > 16 {
         return true;
