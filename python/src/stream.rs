@@ -1,0 +1,453 @@
+//! `StreamParser`: the library's `StreamDecoder` for Python. Each chunk goes
+//! to the decoder, and the deltas it returns are applied in place to a tree
+//! of Python objects, so `value` costs nothing to read and a feed costs what
+//! changed, never the whole value again.
+
+use pyo3::prelude::*;
+use pyo3::types::{PyByteArray, PyBytes, PyDict, PyFloat, PyList, PyString, PyTuple};
+use serde_json::Value;
+use serde_llm::{Decoder, Path, Segment, StreamDecoder};
+
+use crate::{keys, report};
+
+/// A JSON value as Python objects (member order kept).
+pub fn to_py<'py>(py: Python<'py>, v: &Value) -> PyResult<Bound<'py, PyAny>> {
+    Ok(match v {
+        Value::Null => py.None().into_bound(py),
+        Value::Bool(b) => pyo3::types::PyBool::new(py, *b).to_owned().into_any(),
+        Value::Number(n) => {
+            if let Some(i) = n.as_i64() {
+                i.into_pyobject(py).expect("infallible").into_any()
+            } else if let Some(u) = n.as_u64() {
+                u.into_pyobject(py).expect("infallible").into_any()
+            } else {
+                PyFloat::new(py, n.as_f64().unwrap_or(f64::NAN)).into_any()
+            }
+        }
+        Value::String(s) => PyString::new(py, s).into_any(),
+        Value::Array(a) => {
+            let items = a
+                .iter()
+                .map(|x| to_py(py, x))
+                .collect::<PyResult<Vec<_>>>()?;
+            PyList::new(py, items)?.into_any()
+        }
+        Value::Object(m) => {
+            let d = PyDict::new(py);
+            for (k, x) in m {
+                d.set_item(keys::key(py, k), to_py(py, x)?)?;
+            }
+            d.into_any()
+        }
+    })
+}
+
+/// A path as a tuple of keys (`str`) and indexes (`int`).
+fn path_tuple<'py>(py: Python<'py>, path: &Path) -> PyResult<Bound<'py, PyTuple>> {
+    let items = path
+        .segments()
+        .iter()
+        .map(|s| match s {
+            Segment::Key(k) => Ok(PyString::new(py, k).into_any()),
+            Segment::Index(i) => Ok(i.into_pyobject(py)?.into_any()),
+        })
+        .collect::<PyResult<Vec<_>>>()?;
+    PyTuple::new(py, items)
+}
+
+/// One change to a `StreamParser`'s value: `kind` is `"started"` (a value
+/// appeared at `path`, as far as it has arrived), `"appended"` (the string
+/// at `path` grew by `text`), `"completed"` (the value at `path` is all
+/// there: `value`) or `"reset"` (forget what was shown; the deltas after it
+/// build the value again). `path` is a tuple of keys and indexes, `()` for
+/// the whole value.
+#[pyclass(frozen, module = "serde_llm._native")]
+pub struct Delta {
+    inner: serde_llm::Delta,
+}
+
+#[pymethods]
+impl Delta {
+    /// `"started"`, `"appended"`, `"completed"` or `"reset"`.
+    #[getter]
+    fn kind(&self) -> &'static str {
+        match self.inner {
+            serde_llm::Delta::Started { .. } => "started",
+            serde_llm::Delta::Appended { .. } => "appended",
+            serde_llm::Delta::Completed { .. } => "completed",
+            _ => "reset",
+        }
+    }
+
+    /// Where: a tuple of keys and indexes (`()` for a reset).
+    #[getter]
+    fn path<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        match self.inner.path() {
+            Some(p) => path_tuple(py, p),
+            None => Ok(PyTuple::empty(py)),
+        }
+    }
+
+    /// The value started or completed (a new object each time it is read);
+    /// `None` for the other kinds.
+    #[getter]
+    fn value<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        match &self.inner {
+            serde_llm::Delta::Started { value, .. } | serde_llm::Delta::Completed { value, .. } => {
+                to_py(py, value)
+            }
+            _ => Ok(py.None().into_bound(py)),
+        }
+    }
+
+    /// The characters appended; `None` for the other kinds.
+    #[getter]
+    fn text(&self) -> Option<&str> {
+        match &self.inner {
+            serde_llm::Delta::Appended { text, .. } => Some(text),
+            _ => None,
+        }
+    }
+
+    fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
+        let path = self.path(py)?.repr()?.to_string();
+        Ok(match &self.inner {
+            serde_llm::Delta::Appended { text, .. } => format!(
+                "Delta(kind='appended', path={path}, text={})",
+                PyString::new(py, text).repr()?
+            ),
+            serde_llm::Delta::Started { .. } | serde_llm::Delta::Completed { .. } => format!(
+                "Delta(kind='{}', path={path}, value={})",
+                self.kind(),
+                self.value(py)?.repr()?
+            ),
+            _ => "Delta(kind='reset')".to_owned(),
+        })
+    }
+}
+
+/// Decodes a reply as it arrives, chunk by chunk (see the package's
+/// `StreamParser`).
+#[pyclass(module = "serde_llm._native")]
+pub struct StreamParser {
+    dec: StreamDecoder<Value>,
+    strict: bool,
+    /// The value so far, as Python objects: what the deltas so far build.
+    root: Option<Py<PyAny>>,
+    /// Deltas from a feed that ended in an error: the next feed that
+    /// succeeds returns them first.
+    owed: Vec<serde_llm::Delta>,
+}
+
+impl StreamParser {
+    fn push(
+        &mut self,
+        py: Python<'_>,
+        chunk: &Bound<'_, PyAny>,
+    ) -> PyResult<serde_llm::Result<()>> {
+        let got = if let Ok(s) = chunk.cast::<PyString>() {
+            self.dec.push(s.to_str()?)
+        } else if let Ok(b) = chunk.cast::<PyBytes>() {
+            self.dec.push(b.as_bytes())
+        } else if let Ok(b) = chunk.cast::<PyByteArray>() {
+            self.dec.push(b.to_vec())
+        } else {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!(
+                "a chunk is str, bytes or bytearray, not {}",
+                chunk.get_type().name()?
+            )));
+        };
+        Ok(match got {
+            Ok(deltas) => {
+                for d in &deltas {
+                    self.apply(py, d)?;
+                }
+                self.owed.extend(deltas);
+                Ok(())
+            }
+            Err(e) => Err(e),
+        })
+    }
+
+    /// Applies one delta to the Python value, as `Delta::apply` does to a
+    /// `serde_json::Value`. A container that completes is already what its
+    /// members' deltas built, so it is left as it is.
+    fn apply(&mut self, py: Python<'_>, d: &serde_llm::Delta) -> PyResult<()> {
+        let (path, value, done) = match d {
+            serde_llm::Delta::Started { path, value } => (path, value, false),
+            serde_llm::Delta::Completed { path, value } => (path, value, true),
+            serde_llm::Delta::Appended { path, text } => return self.append(py, path, text),
+            _ => {
+                self.root = None;
+                return Ok(());
+            }
+        };
+        let Some((last, outer)) = path.segments().split_last() else {
+            if !(done
+                && self
+                    .root
+                    .as_ref()
+                    .is_some_and(|r| same_container(r.bind(py), value)))
+            {
+                self.root = Some(to_py(py, value)?.unbind());
+            }
+            return Ok(());
+        };
+        let Some(parent) = self.at(py, outer)? else {
+            return Ok(());
+        };
+        match last {
+            Segment::Key(k) => {
+                let Ok(dict) = parent.cast::<PyDict>() else {
+                    return Ok(());
+                };
+                let key = keys::key(py, k);
+                if done {
+                    if let Some(old) = dict.get_item(&key)? {
+                        if same_container(&old, value) {
+                            return Ok(());
+                        }
+                    }
+                }
+                dict.set_item(key, to_py(py, value)?)?;
+            }
+            Segment::Index(i) => {
+                let Ok(list) = parent.cast::<PyList>() else {
+                    return Ok(());
+                };
+                if *i == list.len() {
+                    list.append(to_py(py, value)?)?;
+                } else if *i < list.len() {
+                    if done && same_container(&list.get_item(*i)?, value) {
+                        return Ok(());
+                    }
+                    list.set_item(*i, to_py(py, value)?)?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn append(&mut self, py: Python<'_>, path: &Path, text: &str) -> PyResult<()> {
+        let Some((last, outer)) = path.segments().split_last() else {
+            if let Some(root) = &self.root {
+                if let Ok(s) = root.bind(py).cast::<PyString>() {
+                    let grown = format!("{}{text}", s.to_str()?);
+                    self.root = Some(PyString::new(py, &grown).into_any().unbind());
+                }
+            }
+            return Ok(());
+        };
+        let Some(parent) = self.at(py, outer)? else {
+            return Ok(());
+        };
+        match last {
+            Segment::Key(k) => {
+                let Ok(dict) = parent.cast::<PyDict>() else {
+                    return Ok(());
+                };
+                let key = keys::key(py, k);
+                if let Some(old) = dict.get_item(&key)? {
+                    if let Ok(s) = old.cast::<PyString>() {
+                        let grown = format!("{}{text}", s.to_str()?);
+                        dict.set_item(key, PyString::new(py, &grown))?;
+                    }
+                }
+            }
+            Segment::Index(i) => {
+                let Ok(list) = parent.cast::<PyList>() else {
+                    return Ok(());
+                };
+                if *i < list.len() {
+                    let old = list.get_item(*i)?;
+                    if let Ok(s) = old.cast::<PyString>() {
+                        let grown = format!("{}{text}", s.to_str()?);
+                        list.set_item(*i, PyString::new(py, &grown))?;
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The Python value at `path`, if there is one.
+    fn at<'py>(&self, py: Python<'py>, path: &[Segment]) -> PyResult<Option<Bound<'py, PyAny>>> {
+        let Some(root) = &self.root else {
+            return Ok(None);
+        };
+        let mut at = root.bind(py).clone();
+        for seg in path {
+            let next = match seg {
+                Segment::Key(k) => match at.cast::<PyDict>() {
+                    Ok(d) => d.get_item(keys::key(py, k))?,
+                    Err(_) => None,
+                },
+                Segment::Index(i) => match at.cast::<PyList>() {
+                    Ok(l) if *i < l.len() => Some(l.get_item(*i)?),
+                    _ => None,
+                },
+            };
+            match next {
+                Some(n) => at = n,
+                None => return Ok(None),
+            }
+        }
+        Ok(Some(at))
+    }
+
+    /// The deltas owed, as `Delta` objects.
+    fn take_deltas<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        let deltas = std::mem::take(&mut self.owed)
+            .into_iter()
+            .map(|inner| Py::new(py, Delta { inner }))
+            .collect::<PyResult<Vec<_>>>()?;
+        PyList::new(py, deltas)
+    }
+}
+
+/// Whether `old` is a container of the kind `new` is (a completed container
+/// is already in place).
+fn same_container(old: &Bound<'_, PyAny>, new: &Value) -> bool {
+    match new {
+        Value::Object(_) => old.cast::<PyDict>().is_ok(),
+        Value::Array(_) => old.cast::<PyList>().is_ok(),
+        _ => false,
+    }
+}
+
+/// A path from Python: a tuple or list of keys (`str`) and indexes (`int`),
+/// or a string such as `"$.items[0].name"`.
+fn path_of(arg: &Bound<'_, PyAny>) -> PyResult<Path> {
+    if let Ok(s) = arg.cast::<PyString>() {
+        return parse_path(s.to_str()?).ok_or_else(|| {
+            pyo3::exceptions::PyValueError::new_err(format!("not a JSON path: {s}"))
+        });
+    }
+    let mut path = Path::root();
+    for seg in arg.try_iter()? {
+        let seg = seg?;
+        path = match seg.extract::<usize>() {
+            Ok(i) if seg.cast::<PyString>().is_err() => path.index(i),
+            _ => path.key(seg.extract::<String>()?),
+        };
+    }
+    Ok(path)
+}
+
+/// `$`, then `.key`, `[3]` or `["any key"]` steps.
+fn parse_path(s: &str) -> Option<Path> {
+    let mut rest = s.strip_prefix('$')?;
+    let mut path = Path::root();
+    while !rest.is_empty() {
+        if let Some(r) = rest.strip_prefix('.') {
+            let end = r.find(['.', '[']).unwrap_or(r.len());
+            path = path.key(&r[..end]);
+            rest = &r[end..];
+        } else if let Some(r) = rest.strip_prefix("[\"") {
+            // A quoted key: JSON string syntax up to its closing quote.
+            let mut de = serde_json::Deserializer::from_str(&rest[1..]).into_iter::<String>();
+            let key = de.next()?.ok()?;
+            let used = de.byte_offset();
+            let r = r.get(used - 1..)?.strip_prefix(']')?;
+            path = path.key(key);
+            rest = r;
+        } else if let Some(r) = rest.strip_prefix('[') {
+            let end = r.find(']')?;
+            path = path.index(r[..end].parse().ok()?);
+            rest = &r[end + 1..];
+        } else {
+            return None;
+        }
+    }
+    Some(path)
+}
+
+#[pymethods]
+impl StreamParser {
+    /// A parser for one reply. `strict`: no repair or coercion (as
+    /// `parse(..., strict=True)`).
+    #[new]
+    #[pyo3(signature = (schema = None, *, strict = false))]
+    fn new(schema: Option<&Bound<'_, PyAny>>, strict: bool) -> PyResult<StreamParser> {
+        if schema.is_some_and(|s| !s.is_none()) {
+            return Err(pyo3::exceptions::PyTypeError::new_err(
+                "the native StreamParser is untyped; serde_llm.StreamParser takes a schema",
+            ));
+        }
+        let decoder = match strict {
+            true => Decoder::strict(),
+            false => Decoder::new(),
+        };
+        Ok(StreamParser {
+            dec: decoder.stream::<Value>(),
+            strict,
+            root: None,
+            owed: Vec::new(),
+        })
+    }
+
+    /// Adds the next chunk (`str` or `bytes`, split anywhere, even inside a
+    /// character), or every chunk of an iterable of them in one call, and
+    /// returns what changed, as a list of `Delta`s. Raises `DecodeError`
+    /// when the text so far cannot be a value (its deltas then come with the
+    /// next feed that succeeds).
+    fn feed<'py>(
+        &mut self,
+        py: Python<'py>,
+        chunk: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyList>> {
+        let result = if chunk.cast::<PyString>().is_ok()
+            || chunk.cast::<PyBytes>().is_ok()
+            || chunk.cast::<PyByteArray>().is_ok()
+        {
+            self.push(py, chunk)?
+        } else {
+            let mut last = Ok(());
+            for c in chunk.try_iter()? {
+                last = self.push(py, &c?)?;
+            }
+            last
+        };
+        match result {
+            Ok(()) => self.take_deltas(py),
+            Err(e) => Err(report::error(py, &e, self.dec.text())),
+        }
+    }
+
+    /// The value so far (`None` until one starts): objects, arrays and
+    /// strings as far as they have arrived, numbers and literals once
+    /// complete. It is updated in place by each feed; copy it to keep a
+    /// snapshot.
+    #[getter]
+    fn value(&self, py: Python<'_>) -> Py<PyAny> {
+        match &self.root {
+            Some(v) => v.clone_ref(py),
+            None => py.None(),
+        }
+    }
+
+    /// The text received so far.
+    #[getter]
+    fn text(&self) -> &str {
+        self.dec.text()
+    }
+
+    /// Whether the value at `path` (a tuple of keys and indexes, or a string
+    /// such as `"$.items[0]"`; `()` or `"$"` for the whole value) is
+    /// complete: it will not change any more. `False` for a path not in the
+    /// value yet.
+    #[pyo3(signature = (path = None))]
+    fn is_complete(&self, path: Option<&Bound<'_, PyAny>>) -> PyResult<bool> {
+        let path = match path {
+            Some(p) => path_of(p)?,
+            None => Path::root(),
+        };
+        Ok(self.dec.is_complete(&path))
+    }
+
+    /// The whole reply's value: what `serde_llm.parse` gives for all the
+    /// text fed (raising `DecodeError` as it does).
+    fn finish(&mut self, py: Python<'_>) -> PyResult<Py<PyAny>> {
+        crate::untyped(py, self.dec.text(), self.strict, false, false)
+    }
+}
