@@ -137,6 +137,9 @@ pub struct StreamParser {
     /// Deltas from a feed that ended in an error: the next feed that
     /// succeeds returns them first.
     owed: Vec<serde_llm::Delta>,
+    /// The container the last delta was applied in, by its path: the
+    /// deltas of a chunk are about the same place, so it is looked up once.
+    spine: Option<(Vec<Segment>, Py<PyAny>)>,
 }
 
 impl StreamParser {
@@ -187,7 +190,7 @@ impl StreamParser {
                 && self
                     .root
                     .as_ref()
-                    .is_some_and(|r| same_container(r.bind(py), value)))
+                    .is_some_and(|r| in_place(r.bind(py), value)))
             {
                 self.root = Some(to_py(py, value)?.unbind());
             }
@@ -202,12 +205,11 @@ impl StreamParser {
                     return Ok(());
                 };
                 let key = keys::key(py, k);
-                if done {
-                    if let Some(old) = dict.get_item(&key)? {
-                        if same_container(&old, value) {
-                            return Ok(());
-                        }
+                if let Some(old) = dict.get_item(&key)? {
+                    if done && in_place(&old, value) {
+                        return Ok(());
                     }
+                    self.replaced(path.segments());
                 }
                 dict.set_item(key, to_py(py, value)?)?;
             }
@@ -218,9 +220,10 @@ impl StreamParser {
                 if *i == list.len() {
                     list.append(to_py(py, value)?)?;
                 } else if *i < list.len() {
-                    if done && same_container(&list.get_item(*i)?, value) {
+                    if done && in_place(&list.get_item(*i)?, value) {
                         return Ok(());
                     }
+                    self.replaced(path.segments());
                     list.set_item(*i, to_py(py, value)?)?;
                 }
             }
@@ -228,17 +231,46 @@ impl StreamParser {
         Ok(())
     }
 
+    /// The container at `outer`, through the spine when it is the last one
+    /// used.
+    fn parent<'py>(
+        &mut self,
+        py: Python<'py>,
+        outer: &[Segment],
+    ) -> PyResult<Option<Bound<'py, PyAny>>> {
+        if let Some((path, at)) = &self.spine {
+            if path.as_slice() == outer {
+                return Ok(Some(at.bind(py).clone()));
+            }
+        }
+        let found = self.at(py, outer)?;
+        if let Some(at) = &found {
+            self.spine = Some((outer.to_vec(), at.clone().unbind()));
+        }
+        Ok(found)
+    }
+
+    /// The value at `path` is being replaced: the spine may be inside it.
+    fn replaced(&mut self, path: &[Segment]) {
+        if self
+            .spine
+            .as_ref()
+            .is_some_and(|(p, _)| p.starts_with(path))
+        {
+            self.spine = None;
+        }
+    }
+
     fn append(&mut self, py: Python<'_>, path: &Path, text: &str) -> PyResult<()> {
         let Some((last, outer)) = path.segments().split_last() else {
             if let Some(root) = &self.root {
                 if let Ok(s) = root.bind(py).cast::<PyString>() {
-                    let grown = format!("{}{text}", s.to_str()?);
-                    self.root = Some(PyString::new(py, &grown).into_any().unbind());
+                    self.root = Some(grow(s, text)?.unbind());
                 }
             }
             return Ok(());
         };
-        let Some(parent) = self.at(py, outer)? else {
+        let Some(parent) = self.parent(py, outer)? else {
             return Ok(());
         };
         match last {
@@ -249,8 +281,7 @@ impl StreamParser {
                 let key = keys::key(py, k);
                 if let Some(old) = dict.get_item(&key)? {
                     if let Ok(s) = old.cast::<PyString>() {
-                        let grown = format!("{}{text}", s.to_str()?);
-                        dict.set_item(key, PyString::new(py, &grown))?;
+                        dict.set_item(key, grow(s, text)?)?;
                     }
                 }
             }
@@ -261,8 +292,7 @@ impl StreamParser {
                 if *i < list.len() {
                     let old = list.get_item(*i)?;
                     if let Ok(s) = old.cast::<PyString>() {
-                        let grown = format!("{}{text}", s.to_str()?);
-                        list.set_item(*i, PyString::new(py, &grown))?;
+                        list.set_item(*i, grow(s, text)?)?;
                     }
                 }
             }
@@ -305,12 +335,20 @@ impl StreamParser {
     }
 }
 
-/// Whether `old` is a container of the kind `new` is (a completed container
-/// is already in place).
-fn same_container(old: &Bound<'_, PyAny>, new: &Value) -> bool {
+/// `s` followed by `text`, as a new string (Python strings do not change).
+fn grow<'py>(s: &Bound<'py, PyString>, text: &str) -> PyResult<Bound<'py, PyAny>> {
+    s.add(PyString::new(s.py(), text))
+}
+
+/// Whether a completed value is already in place as `old`: a container of
+/// its kind (its members' deltas built it), or the string that grew to it.
+fn in_place(old: &Bound<'_, PyAny>, new: &Value) -> bool {
     match new {
         Value::Object(_) => old.cast::<PyDict>().is_ok(),
         Value::Array(_) => old.cast::<PyList>().is_ok(),
+        Value::String(s) => old
+            .cast::<PyString>()
+            .is_ok_and(|o| o.to_str().is_ok_and(|o| o == s)),
         _ => false,
     }
 }
@@ -383,6 +421,7 @@ impl StreamParser {
             strict,
             root: None,
             owed: Vec::new(),
+            spine: None,
         })
     }
 
