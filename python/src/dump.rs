@@ -102,22 +102,31 @@ fn separator(style: &Style) -> &'static str {
     }
 }
 
-/// A string in quotes, escaped as `json.dumps` escapes it.
+/// A string in quotes, escaped as `json.dumps` escapes it: `"`, `\\` and
+/// control characters always (`\n`, `\u0001`), every other character beyond
+/// ASCII too with `ascii` (`\u00e9`, a surrogate pair beyond U+FFFF), in
+/// lower-case hex. Runs of characters that need nothing are copied whole.
 pub fn string(s: &str, ascii: bool, out: &mut String) {
     out.push('"');
+    let bytes = s.as_bytes();
     let mut run = 0;
-    for (i, c) in s.char_indices() {
-        let plain = match c {
-            '"' | '\\' => false,
-            c if (c as u32) < 0x20 => false,
-            c if ascii => c.is_ascii(),
+    let mut i = 0;
+    while i < bytes.len() {
+        let b = bytes[i];
+        let plain = match b {
+            b'"' | b'\\' => false,
+            0..=0x1f => false,
+            0x80.. => !ascii,
             _ => true,
         };
         if plain {
+            i += 1;
             continue;
         }
         out.push_str(&s[run..i]);
-        run = i + c.len_utf8();
+        let c = s[i..].chars().next().expect("at a character");
+        i += c.len_utf8();
+        run = i;
         match c {
             '"' => out.push_str("\\\""),
             '\\' => out.push_str("\\\\"),

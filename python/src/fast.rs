@@ -37,7 +37,7 @@ pub fn parse<'py>(py: Python<'py>, text: &str) -> Option<Bound<'py, PyAny>> {
 /// Whether `s` can be one JSON value at all, judged by its first and last
 /// bytes: a reply in prose, or cut off (a value touching the end of the
 /// text: `"descr`, `[1, 2`), is declined before any object is built.
-fn plausible(s: &[u8]) -> bool {
+pub fn plausible(s: &[u8]) -> bool {
     let trimmed = s.trim_ascii();
     let (Some(&first), Some(&last)) = (trimmed.first(), trimmed.last()) else {
         return false;
@@ -62,6 +62,32 @@ fn plausible(s: &[u8]) -> bool {
         _ => false,
     };
     starts && ends
+}
+
+/// Whether `s` may hold a number that serde_json reads otherwise than
+/// `json.loads`: an integer of 20 digits or more (beyond 64 bits, a float
+/// to serde_json) or `-0` (-0.0 to serde_json, 0 to Python). Judged on the
+/// bytes, strings included: a false alarm only costs the slower path.
+pub fn numbers_differ(s: &[u8]) -> bool {
+    let mut run = 0;
+    for (i, &b) in s.iter().enumerate() {
+        if b.is_ascii_digit() {
+            run += 1;
+            if run >= 20 {
+                return true;
+            }
+            if b == b'0'
+                && i > 0
+                && s[i - 1] == b'-'
+                && !matches!(s.get(i + 1), Some(b'.' | b'e' | b'E' | b'0'..=b'9'))
+            {
+                return true;
+            }
+        } else {
+            run = 0;
+        }
+    }
+    false
 }
 
 struct Parser<'py, 's> {

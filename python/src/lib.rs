@@ -15,6 +15,7 @@ mod fast;
 mod keys;
 mod report;
 mod stream;
+mod text;
 mod value;
 
 use value::Obj;
@@ -147,18 +148,6 @@ fn repair_json(
         (None, Some(s)) => s,
         (None, None) => &PyString::new(py, "").into_any(),
     };
-    let (v, log) = with_text(arg, true, |text| {
-        compat(py, text, skip_json_loads, logging, strict)
-    })?;
-    if return_objects || logging {
-        return with_log(py, (v, log));
-    }
-    let v = v.bind(py);
-    if v.cast::<PyString>()
-        .is_ok_and(|s| s.is_empty().unwrap_or(false))
-    {
-        return Ok(PyString::new(py, "").into_any().unbind());
-    }
     let indent = match indent {
         None => None,
         Some(i) if i.is_none() => None,
@@ -171,9 +160,57 @@ fn repair_json(
         ascii: ensure_ascii,
         indent,
     };
-    Ok(PyString::new(py, &dump::dumps(v, &style)?)
-        .into_any()
-        .unbind())
+    with_text(arg, true, |text| {
+        if !(return_objects || logging) {
+            if let Some(written) = write_text(py, text, skip_json_loads, strict, &style)? {
+                return Ok(written);
+            }
+        }
+        let (v, log) = compat(py, text, skip_json_loads, logging, strict)?;
+        if return_objects || logging {
+            return with_log(py, (v, log));
+        }
+        let v = v.bind(py);
+        if v.cast::<PyString>()
+            .is_ok_and(|s| s.is_empty().unwrap_or(false))
+        {
+            return Ok(PyString::new(py, "").into_any().unbind());
+        }
+        Ok(PyString::new(py, &dump::dumps(v, &style)?)
+            .into_any()
+            .unbind())
+    })
+}
+
+/// `repair_json`'s text written straight from the decoder; `None` where the
+/// value must be built as Python objects first: valid JSON whose numbers
+/// serde_json (the library's fast lane) reads otherwise than `json.loads`
+/// (an integer beyond 64 bits, `-0`), and an object with a key written
+/// twice.
+fn write_text(
+    py: Python<'_>,
+    text: &str,
+    skip_json_loads: bool,
+    strict: bool,
+    style: &dump::Style,
+) -> PyResult<Option<Py<PyAny>>> {
+    if !skip_json_loads && fast::plausible(text.as_bytes()) && fast::numbers_differ(text.as_bytes())
+    {
+        return Ok(None);
+    }
+    let style = dump::Style {
+        ascii: style.ascii,
+        indent: style.indent.clone(),
+    };
+    match text::with_style(style, || decoder(strict).decode::<text::Written>(text)) {
+        Ok(w) if w.dup => Ok(None),
+        Ok(w) if w.text == "\"\"" => Ok(Some(PyString::new(py, "").into_any().unbind())),
+        Ok(w) => Ok(Some(PyString::new(py, &w.text).into_any().unbind())),
+        Err(e) if !strict || e.kind() == ErrorKind::NoJson => {
+            Ok(Some(PyString::new(py, "").into_any().unbind()))
+        }
+        Err(e) => Err(report::error(py, &e, text)),
+    }
 }
 
 /// json_repair's `loads`: like `json.loads`, repairing as needed; `""` when

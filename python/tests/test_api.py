@@ -181,3 +181,22 @@ def test_the_stubs_name_everything_exported():
                  "Repair", "Coercion"]:
         assert name in stub
         assert hasattr(serde_llm._native, name)
+
+
+def test_repair_json_text_is_json_dumps_of_loads_on_every_corpus_input():
+    """``repair_json`` writes its text straight from the decoder; it must be
+    what ``json.dumps`` writes for ``loads``'s value, in every style."""
+    from conftest import corpus
+
+    inputs = [c["input"] for name in ("json_repair.jsonl", "jsonrepair_js.jsonl") for c in corpus(name)]
+    inputs += ['{"a": 1, "b": 2, "a": 3}', "{a: 1, b: [1, {c: 2, c: 3}], a: 4,}", "[-0, 0.5, -0.0, 1e400]",
+               '{"n": 123456789012345678901234567890}', '[1, "x"] trailing', "{" + ", ".join(f"k{i}: {i}" for i in range(40)) + ", k3: 0}"]
+    for text in inputs:
+        value = serde_llm.loads(text)
+        for kwargs in ({}, {"indent": 2}, {"ensure_ascii": False}, {"indent": "\t", "ensure_ascii": False}):
+            want = "" if value == "" else json.dumps(value, **kwargs)
+            assert serde_llm.repair_json(text, **kwargs) == want, (text, kwargs)
+            assert serde_llm.repair_json(text, skip_json_loads=True, **kwargs) == (
+                "" if serde_llm.loads(text, skip_json_loads=True) == ""
+                else json.dumps(serde_llm.loads(text, skip_json_loads=True), **kwargs)
+            ), (text, kwargs)
