@@ -151,9 +151,15 @@ impl<'a, 'de> Deserializer<'a, 'de> {
     /// Reads the root value, starting at `start`: an error is placed as
     /// [`place_root`](Self::place_root) says; a value read as a way around a
     /// cut value it refused (see `buffered::refused`) is a `Truncated` error.
-    pub(crate) fn root<T: de::Deserialize<'de>>(&mut self, start: usize) -> Result<T> {
+    pub(crate) fn root_seed<S: DeserializeSeed<'de>>(
+        &mut self,
+        seed: S,
+        start: usize,
+    ) -> Result<S::Value> {
         let refused = buffered::refused();
-        let value = T::deserialize(&mut *self).map_err(|e| self.place_root(e, start))?;
+        let value = seed
+            .deserialize(&mut *self)
+            .map_err(|e| self.place_root(e, start))?;
         if buffered::refused() != refused && self.scan.truncated() {
             return Err(Error::truncated(start));
         }
@@ -1043,6 +1049,16 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'_, 'de> {
             PARTS => self.accept = Accept::Parts,
             // A field of a view, read as any struct field is.
             FIELD => {}
+            // Where the next value starts, then the value (see `located`).
+            AT => {
+                self.scan.peek()?;
+                let at = self.scan.offset();
+                return visitor.visit_seq(At {
+                    de: self,
+                    at,
+                    read: 0,
+                });
+            }
             _ => return visitor.visit_newtype_struct(self),
         }
         // Visited as `Some`: the visitor learns the value comes from the
@@ -1434,6 +1450,88 @@ impl<'de> de::MapAccess<'de> for MapAccess<'_, '_, 'de> {
             };
             self.in_key(e)
         })
+    }
+}
+
+/// The reserved newtype name for "where does the next value start": the
+/// decoder answers with a sequence of three, the value's byte offset in the
+/// caller's text, whether the value is complete, and the value itself (see
+/// [`located`]).
+const AT: &str = "$serde_llm::private::At";
+
+/// Where a value starts in the caller's text and whether it is complete
+/// (see [`located`]); `None` from a deserializer that does not say.
+pub type Place = Option<(usize, bool)>;
+
+/// Reads the next value with `seed`, with where it starts in the caller's
+/// text and whether it is complete (a value cut off at the end of the reply
+/// is not): `None` from any deserializer but this crate's (serde_json in
+/// the fast lane reads only complete values). The value is read exactly as
+/// `seed.deserialize(d)` reads it. Not a public API: what a runtime
+/// schema's report places its own entries with, and how it tells a `null`
+/// written from a value cut off where an `Option` reads both as `None`.
+pub fn located<'de, D, S>(d: D, seed: S) -> std::result::Result<(Place, S::Value), D::Error>
+where
+    D: de::Deserializer<'de>,
+    S: DeserializeSeed<'de>,
+{
+    d.deserialize_newtype_struct(AT, Located(seed))
+}
+
+struct Located<S>(S);
+
+impl<'de, S: DeserializeSeed<'de>> Visitor<'de> for Located<S> {
+    type Value = (Place, S::Value);
+
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("a value")
+    }
+
+    /// From the decoder: the offset, whether it is complete, the value.
+    fn visit_seq<A: de::SeqAccess<'de>>(
+        self,
+        mut seq: A,
+    ) -> std::result::Result<Self::Value, A::Error> {
+        let missing = || de::Error::custom("a located value");
+        let at: u64 = seq.next_element()?.ok_or_else(missing)?;
+        let complete: bool = seq.next_element()?.ok_or_else(missing)?;
+        let value = seq.next_element_seed(self.0)?.ok_or_else(missing)?;
+        Ok((usize::try_from(at).ok().map(|at| (at, complete)), value))
+    }
+
+    /// From any other deserializer: the value alone.
+    fn visit_newtype_struct<D: de::Deserializer<'de>>(
+        self,
+        d: D,
+    ) -> std::result::Result<Self::Value, D::Error> {
+        self.0.deserialize(d).map(|v| (None, v))
+    }
+}
+
+/// The decoder's answer to [`AT`]: the offset, whether the value is
+/// complete, then the value.
+struct At<'s, 'a, 'de> {
+    de: &'s mut Deserializer<'a, 'de>,
+    at: usize,
+    /// How many of the three have been read.
+    read: u8,
+}
+
+impl<'de> de::SeqAccess<'de> for At<'_, '_, 'de> {
+    type Error = Error;
+
+    fn next_element_seed<T: DeserializeSeed<'de>>(&mut self, seed: T) -> Result<Option<T::Value>> {
+        self.read += 1;
+        match self.read {
+            1 => seed
+                .deserialize((self.at as u64).into_deserializer())
+                .map(Some),
+            2 => seed
+                .deserialize(self.de.scan.complete().into_deserializer())
+                .map(Some),
+            3 => seed.deserialize(&mut *self.de).map(Some),
+            _ => Ok(None),
+        }
     }
 }
 

@@ -4,6 +4,9 @@
 use std::ops::Range;
 use std::sync::Arc;
 
+use std::marker::PhantomData;
+
+use serde::de::DeserializeSeed;
 use serde::{Deserialize, Serialize};
 
 use crate::contract::Contract;
@@ -428,10 +431,27 @@ impl Decoder {
         typed: bool,
         listed: bool,
     ) -> Result<(T, Reading)> {
+        self.decode_seed_as(text, PhantomData::<T>, shape, typed, listed)
+    }
+
+    /// [`decode_as`](Self::decode_as) with a seed in place of a type (see
+    /// [`decode_seed`](Self::decode_seed)): every candidate and every
+    /// restart reads with a clone of `seed`.
+    pub(crate) fn decode_seed_as<'de, S>(
+        &self,
+        text: &'de str,
+        seed: S,
+        shape: Shape,
+        typed: bool,
+        listed: bool,
+    ) -> Result<(S::Value, Reading)>
+    where
+        S: DeserializeSeed<'de> + Clone,
+    {
         crate::de::buffered::begin();
         let watch = self.rules.coerce(CoercionKind::FieldName);
         let mut ignored = false;
-        if let Some(done) = self.fast_lane(text, watch, &mut ignored) {
+        if let Some(done) = self.fast_lane(text, seed.clone(), watch, &mut ignored) {
             return Ok(done);
         }
         let policy = Policy {
@@ -456,7 +476,7 @@ impl Decoder {
             if !lane || !matches!(last, Some(b'}' | b']' | b'"' | b'0'..=b'9' | b'e' | b'l')) {
                 return None;
             }
-            match by_serde_json::<T>(slice, watch) {
+            match by_serde_json_seed(slice, seed.clone(), watch) {
                 Ok(Some((value, end))) if end == slice.len() => Some(value),
                 _ => None,
             }
@@ -464,7 +484,7 @@ impl Decoder {
         let result = self.run(text, shape, policy.on, clean, |scan| {
             let start = scan.offset();
             let mut de = Deserializer::new(scan, policy);
-            let value = de.root::<T>(start)?;
+            let value = de.root_seed(seed.clone(), start)?;
             de.finish()?;
             Ok(value)
         });
@@ -473,12 +493,12 @@ impl Decoder {
         // unless the tolerant path found a key that could name two fields,
         // which is an error, not a guess.
         if ignored && result.as_ref().is_err_and(|e| !e.is_ambiguous()) {
-            if let Some(done) = self.fast_lane(text, false, &mut ignored) {
+            if let Some(done) = self.fast_lane(text, seed.clone(), false, &mut ignored) {
                 return Ok(done);
             }
         }
         match shape {
-            Shape::Scalar(kind) => self.scalar_from_prose(text, kind, result),
+            Shape::Scalar(kind) => self.scalar_from_prose(text, seed, kind, result),
             _ => result,
         }
     }
@@ -489,12 +509,13 @@ impl Decoder {
     /// takes the whole reply unless the reply is one JSON string). A reply
     /// that starts with a quote keeps the error its string gave, and so do
     /// valid JSON and a number out of its type's range.
-    fn scalar_from_prose<'de, T: Deserialize<'de>>(
+    fn scalar_from_prose<'de, S: DeserializeSeed<'de> + Clone>(
         &self,
         text: &'de str,
+        seed: S,
         kind: Scalar,
-        result: Result<(T, Reading)>,
-    ) -> Result<(T, Reading)> {
+        result: Result<(S::Value, Reading)>,
+    ) -> Result<(S::Value, Reading)> {
         if !self.strategies.prose || !self.rules.repair(RepairKind::ValueInProse) {
             return result;
         }
@@ -529,7 +550,7 @@ impl Decoder {
         if !wants || json() {
             return result;
         }
-        match prose::read::<T>(text, body, kind) {
+        match prose::read(text, seed, body, kind) {
             Some(read) => read,
             None => result,
         }
@@ -547,12 +568,13 @@ impl Decoder {
     /// serde_json (it ignores the member), so an ignored member sends the
     /// reply to the tolerant path, which matches keys to fields; `ignored`
     /// is then set.
-    fn fast_lane<'de, T: Deserialize<'de>>(
+    fn fast_lane<'de, S: DeserializeSeed<'de>>(
         &self,
         text: &'de str,
+        seed: S,
         watch: bool,
         ignored: &mut bool,
-    ) -> Option<(T, Reading)> {
+    ) -> Option<(S::Value, Reading)> {
         if !self.strategies.whole || self.max_depth < 128 {
             return None;
         }
@@ -563,7 +585,7 @@ impl Decoder {
             return None;
         }
         let slice = &text[c.span.clone()];
-        let (value, end) = match by_serde_json(slice, watch) {
+        let (value, end) = match by_serde_json_seed(slice, seed, watch) {
             Ok(read) => read?,
             Err(e) => {
                 *ignored = e;
@@ -621,6 +643,122 @@ impl Decoder {
         }
     }
 
+    /// Decodes the value in `text` with `seed`, a
+    /// [`DeserializeSeed`] in place of a type, for targets known only at
+    /// run time: the same extraction, repair, coercion, partial policy,
+    /// report and errors as [`decode`](Self::decode) gives a type that asks
+    /// what the seed asks (a seed that asks for a struct with these field
+    /// names has keys in another style matched to them, as a derived struct
+    /// has). [`SchemaDecoder`](crate::SchemaDecoder) is such a seed,
+    /// walking a JSON Schema; a binding to another language can build its
+    /// own values directly with one.
+    ///
+    /// The seed is cloned for each candidate span tried and for each
+    /// restart (a key learned to name a field in another style, a
+    /// placeholder learned to mean `None`), so it should be cheap to clone
+    /// and keep nothing from one read to the next. Which shape of value it
+    /// wants (so that candidates of that shape are preferred) and whether
+    /// it is typed (so that the partial policy applies) are learned by
+    /// asking it once, with no input, as for a type.
+    ///
+    /// ```
+    /// use serde::de::{DeserializeSeed, Deserializer, SeqAccess, Visitor};
+    ///
+    /// /// Reads a list of numbers as their total.
+    /// #[derive(Clone, Copy)]
+    /// struct Total;
+    ///
+    /// impl<'de> DeserializeSeed<'de> for Total {
+    ///     type Value = u64;
+    ///     fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<u64, D::Error> {
+    ///         d.deserialize_seq(self)
+    ///     }
+    /// }
+    ///
+    /// impl<'de> Visitor<'de> for Total {
+    ///     type Value = u64;
+    ///     fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+    ///         f.write_str("a list of numbers")
+    ///     }
+    ///     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<u64, A::Error> {
+    ///         let mut total = 0;
+    ///         while let Some(n) = seq.next_element::<u64>()? {
+    ///             total += n;
+    ///         }
+    ///         Ok(total)
+    ///     }
+    /// }
+    ///
+    /// let decoder = serde_llm::Decoder::new();
+    /// let (total, report) = decoder.decode_seed_with_report("Totals: [1, \"2\", 3,]", Total)?;
+    /// assert_eq!(total, 6);
+    /// assert_eq!(report.coercions[0].path, "$[1]");
+    /// # Ok::<(), serde_llm::Error>(())
+    /// ```
+    pub fn decode_seed<'de, S>(&self, text: &'de str, seed: S) -> Result<S::Value>
+    where
+        S: DeserializeSeed<'de> + Clone,
+    {
+        self.decode_seed_reading(text, seed, false)
+            .and_then(|done| self.vet_result(text, done))
+            .map(|(v, _)| v)
+    }
+
+    /// [`decode_seed`](Self::decode_seed), and tells what was done to the
+    /// text.
+    pub fn decode_seed_with_report<'de, S>(
+        &self,
+        text: &'de str,
+        seed: S,
+    ) -> Result<(S::Value, Report)>
+    where
+        S: DeserializeSeed<'de> + Clone,
+    {
+        let (value, reading) = self
+            .decode_seed_reading(text, seed, true)
+            .and_then(|done| self.vet_result(text, done))?;
+        Ok((value, reading.into_report()))
+    }
+
+    /// [`decode_seed`](Self::decode_seed) of a reply that may still be
+    /// being written: `None` while there is nothing to show (no value has
+    /// started, or the reply is cut off before the seed's value can be
+    /// formed), as [`decode_partial`](Self::decode_partial) gives. The
+    /// seed reads its target's partial view itself: fields as optional (a
+    /// cut value where only a complete one may stand reads as `None`
+    /// through `deserialize_option`), and a place that may grow through
+    /// [`partial::deserialize_seed`](crate::partial::deserialize_seed).
+    /// [`max_repairs`](Self::max_repairs) and
+    /// [`accept_if`](Self::accept_if) do not apply, as for `decode_partial`.
+    pub fn decode_seed_partial<'de, S>(&self, text: &'de str, seed: S) -> Result<Option<S::Value>>
+    where
+        S: DeserializeSeed<'de> + Clone,
+    {
+        let (shape, _) = shape::root_seed(seed.clone());
+        match self.decode_seed_as(text, seed, shape, true, false) {
+            Ok((value, _)) => Ok(Some(value)),
+            Err(e) if e.is_nothing() => Ok(None),
+            Err(e) => Err(e),
+        }
+    }
+
+    /// [`decode_seed_with_report`](Self::decode_seed_with_report) before
+    /// the caller's acceptance test, the report not yet listed (its
+    /// coercions only counted unless `listed`, as for `decode_reading`).
+    pub(crate) fn decode_seed_reading<'de, S>(
+        &self,
+        text: &'de str,
+        seed: S,
+        listed: bool,
+    ) -> Result<(S::Value, Reading)>
+    where
+        S: DeserializeSeed<'de> + Clone,
+    {
+        let (shape, typed) = shape::root_seed(seed.clone());
+        let listed = listed || self.accept.is_some() || self.max_repairs.is_some();
+        self.decode_seed_as(text, seed, shape, typed, listed)
+    }
+
     /// Recovers the value in `text` as compact JSON text, member order kept.
     pub fn repair(&self, text: &str) -> Result<String> {
         self.repair_reading(text).map(|(s, _)| s)
@@ -653,7 +791,11 @@ impl Decoder {
 
     /// The caller's acceptance test ([`max_repairs`](Self::max_repairs),
     /// [`accept_if`](Self::accept_if)) on a decoded reply.
-    fn vet_result<R>(&self, text: &str, (value, reading): (R, Reading)) -> Result<(R, Reading)> {
+    pub(crate) fn vet_result<R>(
+        &self,
+        text: &str,
+        (value, reading): (R, Reading),
+    ) -> Result<(R, Reading)> {
         let too_many = self.max_repairs.is_some_and(|n| reading.fixes() > n);
         // The caller's test sees the report listed.
         if !too_many
@@ -744,14 +886,15 @@ fn offset_of(text: &str, line: usize, column: usize) -> Option<usize> {
 /// follows the value cannot be located; `Err(ignored)` when serde_json
 /// cannot read it: `ignored` says serde_json would have ignored a member
 /// (see [`Watch`]) had `watch` not been set.
-pub(crate) fn by_serde_json<'de, T: Deserialize<'de>>(
+pub(crate) fn by_serde_json_seed<'de, S: DeserializeSeed<'de>>(
     slice: &'de str,
+    seed: S,
     watch: bool,
-) -> std::result::Result<Option<(T, usize)>, bool> {
+) -> std::result::Result<Option<(S::Value, usize)>, bool> {
     let mut de = serde_json::Deserializer::from_str(slice);
     let value = match watch {
-        true => T::deserialize(Watch(&mut de)),
-        false => T::deserialize(&mut de),
+        true => seed.deserialize(Watch(&mut de)),
+        false => seed.deserialize(&mut de),
     };
     let value = match value {
         Ok(v) => v,

@@ -62,7 +62,6 @@ mod policy;
 mod prose;
 mod report;
 mod scan;
-#[cfg(feature = "schema")]
 mod schema;
 mod shape;
 mod stream;
@@ -75,7 +74,8 @@ pub use decoder::{Candidate, Decoder};
 pub use error::{Error, ErrorKind, Result};
 pub use partial::{Allow, Partial, View};
 #[cfg(feature = "schema")]
-pub use schema::{anthropic_schema, openai_schema, prompt, schema, SchemaError};
+pub use schema::{anthropic_schema, openai_schema, prompt, schema};
+pub use schema::{SchemaDecoder, SchemaError, SchemaOptions, SchemaStream};
 pub use serde_llm_derive::Partial;
 #[cfg(feature = "futures")]
 pub use stream::futures::{DeltaStream, StreamError};
@@ -84,8 +84,9 @@ pub use stream::{Delta, Path, Segment, StreamDecoder};
 /// What generated code uses. Not a public API.
 #[doc(hidden)]
 pub mod __private {
+    pub use crate::de::located;
     pub use crate::partial::grow;
-    pub use crate::partial::private::{atomic_field, field, partial_field};
+    pub use crate::partial::private::{atomic_field, field, partial_field, read_seed};
     pub use serde;
 
     /// The bytes the decoder examined on this thread so far (extraction

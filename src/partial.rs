@@ -76,6 +76,37 @@ where
     crate::de::buffered::read(deserializer, TOKEN)
 }
 
+/// [`deserialize`] for a value read by a seed rather than a type (see
+/// [`Decoder::decode_seed`](crate::Decoder::decode_seed)): the value the
+/// seed reads may be incomplete, as a field marked partial may. With any
+/// other Deserializer it is `seed.deserialize(deserializer)`.
+///
+/// ```
+/// use serde::de::{DeserializeSeed, Deserializer};
+///
+/// /// Reads a string that may still be being written.
+/// #[derive(Clone, Copy)]
+/// struct Growing;
+///
+/// impl<'de> DeserializeSeed<'de> for Growing {
+///     type Value = String;
+///     fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<String, D::Error> {
+///         serde_llm::partial::deserialize_seed(d, std::marker::PhantomData::<String>)
+///     }
+/// }
+///
+/// let decoder = serde_llm::Decoder::new();
+/// assert_eq!(decoder.decode_seed("\"Once upon a ti", Growing)?, "Once upon a ti");
+/// # Ok::<(), serde_llm::Error>(())
+/// ```
+pub fn deserialize_seed<'de, D, S>(deserializer: D, seed: S) -> Result<S::Value, D::Error>
+where
+    D: Deserializer<'de>,
+    S: serde::de::DeserializeSeed<'de>,
+{
+    crate::de::buffered::read_seed(deserializer, TOKEN, seed)
+}
+
 /// Writes a field marked partial as it is, so that `with =
 /// "serde_llm::partial"` also serves a type that derives `Serialize`.
 ///
@@ -1213,6 +1244,24 @@ pub mod private {
         let v = crate::de::buffered::read::<D, Option<V>>(d, super::FIELD);
         grow::leave();
         v
+    }
+
+    /// A value read by a seed where a field marked partial stands (a
+    /// runtime schema's property marked `x-partial`), cut as far as `cut`
+    /// says: as [`partial_field`] reads a view whose `__cut` is `cut`, but
+    /// without the `Option` around it and without admission (the seed
+    /// decides both).
+    pub fn read_seed<'de, D, S>(d: D, cut: grow::Cut, seed: S) -> Result<S::Value, D::Error>
+    where
+        D: Deserializer<'de>,
+        S: serde::de::DeserializeSeed<'de>,
+    {
+        let name = match cut {
+            grow::Cut::Grows => super::TOKEN,
+            grow::Cut::Parts => super::PARTS,
+            grow::Cut::Whole => super::FIELD,
+        };
+        crate::de::buffered::read_seed(d, name, seed)
     }
 
     /// A view field marked `#[llm(partial)]`: the value so far.

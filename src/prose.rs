@@ -9,7 +9,7 @@
 
 use std::ops::Range;
 
-use serde::de::{self, Deserialize, Visitor};
+use serde::de::{self, DeserializeSeed, Visitor};
 use serde_json::Value;
 
 use crate::error::{Error, ErrorKind, Result};
@@ -24,11 +24,12 @@ const MAX_PROSE: usize = 2000;
 /// prose (too long, or it holds a `{`: JSON that failed to decode is an error
 /// of its own, not prose) or the kind of scalar has no plausible values to
 /// look for.
-pub(crate) fn read<'de, T: Deserialize<'de>>(
+pub(crate) fn read<'de, S: DeserializeSeed<'de>>(
     text: &'de str,
+    seed: S,
     body: Range<usize>,
     kind: Scalar,
-) -> Option<Result<(T, Reading)>> {
+) -> Option<Result<(S::Value, Reading)>> {
     let s = &text[body.clone()];
     let trimmed = s.trim();
     if trimmed.is_empty() || trimmed.len() > MAX_PROSE || trimmed.contains('{') {
@@ -47,7 +48,7 @@ pub(crate) fn read<'de, T: Deserialize<'de>>(
     let found = match kind {
         Scalar::Text => {
             let span = start..start + trimmed.len();
-            let value = T::deserialize(Whole(trimmed));
+            let value = seed.deserialize(Whole(trimmed));
             return Some(value.map(|v| (v, report(span))));
         }
         Scalar::Bool => one(text, start, trimmed, "true or false", bools),
@@ -58,7 +59,9 @@ pub(crate) fn read<'de, T: Deserialize<'de>>(
         Scalar::Other => return None,
     };
     Some(found.and_then(|(value, span)| {
-        let v = T::deserialize(value).map_err(|e| Error::at(ErrorKind::Data, e, span.start));
+        let v = seed
+            .deserialize(value)
+            .map_err(|e| Error::at(ErrorKind::Data, e, span.start));
         v.map(|v| (v, report(span)))
     }))
 }

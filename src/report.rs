@@ -310,9 +310,32 @@ pub enum CoercionKind {
     /// `{"contacts": [...]}` for `Vec<Contact>` (models wrap a list whenever
     /// a JSON mode demands an object root) gives the array.
     WrappedList,
+    /// A property the reply left out, filled in with the `default` its
+    /// JSON Schema gives ([`SchemaDecoder`](crate::SchemaDecoder) only; a
+    /// type's `#[serde(default)]` is serde's and is not reported). The
+    /// path is the property's, the offset the object's, `written` is
+    /// empty and `used` the default. Leaving a property out is no mistake,
+    /// so this is the one kind [`Report::fixes`] does not count (nor
+    /// [`Decoder::max_repairs`](crate::Decoder::max_repairs)); denied, the
+    /// property stays absent.
+    DefaultValue,
+    /// A member whose key the object's JSON Schema does not allow
+    /// (`"additionalProperties": false`), left out
+    /// ([`SchemaDecoder`](crate::SchemaDecoder) only; serde ignores a
+    /// struct's unknown keys without a word). The path is the member's,
+    /// the offset its value's, `written` the key and `used` empty. Denied
+    /// (as [`Decoder::strict`](crate::Decoder::strict) does), such a key is
+    /// an error.
+    ExtraKey,
 }
 
 impl CoercionKind {
+    /// Whether a reply needed it ([`DefaultValue`](Self::DefaultValue):
+    /// leaving a property out is no mistake).
+    pub(crate) fn is_fix(self) -> bool {
+        self != CoercionKind::DefaultValue
+    }
+
     /// What the reply wrote that needed this coercion, as a phrase for
     /// model feedback: `"a number written as a string"`.
     pub fn problem(self) -> &'static str {
@@ -330,6 +353,8 @@ impl CoercionKind {
             FieldName => "a key written in another case or style",
             NoneSentinel => "a placeholder string where null is meant",
             WrappedList => "a list wrapped in an object",
+            DefaultValue => "a property left out, filled in with its default",
+            ExtraKey => "a key the schema does not allow",
         }
     }
 }
@@ -485,6 +510,8 @@ impl CoercionKind {
         CoercionKind::FieldName,
         CoercionKind::NoneSentinel,
         CoercionKind::WrappedList,
+        CoercionKind::DefaultValue,
+        CoercionKind::ExtraKey,
     ];
 
     /// The kind's name as the [`Report`] serializes it, in snake_case:
@@ -505,6 +532,8 @@ impl CoercionKind {
             FieldName => "field_name",
             NoneSentinel => "none_sentinel",
             WrappedList => "wrapped_list",
+            DefaultValue => "default_value",
+            ExtraKey => "extra_key",
         }
     }
 }
@@ -721,9 +750,12 @@ impl Report {
         counts
     }
 
-    /// How many repairs and coercions were made in all.
+    /// How many repairs and coercions were made in all (a
+    /// [`CoercionKind::DefaultValue`] is not counted: leaving a property
+    /// out is no mistake).
     pub fn fixes(&self) -> usize {
-        self.repairs.len() + self.coercions.len()
+        let defaults = self.coercions.iter().filter(|c| !c.kind.is_fix()).count();
+        self.repairs.len() + self.coercions.len() - defaults
     }
 
     /// The report as text for a person, each position given as a line and
@@ -866,7 +898,8 @@ impl Reading {
 
     /// How many coercions were made.
     fn coercions(&self) -> usize {
-        self.coercions.len() + self.unlisted
+        let defaults = self.coercions.iter().filter(|c| !c.kind.is_fix()).count();
+        self.coercions.len() - defaults + self.unlisted
     }
 
     /// See [`Report::fixes`].
@@ -1139,7 +1172,7 @@ mod tests {
         let coercions = every!(CoercionKind:
             StringToNumber, FloatToInteger, RoundFloat, ToString, NullToString,
             ToBool, OneToSequence, JsonInString, EnumVariant, FieldName,
-            NoneSentinel, WrappedList,
+            NoneSentinel, WrappedList, DefaultValue, ExtraKey,
         );
         assert_eq!(CoercionKind::ALL, coercions);
     }

@@ -48,9 +48,14 @@ pub(crate) fn of<'de, T: Deserialize<'de>>() -> Shape {
 /// variants' types (internally tagged and untagged): typed, so that a tool
 /// call cut at `"limit": 5` is not read as 5.
 pub(crate) fn root<'de, T: Deserialize<'de>>() -> (Shape, bool) {
+    root_seed(std::marker::PhantomData::<T>)
+}
+
+/// [`root`] for a seed (see `Decoder::decode_seed`): the shape it asks for.
+pub(crate) fn root_seed<'de, S: de::DeserializeSeed<'de>>(seed: S) -> (Shape, bool) {
     let seen = Cell::new(Shape::Any);
     let buffers = Cell::new(false);
-    let _ = T::deserialize(Probe {
+    let _ = seed.deserialize(Probe {
         seen: &seen,
         buffers: &buffers,
     });

@@ -112,36 +112,45 @@ where
     D: de::Deserializer<'de>,
     T: Deserialize<'de>,
 {
+    read_seed(d, name, PhantomData::<T>)
+}
+
+/// [`read`] with a seed in place of a type.
+pub(crate) fn read_seed<'de, D, S>(d: D, name: &'static str, seed: S) -> Result<S::Value, D::Error>
+where
+    D: de::Deserializer<'de>,
+    S: de::DeserializeSeed<'de>,
+{
     let accept = match name {
         TOKEN => Accept::Partial,
         PARTS => Accept::Parts,
         _ => Accept::Complete,
     };
-    d.deserialize_newtype_struct(name, Via(accept, PhantomData))
+    d.deserialize_newtype_struct(name, Via(accept, seed))
 }
 
-struct Via<T>(Accept, PhantomData<T>);
+struct Via<S>(Accept, S);
 
-impl<'de, T: Deserialize<'de>> Visitor<'de> for Via<T> {
-    type Value = T;
+impl<'de, S: de::DeserializeSeed<'de>> Visitor<'de> for Via<S> {
+    type Value = S::Value;
 
     fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str("a value that may be cut off")
     }
 
     /// From the decoder.
-    fn visit_some<D: de::Deserializer<'de>>(self, d: D) -> Result<T, D::Error> {
-        T::deserialize(d)
+    fn visit_some<D: de::Deserializer<'de>>(self, d: D) -> Result<S::Value, D::Error> {
+        self.1.deserialize(d)
     }
 
     /// From any other deserializer: its value is copied (an owned tree
     /// keeps the reading free of nested generic types), then read; as it
     /// is when no value has been marked.
-    fn visit_newtype_struct<D: de::Deserializer<'de>>(self, d: D) -> Result<T, D::Error> {
+    fn visit_newtype_struct<D: de::Deserializer<'de>>(self, d: D) -> Result<S::Value, D::Error> {
         if !MARKED.with(std::cell::Cell::get) {
-            return T::deserialize(d);
+            return self.1.deserialize(d);
         }
-        T::deserialize(Node {
+        self.1.deserialize(Node {
             tree: Tree::deserialize(d)?,
             accept: self.0,
             cut: false,

@@ -18,6 +18,8 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 
+use super::SchemaError;
+
 use schemars::generate::SchemaSettings;
 use schemars::JsonSchema;
 use serde_json::{Map, Value};
@@ -275,50 +277,6 @@ pub fn prompt<T: JsonSchema + ?Sized>() -> String {
     let outline = Outline::of(&root);
     format!("Answer with one JSON value in this shape:\n{outline}")
 }
-
-/// Why a type's schema is not one a provider accepts: where in the schema
-/// (a JSON pointer, empty for the root) and what.
-///
-/// ```
-/// let err = serde_llm::openai_schema::<std::collections::HashMap<String, u8>>().unwrap_err();
-/// assert_eq!(err.path(), "");
-/// assert!(err.to_string().starts_with("OpenAI strict mode: "));
-/// ```
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct SchemaError {
-    provider: &'static str,
-    path: String,
-    message: String,
-}
-
-impl SchemaError {
-    fn new(provider: &'static str, path: &str, message: impl Into<String>) -> SchemaError {
-        SchemaError {
-            provider,
-            path: path.to_owned(),
-            message: message.into(),
-        }
-    }
-
-    /// Where the schema breaks the provider's rules: a JSON pointer into the
-    /// generated schema (`/properties/tags`, `/$defs/Item/properties/meta`),
-    /// empty for the root.
-    pub fn path(&self) -> &str {
-        &self.path
-    }
-}
-
-impl fmt::Display for SchemaError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.path.is_empty() {
-            write!(f, "{}: {}", self.provider, self.message)
-        } else {
-            write!(f, "{}: at {}: {}", self.provider, self.path, self.message)
-        }
-    }
-}
-
-impl std::error::Error for SchemaError {}
 
 const OPENAI: &str = "OpenAI strict mode";
 const ANTHROPIC: &str = "Anthropic input_schema";

@@ -1,0 +1,594 @@
+//! [`SchemaDecoder`]: decode, view and stream a reply against a JSON Schema
+//! known only at run time.
+
+use std::sync::Arc;
+
+use serde_json::Value;
+
+use super::compile::{self, Compiled};
+use super::seed::{Cx, Decoded, Root};
+use super::SchemaError;
+use crate::error::{Error, ErrorKind, Result};
+use crate::report::{Coercion, Reading, Repair, RepairKind, Report};
+use crate::stream::Path;
+use crate::{Decoder, Violations};
+
+/// Decodes replies against a JSON Schema known only at run time (an MCP
+/// tool's `inputSchema`, a tool definition in a gateway's configuration, a
+/// schema file), as [`Decoder`] decodes them into a type.
+///
+/// The schema is compiled once ([`new`](Self::new)); the decoder is cheap
+/// to clone (the compiled schema is shared) and `Send + Sync`. Each
+/// decode drives the one Deserializer the typed path uses, through serde's
+/// own hints, so what a type gets a schema gets: `"42"` for an `integer`
+/// is `42`, a key `userName` fills the property `user_name`, `"In
+/// Progress"` is the `enum` value `in_progress`, one object where an
+/// `array` is wanted is a list of one, `{"items": [...]}` where a list is
+/// wanted is that list; every coercion and repair is in the [`Report`],
+/// and an error has the typed path's message and JSON path.
+///
+/// ```
+/// use serde_json::json;
+///
+/// let tool = serde_llm::SchemaDecoder::new(&json!({
+///     "type": "object",
+///     "properties": {
+///         "query": {"type": "string"},
+///         "max_results": {"type": "integer", "minimum": 1, "maximum": 50, "default": 10},
+///         "order": {"enum": ["newest_first", "relevance"]}
+///     },
+///     "required": ["query"],
+///     "additionalProperties": false
+/// }))?;
+///
+/// let reply = "Calling the tool:\n```json\n{query: 'rust serde', maxResults: '5', order: 'Relevance',}\n```";
+/// let (args, report) = tool.decode_with_report(reply)?;
+/// assert_eq!(args, json!({"query": "rust serde", "max_results": 5, "order": "relevance"}));
+/// let fixed: Vec<String> = report.coercions.iter().map(|c| format!("{} {}", c.path, c.kind)).collect();
+/// // Paths are as written in the reply.
+/// assert_eq!(fixed, ["$.maxResults field_name", "$.maxResults string_to_number", "$.order enum_variant"]);
+///
+/// // A bound is a contract: the reply decodes, and the error says what to fix.
+/// let err = tool.decode(r#"{"query": "rust", "max_results": 500}"#).unwrap_err();
+/// assert_eq!(err.feedback(), "$.max_results: expected a number at most 50, got 500");
+///
+/// // A property left out takes its default, reported.
+/// let (args, report) = tool.decode_with_report(r#"{"query": "rust"}"#)?;
+/// assert_eq!(args["max_results"], 10);
+/// assert_eq!(report.coercions[0].kind, serde_llm::CoercionKind::DefaultValue);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+///
+/// # Keywords
+///
+/// - `type` (one or a list), `enum`, `const`, `nullable` (OpenAPI's) and
+///   `null` among the types or values: the value is read as that type is
+///   (a list of types is an `anyOf` of them; `null` among them makes the
+///   rest nullable);
+/// - `properties` and `required`: an object is read as a struct with those
+///   fields (so a key in another case or style fills its property, and is
+///   reported). A missing required property is an error with its path
+///   (`missing field `query``); a missing optional one is absent from the
+///   value, not `null`. A property with a `default` left out takes it, as
+///   a [`CoercionKind::DefaultValue`](crate::CoercionKind::DefaultValue)
+///   (not counted as a fix);
+/// - `additionalProperties` and `patternProperties`: other keys are kept,
+///   read by their schema; `false` leaves them out, each reported as a
+///   [`CoercionKind::ExtraKey`](crate::CoercionKind::ExtraKey), or refused
+///   where that coercion is denied ([`Decoder::strict`] denies it);
+/// - `items`, `prefixItems` (a closed prefix is read as a tuple is);
+/// - `anyOf`, `oneOf`: each alternative that could hold the value decodes
+///   it, the one that needed the fewest coercions wins, two that fit
+///   equally and read it differently are an ambiguity error naming both;
+/// - `allOf` and a `$ref` beside other keywords: merged into one schema;
+/// - `$ref` to any JSON pointer of the document (`#/$defs/…`,
+///   `#/definitions/…`, `#`), recursion included;
+/// - checked as a contract (the reply decodes, then the call fails with
+///   every violation by JSON path, an [`ErrorKind::Contract`] error whose
+///   [`Error::feedback`] is one line each, for a retry turn): `minimum`,
+///   `maximum`, `exclusiveMinimum`, `exclusiveMaximum`, `multipleOf`,
+///   `minLength`, `maxLength` (in characters), `pattern` (ECMA-262's
+///   common subset, without backreferences or lookaround), `minItems`,
+///   `maxItems`, `uniqueItems`, `minProperties`, `maxProperties`, and
+///   `format` `date-time`, `date` and `uuid` (checked, never coerced) and
+///   schemars' integer formats (`int32`, `uint8`, …: the type's range).
+///   Other formats are annotations, as JSON Schema has them by default;
+/// - annotations, which change nothing: `title`, `description`,
+///   `default` (but on a property), `examples`, `$schema`, `$id`,
+///   `$comment`, `deprecated`, `readOnly`, `writeOnly`, `content…`.
+///
+/// Any other keyword (`not`, `if`, `contains`, `propertyNames`,
+/// `unevaluatedProperties`, a vendor's `x-…`) is named in
+/// [`new`](Self::new)'s error, never silently ignored;
+/// [`SchemaOptions::ignore_unknown_keywords`] leaves them out on purpose.
+///
+/// # Partial views
+///
+/// [`decode_partial`](Self::decode_partial) and [`stream`](Self::stream)
+/// show a reply still being written as a typed view does: every property
+/// optional, each shown once complete, except one marked `"x-partial":
+/// true` (`#[llm(partial)]`), which grows: a string's prefix, a list's
+/// elements so far (its last string growing too), an object's members. A
+/// property marked `"x-required-for-view": true` (`#[llm(required)]`)
+/// hides its object until it is complete. A `null` written is shown; a
+/// value still being written where only a complete one may stand is
+/// absent. Nothing is filled in or checked in a view.
+///
+/// # From a type
+///
+/// With the `schema` feature, [`of`](Self::of) compiles a type's schemars
+/// schema, and [`Decoder::decode_aligned`] reads a type through it, which
+/// gives coercion to what serde reads from its own buffer (internally
+/// tagged and untagged enums, `flatten`).
+#[derive(Clone, Debug)]
+pub struct SchemaDecoder {
+    schema: Arc<Compiled>,
+    decoder: Decoder,
+}
+
+/// How [`SchemaDecoder::with_options`] compiles a schema.
+///
+/// ```
+/// use serde_llm::{SchemaDecoder, SchemaOptions};
+///
+/// let schema = serde_json::json!({"type": "string", "x-vendor-hint": "short"});
+/// assert!(SchemaDecoder::new(&schema).is_err());
+/// let lenient = SchemaOptions::new().ignore_unknown_keywords();
+/// let d = SchemaDecoder::with_options(&schema, lenient)?;
+/// assert_eq!(d.decode("\"hi\"")?, "hi");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct SchemaOptions {
+    ignore_unknown: bool,
+}
+
+impl SchemaOptions {
+    /// The defaults: a keyword not understood is an error.
+    pub fn new() -> SchemaOptions {
+        SchemaOptions::default()
+    }
+
+    /// Leaves out every keyword the decoder does not understand, instead
+    /// of refusing the schema: what it says is then not enforced.
+    pub fn ignore_unknown_keywords(mut self) -> SchemaOptions {
+        self.ignore_unknown = true;
+        self
+    }
+}
+
+impl SchemaDecoder {
+    /// Compiles `schema` (a JSON Schema as a `serde_json::Value`), with
+    /// [`Decoder::new`]'s options. An error names where the schema is not
+    /// one this decoder can follow and why.
+    pub fn new(schema: &Value) -> std::result::Result<SchemaDecoder, SchemaError> {
+        SchemaDecoder::with_options(schema, SchemaOptions::new())
+    }
+
+    /// [`new`](Self::new) with `options`.
+    pub fn with_options(
+        schema: &Value,
+        options: SchemaOptions,
+    ) -> std::result::Result<SchemaDecoder, SchemaError> {
+        let opts = compile::Options {
+            ignore_unknown: options.ignore_unknown,
+        };
+        Ok(SchemaDecoder {
+            schema: Arc::new(compile::compile(schema, opts)?),
+            decoder: Decoder::new(),
+        })
+    }
+
+    /// The schema of `T`, as [`schema`](crate::schema) gives it (feature
+    /// `schema`), compiled. For types whose schema schemars derives it
+    /// does not fail; a hand-written `JsonSchema` impl may use a keyword
+    /// the decoder does not follow, named in the error.
+    ///
+    /// ```
+    /// #[derive(serde::Deserialize, schemars::JsonSchema)]
+    /// struct Verdict { label: String, score: f64 }
+    ///
+    /// let d = serde_llm::SchemaDecoder::of::<Verdict>()?;
+    /// assert_eq!(d.decode("{label: 'spam', score: '0.9'}")?, serde_json::json!({"label": "spam", "score": 0.9}));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    #[cfg(feature = "schema")]
+    pub fn of<T: schemars::JsonSchema + ?Sized>() -> std::result::Result<SchemaDecoder, SchemaError>
+    {
+        SchemaDecoder::new(&super::schema::<T>())
+    }
+
+    /// Decodes with `decoder`'s options (strictness, repairs and coercions
+    /// allowed, depth limit, strategies, acceptance tests).
+    ///
+    /// ```
+    /// let d = serde_llm::SchemaDecoder::new(&serde_json::json!({"type": "integer"}))?;
+    /// assert_eq!(d.decode("\"42\"")?, 42);
+    /// let strict = d.with_decoder(serde_llm::Decoder::strict());
+    /// assert!(strict.decode("\"42\"").is_err());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn with_decoder(mut self, decoder: Decoder) -> SchemaDecoder {
+        self.decoder = decoder;
+        self
+    }
+
+    /// The decoder's options.
+    pub fn decoder(&self) -> &Decoder {
+        &self.decoder
+    }
+
+    /// Decodes the value in `text`, coerced toward the schema (see the
+    /// type's docs), then checks its bounds and formats.
+    pub fn decode(&self, text: &str) -> Result<Value> {
+        let listed = self.decoder.accept.is_some() || self.decoder.max_repairs.is_some();
+        let done = self.read(text, false, false, listed)?;
+        let (decoded, _) = self.decoder.vet_result(text, done)?;
+        contract(decoded)
+    }
+
+    /// [`decode`](Self::decode), and tells what was done to the text: the
+    /// typed path's repairs and coercions, the defaults filled in, the keys
+    /// left out.
+    pub fn decode_with_report(&self, text: &str) -> Result<(Value, Report)> {
+        let done = self.read(text, false, false, true)?;
+        let (decoded, reading) = self.decoder.vet_result(text, done)?;
+        Ok((contract(decoded)?, reading.into_report()))
+    }
+
+    /// The partial view of a reply that may still be being written (see
+    /// [Partial views](#partial-views)): `None` while there is nothing to
+    /// show, as [`Decoder::decode_partial`] gives for a type.
+    ///
+    /// ```
+    /// use serde_json::json;
+    ///
+    /// let d = serde_llm::SchemaDecoder::new(&json!({
+    ///     "type": "object",
+    ///     "properties": {
+    ///         "id": {"type": "integer", "x-required-for-view": true},
+    ///         "title": {"type": "string"},
+    ///         "body": {"type": "string", "x-partial": true}
+    ///     }
+    /// }))?;
+    /// assert_eq!(d.decode_partial(r#"{"id": 3"#)?, None);
+    /// assert_eq!(
+    ///     d.decode_partial(r#"{"id": 3, "title": "Sourdough", "body": "Feed the sta"#)?,
+    ///     Some(json!({"id": 3, "title": "Sourdough", "body": "Feed the sta"}))
+    /// );
+    /// assert_eq!(d.decode_partial(r#"{"id": 3, "title": "Sourd"#)?, Some(json!({"id": 3})));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn decode_partial(&self, text: &str) -> Result<Option<Value>> {
+        self.view(text, false).map(|v| v.map(|(value, _)| value))
+    }
+
+    /// A [`SchemaStream`] for one reply, with this decoder's schema and
+    /// options.
+    pub fn stream(&self) -> SchemaStream {
+        SchemaStream {
+            decoder: self.clone(),
+            text: String::new(),
+            tail: Vec::new(),
+            view: None,
+            cut: Vec::new(),
+            broken: None,
+        }
+    }
+
+    /// The view of `text` and, when `track`, the paths of the values cut
+    /// off.
+    fn view(&self, text: &str, track: bool) -> Result<Option<(Value, Vec<Path>)>> {
+        match self.read(text, true, track, false) {
+            Ok((decoded, _)) => Ok(decoded.value.map(|v| (v, decoded.cut))),
+            Err(e) if e.is_nothing() => Ok(None),
+            Err(e) => Err(e),
+        }
+    }
+
+    /// One read of `text`: the value (or view) and what was done, the
+    /// schema's own entries placed and merged into the reading (listed, or
+    /// only counted).
+    fn read(
+        &self,
+        text: &str,
+        view: bool,
+        track: bool,
+        listed: bool,
+    ) -> Result<(Decoded, Reading)> {
+        let cx = Cx::new(&self.schema, &self.decoder, view, track);
+        let (shape, typed) = self.schema.shape();
+        let root = Root {
+            cx: &cx,
+            id: self.schema.root,
+        };
+        let (mut decoded, mut reading) =
+            self.decoder
+                .decode_seed_as(text, root, shape, typed || view, listed)?;
+        let entries = std::mem::take(&mut decoded.entries);
+        if entries.is_empty() {
+            return Ok((decoded, reading));
+        }
+        if !listed {
+            reading.unlisted += entries.iter().filter(|e| e.kind.is_fix()).count();
+            return Ok((decoded, reading));
+        }
+        let span = reading.span.clone();
+        for e in entries {
+            // An entry of the fast lane (serde_json says nothing of where a
+            // value is): placed by its path in the valid JSON it read.
+            let offset = e.offset.unwrap_or_else(|| {
+                text.get(span.clone())
+                    .and_then(|json| super::locate::offset(json, &e.at))
+                    .map_or(span.start, |o| span.start + o)
+            });
+            reading.coercions.push(Coercion {
+                kind: e.kind,
+                path: e.path,
+                offset,
+                written: e.written,
+                used: e.used,
+            });
+        }
+        reading.coercions.sort_by_key(|c| c.offset);
+        Ok((decoded, reading))
+    }
+}
+
+/// The value, or the contract error its violations make.
+fn contract(decoded: Decoded) -> Result<Value> {
+    if decoded.violations.is_empty() {
+        return Ok(decoded.value.unwrap_or(Value::Null));
+    }
+    let mut v = Violations::new();
+    for (path, message) in decoded.violations {
+        v.push(path, message);
+    }
+    Err(v.into())
+}
+
+/// A [`SchemaDecoder`]'s view of a reply as it streams: push chunks as they
+/// arrive, read the view after each, finish with the whole value.
+///
+/// After every [`push`](Self::push) the [`view`](Self::view) is what
+/// [`SchemaDecoder::decode_partial`] gives for the text so far, and
+/// [`finish`](Self::finish) gives what [`SchemaDecoder::decode`] gives for
+/// the whole text.
+///
+/// Today each push decodes the text so far again (simple, and correct at
+/// every prefix; the work grows with the square of the reply's length):
+/// it is to move onto the linear stream engine [`StreamDecoder`]
+/// (crate::StreamDecoder) runs on, with the same results.
+///
+/// ```
+/// use serde_json::json;
+///
+/// let d = serde_llm::SchemaDecoder::new(&json!({
+///     "type": "object",
+///     "properties": {
+///         "path": {"type": "string"},
+///         "content": {"type": "string", "x-partial": true}
+///     },
+///     "required": ["path", "content"]
+/// }))?;
+/// let mut s = d.stream();
+/// s.push(r##"{"path": "notes.md", "content": "# To"##)?;
+/// assert_eq!(s.view(), Some(&json!({"path": "notes.md", "content": "# To"})));
+/// assert!(s.is_complete(&serde_llm::Path::root().key("path")));
+/// assert!(!s.is_complete(&serde_llm::Path::root().key("content")));
+/// s.push("do\\n- bread\"}")?;
+/// assert_eq!(s.finish()?, json!({"path": "notes.md", "content": "# Todo\n- bread"}));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Clone, Debug)]
+pub struct SchemaStream {
+    decoder: SchemaDecoder,
+    text: String,
+    /// The start of a UTF-8 sequence whose last bytes have not arrived.
+    tail: Vec<u8>,
+    view: Option<Value>,
+    /// The values of the view still being written.
+    cut: Vec<Path>,
+    /// Where invalid UTF-8 was met (every later call fails with it).
+    broken: Option<usize>,
+}
+
+impl SchemaStream {
+    /// Adds the next chunk (`&str` or bytes, split anywhere) and updates the
+    /// view. An error is what [`SchemaDecoder::decode_partial`] gives for
+    /// the text so far (a complete value of the wrong type), or invalid
+    /// UTF-8 (final: every later push and `finish` give it).
+    pub fn push(&mut self, chunk: impl AsRef<[u8]>) -> Result<()> {
+        if let Some(at) = self.broken {
+            return Err(invalid_utf8(at));
+        }
+        self.tail.extend_from_slice(chunk.as_ref());
+        let bytes = std::mem::take(&mut self.tail);
+        let keep = match std::str::from_utf8(&bytes) {
+            Ok(s) => {
+                self.text.push_str(s);
+                bytes.len()
+            }
+            Err(e) if e.error_len().is_none() => {
+                let good = e.valid_up_to();
+                self.text
+                    .push_str(std::str::from_utf8(&bytes[..good]).expect("valid up to"));
+                good
+            }
+            Err(e) => {
+                let at = self.text.len() + e.valid_up_to();
+                self.broken = Some(at);
+                return Err(invalid_utf8(at));
+            }
+        };
+        self.tail = bytes[keep..].to_vec();
+        match self.decoder.view(&self.text, true)? {
+            Some((view, cut)) => {
+                self.view = Some(view);
+                self.cut = cut;
+            }
+            None => {
+                self.view = None;
+                self.cut.clear();
+            }
+        }
+        Ok(())
+    }
+
+    /// The view of the text so far: `None` while there is nothing to show.
+    pub fn view(&self) -> Option<&Value> {
+        self.view.as_ref()
+    }
+
+    /// The text received so far.
+    pub fn text(&self) -> &str {
+        &self.text
+    }
+
+    /// Whether the value at `path` in the view is complete (it will not
+    /// change any more): shown, and not cut off at the end of the text so
+    /// far. `false` for a path not in the view.
+    pub fn is_complete(&self, path: &Path) -> bool {
+        let shown = self.view.as_ref().is_some_and(|v| at(v, path).is_some());
+        shown && !self.cut.iter().any(|cut| cut.starts_with(path))
+    }
+
+    /// Decodes the whole reply: what [`SchemaDecoder::decode`] gives for
+    /// it.
+    pub fn finish(self) -> Result<Value> {
+        self.finish_with_report().map(|(v, _)| v)
+    }
+
+    /// [`finish`](Self::finish), and what was done to the text (a
+    /// character cut off at the very end is dropped, as truncation).
+    pub fn finish_with_report(self) -> Result<(Value, Report)> {
+        if let Some(at) = self.broken {
+            return Err(invalid_utf8(at));
+        }
+        let (value, mut report) = self.decoder.decode_with_report(&self.text)?;
+        if !self.tail.is_empty() {
+            report.truncated = true;
+            report.repairs.push(Repair {
+                kind: RepairKind::TruncatedValue,
+                offset: self.text.len(),
+            });
+        }
+        Ok((value, report))
+    }
+}
+
+fn invalid_utf8(at: usize) -> Error {
+    Error::at(
+        ErrorKind::InvalidUtf8,
+        format_args!("invalid UTF-8 at byte {at}"),
+        at,
+    )
+}
+
+/// The value at `path` in `v`.
+fn at<'v>(v: &'v Value, path: &Path) -> Option<&'v Value> {
+    path.segments().iter().try_fold(v, |v, seg| match seg {
+        crate::Segment::Key(k) => v.as_object()?.get(&**k),
+        crate::Segment::Index(i) => v.as_array()?.get(*i),
+    })
+}
+
+#[cfg(feature = "schema")]
+impl Decoder {
+    /// Decodes into `T` through `T`'s JSON Schema: the reply is decoded
+    /// against the schema (as [`SchemaDecoder::of`] compiles it; once per
+    /// type, then kept), and `T` is read from the value that gives.
+    ///
+    /// When to use it: where serde reads `T` from content it buffers rather
+    /// than through the decoder, which gets no coercion from
+    /// [`decode`](Self::decode) — internally tagged enums (a tool call
+    /// tagged by its name), untagged enums, and structs with a
+    /// `#[serde(flatten)]` field. Through the schema every part is read by
+    /// the decoder, so `"max_results": "4"` for a `u32` in a tool call is 4,
+    /// an untagged enum takes the variant that needed the fewest coercions,
+    /// and a variant's tag written in another style is found. For other
+    /// types [`decode`](Self::decode) gives the same value, faster (no
+    /// value is built on the way). The schema's bounds and formats are
+    /// checked as well (an [`ErrorKind::Contract`] error), and a key a
+    /// struct with `deny_unknown_fields` does not have is left out and
+    /// reported rather than refused (unless [`Decoder::strict`]).
+    ///
+    /// ```
+    /// #[derive(Debug, PartialEq, serde::Deserialize, schemars::JsonSchema)]
+    /// #[serde(tag = "tool", rename_all = "snake_case")]
+    /// enum Call {
+    ///     Search { query: String, max_results: u32 },
+    ///     Stop,
+    /// }
+    ///
+    /// let reply = r#"{"tool": "Search", "query": "serde", "max_results": "4"}"#;
+    /// // serde reads the variant's fields from its buffer: no coercion.
+    /// assert!(serde_llm::from_llm_str::<Call>(reply).is_err());
+    /// let call: Call = serde_llm::Decoder::new().decode_aligned(reply)?;
+    /// assert_eq!(call, Call::Search { query: "serde".into(), max_results: 4 });
+    /// # Ok::<(), serde_llm::Error>(())
+    /// ```
+    pub fn decode_aligned<T>(&self, text: &str) -> Result<T>
+    where
+        T: schemars::JsonSchema + serde::de::DeserializeOwned + 'static,
+    {
+        self.decode_aligned_with_report(text).map(|(v, _)| v)
+    }
+
+    /// [`decode_aligned`](Self::decode_aligned), and tells what was done to
+    /// the text.
+    pub fn decode_aligned_with_report<T>(&self, text: &str) -> Result<(T, Report)>
+    where
+        T: schemars::JsonSchema + serde::de::DeserializeOwned + 'static,
+    {
+        let schema = compiled::<T>()?;
+        let d = SchemaDecoder {
+            schema,
+            decoder: self.clone(),
+        };
+        let (value, report) = d.decode_with_report(text)?;
+        let value = T::deserialize(value).map_err(|e| {
+            Error::new(
+                ErrorKind::Data,
+                format_args!(
+                    "the value decoded against `{}`'s schema: {e}",
+                    std::any::type_name::<T>()
+                ),
+            )
+        })?;
+        Ok((value, report))
+    }
+}
+
+/// `T`'s compiled schema, compiled once per type.
+#[cfg(feature = "schema")]
+fn compiled<T: schemars::JsonSchema + 'static>() -> Result<Arc<Compiled>> {
+    use std::any::TypeId;
+    use std::collections::HashMap;
+    use std::sync::{Mutex, OnceLock};
+
+    static CACHE: OnceLock<Mutex<HashMap<TypeId, Arc<Compiled>>>> = OnceLock::new();
+    let cache = CACHE.get_or_init(Default::default);
+    if let Some(c) = cache
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .get(&TypeId::of::<T>())
+    {
+        return Ok(c.clone());
+    }
+    let d = SchemaDecoder::of::<T>().map_err(|e| {
+        Error::new(
+            ErrorKind::Data,
+            format_args!(
+                "`{}`'s JSON Schema cannot be followed: {e}",
+                std::any::type_name::<T>()
+            ),
+        )
+    })?;
+    cache
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .insert(TypeId::of::<T>(), d.schema.clone());
+    Ok(d.schema)
+}
