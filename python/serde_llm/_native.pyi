@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from typing import IO, Any, Iterable, Literal, Optional, Sequence, Tuple, Union, overload
+from typing import IO, Any, Callable, Iterable, Literal, Optional, Sequence, Tuple, Union, overload
 
 JSONValue = Union[dict[str, Any], list[Any], str, int, float, bool, None]
 """A value as ``json.loads`` gives it."""
@@ -269,3 +269,27 @@ class StreamParser:
     def finish(self) -> Any:
         """The whole reply's value: what ``serde_llm.parse`` gives for all
         the text fed (validated when there is a schema)."""
+
+class Schema:
+    """A JSON Schema compiled once for decoding, with the validator that
+    turns decoded values into Python types (pydantic's, for a model)."""
+
+    def __init__(
+        self,
+        schema: dict[str, Any],
+        validate: Optional[Callable[[Any], Any]] = None,
+        *,
+        strict: bool = False,
+        ignore_unknown_keywords: bool = False,
+    ) -> None:
+        """Compiles ``schema``; raises ``SchemaError`` for a keyword the
+        decoder does not follow (unless ``ignore_unknown_keywords``)."""
+    def parse(self, text: Text, *, report: bool = False, partial: bool = False) -> Any:
+        """Decodes the value in ``text`` against the schema, then validates
+        it; ``(value, report)`` with ``report``; with ``partial``, the
+        unvalidated view of a reply still being written."""
+    @property
+    def strict(self) -> bool:
+        """Whether it decodes with no repair and no coercion."""
+    def stream(self) -> StreamParser:
+        """A ``StreamParser`` decoding against this schema."""

@@ -4,9 +4,9 @@ common cases."""
 
 from __future__ import annotations
 
-from typing import Optional
+from typing import Any, Optional, Tuple
 
-__all__ = ["DecodeError", "NoJsonError", "TruncatedError"]
+__all__ = ["DecodeError", "NoJsonError", "TruncatedError", "SchemaError"]
 
 
 class DecodeError(ValueError):
@@ -49,7 +49,7 @@ class DecodeError(ValueError):
         self.feedback = feedback
         self.snippet = snippet
 
-    def __reduce__(self):  # pickling keeps the attributes
+    def __reduce__(self) -> Tuple[Any, ...]:  # pickling keeps the attributes
         return (
             _rebuild,
             (
@@ -68,7 +68,7 @@ class DecodeError(ValueError):
         )
 
 
-def _rebuild(cls, message, attrs):
+def _rebuild(cls: Any, message: str, attrs: dict[str, Any]) -> Any:
     return cls(message, **attrs)
 
 
@@ -81,3 +81,17 @@ class NoJsonError(DecodeError):
 class TruncatedError(DecodeError):
     """The reply was cut off before a part the schema requires was written.
     ``kind`` is ``"truncated"``."""
+
+
+class SchemaError(ValueError):
+    """A JSON Schema the decoder cannot follow: a keyword it does not
+    understand, a ``$ref`` that points nowhere. ``path`` is where in the
+    schema (a JSON pointer, ``""`` for the root)."""
+
+    def __init__(self, message: str, *, path: str = "") -> None:
+        super().__init__(message)
+        self.message = message
+        self.path = path
+
+    def __reduce__(self) -> Tuple[Any, ...]:
+        return (_rebuild, (type(self), self.message, {"path": self.path}))

@@ -14,6 +14,7 @@ mod dump;
 mod fast;
 mod keys;
 mod report;
+mod schema;
 mod stream;
 mod text;
 mod value;
@@ -24,7 +25,7 @@ use value::Obj;
 /// are not UTF-8 are read with replacement characters (as a lossy
 /// `Decoder` reads them) where `lossy`, and are the library's
 /// `invalid_utf8` error otherwise.
-fn with_text<R>(
+pub(crate) fn with_text<R>(
     arg: &Bound<'_, PyAny>,
     lossy: bool,
     f: impl FnOnce(&str) -> PyResult<R>,
@@ -348,5 +349,6 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<report::Coercion>()?;
     m.add_class::<stream::StreamParser>()?;
     m.add_class::<stream::Delta>()?;
+    m.add_class::<schema::Schema>()?;
     Ok(())
 }

@@ -6,8 +6,9 @@
 use pyo3::prelude::*;
 use pyo3::types::{PyByteArray, PyBytes, PyDict, PyFloat, PyList, PyString, PyTuple};
 use serde_json::Value;
-use serde_llm::{Decoder, Path, Segment, StreamDecoder};
+use serde_llm::{Decoder, Path, SchemaStream, Segment, StreamDecoder};
 
+use crate::schema::Schema;
 use crate::{keys, report};
 
 /// A JSON value as Python objects (member order kept).
@@ -126,11 +127,29 @@ impl Delta {
     }
 }
 
+/// Where the deltas come from.
+enum Source {
+    /// The library's `StreamDecoder` of `serde_json::Value`: its own
+    /// deltas, in time linear in the reply.
+    Untyped(Box<StreamDecoder<Value>>),
+    /// The library's `SchemaStream` (which reads the text so far again on
+    /// each push): the deltas are the growth of its view, found by
+    /// comparing the view with the one before.
+    Schema {
+        stream: Box<SchemaStream>,
+        schema: Py<Schema>,
+        /// The view the deltas so far built.
+        shown: Value,
+        /// The root was reported complete.
+        done: bool,
+    },
+}
+
 /// Decodes a reply as it arrives, chunk by chunk (see the package's
 /// `StreamParser`).
 #[pyclass(module = "serde_llm._native")]
 pub struct StreamParser {
-    dec: StreamDecoder<Value>,
+    source: Source,
     strict: bool,
     /// The value so far, as Python objects: what the deltas so far build.
     root: Option<Py<PyAny>>,
@@ -143,22 +162,60 @@ pub struct StreamParser {
 }
 
 impl StreamParser {
+    /// A stream parser decoding against `schema`.
+    pub fn with_schema(schema: Py<Schema>) -> PyResult<StreamParser> {
+        let stream = Box::new(schema.get().dec.stream());
+        Ok(StreamParser {
+            source: Source::Schema {
+                stream,
+                schema,
+                shown: Value::Null,
+                done: false,
+            },
+            strict: false,
+            root: None,
+            owed: Vec::new(),
+            spine: None,
+        })
+    }
+
     fn push(
         &mut self,
         py: Python<'_>,
         chunk: &Bound<'_, PyAny>,
     ) -> PyResult<serde_llm::Result<()>> {
-        let got = if let Ok(s) = chunk.cast::<PyString>() {
-            self.dec.push(s.to_str()?)
+        let owned;
+        let bytes: &[u8] = if let Ok(s) = chunk.cast::<PyString>() {
+            s.to_str()?.as_bytes()
         } else if let Ok(b) = chunk.cast::<PyBytes>() {
-            self.dec.push(b.as_bytes())
+            b.as_bytes()
         } else if let Ok(b) = chunk.cast::<PyByteArray>() {
-            self.dec.push(b.to_vec())
+            owned = b.to_vec();
+            &owned
         } else {
             return Err(pyo3::exceptions::PyTypeError::new_err(format!(
                 "a chunk is str, bytes or bytearray, not {}",
                 chunk.get_type().name()?
             )));
+        };
+        let got = match &mut self.source {
+            Source::Untyped(dec) => dec.push(bytes),
+            Source::Schema {
+                stream,
+                shown,
+                done,
+                ..
+            } => stream.push(bytes).map(|()| {
+                let view = stream.view().cloned().unwrap_or(Value::Null);
+                let complete = !view.is_null() && stream.is_complete(&Path::root());
+                let mut deltas = Vec::new();
+                if !*done || view != *shown {
+                    diff(shown, &view, complete, &mut deltas);
+                }
+                *shown = view;
+                *done = complete;
+                deltas
+            }),
         };
         Ok(match got {
             Ok(deltas) => {
@@ -407,17 +464,24 @@ impl StreamParser {
     #[new]
     #[pyo3(signature = (schema = None, *, strict = false))]
     fn new(schema: Option<&Bound<'_, PyAny>>, strict: bool) -> PyResult<StreamParser> {
-        if schema.is_some_and(|s| !s.is_none()) {
-            return Err(pyo3::exceptions::PyTypeError::new_err(
-                "the native StreamParser is untyped; serde_llm.StreamParser takes a schema",
-            ));
+        if let Some(schema) = schema.filter(|s| !s.is_none()) {
+            let compiled = match schema.cast::<Schema>() {
+                Ok(s) => s.clone().unbind(),
+                Err(_) => schema
+                    .py()
+                    .import("serde_llm._schema")?
+                    .call_method1("compile", (schema, strict))?
+                    .cast_into::<Schema>()?
+                    .unbind(),
+            };
+            return StreamParser::with_schema(compiled);
         }
         let decoder = match strict {
             true => Decoder::strict(),
             false => Decoder::new(),
         };
         Ok(StreamParser {
-            dec: decoder.stream::<Value>(),
+            source: Source::Untyped(Box::new(decoder.stream::<Value>())),
             strict,
             root: None,
             owed: Vec::new(),
@@ -449,7 +513,7 @@ impl StreamParser {
         };
         match result {
             Ok(()) => self.take_deltas(py),
-            Err(e) => Err(report::error(py, &e, self.dec.text())),
+            Err(e) => Err(report::error(py, &e, self.text())),
         }
     }
 
@@ -468,7 +532,10 @@ impl StreamParser {
     /// The text received so far.
     #[getter]
     fn text(&self) -> &str {
-        self.dec.text()
+        match &self.source {
+            Source::Untyped(dec) => dec.text(),
+            Source::Schema { stream, .. } => stream.text(),
+        }
     }
 
     /// Whether the value at `path` (a tuple of keys and indexes, or a string
@@ -481,12 +548,122 @@ impl StreamParser {
             Some(p) => path_of(p)?,
             None => Path::root(),
         };
-        Ok(self.dec.is_complete(&path))
+        Ok(match &self.source {
+            Source::Untyped(dec) => dec.is_complete(&path),
+            Source::Schema { stream, .. } => stream.is_complete(&path),
+        })
     }
 
     /// The whole reply's value: what `serde_llm.parse` gives for all the
-    /// text fed (raising `DecodeError` as it does).
+    /// text fed (raising `DecodeError` as it does), validated when there is
+    /// a schema.
     fn finish(&mut self, py: Python<'_>) -> PyResult<Py<PyAny>> {
-        crate::untyped(py, self.dec.text(), self.strict, false, false)
+        match &self.source {
+            Source::Untyped(dec) => crate::untyped(py, dec.text(), self.strict, false, false),
+            Source::Schema { stream, schema, .. } => {
+                schema.get().decode(py, stream.text(), false, false)
+            }
+        }
+    }
+}
+
+/// The path of `segments`.
+fn path_of_segments(segments: &[Segment]) -> Path {
+    segments.iter().fold(Path::root(), |p, s| match s {
+        Segment::Key(k) => p.key(&**k),
+        Segment::Index(i) => p.index(*i),
+    })
+}
+
+/// The deltas that turn the view `old` into `new` (`done`: `new` is
+/// complete), as the library's stream reports a view's growth: what is new
+/// or grew; a change that is not growth starts the view again at the root.
+fn diff(old: &Value, new: &Value, done: bool, out: &mut Vec<serde_llm::Delta>) {
+    let mut path = Vec::new();
+    let mut grown = Vec::new();
+    if !old.is_null() && grows(old, new, &mut path, &mut grown) {
+        out.append(&mut grown);
+    } else if old != new {
+        if !old.is_null() {
+            out.push(serde_llm::Delta::Reset);
+        }
+        if !new.is_null() {
+            out.push(serde_llm::Delta::Started {
+                path: Path::root(),
+                value: new.clone(),
+            });
+        }
+    }
+    if done && !new.is_null() {
+        out.push(serde_llm::Delta::Completed {
+            path: Path::root(),
+            value: new.clone(),
+        });
+    }
+}
+
+/// Whether `new` is `old` grown; the deltas of the growth go to `out`.
+fn grows(
+    old: &Value,
+    new: &Value,
+    path: &mut Vec<Segment>,
+    out: &mut Vec<serde_llm::Delta>,
+) -> bool {
+    match (old, new) {
+        _ if old == new => true,
+        (Value::String(a), Value::String(b)) if b.starts_with(a.as_str()) => {
+            out.push(serde_llm::Delta::Appended {
+                path: path_of_segments(path),
+                text: b[a.len()..].to_owned(),
+            });
+            true
+        }
+        (Value::String(_), Value::String(b)) => {
+            out.push(serde_llm::Delta::Started {
+                path: path_of_segments(path),
+                value: Value::String(b.clone()),
+            });
+            true
+        }
+        (Value::Array(a), Value::Array(b)) if a.len() <= b.len() => {
+            for (i, (x, y)) in a.iter().zip(b).enumerate() {
+                path.push(Segment::Index(i));
+                let ok = grows(x, y, path, out);
+                path.pop();
+                if !ok {
+                    return false;
+                }
+            }
+            for (i, y) in b.iter().enumerate().skip(a.len()) {
+                path.push(Segment::Index(i));
+                out.push(serde_llm::Delta::Started {
+                    path: path_of_segments(path),
+                    value: y.clone(),
+                });
+                path.pop();
+            }
+            true
+        }
+        (Value::Object(a), Value::Object(b)) if a.keys().all(|k| b.contains_key(k)) => {
+            for (k, y) in b {
+                path.push(Segment::Key(k.as_str().into()));
+                let ok = match a.get(k) {
+                    Some(x) => grows(x, y, path, out),
+                    None => {
+                        out.push(serde_llm::Delta::Started {
+                            path: path_of_segments(path),
+                            value: y.clone(),
+                        });
+                        true
+                    }
+                };
+                path.pop();
+                if !ok {
+                    return false;
+                }
+            }
+            true
+        }
+        _ => false,
     }
 }

@@ -178,7 +178,7 @@ def test_the_stubs_name_everything_exported():
 
     stub = (pathlib.Path(serde_llm.__file__).parent / "_native.pyi").read_text()
     for name in ["repair_json", "loads", "load", "from_file", "parse", "StreamParser", "Delta", "Report",
-                 "Repair", "Coercion"]:
+                 "Repair", "Coercion", "Schema"]:
         assert name in stub
         assert hasattr(serde_llm._native, name)
 

@@ -31,7 +31,7 @@ REPLIES = replies() + [
 ]
 
 
-def same(a, b, view=False) -> bool:
+def same(a, b, view=False, ordered=True) -> bool:
     """Equal, member order included (NaN equal to itself). ``view``: ``a``
     is a stream's value, whose untyped view (the library's
     ``serde_json::Value``) holds NaN and the infinities as ``None`` until
@@ -43,9 +43,10 @@ def same(a, b, view=False) -> bool:
     if isinstance(a, bool) or isinstance(b, bool):
         return type(a) is type(b) and a == b
     if isinstance(a, dict) and isinstance(b, dict):
-        return list(a) == list(b) and all(same(a[k], b[k], view) for k in a)
+        keys = list(a) == list(b) if ordered else a.keys() == b.keys()
+        return keys and all(same(a[k], b[k], view, ordered) for k in a)
     if isinstance(a, list) and isinstance(b, list):
-        return len(a) == len(b) and all(same(x, y, view) for x, y in zip(a, b))
+        return len(a) == len(b) and all(same(x, y, view, ordered) for x, y in zip(a, b))
     return a == b
 
 
@@ -180,3 +181,125 @@ def test_deltas_describe_the_changes():
 def test_a_bad_chunk_type_is_a_type_error():
     with pytest.raises(TypeError):
         serde_llm.StreamParser().feed([1, 2])
+
+
+# --- against a schema -------------------------------------------------------
+
+pydantic = pytest.importorskip("pydantic")
+from typing import Annotated, Literal, Optional, Union  # noqa: E402
+
+from pydantic import BaseModel, Field  # noqa: E402
+
+
+class Step(BaseModel):
+    n: int
+    text: str = serde_llm.partial_field()
+
+
+class Recipe(BaseModel):
+    id: int = Field(json_schema_extra={"x-required-for-view": True})
+    title: str
+    body: str = serde_llm.partial_field()
+    steps: list[Step] = serde_llm.partial_field()
+    confidence: Optional[float] = Field(None, alias="conf")
+    tags: list[str] = []
+    extraInfo: Optional[Step] = None
+
+
+class Search(BaseModel):
+    tool: Literal["search"]
+    query: str = serde_llm.partial_field()
+    limit: int = 5
+
+
+class Finish(BaseModel):
+    tool: Literal["finish"]
+    answer: str = serde_llm.partial_field()
+
+
+class Turn(BaseModel):
+    calls: list[Annotated[Union[Search, Finish], Field(discriminator="tool")]] = serde_llm.partial_field()
+
+
+TYPED = [
+    (Recipe, RECIPE.replace('"confidence"', '"conf"')),
+    (Recipe, f"Sure! Here is the recipe:\n```json\n{RECIPE}\n```\nEnjoy."),
+    (Recipe, "{id: 3, title: 'Bread', body: 'Mix, then wait',, steps: [{n: '1', text: 'Mix'}], tags: 'slow',}"),
+    (Turn, '{"calls": [{"tool": "search", "query": "rust serde", "limit": "3"}, {"tool": "finish", "answer": "It is a framework."}]}'),
+]
+
+
+def typed_one_shot(model, prefix):
+    try:
+        return serde_llm.parse(prefix, model, partial=True)
+    except serde_llm.DecodeError as e:
+        return ("error", e.kind)
+
+
+def typed_replay(model, text, chunks):
+    p = serde_llm.StreamParser(model)
+    built = None
+    fed = ""
+    for chunk in chunks:
+        fed += chunk
+        want = typed_one_shot(model, fed)
+        try:
+            deltas = p.feed(chunk)
+        except serde_llm.DecodeError as e:
+            assert want == ("error", e.kind), fed
+            continue
+        # A schema's view lists properties in the schema's order and keys
+        # it does not name after them: a property that arrives later can
+        # come before one shown earlier, so members are compared as a dict
+        # compares them.
+        assert same(p.value, want, ordered=False), (fed, p.value, want)
+        for d in deltas:
+            built = apply(built, d)
+        assert same(built, p.value, ordered=False), (fed, built, p.value)
+    try:
+        want = serde_llm.parse(text, model)
+    except serde_llm.DecodeError as e:
+        with pytest.raises(serde_llm.DecodeError) as got:
+            p.finish()
+        assert got.value.kind == e.kind
+        return
+    got = p.finish()
+    assert type(got) is model and got == want
+
+
+@pytest.mark.parametrize("model,text", TYPED, ids=[f"typed{i}" for i in range(len(TYPED))])
+def test_typed_every_split_in_two(model, text):
+    for i in range(len(text) + 1):
+        typed_replay(model, text, [text[:i], text[i:]])
+
+
+@pytest.mark.parametrize("model,text", TYPED, ids=[f"typed{i}" for i in range(len(TYPED))])
+def test_typed_random_chunkings(model, text):
+    rng = random.Random(len(text))
+    for _ in range(10):
+        cuts = sorted(rng.sample(range(1, len(text)), min(len(text) - 1, rng.randint(1, 30))))
+        typed_replay(model, text, [text[a:b] for a, b in zip([0] + cuts, cuts + [len(text)])])
+
+
+def test_a_typed_stream_shows_what_may_grow():
+    p = serde_llm.StreamParser(Recipe)
+    p.feed('{"id": 7, "title": "Bread", "body": "Feed the sta')
+    assert p.value == {"id": 7, "title": "Bread", "body": "Feed the sta"}
+    assert p.is_complete("$.title") and not p.is_complete("$.body")
+    p.feed('rter", "steps": [{"n": 1, "text": "Mi')
+    assert p.value["steps"] == [{"n": 1, "text": "Mi"}]
+    # A call (one of several shapes) is shown once it is complete.
+    t = serde_llm.StreamParser(Turn)
+    t.feed('{"calls": [{"tool": "search", "query": "rust serde", "limit": 3}, {"tool": "finish", "answer": "It is')
+    assert t.value == {"calls": [{"tool": "search", "query": "rust serde", "limit": 3}]}
+    assert t.is_complete("$.calls[0]") and not t.is_complete()
+    t.feed(' a framework."}]}')
+    assert t.is_complete()
+    assert t.finish() == Turn(calls=[Search(tool="search", query="rust serde", limit=3),
+                                     Finish(tool="finish", answer="It is a framework.")])
+    s = serde_llm.Schema({"type": "object", "properties": {"a": {"type": "integer"}}})
+    q = s.stream()
+    q.feed('{"a": "4')
+    assert q.value == {}
+    q.feed('"}')
+    assert q.value == {"a": 4} and q.finish() == {"a": 4}
