@@ -9,10 +9,13 @@
 //! {"a":"x","b":[1,2]}
 //! $ printf 'Sure:\n```json\n{"a": 1,}\n```' | serde-llm extract
 //! {"a": 1,}
+//! $ echo "{query: 'rust', maxResults: '5'}" | serde-llm repair --schema search.json
+//! {"max_results":5,"query":"rust"}
 //! ```
 //!
 //! `repair` prints the recovered value (`--lines`: one per input line, for
-//! batches and logs); `extract` prints where in the reply it was found, as
+//! batches and logs; `--schema FILE`: decoded against a JSON Schema);
+//! `extract` prints where in the reply it was found, as
 //! written; `stream` reads its input as it arrives and prints a line each
 //! time the value so far changes (or, with `--deltas`, each change itself),
 //! the final value last.
@@ -36,7 +39,7 @@ use std::process::ExitCode;
 use clap::{ColorChoice, Parser, Subcommand, ValueEnum};
 use serde::de::{DeserializeSeed, IgnoredAny, MapAccess, Visitor};
 use serde_json::Value;
-use serde_llm::{Allow, Decoder, Delta, Error, ErrorKind, Fix, Report};
+use serde_llm::{Allow, Decoder, Delta, Error, ErrorKind, Fix, Report, SchemaDecoder};
 
 /// Recover the JSON value in what a language model replied.
 ///
@@ -117,6 +120,18 @@ struct RepairArgs {
     /// member NAME (a string; the last one if the key repeats).
     #[arg(long, value_name = "NAME", requires = "lines")]
     field: Option<String>,
+
+    /// Decode each reply against the JSON Schema in FILE (an MCP tool's
+    /// inputSchema, a tool's parameters): coerced toward it (numbers and
+    /// bools written as text, keys in another style, enum values in
+    /// another case, one value for a list), a missing property's default
+    /// filled in, keys the schema forbids left out, bounds and formats
+    /// checked. The value is printed as serde_json holds it (object keys
+    /// sorted). A reply that does not fit is an error (exit 1) saying what
+    /// to fix; a schema the decoder cannot follow is a usage error (exit
+    /// 2) naming the keyword and where it is.
+    #[arg(long, value_name = "FILE")]
+    schema: Option<PathBuf>,
 
     /// How to decode.
     #[command(flatten)]
@@ -356,8 +371,14 @@ fn main() -> ExitCode {
     // `parse` exits by itself: 2 on a usage error, 0 for --help and --version.
     let cli = Cli::parse();
     let result = match cli.command {
-        Command::Repair(args) if args.lines => repair_lines(&args),
-        Command::Repair(args) => repair(&args),
+        Command::Repair(args) => match load_schema(&args) {
+            Err(message) => {
+                let _ = writeln!(io::stderr().lock(), "error: {message}");
+                return ExitCode::from(2);
+            }
+            Ok(schema) if args.lines => repair_lines(&args, schema.as_ref()),
+            Ok(schema) => repair(&args, schema.as_ref()),
+        },
         Command::Extract(args) => extract(&args),
         Command::Stream(args) => stream(&args),
     };
@@ -373,9 +394,57 @@ fn main() -> ExitCode {
     }
 }
 
+/// `repair --schema FILE`: the schema compiled, with the decoder's options.
+fn load_schema(args: &RepairArgs) -> Result<Option<SchemaDecoder>, String> {
+    let Some(path) = &args.schema else {
+        return Ok(None);
+    };
+    let shown = path.display();
+    let text = fs::read(path).map_err(|e| format!("cannot read the schema {shown}: {e}"))?;
+    let schema: Value = serde_json::from_slice(&text)
+        .map_err(|e| format!("the schema {shown} is not JSON: {e}"))?;
+    let decoder = SchemaDecoder::new(&schema).map_err(|e| format!("the schema {shown}: {e}"))?;
+    Ok(Some(decoder.with_decoder(args.decoder.decoder())))
+}
+
+/// One reply decoded against a schema: the value as compact JSON, and the
+/// report.
+fn decode_schema(
+    schema: &SchemaDecoder,
+    bytes: &[u8],
+    lossy: bool,
+) -> Result<(String, Report), Failure> {
+    let decoded = match text_of(bytes, lossy)? {
+        Cow::Borrowed(_) => schema.decode_slice_with_report(bytes),
+        // Invalid UTF-8 replaced (--lossy): the repair of the bytes says
+        // where, as for `extract`.
+        Cow::Owned(text) => schema.decode_with_report(&text).map(|(v, mut report)| {
+            if let Ok((_, replaced)) = schema.decoder().repair_slice_with_report(bytes) {
+                let kind = serde_llm::RepairKind::InvalidUtf8;
+                report
+                    .repairs
+                    .extend(replaced.repairs.into_iter().filter(|r| r.kind == kind));
+                report.repairs.sort_by_key(|r| r.offset);
+            }
+            (v, report)
+        }),
+    };
+    let (value, report) = decoded.map_err(|e| Failure::msg(describe(&e)))?;
+    Ok((value.to_string(), report))
+}
+
 /// The `repair` verb, one reply.
-fn repair(args: &RepairArgs) -> Result<(), Failure> {
+fn repair(args: &RepairArgs, schema: Option<&SchemaDecoder>) -> Result<(), Failure> {
     let bytes = read_input(args.file.as_deref())?;
+    if let Some(schema) = schema {
+        let (json, report) = decode_schema(schema, &bytes, args.decoder.lossy)?;
+        let json = if args.pretty { pretty(&json) } else { json };
+        write_line(&mut io::stdout().lock(), json.as_bytes())?;
+        if let Some(format) = args.report {
+            write_report(format, &report, || lossy_text(&bytes))?;
+        }
+        return Ok(());
+    }
     let (json, report) = args
         .decoder
         .decoder()
@@ -394,7 +463,7 @@ fn repair(args: &RepairArgs) -> Result<(), Failure> {
 const BATCH: usize = 64 * 1024;
 
 /// The `repair --lines` verb: one output line per input line.
-fn repair_lines(args: &RepairArgs) -> Result<(), Failure> {
+fn repair_lines(args: &RepairArgs, schema: Option<&SchemaDecoder>) -> Result<(), Failure> {
     let (input, name) = open_input(args.file.as_deref())?;
     let mut input = BufReader::with_capacity(BATCH, input);
     let mut out = BufWriter::with_capacity(BATCH, io::stdout().lock());
@@ -423,9 +492,13 @@ fn repair_lines(args: &RepairArgs) -> Result<(), Failure> {
         let result = reply_of_line(&line, field, args.decoder.lossy)
             .map_err(|e| format!("line {n}: {e}"))
             .and_then(|reply| {
-                decoder
-                    .repair_with_report(&reply)
-                    .map_err(|e| format!("line {n}: {e}"))
+                let decoded = match schema {
+                    Some(schema) => schema
+                        .decode_with_report(&reply)
+                        .map(|(value, report)| (value.to_string(), report)),
+                    None => decoder.repair_with_report(&reply),
+                };
+                decoded.map_err(|e| format!("line {n}: {e}"))
             });
         match result {
             Ok((json, report)) => {
@@ -928,8 +1001,8 @@ fn lossy_text(bytes: &[u8]) -> Cow<'_, str> {
 /// The error's alternate form: the one-line message, then `  near: <snippet>`
 /// on a second line when the position is known.
 fn describe(e: &Error) -> String {
-    if e.kind() == ErrorKind::Rejected {
-        // What the reply needed, one repair per line.
+    if matches!(e.kind(), ErrorKind::Rejected | ErrorKind::Contract) {
+        // What the reply needed, one repair (or broken rule) per line.
         return format!("{e}\n{}", e.feedback());
     }
     // The alternate form adds the snippet line.

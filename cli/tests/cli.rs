@@ -1644,3 +1644,153 @@ fn readme_sessions_are_true() {
     }
     assert!(sessions >= 3, "only {sessions} sessions found");
 }
+
+// `repair --schema`.
+
+/// A tool's input schema, as an MCP server publishes it.
+const SEARCH_SCHEMA: &str = r#"{
+  "type": "object",
+  "properties": {
+    "query": {"type": "string", "minLength": 1},
+    "max_results": {"type": "integer", "minimum": 1, "maximum": 20, "default": 10},
+    "order": {"enum": ["relevance", "newest"]}
+  },
+  "required": ["query"],
+  "additionalProperties": false
+}"#;
+
+#[test]
+fn schema_decodes_the_reply_against_it() {
+    let schema = TempFile::new("schema-search", SEARCH_SCHEMA.as_bytes());
+    let reply = "Calling the tool:\n```json\n{query: 'rust', maxResults: '5', order: 'Newest', page: 2,}\n```";
+    let out = run(
+        &["repair", "--schema", schema.arg(), "--report"],
+        reply.as_bytes(),
+    );
+    assert_eq!(
+        out.stdout,
+        "{\"max_results\":5,\"order\":\"newest\",\"query\":\"rust\"}\n"
+    );
+    let report: serde_json::Value = serde_json::from_str(out.stderr.trim_end()).unwrap();
+    let kinds: Vec<&str> = report["coercions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["kind"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        kinds,
+        [
+            "field_name",
+            "string_to_number",
+            "enum_variant",
+            "extra_key"
+        ]
+    );
+    assert_eq!(out.code, Some(0));
+    // The default filled in.
+    let out = run(
+        &["repair", "--schema", schema.arg(), "--pretty"],
+        br#"{"query": "rust"}"#,
+    );
+    assert_eq!(
+        out.stdout,
+        "{\n  \"max_results\": 10,\n  \"query\": \"rust\"\n}\n"
+    );
+    assert_eq!(out.code, Some(0));
+}
+
+#[test]
+fn schema_errors_say_what_to_fix() {
+    let schema = TempFile::new("schema-errors", SEARCH_SCHEMA.as_bytes());
+    let out = run(
+        &["repair", "--schema", schema.arg()],
+        br#"{"query": "", "max_results": 50}"#,
+    );
+    assert_eq!(out.stdout, "");
+    assert_eq!(
+        out.stderr,
+        "error: 2 contract violations\n\
+         $.query: expected at least 1 character, got \"\"\n\
+         $.max_results: expected a number at most 20, got 50\n"
+    );
+    assert_eq!(out.code, Some(1));
+    let out = run(
+        &["repair", "--schema", schema.arg()],
+        br#"{"max_results": 5}"#,
+    );
+    assert_eq!(
+        out.stderr,
+        "error: missing field `query` (line 1, column 18)\n  near: {\"max_results\": 5}\n"
+    );
+    assert_eq!(out.code, Some(1));
+    // Strict: a key the schema forbids is refused.
+    let out = run(
+        &["repair", "--schema", schema.arg(), "--strict"],
+        br#"{"query": "x", "page": 2}"#,
+    );
+    assert_eq!(
+        out.stderr,
+        "error: unknown field `page`, expected one of `max_results`, `order`, `query` at $.page (line 1, column 16)\n  near: {\"query\": \"x\", \"page\": 2}\n"
+    );
+    assert_eq!(out.code, Some(1));
+}
+
+#[test]
+fn a_schema_it_cannot_use_is_a_usage_error() {
+    let bad = TempFile::new(
+        "schema-bad",
+        br#"{"type": "object", "properties": {"a": {"not": {}}}}"#,
+    );
+    let out = run(&["repair", "--schema", bad.arg()], b"{}");
+    assert_eq!(
+        out.stderr,
+        format!(
+            "error: the schema {}: JSON Schema: at /properties/a: unknown keyword `not` (SchemaOptions::ignore_unknown_keywords leaves such keywords out)\n",
+            bad.arg()
+        )
+    );
+    assert_eq!(out.code, Some(2));
+    let broken = TempFile::new("schema-broken", b"{type: object}");
+    let out = run(&["repair", "--schema", broken.arg()], b"{}");
+    assert_eq!(
+        out.stderr,
+        format!(
+            "error: the schema {} is not JSON: key must be a string at line 1 column 2\n",
+            broken.arg()
+        )
+    );
+    assert_eq!(out.code, Some(2));
+    let out = run(&["repair", "--schema", "/no/such/schema.json"], b"{}");
+    assert!(
+        out.stderr
+            .starts_with("error: cannot read the schema /no/such/schema.json: "),
+        "{}",
+        out.stderr
+    );
+    assert_eq!(out.code, Some(2));
+}
+
+#[test]
+fn schema_with_lines_decodes_each_reply() {
+    let schema = TempFile::new("schema-lines", SEARCH_SCHEMA.as_bytes());
+    let input = "\"{query: 'a', max_results: '3'}\"\n\
+                 \"{\\\"query\\\": \\\"b\\\"}\"\n\
+                 \"{\\\"max_results\\\": 3}\"\n\
+                 \"{\\\"query\\\": \\\"c\\\", \\\"order\\\": \\\"oldest\\\"}\"\n\
+                 \"{\\\"query\\\": \\\"d\\\", \\\"max_results\\\": 99}\"\n";
+    let out = run(
+        &["repair", "--lines", "--schema", schema.arg()],
+        input.as_bytes(),
+    );
+    assert_eq!(
+        out.stdout,
+        "{\"max_results\":3,\"query\":\"a\"}\n\
+         {\"max_results\":10,\"query\":\"b\"}\n\
+         {\"error\":\"line 3: missing field `query` (line 1, column 18)\"}\n\
+         {\"error\":\"line 4: unknown variant `oldest`, expected `relevance` or `newest` at $.order (line 1, column 25)\"}\n\
+         {\"error\":\"line 5: $.max_results: expected a number at most 20, got 99\"}\n"
+    );
+    assert_eq!(out.stderr, "5 lines: 2 values (2 repaired), 3 errors\n");
+    assert_eq!(out.code, Some(1));
+}

@@ -22,9 +22,10 @@
 //! value's (it was decoded again from its JSON text, whose offsets are no
 //! place in the reply).
 
+use std::fmt;
 use std::marker::PhantomData;
 
-use serde::de::{self, Deserializer};
+use serde::de::{self, Deserialize, Deserializer, Visitor};
 use serde_json::Value;
 
 use super::compile::{Compiled, Id, Items, Kind};
@@ -40,8 +41,122 @@ pub(crate) fn read<'de, D: Deserializer<'de>>(
     alts: &[Id],
     path: Path<'_>,
 ) -> Result<Option<Value>, D::Error> {
-    let (place, written) = located(d, PhantomData::<Value>)?;
+    let (place, written) = located(d, PhantomData::<Written>)?;
     choose(cx, alts, &written, place.map(|p| p.0), path).map_err(de::Error::custom)
+}
+
+/// A value as written, members in the order written (so that it is read
+/// again, and its coercions reported, in that order; `serde_json::Value`
+/// sorts them).
+enum Written {
+    Null,
+    Bool(bool),
+    Number(serde_json::Number),
+    String(String),
+    Array(Vec<Written>),
+    Object(Vec<(String, Written)>),
+}
+
+impl<'de> Deserialize<'de> for Written {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Written, D::Error> {
+        d.deserialize_any(WrittenVisitor)
+    }
+}
+
+struct WrittenVisitor;
+
+impl<'de> Visitor<'de> for WrittenVisitor {
+    type Value = Written;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("any JSON value")
+    }
+
+    fn visit_bool<E: de::Error>(self, v: bool) -> Result<Written, E> {
+        Ok(Written::Bool(v))
+    }
+
+    fn visit_i64<E: de::Error>(self, v: i64) -> Result<Written, E> {
+        Ok(Written::Number(v.into()))
+    }
+
+    fn visit_u64<E: de::Error>(self, v: u64) -> Result<Written, E> {
+        Ok(Written::Number(v.into()))
+    }
+
+    fn visit_f64<E: de::Error>(self, v: f64) -> Result<Written, E> {
+        Ok(serde_json::Number::from_f64(v).map_or(Written::Null, Written::Number))
+    }
+
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<Written, E> {
+        Ok(Written::String(v.to_owned()))
+    }
+
+    fn visit_string<E: de::Error>(self, v: String) -> Result<Written, E> {
+        Ok(Written::String(v))
+    }
+
+    fn visit_unit<E: de::Error>(self) -> Result<Written, E> {
+        Ok(Written::Null)
+    }
+
+    fn visit_none<E: de::Error>(self) -> Result<Written, E> {
+        Ok(Written::Null)
+    }
+
+    fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<Written, D::Error> {
+        Written::deserialize(d)
+    }
+
+    fn visit_seq<A: de::SeqAccess<'de>>(self, mut seq: A) -> Result<Written, A::Error> {
+        let mut out = Vec::new();
+        while let Some(v) = seq.next_element()? {
+            out.push(v);
+        }
+        Ok(Written::Array(out))
+    }
+
+    fn visit_map<A: de::MapAccess<'de>>(self, mut map: A) -> Result<Written, A::Error> {
+        let mut out = Vec::new();
+        while let Some(member) = map.next_entry()? {
+            out.push(member);
+        }
+        Ok(Written::Object(out))
+    }
+}
+
+impl Written {
+    /// As compact JSON, members in the order written.
+    fn json(&self, out: &mut String) {
+        match self {
+            Written::Null => out.push_str("null"),
+            Written::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
+            Written::Number(n) => out.push_str(&n.to_string()),
+            Written::String(s) => out.push_str(&quote(s)),
+            Written::Array(items) => {
+                out.push('[');
+                for (i, v) in items.iter().enumerate() {
+                    if i > 0 {
+                        out.push(',');
+                    }
+                    v.json(out);
+                }
+                out.push(']');
+            }
+            Written::Object(members) => {
+                out.push('{');
+                for (i, (k, v)) in members.iter().enumerate() {
+                    if i > 0 {
+                        out.push(',');
+                    }
+                    out.push_str(&quote(k));
+                    out.push(':');
+                    v.json(out);
+                }
+                out.push('}');
+            }
+        }
+    }
 }
 
 /// How many `anyOf`s may each read a value inside another's alternative.
@@ -61,12 +176,13 @@ struct Fit {
 fn choose(
     cx: &Cx<'_>,
     alts: &[Id],
-    written: &Value,
+    written: &Written,
     at: Option<usize>,
     path: Path<'_>,
 ) -> Result<Option<Value>, String> {
     let schema = cx.schema;
-    let json = written.to_string();
+    let mut json = String::new();
+    written.json(&mut json);
     let mut decoder = cx.decoder.clone();
     decoder.strategies = Strategies::only_whole();
     decoder.max_repairs = None;
@@ -170,23 +286,28 @@ fn choose(
 
 /// Whether the alternative `id` could read `v` at all, coercions included
 /// (so that one that plainly cannot is not decoded).
-fn plausible(schema: &Compiled, id: Id, v: &Value, depth: usize) -> bool {
+fn plausible(schema: &Compiled, id: Id, v: &Written, depth: usize) -> bool {
     if depth > 16 {
         return true;
     }
-    let opens = |open: char| v.as_str().is_some_and(|s| s.trim_start().starts_with(open));
+    let opens = |open: char| matches!(v, Written::String(s) if s.trim_start().starts_with(open));
+    let (null, scalar) = (
+        matches!(v, Written::Null),
+        matches!(
+            v,
+            Written::String(_) | Written::Number(_) | Written::Bool(_)
+        ),
+    );
     match &schema.nodes[schema.resolve(id)].kind {
         Kind::Any => true,
         Kind::Never => false,
-        Kind::Nullable(inner) => v.is_null() || plausible(schema, *inner, v, depth + 1),
-        Kind::String | Kind::Enum(_) => {
-            matches!(v, Value::String(_) | Value::Number(_) | Value::Bool(_))
-        }
-        Kind::Integer | Kind::Number => matches!(v, Value::Number(_) | Value::String(_)),
-        Kind::Boolean => matches!(v, Value::Bool(_) | Value::String(_) | Value::Number(_)),
-        Kind::Null => v.is_null(),
-        Kind::Array(_) => !v.is_null(),
-        Kind::Object(_) | Kind::Map(_) => v.is_object() || opens('{'),
+        Kind::Nullable(inner) => null || plausible(schema, *inner, v, depth + 1),
+        Kind::String | Kind::Enum(_) => scalar,
+        Kind::Integer | Kind::Number => matches!(v, Written::Number(_) | Written::String(_)),
+        Kind::Boolean => scalar,
+        Kind::Null => null,
+        Kind::Array(_) => !null,
+        Kind::Object(_) | Kind::Map(_) => matches!(v, Written::Object(_)) || opens('{'),
         Kind::Choice(alts) => alts.iter().any(|&a| plausible(schema, a, v, depth + 1)),
         Kind::Ref(_) => unreachable!("resolved"),
     }

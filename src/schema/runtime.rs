@@ -237,6 +237,44 @@ impl SchemaDecoder {
         Ok((contract(decoded)?, reading.into_report()))
     }
 
+    /// [`decode`](Self::decode) for bytes, as [`Decoder::decode_slice`]
+    /// reads them: a character cut off at the very end is dropped (the
+    /// reply was cut inside it); invalid UTF-8 elsewhere is an
+    /// [`ErrorKind::InvalidUtf8`] error at the first bad byte.
+    ///
+    /// ```
+    /// let d = serde_llm::SchemaDecoder::new(&serde_json::json!({"type": "array", "items": {"type": "string"}}))?;
+    /// assert_eq!(d.decode_slice(b"[\"caf\xc3\xa9\", \"th\xc3")?, serde_json::json!(["café"]));
+    /// assert_eq!(d.decode_slice(b"[\"a\xff\"]").unwrap_err().kind(), serde_llm::ErrorKind::InvalidUtf8);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn decode_slice(&self, bytes: &[u8]) -> Result<Value> {
+        self.decode_slice_with_report(bytes).map(|(v, _)| v)
+    }
+
+    /// [`decode_slice`](Self::decode_slice), and tells what was done (a
+    /// dropped character is a [`RepairKind::TruncatedValue`] and makes the
+    /// report `truncated`).
+    pub fn decode_slice_with_report(&self, bytes: &[u8]) -> Result<(Value, Report)> {
+        let (text, cut) = match std::str::from_utf8(bytes) {
+            Ok(text) => (text, false),
+            Err(e) if e.error_len().is_none() => {
+                let text = std::str::from_utf8(&bytes[..e.valid_up_to()]).expect("valid up to");
+                (text, true)
+            }
+            Err(e) => {
+                let good = e.valid_up_to();
+                let text = std::str::from_utf8(&bytes[..good]).expect("valid up to");
+                return Err(invalid_utf8(good).locate(text));
+            }
+        };
+        let (value, mut report) = self.decode_with_report(text)?;
+        if cut {
+            mark_cut(&mut report, text.len());
+        }
+        Ok((value, report))
+    }
+
     /// The partial view of a reply that may still be being written (see
     /// [Partial views](#partial-views)): `None` while there is nothing to
     /// show, as [`Decoder::decode_partial`] gives for a type.
@@ -468,14 +506,19 @@ impl SchemaStream {
         }
         let (value, mut report) = self.decoder.decode_with_report(&self.text)?;
         if !self.tail.is_empty() {
-            report.truncated = true;
-            report.repairs.push(Repair {
-                kind: RepairKind::TruncatedValue,
-                offset: self.text.len(),
-            });
+            mark_cut(&mut report, self.text.len());
         }
         Ok((value, report))
     }
+}
+
+/// Records a character cut off at `offset`, the very end, as truncation.
+fn mark_cut(report: &mut Report, offset: usize) {
+    report.truncated = true;
+    report.repairs.push(Repair {
+        kind: RepairKind::TruncatedValue,
+        offset,
+    });
 }
 
 fn invalid_utf8(at: usize) -> Error {
