@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from typing import IO, Any, Callable, Iterable, Literal, Optional, Sequence, Tuple, Union, overload
+from typing import IO, Any, Callable, Iterable, Iterator, Literal, Optional, Sequence, Tuple, Union, overload
 
 JSONValue = Union[dict[str, Any], list[Any], str, int, float, bool, None]
 """A value as ``json.loads`` gives it."""
@@ -246,12 +246,21 @@ class Delta:
     def text(self) -> Optional[str]:
         """The characters appended; ``None`` for the other kinds."""
 
+class Deltas:
+    """What one feed changed: a sequence of ``Delta``s (each made when it
+    is read), indexed and iterated as a list is."""
+
+    def __len__(self) -> int: ...
+    def __getitem__(self, index: int) -> Delta: ...
+    def __iter__(self) -> Iterator[Delta]: ...
+    def __bool__(self) -> bool: ...
+
 class StreamParser:
     """Decodes a reply as it arrives, chunk by chunk, in time linear in the
     reply: ``value`` is kept up to date in place by each ``feed``."""
 
     def __init__(self, schema: Any = None, *, strict: bool = False) -> None: ...
-    def feed(self, chunk: Union[Text, Iterable[Text]]) -> list[Delta]:
+    def feed(self, chunk: Union[Text, Iterable[Text]]) -> Deltas:
         """Adds the next chunk (split anywhere, even inside a character), or
         each chunk of an iterable in one call; returns what changed."""
     @property

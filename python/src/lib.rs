@@ -349,6 +349,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<report::Coercion>()?;
     m.add_class::<stream::StreamParser>()?;
     m.add_class::<stream::Delta>()?;
+    m.add_class::<stream::Deltas>()?;
     m.add_class::<schema::Schema>()?;
     Ok(())
 }

@@ -145,6 +145,56 @@ enum Source {
     },
 }
 
+/// What one feed changed: a sequence of `Delta`s, each made when it is
+/// read (a feed that nobody asks about costs one object).
+#[pyclass(frozen, sequence, module = "serde_llm._native")]
+pub struct Deltas {
+    items: Vec<serde_llm::Delta>,
+}
+
+#[pymethods]
+impl Deltas {
+    fn __len__(&self) -> usize {
+        self.items.len()
+    }
+
+    fn __getitem__(&self, index: isize) -> PyResult<Delta> {
+        let n = self.items.len() as isize;
+        let i = if index < 0 { index + n } else { index };
+        if !(0..n).contains(&i) {
+            return Err(pyo3::exceptions::PyIndexError::new_err(
+                "delta index out of range",
+            ));
+        }
+        Ok(Delta {
+            inner: self.items[i as usize].clone(),
+        })
+    }
+
+    fn __bool__(&self) -> bool {
+        !self.items.is_empty()
+    }
+
+    fn __iter__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let items = self
+            .items
+            .iter()
+            .map(|d| Py::new(py, Delta { inner: d.clone() }))
+            .collect::<PyResult<Vec<_>>>()?;
+        PyList::new(py, items)?.try_iter().map(Bound::into_any)
+    }
+
+    fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
+        let parts = (0..self.items.len() as isize)
+            .map(|i| {
+                let d = Bound::new(py, self.__getitem__(i)?)?;
+                Ok(d.repr()?.to_string())
+            })
+            .collect::<PyResult<Vec<_>>>()?;
+        Ok(format!("[{}]", parts.join(", ")))
+    }
+}
+
 /// Decodes a reply as it arrives, chunk by chunk (see the package's
 /// `StreamParser`).
 #[pyclass(module = "serde_llm._native")]
@@ -383,12 +433,13 @@ impl StreamParser {
     }
 
     /// The deltas owed, as `Delta` objects.
-    fn take_deltas<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
-        let deltas = std::mem::take(&mut self.owed)
-            .into_iter()
-            .map(|inner| Py::new(py, Delta { inner }))
-            .collect::<PyResult<Vec<_>>>()?;
-        PyList::new(py, deltas)
+    fn take_deltas(&mut self, py: Python<'_>) -> PyResult<Py<Deltas>> {
+        Py::new(
+            py,
+            Deltas {
+                items: std::mem::take(&mut self.owed),
+            },
+        )
     }
 }
 
@@ -494,11 +545,7 @@ impl StreamParser {
     /// returns what changed, as a list of `Delta`s. Raises `DecodeError`
     /// when the text so far cannot be a value (its deltas then come with the
     /// next feed that succeeds).
-    fn feed<'py>(
-        &mut self,
-        py: Python<'py>,
-        chunk: &Bound<'py, PyAny>,
-    ) -> PyResult<Bound<'py, PyList>> {
+    fn feed<'py>(&mut self, py: Python<'py>, chunk: &Bound<'py, PyAny>) -> PyResult<Py<Deltas>> {
         let result = if chunk.cast::<PyString>().is_ok()
             || chunk.cast::<PyBytes>().is_ok()
             || chunk.cast::<PyByteArray>().is_ok()

@@ -165,7 +165,7 @@ def test_is_complete():
 
 def test_deltas_describe_the_changes():
     p = serde_llm.StreamParser()
-    deltas = p.feed('{"name": "Ad')
+    deltas = list(p.feed('{"name": "Ad'))
     deltas += p.feed('a", "n": 2}')
     assert [(d.kind, d.path, d.value, d.text) for d in deltas] == [
         ("started", (), {}, None),
@@ -176,6 +176,19 @@ def test_deltas_describe_the_changes():
         ("completed", ("n",), 2, None),
         ("completed", (), {"name": "Ada", "n": 2}, None),
     ]
+
+
+def test_deltas_are_a_sequence():
+    p = serde_llm.StreamParser()
+    deltas = p.feed('["a", "b')
+    assert len(deltas) == 4 and bool(deltas)
+    assert [(d.kind, d.path) for d in deltas] == [("started", ()), ("started", (0,)), ("completed", (0,)), ("started", (1,))]
+    assert deltas[-1].value == "b" and deltas[-1].text is None
+    assert [d.kind for d in p.feed("c")] == ["appended"]
+    with pytest.raises(IndexError):
+        deltas[4]
+    assert not p.feed("")
+    assert "completed" in repr(deltas)
 
 
 def test_a_bad_chunk_type_is_a_type_error():
