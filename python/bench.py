@@ -31,6 +31,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from typing import Optional
 
 HERE = pathlib.Path(__file__).resolve().parent
 PEERS = ["json_repair", "fast-json-repair", "repairjson", "partial-json-parser", "jiter", "pydantic>=2.7"]
@@ -208,7 +209,7 @@ def parse_table() -> None:
         price: float
         tags: list[str]
         in_stock: bool
-        rating: int | None
+        rating: Optional[int]
         note: str
 
     class Catalog(BaseModel):

@@ -16,7 +16,19 @@ from __future__ import annotations
 from typing import Any
 
 from . import _native, _schema
-from ._native import Coercion, Delta, Repair, Report, Schema, StreamParser, from_file, load, loads, repair_json
+from ._native import (
+    Coercion,
+    Delta,
+    Deltas,
+    Repair,
+    Report,
+    Schema,
+    StreamParser,
+    from_file,
+    load,
+    loads,
+    repair_json,
+)
 from .errors import DecodeError, NoJsonError, SchemaError, TruncatedError
 
 __all__ = [
@@ -29,6 +41,7 @@ __all__ = [
     "Schema",
     "partial_field",
     "Delta",
+    "Deltas",
     "Report",
     "Repair",
     "Coercion",
