@@ -298,7 +298,11 @@ def stream_table() -> None:
     print()
 
 
-def child() -> None:
+def child(installed: bool) -> None:
+    if not installed:
+        # The script's folder holds the package's sources (and perhaps a
+        # development build): the venv's wheel is the one measured.
+        sys.path[:] = [p for p in sys.path if pathlib.Path(p or ".").resolve() != HERE]
     import serde_llm
 
     print(f"serde_llm {serde_llm.__version__} from {pathlib.Path(serde_llm.__file__).parent}; Python {sys.version.split()[0]}\n")
@@ -313,7 +317,7 @@ def main() -> None:
     ap.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.child:
-        child()
+        child(args.installed)
         return
     with tempfile.TemporaryDirectory(prefix="serde_llm_bench_") as tmp:
         venv = pathlib.Path(tmp) / "venv"
@@ -330,7 +334,8 @@ def main() -> None:
         else:
             print("building serde_llm (release) into it ...", file=sys.stderr)
             subprocess.run(pip + [str(HERE)], check=True)
-        subprocess.run([py, str(pathlib.Path(__file__).resolve()), "--child"], check=True, env=env, cwd=tmp)
+        flags = ["--child"] + (["--installed"] if args.installed else [])
+        subprocess.run([py, str(pathlib.Path(__file__).resolve()), *flags], check=True, env=env, cwd=tmp)
 
 
 if __name__ == "__main__":
