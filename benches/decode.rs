@@ -14,6 +14,11 @@
 //!   reply of the same records pretty-printed and cut off before its final
 //!   `]}` and fence (the shape a reply cut off by a token limit has), into
 //!   a type whose list is marked partial;
+//! - `schema_1mb`: `SchemaDecoder::decode` against [`doc_schema`], `Doc`'s
+//!   JSON Schema as schemars writes it, on the valid document and the messy
+//!   reply, beside `from_llm_str::<Doc>` on the same texts (and
+//!   `from_llm_str::<Value>`, the cost of building a `serde_json::Value`,
+//!   which the schema path builds too);
 //! - `prefixes_20kb`: a 20 KB fenced reply decoded as a partial view at every
 //!   prefix, as naive streaming would, beside one decode of the whole reply
 //!   and a `StreamDecoder` fed one byte at a time (a view after each).
@@ -58,6 +63,49 @@ struct Address {
     street: String,
     city: String,
     zip: String,
+}
+
+/// [`Doc`]'s JSON Schema, as schemars writes it for these types (with the
+/// `x-partial` marks of their `#[llm(partial)]` fields): what a caller
+/// without the types, given only the schema, decodes against.
+fn doc_schema() -> serde_json::Value {
+    serde_json::json!({
+        "type": "object",
+        "properties": {
+            "records": {"type": "array", "items": {"$ref": "#/$defs/Record"}, "x-partial": true}
+        },
+        "required": ["records"],
+        "$defs": {
+            "Record": {
+                "type": "object",
+                "properties": {
+                    "id": {"type": "integer", "format": "uint64", "minimum": 0},
+                    "name": {"type": "string"},
+                    "email": {"type": "string"},
+                    "active": {"type": "boolean"},
+                    "score": {"type": "number", "format": "double"},
+                    "balance": {"type": "integer", "format": "int64"},
+                    "tags": {"type": "array", "items": {"type": "string"}},
+                    "address": {"$ref": "#/$defs/Address"},
+                    "note": {"type": ["string", "null"], "x-partial": true}
+                },
+                "required": ["id", "name", "email", "active", "score", "balance", "tags", "address"]
+            },
+            "Address": {
+                "type": "object",
+                "properties": {
+                    "street": {"type": "string"},
+                    "city": {"type": "string"},
+                    "zip": {"type": "string"}
+                },
+                "required": ["street", "city", "zip"]
+            }
+        }
+    })
+}
+
+fn schema_decoder() -> serde_llm::SchemaDecoder {
+    serde_llm::SchemaDecoder::new(&doc_schema()).unwrap()
 }
 
 /// A small deterministic generator (xorshift), so the data needs no crate.
@@ -233,6 +281,27 @@ fn decode(c: &mut Criterion) {
     });
     group.finish();
 
+    // The same document decoded against its JSON Schema: the value the
+    // schema path builds is the typed path's, read back.
+    let schema = schema_decoder();
+    let read = |v: serde_json::Value| Doc::deserialize(v).unwrap();
+    assert_eq!(read(schema.decode(&valid).unwrap()), doc);
+    assert_eq!(read(schema.decode(&messy).unwrap()), doc);
+    let mut group = c.benchmark_group("schema_1mb");
+    group.throughput(Throughput::Bytes(valid.len() as u64));
+    for (name, text) in [("valid", &valid), ("messy", &messy)] {
+        group.bench_with_input(BenchmarkId::new("typed", name), text, |b, s| {
+            b.iter(|| serde_llm::from_llm_str::<Doc>(s).unwrap())
+        });
+        group.bench_with_input(BenchmarkId::new("value", name), text, |b, s| {
+            b.iter(|| serde_llm::from_llm_str::<serde_json::Value>(s).unwrap())
+        });
+        group.bench_with_input(BenchmarkId::new("schema", name), text, |b, s| {
+            b.iter(|| schema.decode(s).unwrap())
+        });
+    }
+    group.finish();
+
     let (doc, valid, messy) = documents_of(10_000_000);
     let cut = cut_pretty(&messy);
     let records = serde_llm::from_llm_str::<CutDoc>(&cut).unwrap().records;
@@ -350,6 +419,23 @@ fn main() {
             "value_messy" => drop(std::hint::black_box(
                 serde_llm::from_llm_str::<serde_json::Value>(&messy).unwrap(),
             )),
+            "value_valid" => drop(std::hint::black_box(
+                serde_llm::from_llm_str::<serde_json::Value>(&valid).unwrap(),
+            )),
+            "schema_valid" => drop(std::hint::black_box(
+                schema_decoder().decode(&valid).unwrap(),
+            )),
+            "schema_messy" => drop(std::hint::black_box(
+                schema_decoder().decode(&messy).unwrap(),
+            )),
+            "schema_tolerant" => drop(std::hint::black_box(
+                schema_decoder()
+                    .with_decoder(serde_llm::Decoder::new().max_depth(127))
+                    .decode(&valid)
+                    .unwrap(),
+            )),
+            // Compiling the schema alone, to subtract.
+            "schema_none" => drop(std::hint::black_box(schema_decoder())),
             "repair_value" => drop(std::hint::black_box(
                 serde_json::from_str::<serde_json::Value>(&serde_llm::repair(&messy).unwrap())
                     .unwrap(),
@@ -386,7 +472,7 @@ fn main() {
             "fenced_none" => drop(std::hint::black_box(fenced(&valid))),
             "none" => {}
             other => panic!(
-                "BENCH_ONCE: no path {other:?} (serde_json, valid, messy, repair, fenced, fenced_none, tolerant, cut, cut_none, value_messy, repair_value, sizes, dump, none)"
+                "BENCH_ONCE: no path {other:?} (serde_json, valid, messy, repair, fenced, fenced_none, tolerant, cut, cut_none, value_valid, value_messy, repair_value, schema_valid, schema_messy, schema_tolerant, schema_none, sizes, dump, none)"
             ),
         }
         return;
@@ -405,9 +491,11 @@ fn interleaved(paths: &str) {
     let (_, valid, messy) = documents();
     let fenced = fenced(&valid);
     let tolerant = serde_llm::Decoder::new().max_depth(127);
+    let schema = schema_decoder();
     let runs: usize = std::env::var("BENCH_RUNS").map_or(200, |r| r.parse().unwrap());
     let paths: Vec<&str> = paths.split(',').collect();
-    let run = |path: &str| match path {
+    let run = |path: &str| {
+        match path {
         "serde_json" => drop(std::hint::black_box(
             serde_json::from_str::<Doc>(&valid).unwrap(),
         )),
@@ -424,9 +512,18 @@ fn interleaved(paths: &str) {
         "tolerant" => drop(std::hint::black_box(
             tolerant.decode::<Doc>(&valid).unwrap(),
         )),
+        "value_valid" => drop(std::hint::black_box(
+            serde_llm::from_llm_str::<serde_json::Value>(&valid).unwrap(),
+        )),
+        "value_messy" => drop(std::hint::black_box(
+            serde_llm::from_llm_str::<serde_json::Value>(&messy).unwrap(),
+        )),
+        "schema_valid" => drop(std::hint::black_box(schema.decode(&valid).unwrap())),
+        "schema_messy" => drop(std::hint::black_box(schema.decode(&messy).unwrap())),
         other => panic!(
-            "BENCH_MIN: no path {other:?} (serde_json, valid, fenced, messy, repair, tolerant)"
+            "BENCH_MIN: no path {other:?} (serde_json, valid, fenced, messy, repair, tolerant, value_valid, value_messy, schema_valid, schema_messy)"
         ),
+    }
     };
     // Each timed run right after an untimed one of the same path, so that
     // every path finds its input in the cache, as in criterion's loops.

@@ -684,6 +684,18 @@ fn schemas_it_cannot_follow_are_refused_with_where_and_why() {
         let e = SchemaDecoder::new(schema).unwrap_err();
         assert_eq!(e.to_string(), *message, "{schema}");
     }
+    // Nested deeper than a stack holds: refused, not a crash.
+    let mut deep = json!({"type": "string"});
+    for _ in 0..10_000 {
+        let mut outer = serde_json::Map::new();
+        outer.insert("type".into(), json!("array"));
+        outer.insert("items".into(), deep);
+        deep = Value::Object(outer);
+    }
+    let e = SchemaDecoder::new(&deep).unwrap_err();
+    assert_eq!(e.message(), "the schema nests more than 128 deep");
+    // (Dropping a value this deep overflows serde_json's recursive drop.)
+    std::mem::forget(deep);
     let lenient = SchemaOptions::new().ignore_unknown_keywords();
     let d = SchemaDecoder::with_options(
         &json!({"type": "object", "properties": {"a": {"type": "integer", "x-ui-widget": "slider"}}}),
@@ -1027,4 +1039,110 @@ fn a_schema_decoder_is_shared_across_threads() {
             });
         }
     });
+}
+
+#[test]
+fn a_views_list_leaves_out_elements_without_their_required_part() {
+    let d = decoder(json!({
+        "type": "object",
+        "properties": {
+            "steps": {
+                "type": "array",
+                "x-partial": true,
+                "items": {
+                    "type": "object",
+                    "properties": {
+                        "n": {"type": "integer", "x-required-for-view": true},
+                        "text": {"type": "string", "x-partial": true},
+                        "done": {"type": ["boolean", "null"]}
+                    }
+                }
+            }
+        }
+    }));
+    let table: &[(&str, Value)] = &[
+        (
+            r#"{"steps": [{"n": 1, "text": "Mix", "done": null}, {"text": "Bake"#,
+            json!({"steps": [{"n": 1, "text": "Mix", "done": null}]}),
+        ),
+        (
+            r#"{"steps": [{"n": 1, "done": nu"#,
+            json!({"steps": [{"n": 1}]}),
+        ),
+        (
+            r#"{"steps": [{"n": 1, "done": true}, {"n": 2, "text": "Ba"#,
+            json!({"steps": [{"n": 1, "done": true}, {"n": 2, "text": "Ba"}]}),
+        ),
+        (
+            r#"{"steps": [{"text": "no number"}, {"n": 2}]}"#,
+            json!({"steps": [{"n": 2}]}),
+        ),
+    ];
+    for (text, want) in table {
+        assert_eq!(
+            d.decode_partial(text).unwrap(),
+            Some(want.clone()),
+            "{text}"
+        );
+    }
+}
+
+#[test]
+fn any_seed_drives_the_decoder() {
+    use serde::de::{DeserializeSeed, Deserializer, IgnoredAny, MapAccess, Visitor};
+
+    /// Counts an object's members, as a binding might build its own
+    /// values instead of `serde_json::Value`s.
+    #[derive(Clone, Copy)]
+    struct Members;
+
+    impl<'de> DeserializeSeed<'de> for Members {
+        type Value = usize;
+        fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<usize, D::Error> {
+            d.deserialize_map(self)
+        }
+    }
+
+    impl<'de> Visitor<'de> for Members {
+        type Value = usize;
+        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+            f.write_str("an object")
+        }
+        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<usize, A::Error> {
+            let mut n = 0;
+            while map.next_entry::<String, IgnoredAny>()?.is_some() {
+                n += 1;
+            }
+            Ok(n)
+        }
+    }
+
+    let decoder = Decoder::new();
+    assert_eq!(
+        decoder
+            .decode_seed("Here: {a: 1, b: [2, 3],}", Members)
+            .unwrap(),
+        2
+    );
+    let (n, report) = decoder
+        .decode_seed_with_report("```json\n{\"a\": 1}\n```", Members)
+        .unwrap();
+    assert_eq!((n, report.strategy), (1, serde_llm::Strategy::Whole));
+    // A map keeps only the members complete enough: the cut one is left out.
+    assert_eq!(
+        decoder
+            .decode_seed_partial(r#"{"a": 1, "b": "x"#, Members)
+            .unwrap(),
+        Some(1)
+    );
+    assert_eq!(
+        decoder
+            .decode_seed_partial("Sure, one moment", Members)
+            .unwrap(),
+        None
+    );
+    assert_eq!(
+        decoder.decode_seed("[1]", Members).unwrap_err().kind(),
+        ErrorKind::NoJson
+    );
 }

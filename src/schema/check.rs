@@ -106,71 +106,80 @@ impl Checks {
     /// Checks `value`, calling `fail` with "expected …, got …" for each
     /// rule it breaks.
     pub(crate) fn check(&self, value: &Value, mut fail: impl FnMut(String)) {
-        let mut expect = |ok: bool, expected: String| {
-            if !ok {
-                fail(format!("expected {expected}, got {}", shown(value)));
-            }
-        };
+        // The message is made only for a rule broken (a macro, not a
+        // closure taking it: most values break none).
+        macro_rules! expect {
+            ($ok:expr, $expected:expr $(,)?) => {{
+                let ok: bool = $ok;
+                if !ok {
+                    fail(format!("expected {}, got {}", $expected, shown(value)));
+                }
+            }};
+        }
         match value {
             Value::Number(n) => {
                 let v = n.as_f64().unwrap_or(f64::NAN);
                 if let Some(b) = self.minimum {
                     match b.exclusive {
-                        true => expect(
+                        true => expect!(
                             v > b.value,
                             format!("a number greater than {}", num(b.value)),
                         ),
                         false => {
-                            expect(v >= b.value, format!("a number at least {}", num(b.value)))
+                            expect!(v >= b.value, format!("a number at least {}", num(b.value)))
                         }
                     }
                 }
                 if let Some(b) = self.maximum {
                     match b.exclusive {
-                        true => expect(v < b.value, format!("a number less than {}", num(b.value))),
-                        false => expect(v <= b.value, format!("a number at most {}", num(b.value))),
+                        true => {
+                            expect!(v < b.value, format!("a number less than {}", num(b.value)))
+                        }
+                        false => {
+                            expect!(v <= b.value, format!("a number at most {}", num(b.value)))
+                        }
                     }
                 }
                 if let Some(m) = self.multiple_of {
-                    expect(is_multiple(n, m), format!("a multiple of {}", num(m)));
+                    expect!(is_multiple(n, m), format!("a multiple of {}", num(m)));
                 }
                 if let Some(Format::Int { bits, signed }) = self.format {
-                    let name = format!("{}int{bits}", if signed { "" } else { "u" });
-                    expect(
+                    let sign = if signed { "" } else { "u" };
+                    expect!(
                         fits(n, bits, signed),
-                        format!("an integer that fits {name}"),
+                        format_args!("an integer that fits {sign}int{bits}"),
                     );
                 }
             }
             Value::String(s) => {
                 let chars = || s.chars().count() as u64;
                 if let Some(min) = self.min_length {
-                    expect(
+                    expect!(
                         chars() >= min,
                         format!("at least {min} {}", plural(min, "character")),
                     );
                 }
                 if let Some(max) = self.max_length {
-                    expect(
+                    expect!(
                         chars() <= max,
                         format!("at most {max} {}", plural(max, "character")),
                     );
                 }
                 if let Some((source, p)) = &self.pattern {
-                    expect(
+                    expect!(
                         p.is_match(s),
                         format!("a string matching the pattern `{source}`"),
                     );
                 }
                 match self.format {
-                    Some(Format::DateTime) => expect(
+                    Some(Format::DateTime) => expect!(
                         is_date_time(s),
-                        "a date-time (RFC 3339, like 2024-05-14T09:30:00Z)".into(),
+                        "a date-time (RFC 3339, like 2024-05-14T09:30:00Z)",
                     ),
-                    Some(Format::Date) => expect(is_date(s), "a date (like 2024-05-14)".into()),
-                    Some(Format::Uuid) => expect(
+                    Some(Format::Date) => expect!(is_date(s), "a date (like 2024-05-14)"),
+                    Some(Format::Uuid) => expect!(
                         is_uuid(s),
-                        "a UUID (like 123e4567-e89b-12d3-a456-426614174000)".into(),
+                        "a UUID (like 123e4567-e89b-12d3-a456-426614174000)",
                     ),
                     _ => {}
                 }
@@ -178,29 +187,29 @@ impl Checks {
             Value::Array(items) => {
                 let n = items.len() as u64;
                 if let Some(min) = self.min_items {
-                    expect(n >= min, format!("at least {min} {}", plural(min, "item")));
+                    expect!(n >= min, format!("at least {min} {}", plural(min, "item")));
                 }
                 if let Some(max) = self.max_items {
-                    expect(n <= max, format!("at most {max} {}", plural(max, "item")));
+                    expect!(n <= max, format!("at most {max} {}", plural(max, "item")));
                 }
                 if self.unique_items {
                     let unique = items
                         .iter()
                         .enumerate()
                         .all(|(i, a)| items[..i].iter().all(|b| !json_eq(a, b)));
-                    expect(unique, "items that are all different".into());
+                    expect!(unique, "items that are all different");
                 }
             }
             Value::Object(members) => {
                 let n = members.len() as u64;
                 if let Some(min) = self.min_properties {
-                    expect(
+                    expect!(
                         n >= min,
                         format!("at least {min} {}", plural(min, "property")),
                     );
                 }
                 if let Some(max) = self.max_properties {
-                    expect(
+                    expect!(
                         n <= max,
                         format!("at most {max} {}", plural(max, "property")),
                     );

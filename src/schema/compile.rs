@@ -120,6 +120,8 @@ pub(crate) struct Prop {
     pub name: &'static str,
     pub node: Id,
     pub required: bool,
+    /// Its node is nullable (`null` written stays `null`).
+    pub nullable: bool,
     /// `x-partial`: may hold a value cut off (`#[llm(partial)]`).
     pub partial: bool,
     /// `x-required-for-view`: no view of the object until it is complete
@@ -216,6 +218,7 @@ pub(crate) fn compile(root: &Value, opts: Options) -> Result<Compiled, SchemaErr
         nodes: Vec::new(),
         refs: HashMap::new(),
         opts,
+        nesting: 0,
     };
     let any = c.push(Kind::Any);
     let root_id = c.target("", "")?;
@@ -235,12 +238,25 @@ pub(crate) fn compile(root: &Value, opts: Options) -> Result<Compiled, SchemaErr
         }
     }
     let cuts = cuts(&c.nodes);
-    Ok(Compiled {
+    let mut compiled = Compiled {
         nodes: c.nodes,
         root: root_id,
         any,
         cuts,
-    })
+    };
+    // Whether each property is nullable, now that every node is known (a
+    // property's node may have been a recursive one still being built).
+    let nullable: Vec<bool> = (0..compiled.nodes.len())
+        .map(|id| matches!(compiled.nodes[compiled.resolve(id)].kind, Kind::Nullable(_)))
+        .collect();
+    for node in &mut compiled.nodes {
+        if let Kind::Object(o) = &mut node.kind {
+            for p in &mut o.props {
+                p.nullable = nullable[p.node];
+            }
+        }
+    }
+    Ok(compiled)
 }
 
 struct Compiler<'s> {
@@ -249,7 +265,15 @@ struct Compiler<'s> {
     /// JSON pointers compiled, for `$ref`s (recursion included).
     refs: HashMap<String, Id>,
     opts: Options,
+    /// How deep the schema being compiled nests (see [`MAX_NESTING`]).
+    nesting: usize,
 }
+
+/// How deep a schema may nest (schemas inside schemas, not counting
+/// `$ref`s, which point back rather than down): compiling recurses once
+/// per level, and a thread's stack must hold it (serde_json reads no
+/// deeper a schema written as text).
+const MAX_NESTING: usize = 128;
 
 fn err(at: &str, message: impl Into<String>) -> SchemaError {
     SchemaError::new(WHAT, at, message)
@@ -392,6 +416,19 @@ impl<'s> Compiler<'s> {
     }
 
     fn build(&mut self, value: &Value, at: &str, depth: usize) -> Result<Node, SchemaError> {
+        if self.nesting >= MAX_NESTING {
+            return Err(err(
+                at,
+                format!("the schema nests more than {MAX_NESTING} deep"),
+            ));
+        }
+        self.nesting += 1;
+        let node = self.build_at(value, at, depth);
+        self.nesting -= 1;
+        node
+    }
+
+    fn build_at(&mut self, value: &Value, at: &str, depth: usize) -> Result<Node, SchemaError> {
         let map = match value {
             Value::Bool(true) => return Ok(node(Kind::Any)),
             Value::Bool(false) => return Ok(node(Kind::Never)),
@@ -864,6 +901,7 @@ impl<'s> Compiler<'s> {
                 props.push(Prop {
                     name: intern(name),
                     node,
+                    nullable: false,
                     required: required.contains(&name.as_str()),
                     partial,
                     for_view,
@@ -877,6 +915,7 @@ impl<'s> Compiler<'s> {
                 props.push(Prop {
                     name: intern(name),
                     node,
+                    nullable: false,
                     required: true,
                     partial: false,
                     for_view: false,

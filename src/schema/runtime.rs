@@ -396,8 +396,8 @@ fn contract(decoded: Decoded) -> Result<Value> {
 ///
 /// Today each push decodes the text so far again (simple, and correct at
 /// every prefix; the work grows with the square of the reply's length):
-/// it is to move onto the linear stream engine [`StreamDecoder`]
-/// (crate::StreamDecoder) runs on, with the same results.
+/// it is to move onto the linear stream engine
+/// [`StreamDecoder`](crate::StreamDecoder) runs on, with the same results.
 ///
 /// ```
 /// use serde_json::json;

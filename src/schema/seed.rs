@@ -348,6 +348,7 @@ impl<'de> DeserializeSeed<'de> for Seed<'_, '_> {
 impl Cx<'_> {
     /// The value's `enum`/`const` (an error, as a type's unknown variant
     /// is) and, decoding, its bounds and formats (violations).
+    #[inline]
     fn finish<E: de::Error>(
         &self,
         node: &Node,
@@ -787,15 +788,6 @@ impl<'de> Visitor<'de> for KeySeed<'_> {
     }
 }
 
-/// A member slot of an object being read.
-enum Slot {
-    Unseen,
-    /// Written, but absent from the result (`null` for a property that is
-    /// not nullable, a value cut off).
-    Absent,
-    Value(Value),
-}
-
 impl<'de, 'c, 'p> Visitor<'de> for ObjectSeed<'c, 'p> {
     type Value = Option<Value>;
 
@@ -806,72 +798,103 @@ impl<'de, 'c, 'p> Visitor<'de> for ObjectSeed<'c, 'p> {
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
         let (seed, object) = (self.seed, self.object);
         let cx = seed.cx;
-        let mut slots: Vec<Slot> = object.props.iter().map(|_| Slot::Unseen).collect();
-        let mut extra = Vec::new();
+        let mut out = Map::new();
+        let mut seen = Seen::new(object.props.len());
         while let Some(key) = map.next_key_seed(KeySeed { cx, object })? {
             match key {
                 Key::Prop(i) => {
                     let prop = &object.props[i];
-                    if !matches!(slots[i], Slot::Unseen) {
+                    if !seen.insert(i) {
                         return Err(de::Error::duplicate_field(prop.name));
                     }
                     let here = step(seed.path, Seg::Key(prop.name));
-                    let (_, node) = cx.node(prop.node);
-                    let nullable = matches!(node.kind, Kind::Nullable(_));
                     let member = Member {
                         seed: Seed {
                             path: Path(Some(&here)),
                             ..seed.at(prop.node)
                         },
-                        direct: !cx.view && prop.required && !nullable,
-                        keep_null: nullable,
+                        direct: !cx.view && prop.required && !prop.nullable,
+                        keep_null: prop.nullable,
                     };
-                    slots[i] = match map.next_value_seed(Property { member, prop })? {
-                        Some(v) => Slot::Value(v),
-                        None => Slot::Absent,
-                    };
+                    if let Some(v) = map.next_value_seed(Property { member, prop })? {
+                        out.insert(prop.name.to_owned(), v);
+                    }
                 }
                 Key::Restyled => {
                     map.next_value::<IgnoredAny>()?;
                 }
                 Key::Extra(name) => {
                     if let Some(member) = self.extra(&mut map, &name)? {
-                        extra.push((name, member));
+                        out.insert(name, member);
                     }
                 }
             }
         }
-        let mut members = Vec::with_capacity(object.props.len() + extra.len());
-        for (prop, slot) in object.props.iter().zip(slots) {
-            match slot {
-                Slot::Value(v) => members.push((prop.name.to_owned(), v)),
-                Slot::Absent | Slot::Unseen if cx.view && prop.for_view => return Ok(None),
-                Slot::Absent => {}
-                Slot::Unseen if cx.view => {
-                    if prop.required {
-                        cx.state.missing.set(cx.state.missing.get() + 1);
-                    }
+        for (i, prop) in object.props.iter().enumerate() {
+            if cx.view {
+                if prop.for_view && !out.contains_key(prop.name) {
+                    return Ok(None);
                 }
-                Slot::Unseen => match &prop.default {
-                    Some(d) if cx.decoder.rules.coerce(CoercionKind::DefaultValue) => {
-                        members.push((prop.name.to_owned(), d.clone()));
-                        let here = step(seed.path, Seg::Key(prop.name));
-                        cx.state.entry(Entry {
-                            kind: CoercionKind::DefaultValue,
-                            path: Path(Some(&here)).render(),
-                            offset: None,
-                            at: seed.path.segments(),
-                            written: String::new(),
-                            used: d.to_string(),
-                        });
-                    }
-                    _ if prop.required => return Err(de::Error::missing_field(prop.name)),
-                    _ => {}
-                },
+                if prop.required && !seen.contains(i) {
+                    cx.state.missing.set(cx.state.missing.get() + 1);
+                }
+                continue;
+            }
+            if seen.contains(i) {
+                continue;
+            }
+            match &prop.default {
+                Some(d) if cx.decoder.rules.coerce(CoercionKind::DefaultValue) => {
+                    out.insert(prop.name.to_owned(), d.clone());
+                    let here = step(seed.path, Seg::Key(prop.name));
+                    cx.state.entry(Entry {
+                        kind: CoercionKind::DefaultValue,
+                        path: Path(Some(&here)).render(),
+                        offset: None,
+                        at: seed.path.segments(),
+                        written: String::new(),
+                        used: d.to_string(),
+                    });
+                }
+                _ if prop.required => return Err(de::Error::missing_field(prop.name)),
+                _ => {}
             }
         }
-        members.extend(extra);
-        Ok(Some(Value::Object(Map::from_iter(members))))
+        Ok(Some(Value::Object(out)))
+    }
+}
+
+/// Which properties of an object were written.
+enum Seen {
+    Few(u128),
+    Many(Vec<bool>),
+}
+
+impl Seen {
+    fn new(n: usize) -> Seen {
+        match n <= 128 {
+            true => Seen::Few(0),
+            false => Seen::Many(vec![false; n]),
+        }
+    }
+
+    /// Marks `i`; `false` if it was already.
+    fn insert(&mut self, i: usize) -> bool {
+        match self {
+            Seen::Few(bits) => {
+                let was = *bits & (1 << i) != 0;
+                *bits |= 1 << i;
+                !was
+            }
+            Seen::Many(v) => !std::mem::replace(&mut v[i], true),
+        }
+    }
+
+    fn contains(&self, i: usize) -> bool {
+        match self {
+            Seen::Few(bits) => *bits & (1 << i) != 0,
+            Seen::Many(v) => v[i],
+        }
     }
 }
 
