@@ -168,8 +168,8 @@ def test_a_json_schema_dict():
     }
     reply = "Calling the tool:\n```json\n{query: 'rust serde', maxResults: '5', order: 'Relevance', extra: 1,}\n```"
     assert serde_llm.parse(reply, schema) == {"query": "rust serde", "max_results": 5, "order": "relevance"}
-    # Properties come in the schema's order, as a struct's fields do.
-    assert list(serde_llm.parse('{"order": "relevance", "query": "q"}', schema)) == ["query", "max_results", "order"]
+    # Members come in the order written, defaults after them.
+    assert list(serde_llm.parse('{"order": "relevance", "query": "q"}', schema)) == ["order", "query", "max_results"]
     with pytest.raises(DecodeError) as e:
         serde_llm.parse('{"query": "rust", "max_results": 500}', schema)
     assert e.value.kind == "contract"

@@ -261,10 +261,10 @@ def typed_replay(model, text, chunks):
         except serde_llm.DecodeError as e:
             assert want == ("error", e.kind), fed
             continue
-        # A schema's view lists properties in the schema's order and keys
-        # it does not name after them: a property that arrives later can
-        # come before one shown earlier, so members are compared as a dict
-        # compares them.
+        # A schema's view is read again whole on each feed: its member order
+        # can differ from the order the deltas built the value in (a member
+        # completed later can come before one shown earlier), so members
+        # are compared as a dict compares them.
         assert same(p.value, want, ordered=False), (fed, p.value, want)
         for d in deltas:
             built = apply(built, d)
