@@ -1,0 +1,716 @@
+//! `StreamParser`: the library's `StreamDecoder` for Python. Each chunk goes
+//! to the decoder, and the deltas it returns are applied in place to a tree
+//! of Python objects, so `value` costs nothing to read and a feed costs what
+//! changed, never the whole value again.
+
+use pyo3::prelude::*;
+use pyo3::types::{PyByteArray, PyBytes, PyDict, PyFloat, PyList, PyString, PyTuple};
+use serde_json::Value;
+use serde_llm::{Decoder, Path, SchemaStream, Segment, StreamDecoder};
+
+use crate::schema::Schema;
+use crate::{keys, report};
+
+/// A JSON value as Python objects (member order kept).
+pub fn to_py<'py>(py: Python<'py>, v: &Value) -> PyResult<Bound<'py, PyAny>> {
+    Ok(match v {
+        Value::Null => py.None().into_bound(py),
+        Value::Bool(b) => pyo3::types::PyBool::new(py, *b).to_owned().into_any(),
+        Value::Number(n) => {
+            if let Some(i) = n.as_i64() {
+                i.into_pyobject(py).expect("infallible").into_any()
+            } else if let Some(u) = n.as_u64() {
+                u.into_pyobject(py).expect("infallible").into_any()
+            } else {
+                PyFloat::new(py, n.as_f64().unwrap_or(f64::NAN)).into_any()
+            }
+        }
+        Value::String(s) => PyString::new(py, s).into_any(),
+        Value::Array(a) => {
+            let items = a
+                .iter()
+                .map(|x| to_py(py, x))
+                .collect::<PyResult<Vec<_>>>()?;
+            PyList::new(py, items)?.into_any()
+        }
+        Value::Object(m) => {
+            let d = PyDict::new(py);
+            for (k, x) in m {
+                d.set_item(keys::key(py, k), to_py(py, x)?)?;
+            }
+            d.into_any()
+        }
+    })
+}
+
+/// A path as a tuple of keys (`str`) and indexes (`int`).
+fn path_tuple<'py>(py: Python<'py>, path: &Path) -> PyResult<Bound<'py, PyTuple>> {
+    let items = path
+        .segments()
+        .iter()
+        .map(|s| match s {
+            Segment::Key(k) => Ok(PyString::new(py, k).into_any()),
+            Segment::Index(i) => Ok(i.into_pyobject(py)?.into_any()),
+        })
+        .collect::<PyResult<Vec<_>>>()?;
+    PyTuple::new(py, items)
+}
+
+/// One change to a `StreamParser`'s value: `kind` is `"started"` (a value
+/// appeared at `path`, as far as it has arrived), `"appended"` (the string
+/// at `path` grew by `text`), `"completed"` (the value at `path` is all
+/// there: `value`) or `"reset"` (forget what was shown; the deltas after it
+/// build the value again). `path` is a tuple of keys and indexes, `()` for
+/// the whole value.
+#[pyclass(frozen, module = "serde_llm._native")]
+pub struct Delta {
+    inner: serde_llm::Delta,
+}
+
+#[pymethods]
+impl Delta {
+    /// `"started"`, `"appended"`, `"completed"` or `"reset"`.
+    #[getter]
+    fn kind(&self) -> &'static str {
+        match self.inner {
+            serde_llm::Delta::Started { .. } => "started",
+            serde_llm::Delta::Appended { .. } => "appended",
+            serde_llm::Delta::Completed { .. } => "completed",
+            _ => "reset",
+        }
+    }
+
+    /// Where: a tuple of keys and indexes (`()` for a reset).
+    #[getter]
+    fn path<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        match self.inner.path() {
+            Some(p) => path_tuple(py, p),
+            None => Ok(PyTuple::empty(py)),
+        }
+    }
+
+    /// The value started or completed (a new object each time it is read);
+    /// `None` for the other kinds.
+    #[getter]
+    fn value<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        match &self.inner {
+            serde_llm::Delta::Started { value, .. } | serde_llm::Delta::Completed { value, .. } => {
+                to_py(py, value)
+            }
+            _ => Ok(py.None().into_bound(py)),
+        }
+    }
+
+    /// The characters appended; `None` for the other kinds.
+    #[getter]
+    fn text(&self) -> Option<&str> {
+        match &self.inner {
+            serde_llm::Delta::Appended { text, .. } => Some(text),
+            _ => None,
+        }
+    }
+
+    fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
+        let path = self.path(py)?.repr()?.to_string();
+        Ok(match &self.inner {
+            serde_llm::Delta::Appended { text, .. } => format!(
+                "Delta(kind='appended', path={path}, text={})",
+                PyString::new(py, text).repr()?
+            ),
+            serde_llm::Delta::Started { .. } | serde_llm::Delta::Completed { .. } => format!(
+                "Delta(kind='{}', path={path}, value={})",
+                self.kind(),
+                self.value(py)?.repr()?
+            ),
+            _ => "Delta(kind='reset')".to_owned(),
+        })
+    }
+}
+
+/// Where the deltas come from.
+enum Source {
+    /// The library's `StreamDecoder` of `serde_json::Value`: its own
+    /// deltas, in time linear in the reply.
+    Untyped(Box<StreamDecoder<Value>>),
+    /// The library's `SchemaStream` (which reads the text so far again on
+    /// each push): the deltas are the growth of its view, found by
+    /// comparing the view with the one before.
+    Schema {
+        stream: Box<SchemaStream>,
+        schema: Py<Schema>,
+        /// The view the deltas so far built.
+        shown: Value,
+        /// The root was reported complete.
+        done: bool,
+    },
+}
+
+/// What one feed changed: a sequence of `Delta`s, each made when it is
+/// read (a feed that nobody asks about costs one object).
+#[pyclass(frozen, sequence, module = "serde_llm._native")]
+pub struct Deltas {
+    items: Vec<serde_llm::Delta>,
+}
+
+#[pymethods]
+impl Deltas {
+    fn __len__(&self) -> usize {
+        self.items.len()
+    }
+
+    fn __getitem__(&self, index: isize) -> PyResult<Delta> {
+        let n = self.items.len() as isize;
+        let i = if index < 0 { index + n } else { index };
+        if !(0..n).contains(&i) {
+            return Err(pyo3::exceptions::PyIndexError::new_err(
+                "delta index out of range",
+            ));
+        }
+        Ok(Delta {
+            inner: self.items[i as usize].clone(),
+        })
+    }
+
+    fn __bool__(&self) -> bool {
+        !self.items.is_empty()
+    }
+
+    fn __iter__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let items = self
+            .items
+            .iter()
+            .map(|d| Py::new(py, Delta { inner: d.clone() }))
+            .collect::<PyResult<Vec<_>>>()?;
+        PyList::new(py, items)?.try_iter().map(Bound::into_any)
+    }
+
+    fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
+        let parts = (0..self.items.len() as isize)
+            .map(|i| {
+                let d = Bound::new(py, self.__getitem__(i)?)?;
+                Ok(d.repr()?.to_string())
+            })
+            .collect::<PyResult<Vec<_>>>()?;
+        Ok(format!("[{}]", parts.join(", ")))
+    }
+}
+
+/// Decodes a reply as it arrives, chunk by chunk (see the package's
+/// `StreamParser`).
+#[pyclass(module = "serde_llm._native")]
+pub struct StreamParser {
+    source: Source,
+    strict: bool,
+    /// The value so far, as Python objects: what the deltas so far build.
+    root: Option<Py<PyAny>>,
+    /// Deltas from a feed that ended in an error: the next feed that
+    /// succeeds returns them first.
+    owed: Vec<serde_llm::Delta>,
+    /// The container the last delta was applied in, by its path: the
+    /// deltas of a chunk are about the same place, so it is looked up once.
+    spine: Option<(Vec<Segment>, Py<PyAny>)>,
+}
+
+impl StreamParser {
+    /// A stream parser decoding against `schema`.
+    pub fn with_schema(schema: Py<Schema>) -> PyResult<StreamParser> {
+        let stream = Box::new(schema.get().dec.stream());
+        Ok(StreamParser {
+            source: Source::Schema {
+                stream,
+                schema,
+                shown: Value::Null,
+                done: false,
+            },
+            strict: false,
+            root: None,
+            owed: Vec::new(),
+            spine: None,
+        })
+    }
+
+    fn push(
+        &mut self,
+        py: Python<'_>,
+        chunk: &Bound<'_, PyAny>,
+    ) -> PyResult<serde_llm::Result<()>> {
+        let owned;
+        let bytes: &[u8] = if let Ok(s) = chunk.cast::<PyString>() {
+            s.to_str()?.as_bytes()
+        } else if let Ok(b) = chunk.cast::<PyBytes>() {
+            b.as_bytes()
+        } else if let Ok(b) = chunk.cast::<PyByteArray>() {
+            owned = b.to_vec();
+            &owned
+        } else {
+            return Err(pyo3::exceptions::PyTypeError::new_err(format!(
+                "a chunk is str, bytes or bytearray, not {}",
+                chunk.get_type().name()?
+            )));
+        };
+        let got = match &mut self.source {
+            Source::Untyped(dec) => dec.push(bytes),
+            Source::Schema {
+                stream,
+                shown,
+                done,
+                ..
+            } => stream.push(bytes).map(|()| {
+                let view = stream.view().cloned().unwrap_or(Value::Null);
+                let complete = !view.is_null() && stream.is_complete(&Path::root());
+                let mut deltas = Vec::new();
+                if !*done || view != *shown {
+                    diff(shown, &view, complete, &mut deltas);
+                }
+                *shown = view;
+                *done = complete;
+                deltas
+            }),
+        };
+        Ok(match got {
+            Ok(deltas) => {
+                for d in &deltas {
+                    self.apply(py, d)?;
+                }
+                self.owed.extend(deltas);
+                Ok(())
+            }
+            Err(e) => Err(e),
+        })
+    }
+
+    /// Applies one delta to the Python value, as `Delta::apply` does to a
+    /// `serde_json::Value`. A container that completes is already what its
+    /// members' deltas built, so it is left as it is.
+    fn apply(&mut self, py: Python<'_>, d: &serde_llm::Delta) -> PyResult<()> {
+        let (path, value, done) = match d {
+            serde_llm::Delta::Started { path, value } => (path, value, false),
+            serde_llm::Delta::Completed { path, value } => (path, value, true),
+            serde_llm::Delta::Appended { path, text } => return self.append(py, path, text),
+            _ => {
+                self.root = None;
+                return Ok(());
+            }
+        };
+        let Some((last, outer)) = path.segments().split_last() else {
+            if !(done
+                && self
+                    .root
+                    .as_ref()
+                    .is_some_and(|r| in_place(r.bind(py), value)))
+            {
+                self.root = Some(to_py(py, value)?.unbind());
+            }
+            return Ok(());
+        };
+        let Some(parent) = self.at(py, outer)? else {
+            return Ok(());
+        };
+        match last {
+            Segment::Key(k) => {
+                let Ok(dict) = parent.cast::<PyDict>() else {
+                    return Ok(());
+                };
+                let key = keys::key(py, k);
+                if let Some(old) = dict.get_item(&key)? {
+                    if done && in_place(&old, value) {
+                        return Ok(());
+                    }
+                    self.replaced(path.segments());
+                }
+                dict.set_item(key, to_py(py, value)?)?;
+            }
+            Segment::Index(i) => {
+                let Ok(list) = parent.cast::<PyList>() else {
+                    return Ok(());
+                };
+                if *i == list.len() {
+                    list.append(to_py(py, value)?)?;
+                } else if *i < list.len() {
+                    if done && in_place(&list.get_item(*i)?, value) {
+                        return Ok(());
+                    }
+                    self.replaced(path.segments());
+                    list.set_item(*i, to_py(py, value)?)?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The container at `outer`, through the spine when it is the last one
+    /// used.
+    fn parent<'py>(
+        &mut self,
+        py: Python<'py>,
+        outer: &[Segment],
+    ) -> PyResult<Option<Bound<'py, PyAny>>> {
+        if let Some((path, at)) = &self.spine {
+            if path.as_slice() == outer {
+                return Ok(Some(at.bind(py).clone()));
+            }
+        }
+        let found = self.at(py, outer)?;
+        if let Some(at) = &found {
+            self.spine = Some((outer.to_vec(), at.clone().unbind()));
+        }
+        Ok(found)
+    }
+
+    /// The value at `path` is being replaced: the spine may be inside it.
+    fn replaced(&mut self, path: &[Segment]) {
+        if self
+            .spine
+            .as_ref()
+            .is_some_and(|(p, _)| p.starts_with(path))
+        {
+            self.spine = None;
+        }
+    }
+
+    fn append(&mut self, py: Python<'_>, path: &Path, text: &str) -> PyResult<()> {
+        let Some((last, outer)) = path.segments().split_last() else {
+            if let Some(root) = &self.root {
+                if let Ok(s) = root.bind(py).cast::<PyString>() {
+                    self.root = Some(grow(s, text)?.unbind());
+                }
+            }
+            return Ok(());
+        };
+        let Some(parent) = self.parent(py, outer)? else {
+            return Ok(());
+        };
+        match last {
+            Segment::Key(k) => {
+                let Ok(dict) = parent.cast::<PyDict>() else {
+                    return Ok(());
+                };
+                let key = keys::key(py, k);
+                if let Some(old) = dict.get_item(&key)? {
+                    if let Ok(s) = old.cast::<PyString>() {
+                        dict.set_item(key, grow(s, text)?)?;
+                    }
+                }
+            }
+            Segment::Index(i) => {
+                let Ok(list) = parent.cast::<PyList>() else {
+                    return Ok(());
+                };
+                if *i < list.len() {
+                    let old = list.get_item(*i)?;
+                    if let Ok(s) = old.cast::<PyString>() {
+                        list.set_item(*i, grow(s, text)?)?;
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The Python value at `path`, if there is one.
+    fn at<'py>(&self, py: Python<'py>, path: &[Segment]) -> PyResult<Option<Bound<'py, PyAny>>> {
+        let Some(root) = &self.root else {
+            return Ok(None);
+        };
+        let mut at = root.bind(py).clone();
+        for seg in path {
+            let next = match seg {
+                Segment::Key(k) => match at.cast::<PyDict>() {
+                    Ok(d) => d.get_item(keys::key(py, k))?,
+                    Err(_) => None,
+                },
+                Segment::Index(i) => match at.cast::<PyList>() {
+                    Ok(l) if *i < l.len() => Some(l.get_item(*i)?),
+                    _ => None,
+                },
+            };
+            match next {
+                Some(n) => at = n,
+                None => return Ok(None),
+            }
+        }
+        Ok(Some(at))
+    }
+
+    /// The deltas owed, as `Delta` objects.
+    fn take_deltas(&mut self, py: Python<'_>) -> PyResult<Py<Deltas>> {
+        Py::new(
+            py,
+            Deltas {
+                items: std::mem::take(&mut self.owed),
+            },
+        )
+    }
+}
+
+/// `s` followed by `text`, as a new string (Python strings do not change).
+fn grow<'py>(s: &Bound<'py, PyString>, text: &str) -> PyResult<Bound<'py, PyAny>> {
+    s.add(PyString::new(s.py(), text))
+}
+
+/// Whether a completed value is already in place as `old`: a container of
+/// its kind (its members' deltas built it), or the string that grew to it.
+fn in_place(old: &Bound<'_, PyAny>, new: &Value) -> bool {
+    match new {
+        Value::Object(_) => old.cast::<PyDict>().is_ok(),
+        Value::Array(_) => old.cast::<PyList>().is_ok(),
+        Value::String(s) => old
+            .cast::<PyString>()
+            .is_ok_and(|o| o.to_str().is_ok_and(|o| o == s)),
+        _ => false,
+    }
+}
+
+/// A path from Python: a tuple or list of keys (`str`) and indexes (`int`),
+/// or a string such as `"$.items[0].name"`.
+fn path_of(arg: &Bound<'_, PyAny>) -> PyResult<Path> {
+    if let Ok(s) = arg.cast::<PyString>() {
+        return parse_path(s.to_str()?).ok_or_else(|| {
+            pyo3::exceptions::PyValueError::new_err(format!("not a JSON path: {s}"))
+        });
+    }
+    let mut path = Path::root();
+    for seg in arg.try_iter()? {
+        let seg = seg?;
+        path = match seg.extract::<usize>() {
+            Ok(i) if seg.cast::<PyString>().is_err() => path.index(i),
+            _ => path.key(seg.extract::<String>()?),
+        };
+    }
+    Ok(path)
+}
+
+/// `$`, then `.key`, `[3]` or `["any key"]` steps.
+fn parse_path(s: &str) -> Option<Path> {
+    let mut rest = s.strip_prefix('$')?;
+    let mut path = Path::root();
+    while !rest.is_empty() {
+        if let Some(r) = rest.strip_prefix('.') {
+            let end = r.find(['.', '[']).unwrap_or(r.len());
+            path = path.key(&r[..end]);
+            rest = &r[end..];
+        } else if let Some(r) = rest.strip_prefix("[\"") {
+            // A quoted key: JSON string syntax up to its closing quote.
+            let mut de = serde_json::Deserializer::from_str(&rest[1..]).into_iter::<String>();
+            let key = de.next()?.ok()?;
+            let used = de.byte_offset();
+            let r = r.get(used - 1..)?.strip_prefix(']')?;
+            path = path.key(key);
+            rest = r;
+        } else if let Some(r) = rest.strip_prefix('[') {
+            let end = r.find(']')?;
+            path = path.index(r[..end].parse().ok()?);
+            rest = &r[end + 1..];
+        } else {
+            return None;
+        }
+    }
+    Some(path)
+}
+
+#[pymethods]
+impl StreamParser {
+    /// A parser for one reply. `strict`: no repair or coercion (as
+    /// `parse(..., strict=True)`).
+    #[new]
+    #[pyo3(signature = (schema = None, *, strict = false))]
+    fn new(schema: Option<&Bound<'_, PyAny>>, strict: bool) -> PyResult<StreamParser> {
+        if let Some(schema) = schema.filter(|s| !s.is_none()) {
+            let compiled = match schema.cast::<Schema>() {
+                Ok(s) => s.clone().unbind(),
+                Err(_) => schema
+                    .py()
+                    .import("serde_llm._schema")?
+                    .call_method1("compile", (schema, strict))?
+                    .cast_into::<Schema>()?
+                    .unbind(),
+            };
+            return StreamParser::with_schema(compiled);
+        }
+        let decoder = match strict {
+            true => Decoder::strict(),
+            false => Decoder::new(),
+        };
+        Ok(StreamParser {
+            source: Source::Untyped(Box::new(decoder.stream::<Value>())),
+            strict,
+            root: None,
+            owed: Vec::new(),
+            spine: None,
+        })
+    }
+
+    /// Adds the next chunk (`str` or `bytes`, split anywhere, even inside a
+    /// character), or every chunk of an iterable of them in one call, and
+    /// returns what changed, as a list of `Delta`s. Raises `DecodeError`
+    /// when the text so far cannot be a value (its deltas then come with the
+    /// next feed that succeeds).
+    fn feed<'py>(&mut self, py: Python<'py>, chunk: &Bound<'py, PyAny>) -> PyResult<Py<Deltas>> {
+        let result = if chunk.cast::<PyString>().is_ok()
+            || chunk.cast::<PyBytes>().is_ok()
+            || chunk.cast::<PyByteArray>().is_ok()
+        {
+            self.push(py, chunk)?
+        } else {
+            let mut last = Ok(());
+            for c in chunk.try_iter()? {
+                last = self.push(py, &c?)?;
+            }
+            last
+        };
+        match result {
+            Ok(()) => self.take_deltas(py),
+            Err(e) => Err(report::error(py, &e, self.text())),
+        }
+    }
+
+    /// The value so far (`None` until one starts): objects, arrays and
+    /// strings as far as they have arrived, numbers and literals once
+    /// complete. It is updated in place by each feed; copy it to keep a
+    /// snapshot.
+    #[getter]
+    fn value(&self, py: Python<'_>) -> Py<PyAny> {
+        match &self.root {
+            Some(v) => v.clone_ref(py),
+            None => py.None(),
+        }
+    }
+
+    /// The text received so far.
+    #[getter]
+    fn text(&self) -> &str {
+        match &self.source {
+            Source::Untyped(dec) => dec.text(),
+            Source::Schema { stream, .. } => stream.text(),
+        }
+    }
+
+    /// Whether the value at `path` (a tuple of keys and indexes, or a string
+    /// such as `"$.items[0]"`; `()` or `"$"` for the whole value) is
+    /// complete: it will not change any more. `False` for a path not in the
+    /// value yet.
+    #[pyo3(signature = (path = None))]
+    fn is_complete(&self, path: Option<&Bound<'_, PyAny>>) -> PyResult<bool> {
+        let path = match path {
+            Some(p) => path_of(p)?,
+            None => Path::root(),
+        };
+        Ok(match &self.source {
+            Source::Untyped(dec) => dec.is_complete(&path),
+            Source::Schema { stream, .. } => stream.is_complete(&path),
+        })
+    }
+
+    /// The whole reply's value: what `serde_llm.parse` gives for all the
+    /// text fed (raising `DecodeError` as it does), validated when there is
+    /// a schema.
+    fn finish(&mut self, py: Python<'_>) -> PyResult<Py<PyAny>> {
+        match &self.source {
+            Source::Untyped(dec) => crate::untyped(py, dec.text(), self.strict, false, false),
+            Source::Schema { stream, schema, .. } => {
+                schema.get().decode(py, stream.text(), false, false)
+            }
+        }
+    }
+}
+
+/// The path of `segments`.
+fn path_of_segments(segments: &[Segment]) -> Path {
+    segments.iter().fold(Path::root(), |p, s| match s {
+        Segment::Key(k) => p.key(&**k),
+        Segment::Index(i) => p.index(*i),
+    })
+}
+
+/// The deltas that turn the view `old` into `new` (`done`: `new` is
+/// complete), as the library's stream reports a view's growth: what is new
+/// or grew; a change that is not growth starts the view again at the root.
+fn diff(old: &Value, new: &Value, done: bool, out: &mut Vec<serde_llm::Delta>) {
+    let mut path = Vec::new();
+    let mut grown = Vec::new();
+    if !old.is_null() && grows(old, new, &mut path, &mut grown) {
+        out.append(&mut grown);
+    } else if old != new {
+        if !old.is_null() {
+            out.push(serde_llm::Delta::Reset);
+        }
+        if !new.is_null() {
+            out.push(serde_llm::Delta::Started {
+                path: Path::root(),
+                value: new.clone(),
+            });
+        }
+    }
+    if done && !new.is_null() {
+        out.push(serde_llm::Delta::Completed {
+            path: Path::root(),
+            value: new.clone(),
+        });
+    }
+}
+
+/// Whether `new` is `old` grown; the deltas of the growth go to `out`.
+fn grows(
+    old: &Value,
+    new: &Value,
+    path: &mut Vec<Segment>,
+    out: &mut Vec<serde_llm::Delta>,
+) -> bool {
+    match (old, new) {
+        _ if old == new => true,
+        (Value::String(a), Value::String(b)) if b.starts_with(a.as_str()) => {
+            out.push(serde_llm::Delta::Appended {
+                path: path_of_segments(path),
+                text: b[a.len()..].to_owned(),
+            });
+            true
+        }
+        (Value::String(_), Value::String(b)) => {
+            out.push(serde_llm::Delta::Started {
+                path: path_of_segments(path),
+                value: Value::String(b.clone()),
+            });
+            true
+        }
+        (Value::Array(a), Value::Array(b)) if a.len() <= b.len() => {
+            for (i, (x, y)) in a.iter().zip(b).enumerate() {
+                path.push(Segment::Index(i));
+                let ok = grows(x, y, path, out);
+                path.pop();
+                if !ok {
+                    return false;
+                }
+            }
+            for (i, y) in b.iter().enumerate().skip(a.len()) {
+                path.push(Segment::Index(i));
+                out.push(serde_llm::Delta::Started {
+                    path: path_of_segments(path),
+                    value: y.clone(),
+                });
+                path.pop();
+            }
+            true
+        }
+        (Value::Object(a), Value::Object(b)) if a.keys().all(|k| b.contains_key(k)) => {
+            for (k, y) in b {
+                path.push(Segment::Key(k.as_str().into()));
+                let ok = match a.get(k) {
+                    Some(x) => grows(x, y, path, out),
+                    None => {
+                        out.push(serde_llm::Delta::Started {
+                            path: path_of_segments(path),
+                            value: y.clone(),
+                        });
+                        true
+                    }
+                };
+                path.pop();
+                if !ok {
+                    return false;
+                }
+            }
+            true
+        }
+        _ => false,
+    }
+}
