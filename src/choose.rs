@@ -13,12 +13,39 @@ use std::ops::Range;
 
 use crate::de;
 use crate::decoder::Decoder;
+use crate::error::Hint;
 use crate::error::{Error, ErrorKind, Result};
 use crate::extract::{self, Candidate};
+use crate::report::Coercion;
 use crate::report::{Reading, Repair, RepairKind, Strategy};
-use crate::scan::{self, lex, ScanOptions, Scanner};
+use crate::scan::tape::{Summary, Tape};
+use crate::scan::{lex, ScanOptions, Scanner};
 use crate::shape::Shape;
 use crate::work;
+
+/// What one read of a tape gave: the value, and the fixes the decode made
+/// beside the scanner's repairs.
+pub(crate) struct Decoded<R> {
+    pub value: R,
+    /// The coercions made, each with whether it was of a key.
+    pub coercions: Vec<(Coercion, bool)>,
+    /// The coercions only counted.
+    pub counted: usize,
+    /// Repairs made inside strings that held JSON.
+    pub repairs: Vec<Repair>,
+}
+
+impl<R> Decoded<R> {
+    /// A value read with no fix of the decoder's.
+    pub(crate) fn plain(value: R) -> Decoded<R> {
+        Decoded {
+            value,
+            coercions: Vec::new(),
+            counted: 0,
+            repairs: Vec::new(),
+        }
+    }
+}
 
 /// How one attempt at a candidate went.
 struct Attempt<R> {
@@ -232,12 +259,6 @@ fn prose_error(text: &str, span: &Range<usize>) -> Error {
     )
 }
 
-std::thread_local! {
-    /// The stacks of the last scanner a part read used: the stream decoder
-    /// reads many small parts, and this spares each its allocations.
-    static STACKS: std::cell::Cell<crate::scan::Stacks> = std::cell::Cell::default();
-}
-
 impl Decoder {
     /// A repair of a kind the rules deny (the scanner refuses those it
     /// makes; these are made around it: text after the value, several
@@ -296,7 +317,7 @@ impl Decoder {
     ) -> Result<(R, Reading)>
     where
         C: FnMut(&'de str) -> Option<R>,
-        F: FnMut(&mut Scanner<'de>) -> Result<R>,
+        F: FnMut(&Tape, &[Hint], Range<usize>) -> Result<Decoded<R>>,
     {
         let angle = extract::first_angle(text);
         let body = extract::body(text, angle);
@@ -446,7 +467,7 @@ impl Decoder {
         sink: &mut F,
     ) -> Result<Attempt<R>>
     where
-        F: FnMut(&mut Scanner<'de>) -> Result<R>,
+        F: FnMut(&Tape, &[Hint], Range<usize>) -> Result<Decoded<R>>,
     {
         let (mut spans, mut left_out): (Vec<_>, Vec<_>) = spans
             .into_iter()
@@ -536,7 +557,7 @@ impl Decoder {
         sink: &mut F,
     ) -> Result<Attempt<R>>
     where
-        F: FnMut(&mut Scanner<'de>) -> Result<R>,
+        F: FnMut(&Tape, &[Hint], Range<usize>) -> Result<Decoded<R>>,
     {
         let span = std::slice::from_ref(&c.span);
         if shape == Shape::Array && self.strategies.gather && c.first_byte(text) == Some(b'{') {
@@ -629,13 +650,9 @@ impl Decoder {
     }
 
     /// Decodes a part of a streaming reply (see `stream::live`): `text` is
-    /// JSON as written, cut off inside the containers that open at `spine`,
-    /// so it is read once, as the whole text of a reply.
-    pub(crate) fn part<'de, V: serde::Deserialize<'de>>(
-        &self,
-        text: &'de str,
-        spine: &mut Vec<usize>,
-    ) -> Result<V> {
+    /// JSON as written, maybe cut off, read once, as the whole text of a
+    /// reply.
+    pub(crate) fn part<'de, V: serde::Deserialize<'de>>(&self, text: &'de str) -> Result<V> {
         de::buffered::begin();
         let policy = de::Policy {
             on: true,
@@ -646,55 +663,36 @@ impl Decoder {
             listed: false,
         };
         let span = 0..text.len();
-        let span = std::slice::from_ref(&span);
-        let mut opts = ScanOptions {
+        let opts = ScanOptions {
             max_depth: self.max_depth,
             multi: false,
-            spine: None,
-            guessed: false,
+            partial: true,
             rules: self.rules,
-            hints: Vec::new(),
         };
-        let mut restarts = 0;
+        let mut tape = Tape::new();
+        let summary = Scanner::over(text, std::slice::from_ref(&span), &opts).tape(&mut tape);
+        // A part is read to its end (it is cut there).
+        work::add(text.len());
+        let mut hints = Vec::new();
         loop {
-            let stacks = STACKS.with(|s| s.take());
-            let mut scan = Scanner::over(text, span, &opts)
-                .with_spine(std::mem::take(spine))
-                .with_stacks(stacks);
-            let result = (|| -> Result<V> {
-                let mut de = de::Deserializer::new(&mut scan, policy);
-                let value = V::deserialize(&mut de)?;
+            let read = (|| -> Result<V> {
+                let mut de = de::Deserializer::new(tape.cursor(text), policy, &hints);
+                let value = de.root_seed(std::marker::PhantomData::<V>, 0)?;
                 de.finish()?;
                 Ok(value)
             })();
-            // A part is read to its end (it is cut there), and a token cut
-            // at the end is read whole though the scanner's offset stays at
-            // its start.
-            work::add(text.len());
-            *spine = scan.take_spine();
-            STACKS.with(|s| s.set(scan.take_stacks()));
-            let e = match result {
+            let e = match read {
                 Ok(v) => return Ok(v),
                 Err(e) => e,
             };
-            restarts += 1;
-            match (e.spine(), e.hint()) {
-                _ if restarts > MAX_RESTARTS => {}
-                (Some(found), _) if *spine != found => {
-                    found.clone_into(spine);
-                    continue;
-                }
-                (_, Some(hint)) if !opts.hints.contains(hint) => {
-                    opts.hints.push(hint.clone());
+            match e.hint() {
+                Some(hint) if hints.len() < MAX_RESTARTS && !hints.contains(hint) => {
+                    hints.push(hint.clone());
                     continue;
                 }
                 _ => {}
             }
-            let e = e.or_at(scan.offset());
-            // As a decode of the whole text: an error before the end is the
-            // value's, not the cut's (its spine is known here from the start).
-            let cut = scan.truncated();
-            return Err(if cut { e.in_cut_reply() } else { e });
+            return Err(e.or_at(summary.offset));
         }
     }
 
@@ -708,131 +706,102 @@ impl Decoder {
         sink: &mut F,
     ) -> Result<Attempt<R>>
     where
-        F: FnMut(&mut Scanner<'de>) -> Result<R>,
+        F: FnMut(&Tape, &[Hint], Range<usize>) -> Result<Decoded<R>>,
     {
         let mut span = spans[0].start..spans[spans.len() - 1].end;
-        let mut opts = ScanOptions {
+        let opts = ScanOptions {
             max_depth: self.max_depth,
             multi,
-            // With the partial policy, the first read takes every container
-            // as complete; a reply found cut off is read again knowing the
-            // spine, so every value's completeness is known at its start.
-            spine: policy.then(Vec::new),
-            guessed: false,
+            partial: policy,
             rules: self.rules,
-            hints: Vec::new(),
         };
-        // A reply cut off is read once, not twice: the containers open at
-        // its end are guessed by a quick count first, and the read checks
-        // the guess (it reads again, as before, when the guess is wrong).
-        // Only for a span that opens a container and does not end like a
-        // complete one: a complete value (the common case) and prose pay
-        // nothing for it. (Compact JSON cut right after an element's closer
-        // is still read twice.)
-        let b = text.as_bytes();
-        let last = lex::trim_back(b, span.start, span.end).checked_sub(1);
-        let ends_open = last.is_some_and(|k| k >= span.start && !matches!(b[k], b'}' | b']'))
-            || lex::ends_with_indented_closer(b, span.start, span.end);
-        let opens = matches!(b.get(span.start), Some(b'{' | b'['));
-        if policy && !multi && spans.len() == 1 && opens && ends_open {
-            let open = lex::open_at_end(b, span.start, span.end, self.max_depth);
-            work::add(span.len());
-            if !open.is_empty() {
-                opts.spine = Some(open);
-                opts.guessed = true;
-            }
-        }
-        let mut restarts = 0;
-        let (scan, result) = loop {
-            let mut scan = Scanner::over(text, spans, &opts);
-            let result = sink(&mut scan);
-            work::add(scan.offset().saturating_sub(spans[0].start));
-            let Err(e) = &result else {
-                break (scan, result);
-            };
-            if restarts == MAX_RESTARTS {
-                break (scan, result);
-            }
-            restarts += 1;
-            // Cut off inside containers taken as complete: read again knowing
-            // the spine. A value to read differently: read again with it.
-            match (e.spine(), e.hint()) {
-                (Some(spine), _) if opts.spine.as_deref() != Some(spine) => {
-                    // What the read found, no longer a guess (a hint keeps
-                    // the guess, to be checked by the next read).
-                    opts.spine = Some(spine.to_vec());
-                    opts.guessed = false;
-                }
-                (_, Some(hint)) if !opts.hints.contains(hint) => opts.hints.push(hint.clone()),
-                _ => break (scan, result),
+        // The span is read once onto a tape: when the decode starts a value,
+        // the tape says whether it is complete.
+        let mut tape = Tape::new();
+        let summary = Scanner::over(text, spans, &opts).tape(&mut tape);
+        work::add(summary.offset.saturating_sub(spans[0].start));
+        // A value to read differently (a key in another style, a
+        // placeholder for `None`), learned from a failed read: read the
+        // tape again knowing it.
+        let mut hints = Vec::new();
+        let result = loop {
+            match sink(&tape, &hints, span.clone()) {
+                Err(e) if hints.len() < MAX_RESTARTS => match e.hint() {
+                    Some(hint) if !hints.contains(hint) => hints.push(hint.clone()),
+                    _ => break Err(e),
+                },
+                result => break result,
             }
         };
-        match result {
-            Ok(value) => {
-                let more_roots = scan.more_roots();
-                let truncated = scan.truncated();
-                let roots = scan.roots();
-                if let (false, Some(end)) = (multi, scan.root_end()) {
-                    // Report the span that was read, not the text after it.
-                    span.end = end;
-                }
-                // A value cut off before the text ends (at its fence) does not
-                // speak for the whole span: a cleaner candidate may exist.
-                let cut_early = truncated && !text[span.end..].trim().is_empty();
-                let containers = scan.roots_are_containers();
-                let prose_root = scan.prose_roots();
-                // A stray opener in prose (`{ for blocks. {"a": 1}`) does not
-                // speak for the spans inside it.
-                // One string that is the whole span (`"{x}[1]`, cut off)
-                // covers it too: the brackets inside are its text.
-                let one_string = roots == 1
-                    && !prose_root
-                    && lex::quote_at(text.as_bytes(), span.start, span.end).is_some();
-                let (repairs, coerced, unlisted) = scan.into_fixes();
-                let covers = (containers || one_string)
-                    && !cut_early
-                    && (!matches!(text.as_bytes()[span.start], b'{' | b'[')
-                        || extract::starts_like_json(text.as_bytes(), span.start, span.end))
-                    && !repairs.iter().any(|r| {
-                        matches!(r.kind, RepairKind::TrailingText | RepairKind::CodeFence)
-                    });
-                let mut coercions = Vec::with_capacity(coerced.len());
-                if !coerced.is_empty() {
-                    let offsets: Vec<(usize, bool)> =
-                        coerced.iter().map(|(c, key)| (c.offset, *key)).collect();
-                    let paths = scan::paths_at(text, spans, &opts, &offsets);
-                    for ((mut c, _), path) in coerced.into_iter().zip(paths) {
-                        c.path = path;
-                        coercions.push(c);
-                    }
-                }
-                Ok(Attempt {
-                    covers,
-                    roots,
-                    prose_root,
-                    containers,
-                    value,
-                    report: Reading {
-                        strategy,
-                        span,
-                        repairs,
-                        coercions,
-                        unlisted,
-                        truncated,
-                    },
-                    more_roots,
-                })
-            }
-            Err(e) => {
-                let e = e.or_at(scan.offset());
-                // A spine found by an earlier read says the reply is cut; a
-                // guessed one does not (an error before the read reached the
-                // end is the reply's own, as for a read that knew no spine).
-                let known = !opts.guessed && opts.spine.as_ref().is_some_and(|s| !s.is_empty());
-                let cut = scan.truncated() || known;
-                Err(if cut { e.in_cut_reply() } else { e })
+        let decoded = match result {
+            Ok(decoded) => decoded,
+            // (An error met where the reply was cut off is marked so by the
+            // read that met it.)
+            Err(e) => return Err(e.or_at(summary.offset)),
+        };
+        let Summary {
+            mut repairs,
+            truncated,
+            more_roots,
+            root_end,
+            roots,
+            prose_roots: prose_root,
+            containers,
+            ..
+        } = summary;
+        if let (false, Some(end)) = (multi, root_end) {
+            // Report the span that was read, not the text after it.
+            span.end = end;
+        }
+        // A value cut off before the text ends (at its fence) does not
+        // speak for the whole span: a cleaner candidate may exist.
+        let cut_early = truncated && !text[span.end..].trim().is_empty();
+        // A stray opener in prose (`{ for blocks. {"a": 1}`) does not
+        // speak for the spans inside it.
+        // One string that is the whole span (`"{x}[1]`, cut off)
+        // covers it too: the brackets inside are its text.
+        let one_string = roots == 1
+            && !prose_root
+            && lex::quote_at(text.as_bytes(), span.start, span.end).is_some();
+        let covers = (containers || one_string)
+            && !cut_early
+            && (!matches!(text.as_bytes()[span.start], b'{' | b'[')
+                || extract::starts_like_json(text.as_bytes(), span.start, span.end))
+            && !repairs
+                .iter()
+                .any(|r| matches!(r.kind, RepairKind::TrailingText | RepairKind::CodeFence));
+        for r in decoded.repairs {
+            repairs.push(r);
+        }
+        let mut coercions = Vec::with_capacity(decoded.coercions.len());
+        if !decoded.coercions.is_empty() {
+            let offsets: Vec<(usize, bool)> = decoded
+                .coercions
+                .iter()
+                .map(|(c, key)| (c.offset, *key))
+                .collect();
+            let paths = tape.cursor(text).paths_at(&offsets);
+            for ((mut c, _), path) in decoded.coercions.into_iter().zip(paths) {
+                c.path = path;
+                coercions.push(c);
             }
         }
+        Ok(Attempt {
+            covers,
+            roots,
+            prose_root,
+            containers,
+            value: decoded.value,
+            report: Reading {
+                strategy,
+                span,
+                repairs,
+                coercions,
+                unlisted: decoded.counted,
+                truncated,
+            },
+            more_roots,
+        })
     }
 }
 

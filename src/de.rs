@@ -19,6 +19,8 @@ use crate::error::{quote, Error, ErrorKind, Found, Hint, Result, Segment};
 use crate::partial::{Allow, FIELD, PARTS, TOKEN};
 use crate::policy::Rules;
 use crate::report::CoercionKind;
+use crate::report::{Coercion, Repair};
+use crate::scan::tape::Cursor;
 use crate::scan::{classify, lex, parse_f64, Event, NumValue, Number, ScanOptions, Scanner, Text};
 
 pub(crate) mod buffered;
@@ -129,8 +131,18 @@ impl Accept {
 }
 
 pub(crate) struct Deserializer<'a, 'de> {
-    scan: &'a mut Scanner<'de>,
+    scan: Cursor<'a, 'de>,
     policy: Policy,
+    /// What was learned to read differently on earlier tries (see
+    /// [`Hint`]).
+    hints: &'a [Hint],
+    /// The coercions made (paths filled in afterwards), each with whether
+    /// it was of a key.
+    coercions: Vec<(Coercion, bool)>,
+    /// The coercions made and only counted (see [`Policy::listed`]).
+    counted: usize,
+    /// Repairs made inside strings that held JSON.
+    repairs: Vec<Repair>,
     accept: Accept,
     /// Where the last event read before a value skipped with
     /// `deserialize_ignored_any` started: a struct member whose key is that
@@ -144,10 +156,14 @@ pub(crate) struct Deserializer<'a, 'de> {
 }
 
 impl<'a, 'de> Deserializer<'a, 'de> {
-    pub(crate) fn new(scan: &'a mut Scanner<'de>, policy: Policy) -> Self {
+    pub(crate) fn new(scan: Cursor<'a, 'de>, policy: Policy, hints: &'a [Hint]) -> Self {
         Deserializer {
             scan,
             policy,
+            hints,
+            coercions: Vec::new(),
+            counted: 0,
+            repairs: Vec::new(),
             accept: Accept::Containers,
             ignored_after: usize::MAX,
             positional_at: usize::MAX,
@@ -163,13 +179,30 @@ impl<'a, 'de> Deserializer<'a, 'de> {
         start: usize,
     ) -> Result<S::Value> {
         let refused = buffered::refused();
-        let value = seed
-            .deserialize(&mut *self)
-            .map_err(|e| self.place_root(e, start))?;
-        if buffered::refused() != refused && self.scan.truncated() {
+        let value = seed.deserialize(&mut *self).map_err(|e| {
+            let e = self.place_root(e, start).or_at(self.scan.offset());
+            // Met where the reply was cut off: the cut's, maybe.
+            match self.scan.reached_cut() {
+                true => e.in_cut_reply(),
+                false => e,
+            }
+        })?;
+        if buffered::refused() != refused && self.scan.reached_cut() {
             return Err(Error::truncated(start));
         }
         Ok(value)
+    }
+
+    /// The coercions made (each with whether it was of a key), how many
+    /// were only counted, and the repairs made inside strings that held
+    /// JSON.
+    pub(crate) fn into_fixes(self) -> (Vec<(Coercion, bool)>, usize, Vec<Repair>) {
+        (self.coercions, self.counted, self.repairs)
+    }
+
+    /// Where the decode is: the offset of the last event read.
+    pub(crate) fn offset(&self) -> usize {
+        self.scan.offset()
     }
 
     /// Reads the value and checks nothing of it is left unread.
@@ -209,10 +242,8 @@ impl<'a, 'de> Deserializer<'a, 'de> {
         let opts = ScanOptions {
             max_depth: self.policy.max_depth,
             multi: false,
-            spine: None,
-            guessed: false,
+            partial: false,
             rules: self.policy.rules,
-            hints: Vec::new(),
         };
         let span = start..text.len();
         let mut scan = Scanner::over(text, std::slice::from_ref(&span), &opts);
@@ -373,7 +404,7 @@ impl<'a, 'de> Deserializer<'a, 'de> {
             Event::Bool(v) => visitor.visit_bool(v),
             Event::Num(n) => self.visit_number(n, visitor),
             Event::Str(Text::Borrowed(s)) => visitor.visit_borrowed_str(s),
-            Event::Str(Text::Scratch) => visitor.visit_str(self.scan.str(Text::Scratch)),
+            Event::Str(t) => visitor.visit_str(self.scan.str(t)),
             Event::StartArray => {
                 let depth = self.scan.depth();
                 let mut seq = SeqAccess {
@@ -455,31 +486,48 @@ impl<'a, 'de> Deserializer<'a, 'de> {
     /// Records a coercion of the value (or key) at `offset`.
     #[cold]
     fn coerced(&mut self, kind: CoercionKind, offset: usize, written: String, used: String) {
-        match self.policy.listed {
-            true => self.scan.coerced(kind, offset, written, used, false),
-            false => self.scan.count_coercion(),
-        }
+        self.record(kind, offset, written, used, false);
     }
 
     /// Records a coercion of the key at `offset`.
     #[cold]
     fn coerced_key(&mut self, kind: CoercionKind, offset: usize, written: String, used: String) {
-        match self.policy.listed {
-            true => self.scan.coerced(kind, offset, written, used, true),
-            false => self.scan.count_coercion(),
+        self.record(kind, offset, written, used, true);
+    }
+
+    /// Records a coercion of the value (or, `key`, the key) at `offset`:
+    /// whole when the report is listed, else only counted.
+    #[cold]
+    fn record(
+        &mut self,
+        kind: CoercionKind,
+        offset: usize,
+        written: String,
+        used: String,
+        key: bool,
+    ) {
+        if !self.policy.listed {
+            self.counted += 1;
+            return;
         }
+        let c = Coercion {
+            kind,
+            path: String::new(),
+            offset,
+            written,
+            used,
+        };
+        self.coercions.push((c, key));
     }
 
     /// A number wanted.
     fn number<V: Visitor<'de>>(&mut self, visitor: V, want: Want) -> Result<V::Value> {
-        // A complete number read by the scanner's lane, of the kind wanted:
-        // what `visit` does with it.
-        match self.scan.scalar_now() {
-            Some(Event::Num(n)) if want == Want::Float || n.value != NumValue::Float => {
-                return self.visit_number(n, visitor)
+        // A complete number of the kind wanted: what `visit` does with it.
+        if let Event::Num(n) = self.scan.peek()? {
+            if self.scan.complete() && (want == Want::Float || n.value != NumValue::Float) {
+                self.scan.next()?;
+                return self.visit_number(n, visitor);
             }
-            Some(ev) => self.scan.unread(ev),
-            None => {}
         }
         if self.one_element()? {
             let value = self.number(visitor, want)?;
@@ -607,15 +655,16 @@ impl<'a, 'de> Deserializer<'a, 'de> {
 
     /// A string wanted: a number or a bool is taken as its text.
     fn string<V: Visitor<'de>>(&mut self, visitor: V) -> Result<V::Value> {
-        // A complete string read by the scanner's lane: what `visit` does
-        // with it (the slow path below, for anything else).
-        match self.scan.scalar_now() {
-            Some(Event::Str(Text::Borrowed(s))) => return visitor.visit_borrowed_str(s),
-            Some(Event::Str(Text::Scratch)) => {
-                return visitor.visit_str(self.scan.str(Text::Scratch))
+        // A complete string: what `visit` does with it (the slow path
+        // below, for anything else).
+        if let Event::Str(t) = self.scan.peek()? {
+            if self.scan.complete() {
+                self.scan.next()?;
+                return match t {
+                    Text::Borrowed(s) => visitor.visit_borrowed_str(s),
+                    t => visitor.visit_str(self.scan.str(t)),
+                };
             }
-            Some(ev) => self.scan.unread(ev),
-            None => {}
         }
         if self.one_element()? {
             let value = self.string(visitor)?;
@@ -649,7 +698,7 @@ impl<'a, 'de> Deserializer<'a, 'de> {
                 self.coerced(CoercionKind::ToString, at, text.clone(), quote(&text));
                 match n.text {
                     Text::Borrowed(s) => visitor.visit_borrowed_str(s),
-                    Text::Scratch => visitor.visit_string(text),
+                    _ => visitor.visit_string(text),
                 }
             }
             Event::Bool(b) if rules.coerce(CoercionKind::ToString) => {
@@ -667,10 +716,11 @@ impl<'a, 'de> Deserializer<'a, 'de> {
 
     /// A bool wanted: `"yes"`, `"False"`, `1`, `0.0` are bools.
     fn boolean<V: Visitor<'de>>(&mut self, visitor: V) -> Result<V::Value> {
-        match self.scan.scalar_now() {
-            Some(Event::Bool(b)) => return visitor.visit_bool(b),
-            Some(ev) => self.scan.unread(ev),
-            None => {}
+        if let Event::Bool(b) = self.scan.peek()? {
+            if self.scan.complete() {
+                self.scan.next()?;
+                return visitor.visit_bool(b);
+            }
         }
         if self.one_element()? {
             let value = self.boolean(visitor)?;
@@ -861,7 +911,7 @@ impl<'a, 'de> Deserializer<'a, 'de> {
         self.scan.next()?;
         // What was repaired inside is listed, at the string's offset.
         for kind in repairs {
-            self.scan.record_at(kind, at);
+            self.repairs.push(Repair { kind, offset: at });
         }
         let used = value.to_string();
         self.coerced(CoercionKind::JsonInString, at, written, used);
@@ -1035,7 +1085,7 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'_, 'de> {
         let ev = self.begin(true)?;
         if let Event::Str(t) = ev {
             let s = self.scan.str(t);
-            let learned = self.scan.hints().iter().find_map(|h| match h {
+            let learned = self.hints.iter().find_map(|h| match h {
                 Hint::Tag { written, name } if written == s => Some(*name),
                 _ => None,
             });
@@ -1107,7 +1157,7 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'_, 'de> {
     }
 
     fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        let ev = self.scan.peek_now()?;
+        let ev = self.scan.peek()?;
         if let Event::Null = ev {
             self.scan.next()?;
             return visitor.visit_none();
@@ -1136,7 +1186,7 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'_, 'de> {
         // wherever that type meets that placeholder.
         let kind = std::any::type_name::<V>();
         let text = s.trim().to_ascii_lowercase();
-        let learned = self.scan.hints().iter().any(|h| match h {
+        let learned = self.hints.iter().any(|h| match h {
             Hint::Null { visitor, text: t } => *visitor == kind && *t == text,
             _ => false,
         });
@@ -1208,9 +1258,7 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'_, 'de> {
                 }
                 match t {
                     Text::Borrowed(s) => KeyDeserializer::Borrowed(s).unit_variant(visitor),
-                    Text::Scratch => {
-                        KeyDeserializer::Copied(self.scan.str(t)).unit_variant(visitor)
-                    }
+                    t => KeyDeserializer::Copied(self.scan.str(t)).unit_variant(visitor),
                 }
             }
             Event::StartObject => {
@@ -1246,9 +1294,7 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'_, 'de> {
     fn deserialize_bytes<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         match self.begin(true)? {
             Event::Str(Text::Borrowed(s)) => visitor.visit_borrowed_bytes(s.as_bytes()),
-            Event::Str(Text::Scratch) => {
-                visitor.visit_bytes(self.scan.str(Text::Scratch).as_bytes())
-            }
+            Event::Str(t) => visitor.visit_bytes(self.scan.str(t).as_bytes()),
             ev => self.visit(ev, visitor, true, None),
         }
     }
@@ -1300,7 +1346,7 @@ impl<'de> de::SeqAccess<'de> for SeqAccess<'_, '_, 'de> {
             if self.done {
                 return Ok(None);
             }
-            let ev = self.de.scan.peek_now()?;
+            let ev = self.de.scan.peek()?;
             if let Event::EndArray = ev {
                 self.de.scan.next()?;
                 self.done = true;
@@ -1345,7 +1391,7 @@ impl<'de> de::SeqAccess<'de> for SeqAccess<'_, '_, 'de> {
                 // scanner there or not yet.
                 Err(e)
                     if cut
-                        && (self.de.scan.truncated() || e.rejected_at().is_some())
+                        && (self.de.scan.reached_cut() || e.rejected_at().is_some())
                         && matches!(e.kind(), ErrorKind::Truncated | ErrorKind::Data)
                         && !e.restarts()
                         && e.hint().is_none() =>
@@ -1431,7 +1477,7 @@ impl<'de> MapAccess<'_, '_, 'de> {
             .map_or(String::new(), |k| k.as_str().to_owned());
         let written = written.as_str();
         let fields = self.fields.as_ptr() as usize;
-        let name = self.de.scan.hints().iter().find_map(|h| match h {
+        let name = self.de.hints.iter().find_map(|h| match h {
             Hint::Field {
                 fields: f,
                 written: w,
@@ -1442,7 +1488,7 @@ impl<'de> MapAccess<'_, '_, 'de> {
         // The field is also written under its own name (`{"name": "a",
         // "Name": null}`): the other key stays unknown, as serde_json has it.
         let exact = Hint::Exact { name };
-        if self.de.scan.hints().contains(&exact) {
+        if self.de.hints.contains(&exact) {
             return None;
         }
         let at = self.key_at;
@@ -1513,15 +1559,12 @@ impl<'de> de::MapAccess<'de> for MapAccess<'_, '_, 'de> {
             if self.done {
                 return Ok(None);
             }
-            let ev = match self.de.scan.key_now() {
-                Some(ev) => ev,
-                None => self.de.scan.next()?,
-            };
+            let ev = self.de.scan.next()?;
             // The key's text stays in registers where it is borrowed (a
             // copy of the stored key read back at once stalls the load).
             let borrowed = match ev {
                 Event::Key(Text::Borrowed(s)) => Some(s),
-                Event::Key(Text::Scratch) => None,
+                Event::Key(_) => None,
                 Event::EndObject => {
                     self.done = true;
                     return Ok(None);
@@ -1530,12 +1573,17 @@ impl<'de> de::MapAccess<'de> for MapAccess<'_, '_, 'de> {
             };
             self.key = Some(match borrowed {
                 Some(s) => Key::Borrowed(s),
-                None => Key::Owned(self.de.scan.str(Text::Scratch).to_owned()),
+                None => {
+                    let Event::Key(t) = ev else {
+                        unreachable!("a key")
+                    };
+                    Key::Owned(self.de.scan.str(t).to_owned())
+                }
             });
             self.key_at = self.de.scan.offset();
             // A key learned, on an earlier try, to name a field in another
             // style (see `ignored_member`).
-            let field = match (self.fields, self.de.scan.hints()) {
+            let field = match (self.fields, self.de.hints) {
                 ([_, ..], [_, ..]) => self.learned_field(),
                 _ => None,
             };
@@ -1685,9 +1733,7 @@ impl<'de> de::EnumAccess<'de> for VariantAccess<'_, '_, 'de> {
                 match (self.de.variant_name(t, self.variants, at, true)?, t) {
                     (Some(name), _) => seed.deserialize(KeyDeserializer::Borrowed(name))?,
                     (None, Text::Borrowed(s)) => seed.deserialize(KeyDeserializer::Borrowed(s))?,
-                    (None, Text::Scratch) => {
-                        seed.deserialize(KeyDeserializer::Copied(self.de.scan.str(t)))?
-                    }
+                    (None, t) => seed.deserialize(KeyDeserializer::Copied(self.de.scan.str(t)))?,
                 }
             }
             // `{"Te` cut off: no variant yet.

@@ -9,6 +9,7 @@ use std::marker::PhantomData;
 use serde::de::DeserializeSeed;
 use serde::{Deserialize, Serialize};
 
+use crate::choose::Decoded;
 use crate::contract::Contract;
 use crate::de::{Deserializer, Policy};
 use crate::error::{Error, ErrorKind, Result};
@@ -482,12 +483,17 @@ impl Decoder {
                 _ => None,
             }
         };
-        let result = self.run(text, shape, policy.on, clean, |scan| {
-            let start = scan.offset();
-            let mut de = Deserializer::new(scan, policy);
-            let value = de.root_seed(seed.clone(), start)?;
+        let result = self.run(text, shape, policy.on, clean, |tape, hints, span| {
+            let mut de = Deserializer::new(tape.cursor(text), policy, hints);
+            let value = de.root_seed(seed.clone(), span.start)?;
             de.finish()?;
-            Ok(value)
+            let (coercions, counted, repairs) = de.into_fixes();
+            Ok(Decoded {
+                value,
+                coercions,
+                counted,
+                repairs,
+            })
         });
         // Valid JSON that serde_json reads (ignoring a member) but the
         // tolerant path cannot (a `RawValue` field): serde_json's answer —
@@ -780,11 +786,17 @@ impl Decoder {
             Shape::Any,
             allow.is_some(),
             |_| None,
-            |scan| {
-                // About the size of the span read: no copying as it grows.
-                let mut out = String::with_capacity(scan.remaining());
-                write::write(scan, &mut out, allow)?;
-                Ok(out)
+            |tape, _, span| {
+                // About the size of the span read, and a little more (quotes
+                // and commas added): no copy as it grows.
+                let mut out = String::with_capacity(span.len() + span.len() / 8 + 16);
+                let mut cursor = tape.cursor(text);
+                match write::write(&mut cursor, &mut out, allow) {
+                    Ok(()) => Ok(Decoded::plain(out)),
+                    // Met where the reply was cut off: the cut's, maybe.
+                    Err(e) if cursor.reached_cut() => Err(e.in_cut_reply()),
+                    Err(e) => Err(e),
+                }
             },
         )?;
         self.vet_result(text, done)

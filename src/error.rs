@@ -153,7 +153,7 @@ pub(crate) enum Segment {
 /// ```
 ///
 /// The alternate form (`{:#}`) adds a second line with the snippet.
-#[derive(thiserror::Error)]
+#[derive(thiserror::Error, Clone)]
 #[error(transparent)]
 pub struct Error {
     // One pointer wide, like serde_json's error: results stay small on the hot
@@ -161,6 +161,7 @@ pub struct Error {
     inner: Box<ErrorImpl>,
 }
 
+#[derive(Clone)]
 struct ErrorImpl {
     kind: ErrorKind,
     message: String,

@@ -565,8 +565,8 @@ pub mod grow {
             self.tried = true;
             let (decoder, text, spine) = (self.decoder, self.text, &mut *self.spine);
             let read = around(self.around, || match self.partial {
-                true => decoder.part::<AsPartial<V>>(text, spine).map(|p| p.0),
-                false => decoder.part::<V>(text, spine),
+                true => decoder.part::<AsPartial<V>>(text).map(|p| p.0),
+                false => decoder.part::<V>(text),
             });
             match read {
                 Ok(part) => {

@@ -4,15 +4,20 @@
 
 use crate::error::{Error, ErrorKind, Result};
 use crate::partial::Allow;
-use crate::scan::{lex, parse_f64, Event, NumValue, Scanner, Text};
+use crate::scan::tape::Cursor;
+use crate::scan::{lex, parse_f64, Event, NumValue};
 
 /// Writes the scanner's value to `out`. With `allow` (the partial policy on),
 /// a value cut off at the end of a kind not allowed is left out (at the root,
 /// a `Truncated` error).
-pub(crate) fn write(scan: &mut Scanner<'_>, out: &mut String, allow: Option<Allow>) -> Result<()> {
+pub(crate) fn write(
+    scan: &mut Cursor<'_, '_>,
+    out: &mut String,
+    allow: Option<Allow>,
+) -> Result<()> {
     // One entry per open container: (is an object, no item written yet).
     let mut open: Vec<(bool, bool)> = Vec::new();
-    let admits = |scan: &Scanner<'_>, ev: &Event<'_>| match (allow, Allow::of(ev)) {
+    let admits = |scan: &Cursor<'_, '_>, ev: &Event<'_>| match (allow, Allow::of(ev)) {
         (Some(allow), Some(kind)) => scan.complete() || allow.contains(kind),
         _ => true,
     };
@@ -41,11 +46,7 @@ pub(crate) fn write(scan: &mut Scanner<'_>, out: &mut String, allow: Option<Allo
                 continue;
             }
             Event::Key(t) => {
-                // Looking at the value may reuse the scratch buffer.
-                let copied = match (allow, t) {
-                    (Some(_), Text::Scratch) => Some(scan.str(t).to_owned()),
-                    _ => None,
-                };
+                let copied: Option<String> = None;
                 if allow.is_some() {
                     let value = scan.peek()?;
                     if !admits(scan, &value) {
@@ -116,7 +117,7 @@ pub(crate) fn write(scan: &mut Scanner<'_>, out: &mut String, allow: Option<Allo
 }
 
 /// Skips the rest of the value that starts with `ev`.
-fn skip(scan: &mut Scanner<'_>, ev: Event<'_>) -> Result<()> {
+fn skip(scan: &mut Cursor<'_, '_>, ev: Event<'_>) -> Result<()> {
     if !matches!(ev, Event::StartArray | Event::StartObject) {
         return Ok(());
     }

@@ -143,7 +143,7 @@ impl<'de> Scanner<'de> {
                         self.push(Frame::Array, i).ok()?;
                         self.pos = i + 1;
                         self.state = State::ArrayStart;
-                        self.complete = self.known_complete(i);
+                        self.complete = true;
                         self.awaiting_value = false;
                         return Some(Event::StartArray);
                     }
@@ -384,7 +384,7 @@ impl<'de> Scanner<'de> {
         self.object_pending = false;
         self.pending = Some((key, i));
         self.token_start = self.object_open;
-        self.complete = self.known_complete(self.object_open);
+        self.complete = true;
         Some(Event::StartObject)
     }
 
@@ -684,28 +684,24 @@ mod tests {
         out
     }
 
-    /// `all`: every set of options (else the decoder's usual ones, with
-    /// the spine as it guesses it).
+    /// `all`: every set of options (else the decoder's usual ones).
     fn same_with_and_without(text: &str, all: bool) {
-        let guess = lex::open_at_end(text.as_bytes(), 0, text.len(), 8);
-        let spines = match all {
-            true => vec![None, Some((guess, true)), Some((Vec::new(), false))],
-            false => vec![Some((guess, true))],
+        let partials = match all {
+            true => &[false, true][..],
+            false => &[true][..],
         };
         let rules = match all {
             true => &[Rules::DEFAULT, Rules::STRICT][..],
             false => &[Rules::DEFAULT][..],
         };
         for multi in [false, true] {
-            for spine in &spines {
+            for &partial in partials {
                 for &rules in rules {
                     let opts = ScanOptions {
                         max_depth: 8,
                         multi,
-                        guessed: spine.as_ref().is_some_and(|s| s.1),
-                        spine: spine.clone().map(|s| s.0),
+                        partial,
                         rules,
-                        hints: Vec::new(),
                     };
                     let fast = trace(text, &opts, true);
                     let slow = trace(text, &opts, false);

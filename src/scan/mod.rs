@@ -10,22 +10,25 @@ mod fast;
 pub(crate) mod lex;
 mod number;
 mod string;
+pub(crate) mod tape;
 
 use std::ops::Range;
 
 pub(crate) use number::{classify, parse_f64, NumValue};
 
-use crate::error::{Error, ErrorKind, Hint, Result, Segment};
+use crate::error::{Error, ErrorKind, Result};
 use crate::policy::Rules;
-use crate::report::{Coercion, CoercionKind, Repair, RepairKind, Repairs};
+use crate::report::{Repair, RepairKind, Repairs};
 use lex::{is_word, key_then_colon, next_significant, quote_at};
 
 /// A string's content: borrowed from the input when it needed no unescaping
-/// or repair, else held in the scanner's scratch buffer.
+/// or repair, else held in the scanner's scratch buffer (while scanning) or
+/// in the tape's side buffer, at a start and length (once taped).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Text<'de> {
     Borrowed(&'de str),
     Scratch,
+    Side(u32, u32),
 }
 
 /// A number: its JSON spelling and its `serde_json` classification.
@@ -116,24 +119,14 @@ pub(crate) struct ScanOptions {
     pub max_depth: usize,
     /// Gather every top-level value into one array.
     pub multi: bool,
-    /// `None`: cut-off values are completed, no questions asked. `Some`: the
-    /// start offsets of the containers known to be open at the end (the
-    /// spine). A container or value found cut off but not known to be is
-    /// reported with [`Error::restart`], so the caller can read the span again
-    /// knowing, at every value's start, whether it is complete.
-    pub spine: Option<Vec<usize>>,
-    /// The spine is a guess (see [`lex::open_at_end`]), not what an earlier
-    /// read found: the read checks that it names exactly the containers open
-    /// at the end, and asks to be read again (with [`Error::restart`])
-    /// when it does not, as a read that knew no spine would.
-    pub guessed: bool,
+    /// The partial policy is on: a string that ran into the end and was
+    /// ended at a guessed place (`{"a": "b}`) is not complete, and makes
+    /// the read truncated. (`repair()` with every kind of cut value
+    /// allowed takes the guess as it is.)
+    pub partial: bool,
     /// The repairs allowed: a repair of a denied kind is an
     /// [`ErrorKind::Denied`] error where it would be made.
     pub rules: Rules,
-    /// Values to read differently, learned from an earlier try at the same
-    /// span (see [`Hint`]): the decoder's, kept with the scanner that tapes
-    /// what the decode did.
-    pub hints: Vec<Hint>,
 }
 
 pub(crate) struct Scanner<'de> {
@@ -183,22 +176,24 @@ pub(crate) struct Scanner<'de> {
     follow: usize,
     /// Where the root value ended (single-root mode).
     root_end: usize,
-    /// Whether the last event returned starts a complete value (see
-    /// [`ScanOptions::spine`]).
+    /// Whether the last event returned is a complete value: `false` for a
+    /// scalar cut off at the end. (A container's completeness is known when
+    /// it closes: see [`cut_close`](Self::cut_close).)
     complete: bool,
-    spine: Option<Vec<usize>>,
-    /// See [`ScanOptions::guessed`]; and whether the guess was found right.
-    guessed: bool,
-    verified: bool,
+    /// The last event returned is a container's end written by the
+    /// scanner at the end of the input, not by the reply: the container
+    /// was cut off.
+    cut_close: bool,
+    /// Whether the held-back event is such an end.
+    pending_cut: bool,
+    /// The last event returned is the end of the array that gathers
+    /// several top-level values (never cut: it is no value of the reply's).
+    roots_close: bool,
+    /// See [`ScanOptions::partial`].
+    partial: bool,
     rules: Rules,
     /// How many repairs have been checked against the rules.
     checked: usize,
-    hints: Vec<Hint>,
-    /// The coercions the decoder made (paths filled in afterwards), and
-    /// for each whether it was of a key.
-    coercions: Vec<(Coercion, bool)>,
-    /// The coercions the decoder made and only counted.
-    counted: usize,
 }
 
 impl<'de> Scanner<'de> {
@@ -235,14 +230,12 @@ impl<'de> Scanner<'de> {
             follow: 0,
             root_end: 0,
             complete: true,
-            spine: opts.spine.clone(),
-            guessed: opts.guessed,
-            verified: false,
+            cut_close: false,
+            pending_cut: false,
+            roots_close: false,
+            partial: opts.partial,
             rules: opts.rules,
             checked: 0,
-            hints: opts.hints.clone(),
-            coercions: Vec::new(),
-            counted: 0,
         };
         if opts.multi {
             s.stack.push(Frame::Roots);
@@ -250,19 +243,6 @@ impl<'de> Scanner<'de> {
             s.pending = Some((Event::StartArray, first.start));
         }
         s
-    }
-
-    /// Reads with `spine` as the containers known to be open at the end (in
-    /// place of [`ScanOptions::spine`]); [`take_spine`](Self::take_spine)
-    /// gives it back, so a caller reading many small texts keeps one buffer.
-    pub(crate) fn with_spine(mut self, spine: Vec<usize>) -> Self {
-        self.spine = Some(spine);
-        self
-    }
-
-    /// The spine given to [`with_spine`](Self::with_spine) (or the options').
-    pub(crate) fn take_spine(&mut self) -> Vec<usize> {
-        self.spine.take().unwrap_or_default()
     }
 
     /// Reads with `stacks` as its stacks of open containers (their room
@@ -285,47 +265,6 @@ impl<'de> Scanner<'de> {
             stack: std::mem::take(&mut self.stack),
             opened: std::mem::take(&mut self.opened),
         }
-    }
-
-    /// The repairs and the coercions made (each with whether it was of a
-    /// key), and how many coercions were only counted.
-    pub(crate) fn into_fixes(self) -> (Repairs, Vec<(Coercion, bool)>, usize) {
-        (self.repairs, self.coercions, self.counted)
-    }
-
-    /// What the decoder learned to read differently on earlier tries at this
-    /// span (usually nothing).
-    #[inline]
-    pub(crate) fn hints(&self) -> &[Hint] {
-        &self.hints
-    }
-
-    /// Records a coercion the decoder made of the value at `offset`, or of
-    /// the key there (`key`).
-    #[cold]
-    pub(crate) fn coerced(
-        &mut self,
-        kind: CoercionKind,
-        offset: usize,
-        written: String,
-        used: String,
-        key: bool,
-    ) {
-        let c = Coercion {
-            kind,
-            path: String::new(),
-            offset,
-            written,
-            used,
-        };
-        self.coercions.push((c, key));
-    }
-
-    /// Counts a coercion the decoder made without recording it (see
-    /// `de::Policy::listed`).
-    #[cold]
-    pub(crate) fn count_coercion(&mut self) {
-        self.counted += 1;
     }
 
     /// Whether the input was cut off and completed.
@@ -405,7 +344,7 @@ impl<'de> Scanner<'de> {
     pub(crate) fn str(&self, t: Text<'de>) -> &str {
         match t {
             Text::Borrowed(s) => s,
-            Text::Scratch => &self.scratch,
+            Text::Scratch | Text::Side(..) => &self.scratch,
         }
     }
 
@@ -429,6 +368,8 @@ impl<'de> Scanner<'de> {
             self.pending = None;
             self.token_start = at;
             self.complete = true;
+            self.cut_close = self.pending_cut;
+            self.pending_cut = false;
             if let Event::Key(_) = ev {
                 self.awaiting_value = true;
             }
@@ -504,72 +445,19 @@ impl<'de> Scanner<'de> {
 
     fn advance(&mut self) -> Result<Event<'de>> {
         self.complete = true;
+        self.cut_close = false;
+        self.roots_close = false;
         let ev = match self.fast() {
-            // The lane makes no repair, and a container it opens may be
-            // on the spine: the checks below are a repair the decoder
-            // recorded, and the spine.
-            Some(ev) if self.rules.all_repairs() && self.complete => return Ok(ev),
+            // The lane makes no repair: the check below is of a repair the
+            // step made.
+            Some(ev) if self.rules.all_repairs() => return Ok(ev),
             Some(ev) => ev,
             None => self.step()?,
         };
         if !self.rules.all_repairs() {
             self.check_rules()?;
         }
-        if !self.complete {
-            self.check_spine(false)?;
-        }
         Ok(ev)
-    }
-
-    /// With a known spine: a cut-off value inside containers not known to be
-    /// open at the end means the spine was not known after all.
-    /// `end`: at the end of the input, where a guessed spine is checked
-    /// whole (before it, a value on the spine starts while the containers
-    /// inside it are not open yet).
-    fn check_spine(&mut self, end: bool) -> Result<()> {
-        let Some(known) = &self.spine else {
-            return Ok(());
-        };
-        let open = || {
-            self.stack
-                .iter()
-                .zip(&self.opened)
-                .filter(|(f, _)| !matches!(f, Frame::Group | Frame::Roots))
-                .map(|(_, &at)| at)
-        };
-        // A guess must name every container open here and no other: one it
-        // named that closed was read as if it might not.
-        // (Once found right at the cut, the containers closed one by one at
-        // the end are no longer all open.)
-        let exact = !self.guessed
-            || !end
-            || self.verified
-            || known.iter().all(|k| open().any(|at| at == *k));
-        if exact && open().all(|at| known.contains(&at)) {
-            self.verified |= end;
-            return Ok(());
-        }
-        Err(Error::restart(open().collect(), self.end))
-    }
-
-    /// At the end of a complete read: a guessed spine that was never found
-    /// right named containers that all closed; the span is read again as
-    /// one whose spine is not known.
-    fn check_guess(&self) -> Result<()> {
-        // A reading with a root of prose is refused whatever it holds.
-        match (
-            &self.spine,
-            self.guessed && !self.verified && self.prose_roots == 0,
-        ) {
-            (Some(known), true) if !known.is_empty() => Err(Error::restart(Vec::new(), self.end)),
-            _ => Ok(()),
-        }
-    }
-
-    /// Whether a container opening at `at` closes before the end.
-    #[inline]
-    fn known_complete(&self, at: usize) -> bool {
-        self.spine.as_ref().is_none_or(|s| !s.contains(&at))
     }
 
     /// A scalar ending at `end` that touches the end of the input inside a
@@ -751,8 +639,10 @@ impl<'de> Scanner<'de> {
             // An object closed before its first key: `{}`.
             self.object_pending = false;
             self.pending = Some((end, self.token_start));
+            self.pending_cut = self.cut_close;
+            self.cut_close = false;
             self.token_start = self.object_open;
-            self.complete = self.known_complete(self.object_open);
+            self.complete = true;
             return Some(Event::StartObject);
         }
         Some(end)
@@ -845,7 +735,7 @@ impl<'de> Scanner<'de> {
             Ok(None)
         } else {
             self.state = State::ArrayStart;
-            self.complete = self.known_complete(at);
+            self.complete = true;
             Ok(Some(Event::StartArray))
         }
     }
@@ -1104,7 +994,7 @@ impl<'de> Scanner<'de> {
             if j < self.end && self.b[j] == b':' {
                 self.record(RepairKind::ImplicitObject, self.token_start);
                 self.push(Frame::Object, self.token_start)?;
-                self.complete = self.known_complete(self.token_start);
+                self.complete = true;
                 self.pos = j + 1;
                 self.state = State::Value;
                 self.pending = Some((Event::Key(text), self.token_start));
@@ -1698,7 +1588,7 @@ impl<'de> Scanner<'de> {
         };
         self.pending = Some((ev, self.token_start));
         self.token_start = self.object_open;
-        self.complete = self.known_complete(self.object_open);
+        self.complete = true;
         Some(kind)
     }
 
@@ -2066,7 +1956,6 @@ impl<'de> Scanner<'de> {
         match self.stack.last() {
             None => match self.state {
                 State::AfterRoot | State::Done if self.roots > 0 => {
-                    self.check_guess()?;
                     self.state = State::Done;
                     Ok(Some(Event::Eof))
                 }
@@ -2076,11 +1965,11 @@ impl<'de> Scanner<'de> {
                     self.pos.min(self.end),
                 )),
             },
-            Some(Frame::Roots) => Ok(self.pop()),
+            Some(Frame::Roots) => {
+                self.roots_close = true;
+                Ok(self.pop())
+            }
             Some(&top) => {
-                if top != Frame::Group {
-                    self.check_spine(true)?;
-                }
                 let after_comma = match self.state {
                     State::ObjectKey => true,
                     State::Value => top != Frame::Object && top != Frame::Group,
@@ -2093,6 +1982,8 @@ impl<'de> Scanner<'de> {
                 }
                 self.truncated = true;
                 self.record(RepairKind::MissingCloser, self.end);
+                // The container closed here was cut off.
+                self.cut_close = true;
                 Ok(self.pop())
             }
         }
@@ -2126,67 +2017,4 @@ fn non_finite(text: &'static str, v: f64) -> Event<'static> {
         text: Text::Borrowed(text),
         value: NumValue::NonFinite(v),
     })
-}
-
-/// The JSON paths (`$.items[2].score`) of the values or keys that start at
-/// `offsets`, found by reading the spans again as the decode read them.
-/// Used only to describe coercions, so a decode that needed none never
-/// pays for it.
-pub(crate) fn paths_at(
-    text: &str,
-    spans: &[Range<usize>],
-    opts: &ScanOptions,
-    offsets: &[(usize, bool)],
-) -> Vec<String> {
-    let mut found = vec![String::new(); offsets.len()];
-    let mut scan = Scanner::over(text, spans, opts);
-    // One step per open container, and how many elements each array has.
-    let mut segs: Vec<Segment> = Vec::new();
-    let mut counts: Vec<Option<usize>> = Vec::new();
-    // `key`: the offset is a key's (an object held back until its first key
-    // starts where that key does: `["k": v]`).
-    let mut note = |segs: &[Segment], at: usize, key: bool| {
-        for (i, &(o, of_key)) in offsets.iter().enumerate() {
-            if o == at && of_key == key && found[i].is_empty() {
-                found[i] = crate::error::render_path(segs);
-            }
-        }
-    };
-    while let Ok(ev) = scan.next() {
-        let at = scan.offset();
-        match ev {
-            Event::Eof => break,
-            Event::EndObject | Event::EndArray => {
-                segs.pop();
-                counts.pop();
-            }
-            Event::Key(t) => {
-                if let Some(last) = segs.last_mut() {
-                    *last = Segment::Key(scan.str(t).to_owned());
-                }
-                note(&segs, at, true);
-            }
-            _ => {
-                if let Some(Some(n)) = counts.last_mut() {
-                    if let Some(last) = segs.last_mut() {
-                        *last = Segment::Index(*n);
-                    }
-                    *n += 1;
-                }
-                note(&segs, at, false);
-                match ev {
-                    Event::StartObject => {
-                        segs.push(Segment::Key(String::new()));
-                        counts.push(None);
-                    }
-                    Event::StartArray => {
-                        segs.push(Segment::Index(0));
-                        counts.push(Some(0));
-                    }
-                    _ => {}
-                }
-            }
-        }
-    }
-    found
 }

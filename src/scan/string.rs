@@ -207,7 +207,7 @@ impl<'de> Scanner<'de> {
             if i >= stop {
                 if let Some(l) = limit {
                     self.record(RepairKind::MissingQuote, l.at);
-                    if l.at_end && self.spine.is_some() {
+                    if l.at_end && self.partial {
                         // This string ran into the end of the reply, which
                         // was cut off: where its closing quote belonged is a
                         // guess, so it is not complete (for the partial

@@ -982,7 +982,7 @@ impl<V: DeserializeOwned + View> Live<V> {
                 .count(),
         };
         let (syn, spine) = (&self.syn, &mut self.spine);
-        let read = grow::around(around, || self.decoder.part::<V>(syn, spine));
+        let read = grow::around(around, || self.decoder.part::<V>(syn));
         match read {
             Ok(v) => {
                 self.blocked = false;

@@ -1,0 +1,676 @@
+//! The tape: the scanner's events, written once, read by every consumer
+//! (the Deserializer, `repair()`'s writer, the stream's views).
+//!
+//! The scanner knows whether a value is complete only when it reaches the
+//! value's end; the Deserializer needs to know when it starts the value (a
+//! cut number must not become a number, a field not marked partial stands
+//! as missing). Reading the reply once into a tape answers that without
+//! guessing: a container's start is written when it opens and marked
+//! complete or cut when it closes.
+//!
+//! **Layout.** A stream of `u16` words, so that the densest replies (`[1]`
+//! repeated: three events in four bytes) stay within a small multiple of
+//! their length. Each event is one head word, then, for a key, a string or
+//! a number, one word or more for its text:
+//!
+//! - head: `kind` (4 bits) · `complete` (1) · `owned` (1) · the event's
+//!   offset, less the previous event's (10 bits; [`WIDE`] means two more
+//!   words hold it);
+//! - borrowed text (the reply's own bytes): where the content starts, less
+//!   the event's offset (2 bits) · its length (14 bits); [`WIDE`] in a word
+//!   of its own means four more words hold both as `u32`s;
+//! - owned text (unescaped or repaired, in the side buffer, one after the
+//!   other): its length (16 bits; [`WIDE`] means two more words).
+//!
+//! Offsets are kept relative to the caller's whole text, so an error points
+//! into what the model wrote.
+
+use crate::error::{Error, ErrorKind, Result, Segment};
+use crate::report::Repairs;
+
+use super::number::{classify, NumValue};
+use super::{Event, Number, Scanner, Text};
+
+/// A field value that does not fit: the value follows in wider words.
+const WIDE: u16 = u16::MAX;
+/// The widest offset step a head word holds.
+const HEAD_STEP: usize = (1 << 10) - 1;
+
+const START_OBJECT: u16 = 0;
+const END_OBJECT: u16 = 1;
+const START_ARRAY: u16 = 2;
+const END_ARRAY: u16 = 3;
+const KEY: u16 = 4;
+const STR: u16 = 5;
+const NUM: u16 = 6;
+const TRUE: u16 = 7;
+const FALSE: u16 = 8;
+const NULL: u16 = 9;
+const EOF: u16 = 10;
+/// The read failed here: the error is the tape's [`Tape::error`].
+const FAIL: u16 = 11;
+
+const COMPLETE: u16 = 1 << 11;
+const OWNED: u16 = 1 << 10;
+
+/// The events of one read, in order.
+#[derive(Debug, Default)]
+pub(crate) struct Tape {
+    words: Vec<u16>,
+    /// Strings and numbers that needed unescaping or repair.
+    side: String,
+    /// The offset of the last event written (offsets are stored as steps).
+    last: usize,
+    /// Where each open container's head word is, to mark it complete or cut
+    /// when it closes.
+    open: Vec<u32>,
+    /// The error the read stopped with (a [`FAIL`] event marks where).
+    error: Option<Error>,
+    /// How many events were written.
+    events: usize,
+    /// Where a top-level value written as bare prose (a word or sentence
+    /// taken as a string) starts, if one was read.
+    prose_at: Option<usize>,
+    /// The read was cut off at the end (and completed).
+    truncated: bool,
+    /// The read gathered several spans into one array.
+    gathered: bool,
+    /// A value was cut off: every container still open is cut too.
+    cut: bool,
+    /// The head word of the first event written once the scanner had met
+    /// the end of the input (cut off): a decode that reads it has reached
+    /// the cut, and an error from there on may be the cut's.
+    cut_word: Option<usize>,
+}
+
+impl Tape {
+    /// An empty tape.
+    pub(crate) fn new() -> Tape {
+        Tape::default()
+    }
+
+    /// Empties the tape, keeping its room.
+    pub(crate) fn clear(&mut self) {
+        self.words.clear();
+        self.side.clear();
+        self.last = 0;
+        self.open.clear();
+        self.error = None;
+        self.events = 0;
+        self.prose_at = None;
+        self.truncated = false;
+        self.gathered = false;
+        self.cut = false;
+        self.cut_word = None;
+    }
+
+    /// How many events the tape holds.
+    pub(crate) fn len(&self) -> usize {
+        self.events
+    }
+
+    /// The bytes the tape takes (its words and its side buffer).
+    #[cfg(test)]
+    pub(crate) fn size(&self) -> usize {
+        self.words.len() * 2 + self.side.len()
+    }
+
+    /// Room for a few more words: the tape grows by half its size, not
+    /// by doubling, so that its spare room stays within a third of it (the
+    /// working memory of a decode is bounded by a small multiple of the
+    /// reply, the tape included).
+    #[inline]
+    fn room(&mut self) {
+        if self.words.capacity() - self.words.len() < 8 {
+            self.grow();
+        }
+    }
+
+    #[cold]
+    fn grow(&mut self) {
+        let more = (self.words.len() / 2).max(64);
+        self.words.reserve_exact(more);
+    }
+
+    #[inline]
+    fn head(&mut self, kind: u16, flags: u16, offset: usize) {
+        self.room();
+        let step = offset.wrapping_sub(self.last);
+        self.last = offset;
+        self.events += 1;
+        if step < HEAD_STEP {
+            self.words.push(kind << 12 | flags | step as u16);
+        } else {
+            // A step back (an event at an earlier offset than the last: a
+            // held-back object's start) or a long one.
+            self.words.push(kind << 12 | flags | HEAD_STEP as u16);
+            self.wide(offset as u32);
+        }
+    }
+
+    #[inline]
+    fn wide(&mut self, v: u32) {
+        self.words.push(v as u16);
+        self.words.push((v >> 16) as u16);
+    }
+
+    /// Writes one event of the text `text`, at `offset`; `scratch` is what
+    /// [`Text::Scratch`] stands for. A container's start is marked complete
+    /// or cut when its end is written ([`close`](Self::close)).
+    pub(crate) fn push(
+        &mut self,
+        text: &str,
+        scratch: &str,
+        ev: Event<'_>,
+        offset: usize,
+        complete: bool,
+    ) {
+        let c = if complete { COMPLETE } else { 0 };
+        self.cut |= !complete;
+        match ev {
+            Event::StartObject | Event::StartArray => {
+                self.open.push(self.words.len() as u32);
+                let kind = match ev {
+                    Event::StartObject => START_OBJECT,
+                    _ => START_ARRAY,
+                };
+                self.head(kind, c, offset);
+            }
+            Event::EndObject => self.head(END_OBJECT, COMPLETE, offset),
+            Event::EndArray => self.head(END_ARRAY, COMPLETE, offset),
+            Event::Key(t) => self.text(KEY, c, offset, t, text, scratch),
+            Event::Str(t) => self.text(STR, c, offset, t, text, scratch),
+            Event::Num(n) => self.text(NUM, c, offset, n.text, text, scratch),
+            Event::Bool(true) => self.head(TRUE, c, offset),
+            Event::Bool(false) => self.head(FALSE, c, offset),
+            Event::Null => self.head(NULL, c, offset),
+            Event::Eof => self.head(EOF, COMPLETE, offset),
+        }
+    }
+
+    /// Marks the innermost open container complete (its closer was
+    /// written) or cut (closed at the end of the input, or around a value
+    /// cut off: a string ended at a guessed place, `{"a": "b}`, is no
+    /// complete object). `roots`: the array that gathers several top-level
+    /// values, no value of the reply's, which is never cut.
+    pub(crate) fn close(&mut self, complete: bool, roots: bool) {
+        self.cut |= !complete;
+        let complete = roots || !self.cut;
+        if let Some(at) = self.open.pop() {
+            let w = &mut self.words[at as usize];
+            *w = if complete {
+                *w | COMPLETE
+            } else {
+                *w & !COMPLETE
+            };
+        }
+    }
+
+    /// Ends the tape with the error the read stopped with, at `offset`.
+    pub(crate) fn fail(&mut self, error: Error, offset: usize) {
+        self.head(FAIL, COMPLETE, offset);
+        self.error = Some(error);
+    }
+
+    fn text(&mut self, kind: u16, c: u16, offset: usize, t: Text<'_>, text: &str, scratch: &str) {
+        let borrowed = match t {
+            Text::Borrowed(s) => {
+                // Borrowed from the reply itself (not a constant such as
+                // `"NaN"`): kept as a span.
+                let at = (s.as_ptr() as usize).wrapping_sub(text.as_ptr() as usize);
+                (at <= text.len() && at + s.len() <= text.len()).then_some((at, s))
+            }
+            Text::Scratch | Text::Side(..) => None,
+        };
+        match borrowed {
+            Some((at, s)) => {
+                self.head(kind, c, offset);
+                let lead = at.wrapping_sub(offset);
+                if lead < 4 && s.len() < (1 << 14) - 1 {
+                    self.words.push((lead as u16) << 14 | s.len() as u16);
+                } else {
+                    self.words.push(WIDE);
+                    self.wide(at as u32);
+                    self.wide(s.len() as u32);
+                }
+            }
+            None => {
+                let s = match t {
+                    Text::Borrowed(s) => s,
+                    Text::Scratch | Text::Side(..) => scratch,
+                };
+                self.head(kind, c | OWNED, offset);
+                if self.side.capacity() - self.side.len() < s.len() {
+                    let more = (self.side.len() / 2).max(s.len()).max(64);
+                    self.side.reserve_exact(more);
+                }
+                self.side.push_str(s);
+                if s.len() < WIDE as usize {
+                    self.words.push(s.len() as u16);
+                } else {
+                    self.words.push(WIDE);
+                    self.wide(s.len() as u32);
+                }
+            }
+        }
+    }
+
+    /// A cursor at the tape's first event.
+    pub(crate) fn cursor<'t, 'de>(&'t self, text: &'de str) -> Cursor<'t, 'de> {
+        Cursor {
+            tape: self,
+            text,
+            at: Place::default(),
+            peeked: None,
+            offset: 0,
+            complete: true,
+            depth: 0,
+            last: 0,
+        }
+    }
+
+    /// Whether the read was cut off at the end (and completed).
+    pub(crate) fn truncated(&self) -> bool {
+        self.truncated
+    }
+}
+
+/// What a read of a span found beside its events.
+#[derive(Debug)]
+pub(crate) struct Summary {
+    pub repairs: Repairs,
+    pub truncated: bool,
+    /// Another top-level value follows the root value (single-root mode).
+    pub more_roots: bool,
+    /// Where the root value ended, when the read stopped after it.
+    pub root_end: Option<usize>,
+    /// How many top-level values were read.
+    pub roots: u32,
+    /// A top-level value was bare prose.
+    pub prose_roots: bool,
+    /// Every top-level value was an object or an array.
+    pub containers: bool,
+    /// Where the read stopped.
+    pub offset: usize,
+}
+
+impl<'de> Scanner<'de> {
+    /// Reads the span to its end (or to the error that stops it) onto
+    /// `tape`.
+    pub(crate) fn tape(mut self, tape: &mut Tape) -> Summary {
+        tape.gathered =
+            !self.segments.is_empty() || self.stack.first() == Some(&super::Frame::Roots);
+        loop {
+            let was = self.truncated;
+            let next = self.next();
+            if self.truncated && !was {
+                tape.cut_word.get_or_insert(tape.words.len());
+            }
+            match next {
+                Ok(ev) => {
+                    match ev {
+                        Event::EndObject | Event::EndArray => {
+                            tape.close(!self.cut_close, self.roots_close)
+                        }
+                        Event::Str(_) if self.prose_root() => {
+                            tape.prose_at = Some(self.token_start)
+                        }
+                        _ => {}
+                    }
+                    tape.push(
+                        self.text,
+                        &self.scratch,
+                        ev,
+                        self.token_start,
+                        self.complete,
+                    );
+                    if let Event::Eof = ev {
+                        break;
+                    }
+                }
+                Err(e) => {
+                    if self.truncated {
+                        tape.cut_word.get_or_insert(tape.words.len());
+                    }
+                    tape.fail(e, self.token_start);
+                    break;
+                }
+            }
+        }
+        tape.truncated = self.truncated;
+        Summary {
+            truncated: self.truncated,
+            more_roots: self.more_roots(),
+            root_end: self.root_end(),
+            roots: self.roots(),
+            prose_roots: self.prose_roots(),
+            containers: self.roots_are_containers(),
+            offset: self.token_start,
+            repairs: self.repairs,
+        }
+    }
+}
+
+/// Where a cursor is on its tape.
+#[derive(Clone, Copy, Debug, Default)]
+struct Place {
+    /// The next event's head word.
+    word: usize,
+    /// The offset of the last event read (the base of the next step).
+    offset: usize,
+    /// Where the next owned text starts in the side buffer.
+    side: usize,
+}
+
+/// One event read off the tape, with what the tape says of it.
+#[derive(Clone, Copy, Debug)]
+struct Read<'de> {
+    ev: Event<'de>,
+    offset: usize,
+    complete: bool,
+    /// The read stopped here with the tape's error.
+    failed: bool,
+    /// Its head word.
+    word: usize,
+    after: Place,
+}
+
+/// Reads a tape's events in order. `Text::Scratch` in an event it returns
+/// stands for that event's owned text, which [`str`](Self::str) gives for
+/// the last event returned or peeked.
+#[derive(Clone)]
+pub(crate) struct Cursor<'t, 'de> {
+    tape: &'t Tape,
+    text: &'de str,
+    at: Place,
+    peeked: Option<Read<'de>>,
+    /// The offset of the last event returned or peeked.
+    offset: usize,
+    /// Whether that event starts a complete value.
+    complete: bool,
+    /// How many containers are open.
+    depth: usize,
+    /// The head word of the last event returned or peeked.
+    last: usize,
+}
+
+impl<'t, 'de> Cursor<'t, 'de> {
+    /// The next event.
+    #[inline]
+    pub(crate) fn next(&mut self) -> Result<Event<'de>> {
+        let r = match self.peeked.take() {
+            Some(r) => r,
+            None => self.decode(self.at),
+        };
+        self.take(r)
+    }
+
+    /// The next event, left in place.
+    #[inline]
+    pub(crate) fn peek(&mut self) -> Result<Event<'de>> {
+        if let Some(r) = &self.peeked {
+            return Ok(r.ev);
+        }
+        let r = self.decode(self.at);
+        if r.failed {
+            self.last = r.word;
+            return Err(self.error(r.offset));
+        }
+        self.offset = r.offset;
+        self.complete = r.complete;
+        self.last = r.word;
+        self.peeked = Some(r);
+        Ok(r.ev)
+    }
+
+    #[inline]
+    fn take(&mut self, r: Read<'de>) -> Result<Event<'de>> {
+        self.offset = r.offset;
+        self.complete = r.complete;
+        self.last = r.word;
+        if r.failed {
+            return Err(self.error(r.offset));
+        }
+        match r.ev {
+            Event::StartObject | Event::StartArray => self.depth += 1,
+            Event::EndObject | Event::EndArray => self.depth -= 1,
+            // The last event: read again on every later call.
+            Event::Eof => return Ok(r.ev),
+            _ => {}
+        }
+        self.at = r.after;
+        Ok(r.ev)
+    }
+
+    #[cold]
+    fn error(&self, offset: usize) -> Error {
+        match &self.tape.error {
+            Some(e) => e.clone(),
+            None => Error::at(ErrorKind::Syntax, "unexpected end of the tape", offset),
+        }
+    }
+
+    /// Whether the last event returned or peeked starts a complete value.
+    #[inline]
+    pub(crate) fn complete(&self) -> bool {
+        self.complete
+    }
+
+    /// The offset of the last event returned or peeked, in the caller's
+    /// text.
+    #[inline]
+    pub(crate) fn offset(&self) -> usize {
+        self.offset
+    }
+
+    /// The content of a key's, string's or number's text.
+    #[inline]
+    pub(crate) fn str(&self, t: Text<'de>) -> &str {
+        match t {
+            Text::Borrowed(s) => s,
+            Text::Side(start, len) => &self.tape.side[start as usize..(start + len) as usize],
+            Text::Scratch => "",
+        }
+    }
+
+    /// The whole text the tape was read from.
+    pub(crate) fn text(&self) -> &'de str {
+        self.text
+    }
+
+    /// Whether the read was cut off at the end.
+    pub(crate) fn truncated(&self) -> bool {
+        self.tape.truncated
+    }
+
+    /// Whether the decode has reached where the reply was cut off: the
+    /// last event returned or peeked was written once the scanner had met
+    /// the end. An error from there on may be the cut's; one before it is
+    /// the reply's own.
+    pub(crate) fn reached_cut(&self) -> bool {
+        self.tape.cut_word.is_some_and(|w| self.last >= w)
+    }
+
+    /// Whether an event was peeked and not yet taken.
+    pub(crate) fn has_peeked(&self) -> bool {
+        self.peeked.is_some()
+    }
+
+    /// How many containers are open (a peeked opener not counted).
+    pub(crate) fn depth(&self) -> usize {
+        self.depth
+    }
+
+    /// Whether the tape holds one span (not several gathered).
+    pub(crate) fn one_span(&self) -> bool {
+        !self.tape.gathered
+    }
+
+    /// Whether the last event returned or peeked is a top-level value
+    /// written as bare prose, not as JSON.
+    pub(crate) fn prose_root(&self) -> bool {
+        self.depth == 0 && self.tape.prose_at == Some(self.offset)
+    }
+
+    /// Reads on until at most `depth` containers are open and no event is
+    /// held: the rest of a value the decoder gave up on is passed over.
+    pub(crate) fn drain_to(&mut self, depth: usize) -> Result<()> {
+        while self.depth > depth || self.peeked.is_some() {
+            if let Event::Eof = self.next()? {
+                break;
+            }
+        }
+        Ok(())
+    }
+
+    /// The JSON paths (`$.items[2].score`) of the values or keys that
+    /// start at `offsets` (`true`: a key's), found by walking the tape from
+    /// here. Used only to describe coercions, so a decode that needed none
+    /// never pays for it.
+    pub(crate) fn paths_at(mut self, offsets: &[(usize, bool)]) -> Vec<String> {
+        let mut found = vec![String::new(); offsets.len()];
+        // One step per open container, and how many elements each array
+        // has.
+        let mut segs: Vec<Segment> = Vec::new();
+        let mut counts: Vec<Option<usize>> = Vec::new();
+        let mut note = |segs: &[Segment], at: usize, key: bool| {
+            for (i, &(o, of_key)) in offsets.iter().enumerate() {
+                if o == at && of_key == key && found[i].is_empty() {
+                    found[i] = crate::error::render_path(segs);
+                }
+            }
+        };
+        while let Ok(ev) = self.next() {
+            let at = self.offset();
+            match ev {
+                Event::Eof => break,
+                Event::EndObject | Event::EndArray => {
+                    segs.pop();
+                    counts.pop();
+                }
+                Event::Key(t) => {
+                    if let Some(last) = segs.last_mut() {
+                        *last = Segment::Key(self.str(t).to_owned());
+                    }
+                    note(&segs, at, true);
+                }
+                _ => {
+                    if let Some(Some(n)) = counts.last_mut() {
+                        if let Some(last) = segs.last_mut() {
+                            *last = Segment::Index(*n);
+                        }
+                        *n += 1;
+                    }
+                    note(&segs, at, false);
+                    match ev {
+                        Event::StartObject => {
+                            segs.push(Segment::Key(String::new()));
+                            counts.push(None);
+                        }
+                        Event::StartArray => {
+                            segs.push(Segment::Index(0));
+                            counts.push(Some(0));
+                        }
+                        _ => {}
+                    }
+                }
+            }
+        }
+        found
+    }
+
+    #[inline]
+    fn word(&self, i: usize) -> u16 {
+        self.tape.words[i]
+    }
+
+    #[inline]
+    fn wide(&self, i: usize) -> usize {
+        usize::from(self.word(i)) | usize::from(self.word(i + 1)) << 16
+    }
+
+    /// Decodes the event at `at`.
+    #[inline]
+    fn decode(&self, at: Place) -> Read<'de> {
+        let head = self.word(at.word);
+        let kind = head >> 12;
+        let mut i = at.word + 1;
+        let step = usize::from(head & HEAD_STEP as u16);
+        let offset = if step == HEAD_STEP {
+            i += 2;
+            self.wide(at.word + 1)
+        } else {
+            at.offset + step
+        };
+        let mut side = at.side;
+        let text = match kind {
+            KEY | STR | NUM if head & OWNED != 0 => {
+                let mut len = usize::from(self.word(i));
+                i += 1;
+                if len == usize::from(WIDE) {
+                    len = self.wide(i);
+                    i += 2;
+                }
+                let t = Text::Side(side as u32, len as u32);
+                side += len;
+                Some(t)
+            }
+            KEY | STR | NUM => {
+                let w = self.word(i);
+                i += 1;
+                let (start, len) = if w == WIDE {
+                    let span = (self.wide(i), self.wide(i + 2));
+                    i += 4;
+                    span
+                } else {
+                    (offset + usize::from(w >> 14), usize::from(w & 0x3FFF))
+                };
+                Some(Text::Borrowed(&self.text[start..start + len]))
+            }
+            _ => None,
+        };
+        let ev = match kind {
+            START_OBJECT => Event::StartObject,
+            END_OBJECT => Event::EndObject,
+            START_ARRAY => Event::StartArray,
+            END_ARRAY => Event::EndArray,
+            KEY => Event::Key(text.expect("a key's text")),
+            STR => Event::Str(text.expect("a string's text")),
+            NUM => {
+                let t = text.expect("a number's text");
+                Event::Num(Number {
+                    text: t,
+                    value: number_value(self.str(t)),
+                })
+            }
+            TRUE => Event::Bool(true),
+            FALSE => Event::Bool(false),
+            NULL => Event::Null,
+            _ => Event::Eof,
+        };
+        Read {
+            ev,
+            offset,
+            complete: head & COMPLETE != 0,
+            failed: kind == FAIL,
+            word: at.word,
+            after: Place {
+                word: i,
+                offset,
+                side,
+            },
+        }
+    }
+}
+
+/// A number's value as `serde_json` classifies it; `NaN` and the
+/// infinities, which the scanner spells so, are non-finite.
+#[inline]
+fn number_value(s: &str) -> NumValue {
+    match s.as_bytes().first() {
+        Some(b'N') => NumValue::NonFinite(f64::NAN),
+        Some(b'I') => NumValue::NonFinite(f64::INFINITY),
+        Some(b'-') if s.as_bytes().get(1) == Some(&b'I') => NumValue::NonFinite(f64::NEG_INFINITY),
+        _ => classify(s),
+    }
+}
