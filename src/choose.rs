@@ -669,7 +669,7 @@ impl Decoder {
             partial: true,
             rules: self.rules,
         };
-        let mut tape = Tape::new();
+        let mut tape = Tape::for_span(text.len());
         let summary = Scanner::over(text, std::slice::from_ref(&span), &opts).tape(&mut tape);
         // A part is read to its end (it is cut there).
         work::add(text.len());
@@ -717,7 +717,7 @@ impl Decoder {
         };
         // The span is read once onto a tape: when the decode starts a value,
         // the tape says whether it is complete.
-        let mut tape = Tape::new();
+        let mut tape = Tape::for_span(span.len());
         let summary = Scanner::over(text, spans, &opts).tape(&mut tape);
         work::add(summary.offset.saturating_sub(spans[0].start));
         // A value to read differently (a key in another style, a

@@ -792,7 +792,15 @@ impl Decoder {
                 let mut out = String::with_capacity(span.len() + span.len() / 8 + 16);
                 let mut cursor = tape.cursor(text);
                 match write::write(&mut cursor, &mut out, allow) {
-                    Ok(()) => Ok(Decoded::plain(out)),
+                    Ok(()) => {
+                        // A reading of part of the span (the first of
+                        // several values) is kept while the others are read:
+                        // not with room for all of them.
+                        if out.capacity() > 2 * out.len() + 64 {
+                            out.shrink_to_fit();
+                        }
+                        Ok(Decoded::plain(out))
+                    }
                     // Met where the reply was cut off: the cut's, maybe.
                     Err(e) if cursor.reached_cut() => Err(e.in_cut_reply()),
                     Err(e) => Err(e),

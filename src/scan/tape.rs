@@ -115,10 +115,20 @@ impl Tape {
         self.words.len() * 2 + self.side.len()
     }
 
-    /// Room for a few more words: the tape grows by half its size, not
-    /// by doubling, so that its spare room stays within a third of it (the
-    /// working memory of a decode is bounded by a small multiple of the
-    /// reply, the tape included).
+    /// A tape with room for the events of a span of `len` bytes as most
+    /// replies write them (a quarter of a word per byte: about 127,000
+    /// events, 0.43 bytes of tape per byte, for a megabyte of records).
+    pub(crate) fn for_span(len: usize) -> Tape {
+        Tape {
+            words: Vec::with_capacity(len / 4 + 16),
+            ..Tape::default()
+        }
+    }
+
+    /// Room for a few more words: past the first guess, the tape grows by a
+    /// quarter of its size, not by doubling, so that its spare room stays
+    /// small (the working memory of a decode is bounded by a small multiple
+    /// of the reply, the tape included).
     #[inline]
     fn room(&mut self) {
         if self.words.capacity() - self.words.len() < 8 {
@@ -128,7 +138,7 @@ impl Tape {
 
     #[cold]
     fn grow(&mut self) {
-        let more = (self.words.len() / 2).max(64);
+        let more = (self.words.len() / 4).max(64);
         self.words.reserve_exact(more);
     }
 
@@ -241,7 +251,7 @@ impl Tape {
                 };
                 self.head(kind, c | OWNED, offset);
                 if self.side.capacity() - self.side.len() < s.len() {
-                    let more = (self.side.len() / 2).max(s.len()).max(64);
+                    let more = (self.side.len() / 4).max(s.len()).max(64);
                     self.side.reserve_exact(more);
                 }
                 self.side.push_str(s);
