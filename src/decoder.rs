@@ -388,8 +388,7 @@ impl Decoder {
                     }
                 }
                 let (json, mut report) = self.repair_with_report(&text)?;
-                report.repairs.extend(replaced);
-                report.repairs.sort_by_key(|r| r.offset);
+                report.add_repairs(replaced);
                 mark_cut(&mut report, (tail < bytes.len()).then_some(tail));
                 Ok((json, report))
             }
@@ -720,10 +719,10 @@ fn incomplete_tail(bytes: &[u8]) -> usize {
 fn mark_cut(report: &mut Report, cut: Option<usize>) {
     if let Some(offset) = cut {
         report.truncated = true;
-        report.repairs.push(Repair {
+        report.add_repairs([Repair {
             kind: RepairKind::TruncatedValue,
             offset,
-        });
+        }]);
     }
 }
 

@@ -95,8 +95,9 @@ pub mod __private {
         crate::work::total()
     }
 }
+pub use report::listed::Repair;
 pub use report::{
-    Coercion, CoercionKind, Fix, Repair, RepairKind, Report, ReportDisplay, Strategy, UnknownKind,
+    Coercion, CoercionKind, Fix, RepairKind, Report, ReportDisplay, Strategy, UnknownKind,
 };
 
 /// Decodes the value in a model's reply into `T`: extracts it from prose or
