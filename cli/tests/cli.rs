@@ -1489,7 +1489,7 @@ fn lines_of_a_long_log() {
 /// build, 0.4 s in release, on one core): `cargo test -p serde_llm_cli --
 /// --ignored`.
 #[test]
-#[ignore]
+#[ignore = "a timing run: slow in a debug build"]
 fn lines_of_a_100k_log() {
     let (input, want) = log(100_000);
     let out = run(
@@ -1595,15 +1595,12 @@ fn lines_are_written_as_they_come() {
     assert_eq!(out.code, Some(1));
 }
 
-/// The examples of README.md's "Command line" section written as a
-/// terminal session (`$ command`, then what it prints, stderr after
-/// stdout) print what they show.
+/// The examples of the CLI's README written as a terminal session
+/// (`$ command`, then what it prints, stderr after stdout) print what they
+/// show.
 #[test]
 fn readme_sessions_are_true() {
-    let readme = include_str!("../../README.md");
-    let start = readme.find("## Command line\n").expect("the section");
-    let end = start + readme[start..].find("\n## ").expect("the next section");
-    let section = &readme[start..end];
+    let section = include_str!("../README.md");
     let bin_dir = std::path::Path::new(env!("CARGO_BIN_EXE_serde-llm"))
         .parent()
         .expect("the binary's folder")
