@@ -10,6 +10,56 @@ use serde::Serialize;
 use crate::error::{floor_char_boundary, line_column, snippet};
 
 /// How the decoded value was found in the reply.
+///
+/// **Prose is not a value.** A reply with no JSON in it (a refusal, an intro
+/// whose JSON has not arrived yet) is [`ErrorKind::NoJson`](crate::ErrorKind::NoJson),
+/// whose message and [`feedback`](crate::Error::feedback) say what was looked
+/// for: a sentence is never returned as a JSON string, nor a stray `{` in it
+/// taken for an object. Only a scalar target reads prose ([`Prose`](Self::Prose)).
+///
+/// The reply is searched in this order:
+///
+/// 1. the whole reply (after a UTF-8 BOM, leading `<think>…</think>`
+///    reasoning blocks — a block left open at the start loses only its tag,
+///    and a reply whose first reasoning tag is a closing `</think>` starts
+///    after it — and special-token markers such as `[TOOL_CALLS]` or
+///    `<|python_tag|>`); nothing inside a reasoning block later in the reply
+///    is a candidate;
+/// 2. each fenced block (```` ```json ````, ```` ```JSON ````, bare
+///    ```` ``` ````, one left open at the end); a closed fence bounds its
+///    value, but fence markers inside a JSON string are content;
+/// 3. each `<json>…</json>` tag;
+/// 4. each balanced `{…}` or `[…]` in the prose, found by one string-aware
+///    scan, so a stray `{` in a sentence hides nothing after it (citations
+///    `[2]`, markdown link labels, `[x]` task boxes and `%{name}`
+///    placeholders are not values for an untyped target);
+/// 5. a `{` or `[` that never closes (a reply cut off): the outermost, and
+///    the first one that starts like JSON.
+///
+/// A candidate that decodes with no repair wins at once (a clean reply costs
+/// one pass). Otherwise the likeliest reading wins, by one rule: a reading
+/// that built structure out of prose (a sentence as a key, a stray `{`
+/// swallowing what follows) loses to any that did not, whatever the other's
+/// repairs weigh; then a fenced or tagged value beats a span found in prose;
+/// then fewer and lighter repairs win; ties go to the earlier. No count of
+/// candidates is capped: the work stays linear in the reply's length.
+///
+/// The target type steers the search: a struct or map prefers objects, a
+/// sequence prefers arrays and gathers several objects (in prose, in fences,
+/// in tags, or as NDJSON lines) in order; a struct takes the first that
+/// decodes cleanly, else the likeliest. When nothing decodes, the error comes
+/// from the most promising candidate: one of the right shape, then the one
+/// that got furthest. [`Decoder::candidates`](crate::Decoder::candidates)
+/// lists every place looked at, and [`Decoder::strategy`](crate::Decoder::strategy)
+/// turns one off.
+///
+/// **Scalar targets read short prose the way a person does.** A `String`
+/// takes a JSON string if the reply is one (whole or fenced), else the whole
+/// reply with reasoning removed and trimmed — never a fragment up to a comma.
+/// A `bool`, number or unit enum takes the one plausible value of its type
+/// in a short reply (`The answer is **B**.`, `Verdict: false — the claim…`,
+/// `ANSWER: 42.`); two different values (`between 3 and 5`) are an
+/// ambiguity error naming both.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "snake_case")]
 #[non_exhaustive]
@@ -163,6 +213,26 @@ pub(crate) mod listed {
 }
 
 /// The kinds of repair the scanner makes. Each is recorded with its offset.
+///
+/// What models write, and what it becomes:
+///
+/// | kind of mistake | examples |
+/// | --- | --- |
+/// | commas and colons | trailing `[1, 2,]`, leading `[,1]`, doubled, missing `{"a": 1 "b": 2}`, missing colon `{"a" 1}` |
+/// | quotes | `'single'`, `“curly”`, `‘curly’`, `` `backticks` ``, unquoted keys `{name: 1}`, unquoted values `{city: New York}` (one runs on across a comma or line end that no key follows: `{name: Smith, John, age: 3}`), missing opening or closing quote, `""doubled""`, `"""triple-quoted"""` and ```` ```python ```` code blocks as values (one string: the content) |
+/// | inner quotes | `"a "quoted" word"`: a quote ends a string only where what follows fits, so it is kept inside otherwise |
+/// | comments | `//`, `/* */`, `# ` |
+/// | between tokens | non-ASCII spaces, NUL and other control characters, chat-template tokens (`<\|python_tag\|>`), full-width `：` and `，` |
+/// | literals | `True`, `False`, `None`, `TRUE`, `Null`, `undefined`, `NaN`, `Infinity` (`NaN`/`Infinity` reach an `f64` field as such; in JSON text they are `null`) |
+/// | strings | raw newlines and control characters, invalid escapes (`\'` → `'`; `\d` keeps its backslash), lone surrogates → U+FFFD, `"a" + "b"` |
+/// | numbers | `+1`, `.5`, `1.`, `1e`, `1_000`, digit groups as a member's value `{"total": 4,250}` → `4250` (in an array `[4,250]` is two numbers); `0789`, `1/3`, `10-20`, `4,25`, `5 kg`, UUIDs and dates become strings, never a number cut short |
+/// | structure | `...` placeholders, a closer of the wrong kind, stray closers, an object closed too early, `["k": v]`, `{"a", "b"}` (a set), `(1, 2)` tuples, `callback(...)` and `ObjectId("…")` wrappers, `{\"escaped\": \"json\"}`, code fence markers inside the value |
+/// | several values | `{…}{…}`, NDJSON, `1\n2`: gathered into an array (for an untyped target; empty values beside real ones are left out) |
+/// | end of input | open strings and containers closed (a cut string keeps every character: it is never split at a comma into invented elements), a dangling key, comma or colon dropped, a cut literal finished (`tru` → `true`), a cut escape dropped |
+///
+/// Each kind can be allowed or denied on its own
+/// ([`Decoder::allow`](crate::Decoder::allow), [`Decoder::deny`](crate::Decoder::deny),
+/// [`Decoder::strict`](crate::Decoder::strict)).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 #[serde(rename_all = "snake_case")]
 #[non_exhaustive]
@@ -369,9 +439,23 @@ pub struct Coercion {
 /// [`Report`] and can be allowed or denied on its own
 /// ([`Decoder::allow`](crate::Decoder::allow), [`Decoder::deny`](crate::Decoder::deny)).
 ///
+/// | wanted | written | used |
+/// | --- | --- | --- |
+/// | a number | `"42"`, `" 42 "`, `"4.5e3"`, `"-7"`, `"1,234"` | `42`, `42`, `4500`, `-7`, `1234` (a string that is not a number is an error, never 0) |
+/// | an integer | `42.0`, `4.2e1` (exactly, not through `f64`) | `42`; `42.5` is an error unless [`RoundFloat`](Self::RoundFloat) is allowed |
+/// | a string | `42`, `true` | `"42"`, `"true"` (an object or array is an error; `null` is too, unless [`NullToString`](Self::NullToString) is allowed) |
+/// | a bool | `"true"`, `"False"`, `"yes"`, `"no"`, `1`, `0`, `1.0` | `true`, `false`, … |
+/// | a sequence | one value: `"x"`, `{…}` | `["x"]`, `[{…}]` |
+/// | a sequence | an object whose one member is a list: `{"contacts": [...]}` (what a JSON mode that demands an object root gives) | the list |
+/// | a sequence, struct or map | a string holding JSON: `"[1, 2]"`, `"{\"a\": 1}"` (repaired like any reply) | `[1, 2]`, `{"a": 1}` |
+/// | an enum variant | `"In Progress"`, `"in_progress"`, `{"in_progress": null}` | `InProgress` |
+/// | a struct field | `userName`, `UserName`, `user-name` | `user_name` (aliases count as names; two fields matching is an error, not a guess) |
+/// | `Option<T>`, `T` not a string | `"null"`, `"None"`, `"N/A"`, `"NA"`, `""` (any case) | `None` (an `Option<String>` keeps the text) |
+///
 /// Values read with `deserialize_any` (`serde_json::Value`, untagged enums,
 /// and the parts serde buffers: internally and adjacently tagged enums'
-/// contents, `#[serde(flatten)]`) are never coerced.
+/// contents, `#[serde(flatten)]`) are never coerced. Internally tagged
+/// enums' tags are matched like variants.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 #[serde(rename_all = "snake_case")]
 #[non_exhaustive]
