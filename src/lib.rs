@@ -312,6 +312,37 @@ pub mod __private {
     pub use crate::partial::private::{atomic_field, field, partial_field};
     pub use serde;
 
+    /// A view of `V` put in place from its own text, when `V` can be read
+    /// on its own ([`PlaceOwned`]), else nothing ([`PlaceNone`]): chosen
+    /// by method resolution (`(&mut Placer(v)).place_in(cx)`), so that a
+    /// derived view whose field type has no view fails once, at that
+    /// field, and not again here.
+    pub struct Placer<'a, V>(pub &'a mut V);
+
+    /// See [`Placer`].
+    pub trait PlaceOwned {
+        /// Puts the value read from `cx` in place.
+        fn place_in(&mut self, cx: &mut grow::Local<'_>) -> bool;
+    }
+
+    impl<V: crate::View + serde::de::DeserializeOwned> PlaceOwned for Placer<'_, V> {
+        fn place_in(&mut self, cx: &mut grow::Local<'_>) -> bool {
+            cx.place(self.0)
+        }
+    }
+
+    /// See [`Placer`].
+    pub trait PlaceNone {
+        /// Places nothing.
+        fn place_in(&mut self, cx: &mut grow::Local<'_>) -> bool;
+    }
+
+    impl<V> PlaceNone for &mut Placer<'_, V> {
+        fn place_in(&mut self, _: &mut grow::Local<'_>) -> bool {
+            false
+        }
+    }
+
     /// The bytes the decoder examined on this thread so far (extraction
     /// passes and candidate scans): a deterministic measure of work, for
     /// tests that check it stays linear in a reply's length.
