@@ -54,6 +54,12 @@ enum Step {
 /// out of prose loses to any that did not, whatever the other's repairs
 /// weigh; then the one that bent the text less wins. Ties go to the
 /// candidate tried first.
+///
+/// Before any ranking, a value that is the whole reply (or a whole fence or
+/// tag) is no prose: a candidate read from all of its span as one object or
+/// array, with no structure made of prose, covers its span, and no span
+/// nested inside it is tried (`[dog, [cat, cow,], [pig,],]` is that list,
+/// never its lighter piece `[pig,]`; `{we#ird: [x&y, z]}` is that object).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub(crate) struct Rank {
     /// Repairs that made structure out of prose: words dropped from an
@@ -72,9 +78,18 @@ pub(crate) struct Rank {
 /// The one ranking rule (see [`Rank`]): the reading in `report` of a
 /// candidate found by `strategy`.
 pub(crate) fn rank(text: &str, strategy: Strategy, report: &Reading) -> Rank {
+    Rank {
+        prose: prose_words(text, report.repairs.iter()),
+        unmarked: u32::from(!matches!(strategy, Strategy::Fence | Strategy::Tag)),
+        bent: report.weight() + u32::from(report.truncated),
+    }
+}
+
+/// How many of `repairs` made structure out of prose (see [`Rank::prose`]).
+fn prose_words(text: &str, repairs: impl Iterator<Item = Repair>) -> u32 {
     let b = text.as_bytes();
     let mut prose = 0;
-    let mut repairs = report.repairs.iter().peekable();
+    let mut repairs = repairs.peekable();
     while let Some(r) = repairs.next() {
         let word = b.get(r.offset).is_some_and(u8::is_ascii_alphabetic);
         let structure = match r.kind {
@@ -95,11 +110,7 @@ pub(crate) fn rank(text: &str, strategy: Strategy, report: &Reading) -> Rank {
         };
         prose += u32::from(structure);
     }
-    Rank {
-        prose,
-        unmarked: u32::from(!matches!(strategy, Strategy::Fence | Strategy::Tag)),
-        bent: report.weight() + u32::from(report.truncated),
-    }
+    prose
 }
 
 /// The best result and the most promising error so far.
@@ -257,10 +268,12 @@ impl Decoder {
         outcome: Result<Attempt<R>>,
     ) -> Result<Attempt<R>> {
         let a = self.vet(outcome)?;
-        // Words after the value, not punctuation (`callback(2);`, `4,`).
+        // Words after the value, not punctuation (`callback(2);`, `4,`)
+        // and not a comment (`7 // seven`: comments are whitespace).
         let then_text = || {
-            let after = a.report.span.end.min(span.end)..span.end;
-            text[after].chars().any(char::is_alphanumeric)
+            let b = text.as_bytes();
+            let from = lex::next_significant(b, a.report.span.end.min(span.end), span.end);
+            text[from..span.end].chars().any(char::is_alphanumeric)
         };
         let quoted = lex::quote_at(text.as_bytes(), span.start, span.end).is_some();
         if a.prose_root || (shape == Shape::Any && !a.containers && !quoted && then_text()) {
@@ -581,6 +594,31 @@ impl Decoder {
                 return Ok(multi);
             }
         }
+        // A value that is the whole reply (or a whole fence or tag) is no
+        // prose: one object or array read from all of it, with no structure
+        // made of prose (`[dog, [cat]]`, `{we#ird: [x]}`), is not beaten by
+        // a span nested inside it.
+        if !single.covers
+            && matches!(
+                c.strategy,
+                Strategy::Whole | Strategy::Fence | Strategy::Tag
+            )
+            && single.containers
+            && single.roots == 1
+            && !single.more_roots
+            && lex::next_significant(text.as_bytes(), single.report.span.end, c.span.end)
+                >= c.span.end
+            && (!single.report.truncated || c.strategy == Strategy::Whole)
+            && prose_words(text, single.report.repairs.iter()) == 0
+            && !single.report.repairs.iter().any(|r| {
+                matches!(
+                    r.kind,
+                    RepairKind::TrailingText | RepairKind::CodeFence | RepairKind::MultipleValues
+                )
+            })
+        {
+            single.covers = true;
+        }
         if single.more_roots {
             // Values after the one decoded were left out: never silently.
             let offset = single.report.span.end;
@@ -750,14 +788,14 @@ impl Decoder {
                 let one_string = roots == 1
                     && !prose_root
                     && lex::quote_at(text.as_bytes(), span.start, span.end).is_some();
+                let (repairs, coerced, unlisted) = scan.into_fixes();
                 let covers = (containers || one_string)
                     && !cut_early
                     && (!matches!(text.as_bytes()[span.start], b'{' | b'[')
                         || extract::starts_like_json(text.as_bytes(), span.start, span.end))
-                    && !scan.repairs().iter().any(|r| {
+                    && !repairs.iter().any(|r| {
                         matches!(r.kind, RepairKind::TrailingText | RepairKind::CodeFence)
                     });
-                let (repairs, coerced, unlisted) = scan.into_fixes();
                 let mut coercions = Vec::with_capacity(coerced.len());
                 if !coerced.is_empty() {
                     let offsets: Vec<(usize, bool)> =
@@ -877,7 +915,7 @@ fn plan<'a>(
     gather: bool,
 ) -> impl Iterator<Item = Step> + 'a {
     let preferred = move |c: &Candidate| match shape {
-        Shape::Object => c.first_byte(text) == Some(b'{'),
+        Shape::Object | Shape::Wrapper => c.first_byte(text) == Some(b'{'),
         Shape::Array => c.first_byte(text) == Some(b'['),
         _ => true,
     };
@@ -912,6 +950,30 @@ fn plan<'a>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A value that is the whole reply, fence or tag is not beaten by a
+    /// lighter span nested inside it; a reading that made structure of
+    /// prose is, and so is one that leaves text after it.
+    #[test]
+    fn a_whole_value_beats_its_pieces() {
+        let rows = [
+            (
+                "[dog,[cat,cow,],[pig,],]",
+                r#"["dog",["cat","cow"],["pig"]]"#,
+            ),
+            ("{we#ird: [x&y, z]}", r#"{"we#ird":["x&y","z"]}"#),
+            ("```\n[a, [b,]]\n```", r#"["a",["b"]]"#),
+            ("<json>{k!: [v,]}</json>", r#"{"k!":["v"]}"#),
+            // Structure made of prose: the piece wins.
+            (r#"{ for blocks. {"a": 1}"#, r#"{"a":1}"#),
+            // Text after the value: the whole is no one value.
+            ("[]{", "[]"),
+        ];
+        for (reply, want) in rows {
+            let reply = reply.replace("\\n", "\n");
+            assert_eq!(Decoder::new().repair(&reply).unwrap(), want, "{reply}");
+        }
+    }
 
     /// The readings of one reply, as the scanner reports them.
     fn report(text: &str, repairs: &[(RepairKind, &str)], truncated: bool) -> Reading {

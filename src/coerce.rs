@@ -179,6 +179,64 @@ pub(crate) fn match_name(written: &str, names: &'static [&'static str]) -> NameM
     }
 }
 
+/// A unit enum's value written with a description after it, or with
+/// emphasis or punctuation stuck to it (`HIGH: urgent`, `HIGH - urgent`,
+/// `**HIGH**, because…`, `HIGH!`): the variant the text starts with, when
+/// no other variant's name appears in it as a word. A name of one letter
+/// counts only as written (`a` is a word); longer ones in any case or style.
+/// `None` when the text starts with no variant, or names two (`HIGH or
+/// LOW`): an error then, never a guess.
+pub(crate) fn variant_with_description(
+    written: &str,
+    variants: &'static [&'static str],
+) -> Option<&'static str> {
+    let lead = |c: char| matches!(c, '*' | '_' | '`' | '"' | '\'' | '[' | '(' | '#' | '>');
+    let s = written.trim().trim_start_matches(lead).trim_start();
+    // The variant the text starts with: the longest name that ends at a
+    // word boundary.
+    let starts = |name: &str| -> Option<usize> {
+        let n = name.len();
+        let head = s.get(..n)?;
+        let same = if name.chars().count() == 1 {
+            head == name
+        } else {
+            head.eq_ignore_ascii_case(name) || folded(head) == folded(name)
+        };
+        let boundary = s[n..]
+            .chars()
+            .next()
+            .is_none_or(|c| !c.is_alphanumeric() && c != '_');
+        (same && boundary).then_some(n)
+    };
+    let (name, len) = variants
+        .iter()
+        .filter_map(|&v| starts(v).map(|n| (v, n)))
+        .max_by_key(|&(_, n)| n)?;
+    if len == s.len() {
+        // The name alone is a matter for `match_name`.
+        return None;
+    }
+    // No other variant named in the rest, as a word.
+    let rest = &s[len..];
+    let words = rest
+        .split(|c: char| !c.is_alphanumeric() && c != '_' && c != '-')
+        .filter(|w| !w.is_empty());
+    for w in words {
+        let other = variants.iter().any(|&v| {
+            v != name
+                && if v.chars().count() == 1 {
+                    w == v
+                } else {
+                    folded(w) == folded(v)
+                }
+        });
+        if other {
+            return None;
+        }
+    }
+    Some(name)
+}
+
 fn folded(s: &str) -> String {
     s.chars()
         .filter(|c| !matches!(c, '_' | '-' | ' '))
@@ -189,6 +247,28 @@ fn folded(s: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn variants_with_a_description() {
+        const V: &[&str] = &["LOW", "MEDIUM", "HIGH", "A"];
+        let v = |s| variant_with_description(s, V);
+        for (written, want) in [
+            ("HIGH: urgent", Some("HIGH")),
+            ("HIGH - urgent", Some("HIGH")),
+            ("**HIGH**, because it breaks", Some("HIGH")),
+            ("HIGH!", Some("HIGH")),
+            ("high — the site is down", Some("HIGH")),
+            ("A, clearly", Some("A")),
+            ("HIGH or LOW", None),
+            ("HIGH, not low", None),
+            ("not high", None),
+            ("HIGHER", None),
+            ("HIGH", None),
+            ("a good choice", None),
+        ] {
+            assert_eq!(v(written), want, "{written}");
+        }
+    }
 
     #[test]
     fn numbers_in_strings() {

@@ -136,6 +136,11 @@ pub(crate) struct Deserializer<'a, 'de> {
     /// `deserialize_ignored_any` started: a struct member whose key is that
     /// event was ignored (an unknown key). `usize::MAX`: none.
     ignored_after: usize,
+    /// Where the element being read as a struct's field by position
+    /// starts (serde's derive reads a struct from an array): an object or
+    /// array there is no string's text (`[{}]` is no `{name: "{}"}`).
+    /// `usize::MAX`: none.
+    positional_at: usize,
 }
 
 impl<'a, 'de> Deserializer<'a, 'de> {
@@ -145,6 +150,7 @@ impl<'a, 'de> Deserializer<'a, 'de> {
             policy,
             accept: Accept::Containers,
             ignored_after: usize::MAX,
+            positional_at: usize::MAX,
         }
     }
 
@@ -371,6 +377,7 @@ impl<'a, 'de> Deserializer<'a, 'de> {
                     done: false,
                     inner,
                     typed,
+                    positional: fields.is_some(),
                 };
                 let value = visitor.visit_seq(&mut seq)?;
                 if !seq.done {
@@ -467,6 +474,10 @@ impl<'a, 'de> Deserializer<'a, 'de> {
             }
             Some(ev) => self.scan.unread(ev),
             None => {}
+        }
+        if self.one_element()? {
+            let value = self.number(visitor, want)?;
+            return self.one_element_end(value);
         }
         let ev = self.begin(true)?;
         match ev {
@@ -600,10 +611,33 @@ impl<'a, 'de> Deserializer<'a, 'de> {
             Some(ev) => self.scan.unread(ev),
             None => {}
         }
+        if self.one_element()? {
+            let value = self.string(visitor)?;
+            return self.one_element_end(value);
+        }
         let ev = self.begin(true)?;
         let rules = self.policy.rules;
         let at = self.scan.offset();
         match ev {
+            Event::StartObject | Event::StartArray
+                if rules.coerce(CoercionKind::JsonToString)
+                    && self.scan.complete()
+                    && self.positional_at != at =>
+            {
+                // An object or list where a string is wanted: its text, as
+                // the reply wrote it.
+                self.skip(ev)?;
+                let text = self.scan.text();
+                let end = (self.scan.offset() + 1).min(text.len());
+                let written = &text[at..end];
+                self.coerced(
+                    CoercionKind::JsonToString,
+                    at,
+                    written.to_owned(),
+                    quote(written),
+                );
+                visitor.visit_borrowed_str(written)
+            }
             Event::Num(n) if rules.coerce(CoercionKind::ToString) => {
                 let text = self.scan.str(n.text).to_owned();
                 self.coerced(CoercionKind::ToString, at, text.clone(), quote(&text));
@@ -631,6 +665,10 @@ impl<'a, 'de> Deserializer<'a, 'de> {
             Some(Event::Bool(b)) => return visitor.visit_bool(b),
             Some(ev) => self.scan.unread(ev),
             None => {}
+        }
+        if self.one_element()? {
+            let value = self.boolean(visitor)?;
+            return self.one_element_end(value);
         }
         let ev = self.begin(true)?;
         if !self.policy.rules.coerce(CoercionKind::ToBool) {
@@ -660,6 +698,38 @@ impl<'a, 'de> Deserializer<'a, 'de> {
                 visitor.visit_bool(b)
             }
             None => self.visit(ev, visitor, true, None),
+        }
+    }
+
+    /// With [`CoercionKind::SequenceToOne`], where one value is wanted:
+    /// whether the next value is a complete list of one string, number or
+    /// bool (`["HIGH"]`, `[true]`). If so its `[` is read and the coercion
+    /// recorded; the caller reads the element as the value wanted, then
+    /// calls [`one_element_end`](Self::one_element_end).
+    fn one_element(&mut self) -> Result<bool> {
+        if !self.policy.rules.coerce(CoercionKind::SequenceToOne) {
+            return Ok(false);
+        }
+        let ev = self.scan.peek()?;
+        if !matches!(ev, Event::StartArray) || !self.scan.complete() {
+            return Ok(false);
+        }
+        let at = self.scan.offset();
+        let text = self.scan.text();
+        let Some((element, close)) = one_scalar_array(text.as_bytes(), at) else {
+            return Ok(false);
+        };
+        self.scan.next()?;
+        let (written, used) = (text[at..close + 1].to_owned(), text[element].to_owned());
+        self.coerced(CoercionKind::SequenceToOne, at, written, used);
+        Ok(true)
+    }
+
+    /// The `]` after the element [`one_element`](Self::one_element) found.
+    fn one_element_end<T>(&mut self, value: T) -> Result<T> {
+        match self.scan.next()? {
+            Event::EndArray => Ok(value),
+            _ => Err(self.error(ErrorKind::Data, "expected a list of one value")),
         }
     }
 
@@ -809,6 +879,15 @@ impl<'de> Deserializer<'_, 'de> {
         }
         let written = self.scan.str(t);
         match coerce::match_name(written, variants) {
+            NameMatch::AsWritten if !key && !variants.contains(&written) => {
+                // `HIGH: urgent`: the variant, a description after it.
+                let Some(name) = coerce::variant_with_description(written, variants) else {
+                    return Ok(None);
+                };
+                let (written, used) = (quote(written), quote(name));
+                self.coerced(CoercionKind::EnumVariant, at, written, used);
+                Ok(Some(name))
+            }
             NameMatch::AsWritten => Ok(None),
             NameMatch::One(name) => {
                 let (kind, written, used) =
@@ -847,6 +926,28 @@ impl<'de> de::SeqAccess<'de> for OneValue<'_, '_, 'de> {
 
     fn size_hint(&self) -> Option<usize> {
         Some(usize::from(!self.done))
+    }
+}
+
+/// A bare value read as the one field of a struct (see
+/// [`CoercionKind::ValueToStruct`]).
+struct OneField<'s, 'a, 'de> {
+    de: &'s mut Deserializer<'a, 'de>,
+    field: Option<&'static str>,
+}
+
+impl<'de> de::MapAccess<'de> for OneField<'_, '_, 'de> {
+    type Error = Error;
+
+    fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>> {
+        match self.field.take() {
+            Some(name) => seed.deserialize(KeyDeserializer::Borrowed(name)).map(Some),
+            None => Ok(None),
+        }
+    }
+
+    fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value> {
+        seed.deserialize(&mut *self.de)
     }
 }
 
@@ -974,6 +1075,27 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'_, 'de> {
         if let Some(v) = self.object_in_string(ev)? {
             return de::Deserializer::deserialize_struct(v, name, fields, visitor).map_err(nested);
         }
+        if let ([field], Event::Str(_) | Event::Num(_) | Event::Bool(_)) = (fields, ev) {
+            if self.policy.rules.coerce(CoercionKind::ValueToStruct)
+                && self.admits(self.accept, ev, true)
+            {
+                // `1214` for `struct Id { id: u64 }`: the value is the one
+                // field's.
+                let at = self.scan.offset();
+                let written = match ev {
+                    Event::Str(t) => quote(self.scan.str(t)),
+                    Event::Num(n) => self.scan.str(n.text).to_owned(),
+                    Event::Bool(b) => b.to_string(),
+                    _ => String::new(),
+                };
+                let used = format!("{{{}: {written}}}", quote(field));
+                self.coerced(CoercionKind::ValueToStruct, at, written, used);
+                return visitor.visit_map(OneField {
+                    de: self,
+                    field: Some(field),
+                });
+            }
+        }
         let ev = self.begin_peeked(ev, true)?;
         self.visit(ev, visitor, true, Some(fields))
     }
@@ -1058,6 +1180,10 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'_, 'de> {
     ) -> Result<V::Value> {
         // A variant's name cut off is never a variant.
         self.accept = Accept::Containers;
+        if self.one_element()? {
+            let value = self.deserialize_enum(_name, variants, visitor)?;
+            return self.one_element_end(value);
+        }
         match self.begin(true)? {
             Event::Str(t) => {
                 let at = self.scan.offset();
@@ -1135,6 +1261,8 @@ struct SeqAccess<'s, 'a, 'de> {
     /// What an element cut off may be.
     inner: Accept,
     typed: bool,
+    /// The array is read as a struct, its elements as the fields in order.
+    positional: bool,
 }
 
 impl<'de> SeqAccess<'_, '_, 'de> {
@@ -1173,6 +1301,9 @@ impl<'de> de::SeqAccess<'de> for SeqAccess<'_, '_, 'de> {
             self.de.accept = self.inner;
             let at = self.de.scan.offset();
             let cut = self.typed && !self.de.scan.complete();
+            if self.positional {
+                self.de.positional_at = at;
+            }
             // Refusals are counted for the cut element only.
             let refused = cut.then(buffered::refused);
             return match seed.deserialize(&mut *self.de) {
@@ -1626,6 +1757,30 @@ fn wrapped_list(b: &[u8], open: usize) -> bool {
         // Cut off inside the array: the one member so far.
         None => true,
     }
+}
+
+/// Whether the array opening at `open` holds exactly one string, number or
+/// bool (`["HIGH"]`, `[ 42 ]`, `[true]`): the element's span and the
+/// position of the `]`. A look at the text, ahead of the events: the
+/// events then confirm it, or the read fails as "not a list of one".
+fn one_scalar_array(b: &[u8], open: usize) -> Option<(std::ops::Range<usize>, usize)> {
+    let end = b.len();
+    let k = lex::next_significant(b, open + 1, end);
+    if k >= end || matches!(b[k], b'[' | b'{' | b']' | b',' | b'}') {
+        return None;
+    }
+    let after = match lex::quote_at(b, k, end) {
+        Some(_) => lex::simple_string_end(b, k, end)?,
+        None => {
+            let mut e = k;
+            while e < end && !lex::is_token_end(b[e]) {
+                e += 1;
+            }
+            e
+        }
+    };
+    let close = lex::next_significant(b, after, end);
+    (after > k && close < end && b[close] == b']').then_some((k..after, close))
 }
 
 /// The first `max` keys of the object opening at `open`, as written.

@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::contract::Contract;
 use crate::de::{Deserializer, Policy};
-use crate::error::{line_column, Error, ErrorKind, Result};
+use crate::error::{Error, ErrorKind, Result};
 use crate::extract::{self, Strategies};
 use crate::partial::{Allow, Partial, View};
 use crate::policy::{Accept, Rules};
@@ -16,6 +16,7 @@ use crate::prose;
 use crate::report::{CoercionKind, Fix, Reading, Repair, RepairKind, Report, Strategy};
 use crate::scan::lex;
 use crate::shape::{self, Scalar, Shape};
+use crate::text::line_column;
 use crate::watch::{self, Watch};
 use crate::write;
 

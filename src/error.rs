@@ -8,6 +8,7 @@ use serde::de::{Expected, Unexpected};
 use crate::coerce::{match_name, NameMatch};
 use crate::contract::{Violation, Violations};
 use crate::report::{listed, Repair, Report};
+use crate::text::{floor_char_boundary, line_column, snippet};
 
 /// What kind of failure an [`Error`] is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -562,17 +563,6 @@ impl Error {
 /// How an ambiguous name's error message begins.
 const AMBIGUOUS: &str = "ambiguous";
 
-/// The 1-based line and column (in characters) of byte `offset` in `text`.
-pub(crate) fn line_column(text: &str, offset: usize) -> (usize, usize) {
-    let offset = floor_char_boundary(text, offset.min(text.len()));
-    let before = &text[..offset];
-    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
-    (
-        before.matches('\n').count() + 1,
-        text[line_start..offset].chars().count() + 1,
-    )
-}
-
 /// A path given outermost step first, as `$.items[3].name`.
 pub(crate) fn render_path(outer_first: &[Segment]) -> String {
     let inner_first: Vec<Segment> = outer_first.iter().rev().cloned().collect();
@@ -613,30 +603,6 @@ pub(crate) fn is_plain_key(k: &str) -> bool {
     !k.is_empty()
         && !k.starts_with(|c: char| c.is_ascii_digit())
         && k.chars().all(|c| c.is_alphanumeric() || c == '_')
-}
-
-pub(crate) fn floor_char_boundary(text: &str, mut i: usize) -> usize {
-    while !text.is_char_boundary(i) {
-        i -= 1;
-    }
-    i
-}
-
-/// About 20 characters either side of `offset`, on one line.
-pub(crate) fn snippet(text: &str, offset: usize) -> String {
-    let start = text[..offset]
-        .char_indices()
-        .rev()
-        .nth(19)
-        .map_or(0, |(i, _)| i);
-    let end = text[offset..]
-        .char_indices()
-        .nth(20)
-        .map_or(text.len(), |(i, _)| offset + i);
-    text[start..end]
-        .chars()
-        .map(|c| if c.is_control() { ' ' } else { c })
-        .collect()
 }
 
 impl Display for ErrorImpl {

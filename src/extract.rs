@@ -219,14 +219,8 @@ fn find_ignore_case(s: &str, needle: &str) -> Option<usize> {
 /// The whole body, trimmed, without a stray fence at either end.
 pub(crate) fn whole(text: &str, body: Range<usize>) -> Option<Candidate> {
     let b = text.as_bytes();
-    let mut start = body.start;
-    let mut end = body.end;
-    while start < end && b[start].is_ascii_whitespace() {
-        start += 1;
-    }
-    while end > start && b[end - 1].is_ascii_whitespace() {
-        end -= 1;
-    }
+    let trimmed = crate::text::trim_span(text, body);
+    let (mut start, mut end) = (trimmed.start, trimmed.end);
     // `{...}```` or ````{...}```: a fence with no partner at an end. A reply
     // that is one fenced block loses both; a leading fence closed further on
     // stays (the fence strategy reads that block).
@@ -917,20 +911,6 @@ fn string_end(b: &[u8], mut k: usize, end: usize) -> usize {
     }
 }
 
-/// Whether a bare key and its colon start at `k` (`name:`, `first_name :`,
-/// `name：`).
-fn key_then_colon(b: &[u8], k: usize, end: usize) -> bool {
-    let mut j = k;
-    while j < end
-        && j - k < 64
-        && (b[j].is_ascii_alphanumeric() || matches!(b[j], b'_' | b'-' | b'$'))
-    {
-        j += 1;
-    }
-    let colon = lex::next_significant(b, j, end);
-    j > k && colon < end && (b[colon] == b':' || b[colon..end].starts_with("：".as_bytes()))
-}
-
 /// `[TOOL_CALLS]` and the like: a special-token marker, not an array.
 fn is_marker(span: &[u8]) -> bool {
     marker_len(span) == Some(span.len())
@@ -947,13 +927,15 @@ pub(crate) fn starts_like_json(b: &[u8], i: usize, end: usize) -> bool {
     match (b[i], c) {
         (_, b'"' | b'\'' | b'{' | b'[') => true,
         (b'{', b'}') | (b'[', b']') => true,
-        (b'{', _) => key_then_colon(b, k, end),
+        // A bare key and its colon (`name:`, `we#ird :`, `name：`), looked
+        // for within a short stretch.
+        (b'{', _) => lex::key_then_colon(b, k, end.min(k + 128)).is_some(),
         (b'[', c) => {
             c.is_ascii_digit()
-                || c == b'-'
-                || b[k..end].starts_with(b"true")
-                || b[k..end].starts_with(b"false")
-                || b[k..end].starts_with(b"null")
+                || matches!(c, b'-' | b'+' | b'.')
+                || [&b"true"[..], b"false", b"null", b"NaN", b"Infinity"]
+                    .iter()
+                    .any(|w| b[k..end].starts_with(w))
         }
         _ => false,
     }

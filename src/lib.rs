@@ -213,7 +213,7 @@
 //!   whole reply, fences, tags, balanced spans in prose, a span cut off at
 //!   the end), reasoning blocks skipped, and prose is never a value: see
 //!   [`Strategy`].
-//! - **Repaired**: some forty kinds of mistake, each recorded with its byte
+//! - **Repaired**: over forty kinds of mistake, each recorded with its byte
 //!   offset: see [`RepairKind`] (the table of what models write and what it
 //!   becomes).
 //! - **Coerced**: where `T` wants one type and the reply wrote another that
@@ -290,6 +290,7 @@ mod scan;
 mod schema;
 mod shape;
 mod stream;
+mod text;
 mod watch;
 mod work;
 mod write;

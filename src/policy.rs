@@ -8,8 +8,8 @@ use crate::report::{CoercionKind, Fix, RepairKind, Report};
 
 // One bit per kind: the enums must stay within the widths (their last
 // variants have the highest discriminants; new kinds go last).
-const _: () = assert!((RepairKind::FullWidthPunctuation as u32) < 64);
-const _: () = assert!((CoercionKind::WrappedList as u32) < 32);
+const _: () = assert!((RepairKind::Json5Escape as u32) < 64);
+const _: () = assert!((CoercionKind::JsonToString as u32) < 32);
 
 /// The kinds of repair and coercion allowed, one bit per kind.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

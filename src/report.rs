@@ -7,7 +7,7 @@ use std::str::FromStr;
 
 use serde::Serialize;
 
-use crate::error::{floor_char_boundary, line_column, snippet};
+use crate::text::{floor_char_boundary, line_column, snippet};
 
 /// How the decoded value was found in the reply.
 ///
@@ -228,6 +228,7 @@ pub(crate) mod listed {
 /// | numbers | `+1`, `.5`, `1.`, `1e`, `1_000`, digit groups as a member's value `{"total": 4,250}` → `4250` (in an array `[4,250]` is two numbers); `0789`, `1/3`, `10-20`, `4,25`, `5 kg`, UUIDs and dates become strings, never a number cut short |
 /// | structure | `...` placeholders, a closer of the wrong kind, stray closers, an object closed too early, `["k": v]`, `{"a", "b"}` (a set), `(1, 2)` tuples, `callback(...)` and `ObjectId("…")` wrappers, `{\"escaped\": \"json\"}`, code fence markers inside the value |
 /// | several values | `{…}{…}`, NDJSON, `1\n2`: gathered into an array (for an untyped target; empty values beside real ones are left out) |
+/// | JSON5 | hexadecimal integers `0x1F`, `+Infinity`, `-NaN`, `5.e3`, line continuations (a backslash before a line end in a string), `\x41`, `\0` and `\v` escapes |
 /// | end of input | open strings and containers closed (a cut string keeps every character: it is never split at a comma into invented elements), a dangling key, comma or colon dropped, a cut literal finished (`tru` → `true`), a cut escape dropped |
 ///
 /// Each kind can be allowed or denied on its own
@@ -340,6 +341,14 @@ pub enum RepairKind {
     /// A full-width colon or comma (`：`, `，`) between tokens was read as
     /// `:` or `,`.
     FullWidthPunctuation,
+    /// A JSON5 hexadecimal integer (`0x1F90`, `-0xFF`) was written in decimal.
+    HexNumber,
+    /// A JSON5 line continuation (a backslash before a line end inside a
+    /// string) was removed with its line end.
+    LineContinuation,
+    /// A JSON5 escape that JSON does not have (`\x41`, `\0`, `\v`) was
+    /// replaced by its character.
+    Json5Escape,
 }
 
 impl RepairKind {
@@ -392,6 +401,9 @@ impl RepairKind {
             FullWidthPunctuation => "a full-width colon or comma (： ，)",
             CodeBlock => "a triple-quoted string or a code block as a value",
             SpecialToken => "a chat-template special token (<|python_tag|>)",
+            HexNumber => "a hexadecimal number (0x1F)",
+            LineContinuation => "a backslash before a line end inside a string",
+            Json5Escape => "an escape JSON does not have (\\x41, \\0)",
         }
     }
 
@@ -404,11 +416,11 @@ impl RepairKind {
         match self {
             TrailingComma | ExtraComma | Comment | SpecialWhitespace | FullWidthPunctuation
             | SpecialToken | Ellipsis | Quotes | ControlCharacter | MissingCloser
-            | TruncatedValue | TrailingText | InvalidUtf8 => 1,
+            | TruncatedValue | TrailingText | InvalidUtf8 | LineContinuation | Json5Escape => 1,
             MissingComma | MissingColon | MissingValue | DanglingKey | UnquotedKey | Literal
             | NonFiniteNumber | InvalidEscape | LoneSurrogate | NumberFormat | DigitGroups
             | Concatenation | EscapedJson | Wrapper | Tuple | Regex | DoubledQuotes | CodeFence
-            | SetLiteral | CodeBlock => 2,
+            | SetLiteral | CodeBlock | HexNumber => 2,
             InnerQuote | MissingQuote | StrayCloser | MismatchedCloser | Reopened
             | ImplicitObject | MultipleValues => 3,
             UnquotedString | NumberAsString | Skipped | ValueInProse => 4,
@@ -443,9 +455,12 @@ pub struct Coercion {
 /// | --- | --- | --- |
 /// | a number | `"42"`, `" 42 "`, `"4.5e3"`, `"-7"`, `"1,234"` | `42`, `42`, `4500`, `-7`, `1234` (a string that is not a number is an error, never 0) |
 /// | an integer | `42.0`, `4.2e1` (exactly, not through `f64`) | `42`; `42.5` is an error unless [`RoundFloat`](Self::RoundFloat) is allowed |
-/// | a string | `42`, `true` | `"42"`, `"true"` (an object or array is an error; `null` is too, unless [`NullToString`](Self::NullToString) is allowed) |
+/// | a string | `42`, `true` | `"42"`, `"true"` (`null` is an error, unless [`NullToString`](Self::NullToString) is allowed) |
+/// | a string | an object or array: `{"a": 1}` | its text as written: `"{\"a\": 1}"` |
 /// | a bool | `"true"`, `"False"`, `"yes"`, `"no"`, `1`, `0`, `1.0` | `true`, `false`, … |
 /// | a sequence | one value: `"x"`, `{…}` | `["x"]`, `[{…}]` |
+/// | one value (a string, number, bool or unit enum) | a list of one: `["HIGH"]`, `[true]` | `"HIGH"`, `true` |
+/// | a struct of one field | a bare value: `1214` for `struct Id { id: u64 }` | that field |
 /// | a sequence | an object whose one member is a list: `{"contacts": [...]}` (what a JSON mode that demands an object root gives) | the list |
 /// | a sequence, struct or map | a string holding JSON: `"[1, 2]"`, `"{\"a\": 1}"` (repaired like any reply) | `[1, 2]`, `{"a": 1}` |
 /// | an enum variant | `"In Progress"`, `"in_progress"`, `{"in_progress": null}` | `InProgress` |
@@ -498,6 +513,16 @@ pub enum CoercionKind {
     /// `{"contacts": [...]}` for `Vec<Contact>` (models wrap a list whenever
     /// a JSON mode demands an object root) gives the array.
     WrappedList,
+    /// A list of one element where one value (a string, number, bool or
+    /// unit enum) is wanted: `["HIGH"]` → `"HIGH"`, `[true]` → `true` (the
+    /// inverse of [`OneToSequence`](Self::OneToSequence)).
+    SequenceToOne,
+    /// A bare value where a struct of exactly one field is wanted: `1214`
+    /// for `struct Id { id: u64 }` fills that field.
+    ValueToStruct,
+    /// An object or array where a string is wanted: the string is the
+    /// value's text as the reply wrote it (`{"a": 1}` → `"{\"a\": 1}"`).
+    JsonToString,
 }
 
 impl CoercionKind {
@@ -518,6 +543,9 @@ impl CoercionKind {
             FieldName => "a key written in another case or style",
             NoneSentinel => "a placeholder string where null is meant",
             WrappedList => "a list wrapped in an object",
+            SequenceToOne => "a list of one value where one value is wanted",
+            ValueToStruct => "a bare value where an object of one field is wanted",
+            JsonToString => "an object or list where a string is wanted",
         }
     }
 }
@@ -575,6 +603,9 @@ impl RepairKind {
         RepairKind::CodeBlock,
         RepairKind::SpecialToken,
         RepairKind::FullWidthPunctuation,
+        RepairKind::HexNumber,
+        RepairKind::LineContinuation,
+        RepairKind::Json5Escape,
     ];
 
     /// The kind's name as the [`Report`] serializes it, in snake_case:
@@ -627,6 +658,9 @@ impl RepairKind {
             CodeBlock => "code_block",
             SpecialToken => "special_token",
             FullWidthPunctuation => "full_width_punctuation",
+            HexNumber => "hex_number",
+            LineContinuation => "line_continuation",
+            Json5Escape => "json5_escape",
         }
     }
 }
@@ -673,6 +707,9 @@ impl CoercionKind {
         CoercionKind::FieldName,
         CoercionKind::NoneSentinel,
         CoercionKind::WrappedList,
+        CoercionKind::SequenceToOne,
+        CoercionKind::ValueToStruct,
+        CoercionKind::JsonToString,
     ];
 
     /// The kind's name as the [`Report`] serializes it, in snake_case:
@@ -693,6 +730,9 @@ impl CoercionKind {
             FieldName => "field_name",
             NoneSentinel => "none_sentinel",
             WrappedList => "wrapped_list",
+            SequenceToOne => "sequence_to_one",
+            ValueToStruct => "value_to_struct",
+            JsonToString => "json_to_string",
         }
     }
 }
@@ -1441,13 +1481,13 @@ mod tests {
             SpecialWhitespace, EscapedJson, Wrapper, Tuple, SetLiteral,
             ImplicitObject, DoubledQuotes, CodeFence, Regex, Reopened,
             ValueInProse, InvalidUtf8, MultipleValues, CodeBlock, SpecialToken,
-            FullWidthPunctuation,
+            FullWidthPunctuation, HexNumber, LineContinuation, Json5Escape,
         );
         assert_eq!(RepairKind::ALL, repairs);
         let coercions = every!(CoercionKind:
             StringToNumber, FloatToInteger, RoundFloat, ToString, NullToString,
             ToBool, OneToSequence, JsonInString, EnumVariant, FieldName,
-            NoneSentinel, WrappedList,
+            NoneSentinel, WrappedList, SequenceToOne, ValueToStruct, JsonToString,
         );
         assert_eq!(CoercionKind::ALL, coercions);
     }

@@ -14,6 +14,9 @@ use crate::error::{Error, ErrorKind, Result};
 pub(crate) enum Shape {
     /// A struct or a map.
     Object,
+    /// A struct of exactly one field: an object, or a bare value of that
+    /// field's type (see `CoercionKind::ValueToStruct`).
+    Wrapper,
     /// A sequence, tuple or tuple struct.
     Array,
     /// A number, string, bool, unit or enum: which, so that a reply of short
@@ -161,10 +164,13 @@ impl<'de> de::Deserializer<'de> for Probe<'_> {
     fn deserialize_struct<V: Visitor<'de>>(
         self,
         _: &'static str,
-        _: &'static [&'static str],
+        fields: &'static [&'static str],
         _: V,
     ) -> Result<V::Value> {
-        self.stop(Shape::Object)
+        match fields {
+            [_] => self.stop(Shape::Wrapper),
+            _ => self.stop(Shape::Object),
+        }
     }
 
     fn deserialize_map<V: Visitor<'de>>(self, _: V) -> Result<V::Value> {
@@ -227,6 +233,13 @@ mod tests {
     #[allow(dead_code)]
     struct S {
         a: u8,
+        b: u8,
+    }
+
+    #[derive(serde::Deserialize)]
+    #[allow(dead_code)]
+    struct Id {
+        id: u64,
     }
 
     #[derive(serde::Deserialize)]
@@ -236,6 +249,7 @@ mod tests {
     #[test]
     fn probes_root_shapes() {
         assert_eq!(of::<S>(), Shape::Object);
+        assert_eq!(of::<Id>(), Shape::Wrapper);
         assert_eq!(of::<Option<S>>(), Shape::Object);
         assert_eq!(of::<HashMap<String, u8>>(), Shape::Object);
         assert_eq!(of::<Vec<S>>(), Shape::Array);

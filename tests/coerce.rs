@@ -205,7 +205,21 @@ fn numbers_and_bools_are_strings_where_strings_are_wanted() {
 }
 
 #[test]
-fn objects_arrays_and_null_are_not_strings() {
+fn objects_and_arrays_are_strings_only_as_their_text() {
+    // By default, an object or array where a string is wanted is its text
+    // as written (`JsonToString`); a list of one value is that value
+    // (`SequenceToOne`).
+    for (text, label, kind) in [
+        (r#"{"label": {"a":  1}}"#, r#"{"a":  1}"#, JsonToString),
+        (r#"{"label": [1, 2]}"#, "[1, 2]", JsonToString),
+        (r#"{"label": ["a"]}"#, "a", SequenceToOne),
+    ] {
+        let (v, records) = coerced::<Label>(text);
+        assert_eq!(v.label, label);
+        assert_eq!(records[0].0, kind);
+        assert_eq!(records[0].1, "$.label");
+    }
+    let denied = Decoder::new().deny(JsonToString).deny(SequenceToOne);
     for (text, message) in [
         (
             r#"{"label": {"a": 1}}"#,
@@ -215,15 +229,14 @@ fn objects_arrays_and_null_are_not_strings() {
             r#"{"label": [1]}"#,
             "invalid type: sequence, expected a string",
         ),
-        (
-            r#"{"label": null}"#,
-            "invalid type: null, expected a string",
-        ),
     ] {
-        let e = err::<Label>(text);
+        let e = denied.decode::<Label>(text).unwrap_err();
         assert_eq!(e.message(), message);
         assert_eq!(e.path(), "$.label");
     }
+    let e = err::<Label>(r#"{"label": null}"#);
+    assert_eq!(e.message(), "invalid type: null, expected a string");
+    assert_eq!(e.path(), "$.label");
     // `null` as the text "null" only when asked for.
     let d = Decoder::new().allow(NullToString);
     let (v, report) = d.decode_with_report::<Label>(r#"{"label": null}"#).unwrap();

@@ -54,8 +54,14 @@ fn wrong_types_name_what_was_expected_and_what_came() {
         feedback::<Verdict>(r#"{"label": null, "score": 1}"#),
         "$.label: expected a string, got null"
     );
+    // (By default an object where a string is wanted is its text: a
+    // coercion, `JsonToString`. Denied, it is an error.)
+    let denied = serde_llm::Decoder::new().deny(serde_llm::CoercionKind::JsonToString);
     assert_eq!(
-        feedback::<Verdict>(r#"{"label": {"text": "spam"}, "score": 1}"#),
+        denied
+            .decode::<Verdict>(r#"{"label": {"text": "spam"}, "score": 1}"#)
+            .unwrap_err()
+            .feedback(),
         "$.label: expected a string, got an object"
     );
     assert_eq!(

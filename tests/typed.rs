@@ -2020,9 +2020,16 @@ fn error_wrong_type_nested_in_a_vec() {
         r#"invalid type: string "lots", expected u32 at $.items[1].qty (line 5, column 26)"#
     );
 
+    // An object where a string is wanted is its text (`JsonToString`);
+    // denied, an error.
     let input =
         r#"{"id": 1, "items": [{"name": "a", "qty": 1}, {"name": {"first": "b"}, "qty": 2}]}"#;
-    let err = from_llm_str::<Order>(input).unwrap_err();
+    let order = from_llm_str::<Order>(input).unwrap();
+    assert_eq!(order.items[1].name, r#"{"first": "b"}"#);
+    let err = Decoder::new()
+        .deny(serde_llm::CoercionKind::JsonToString)
+        .decode::<Order>(input)
+        .unwrap_err();
     assert_eq!(err.kind(), ErrorKind::Data);
     assert_eq!(err.path(), "$.items[1].name");
     assert_eq!(err.message(), "invalid type: map, expected a string");
@@ -2032,7 +2039,10 @@ fn error_wrong_type_nested_in_a_vec() {
 fn error_on_an_object_points_at_its_brace() {
     let input =
         r#"{"id": 1, "items": [{"name": "a", "qty": 1}, {"name": {"first": "b"}, "qty": 2}]}"#;
-    let err = from_llm_str::<Order>(input).unwrap_err();
+    let err = Decoder::new()
+        .deny(serde_llm::CoercionKind::JsonToString)
+        .decode::<Order>(input)
+        .unwrap_err();
     assert_eq!(err.offset(), input.find(r#"{"first""#));
     assert_eq!((err.line(), err.column()), (1, 55));
 

@@ -365,9 +365,13 @@ impl<'de> Scanner<'de> {
         if !(j + 1 < end && b[j + 1] == b':') {
             return None;
         }
-        // The value's first byte, after plain whitespace.
+        // The value's first byte, after plain whitespace. A sign cut off
+        // before its digits (`"m": -` at the end) drops the member: the step
+        // judges it.
         let (k, c) = past_plain_ws(b, j + 2);
-        c?;
+        if matches!(c?, b'-' | b'+' | b'.') && super::lex::lone_sign_to_end(b, k, end) {
+            return None;
+        }
         self.pos = k;
         self.follow = j + 1;
         self.state = State::Value;
@@ -670,7 +674,7 @@ mod tests {
         }
         out.push(format!(
             "repairs {:?} roots {} more {} end {:?} prose {}",
-            scan.repairs().to_vec(),
+            scan.repairs.to_vec(),
             scan.roots(),
             scan.more_roots(),
             scan.root_end(),

@@ -36,6 +36,19 @@ pub(crate) fn is_token_end(b: u8) -> bool {
     )
 }
 
+/// Whether a bare token (a number, a literal) has ended at `k`: a
+/// delimiter or whitespace, a line end (U+2028 too), a quote, a comment, a
+/// non-ASCII space, a full-width separator or a special token.
+pub(crate) fn ends_token(b: &[u8], k: usize, end: usize) -> bool {
+    is_token_end(b[k])
+        || crate::text::line_end_len(b, k, end) > 0
+        || b[k] == b'\''
+        || (b[k] == b'/' && k + 1 < end && matches!(b[k + 1], b'/' | b'*'))
+        || special_ws_len(b, k, end) > 0
+        || wide_sep(b, k, end).is_some()
+        || special_token_len(b, k, end) > 0
+}
+
 /// A full-width colon or comma (`：` U+FF1A, `，` U+FF0C) at `i`, as the
 /// ASCII byte it stands for.
 #[inline]
@@ -113,8 +126,8 @@ pub(crate) fn skip_ws(b: &[u8], mut i: usize, end: usize) -> (usize, Skipped) {
     let mut s = Skipped::default();
     while i < end {
         match b[i] {
-            b' ' | b'\r' | b'\t' => i += 1,
-            b'\n' => {
+            b' ' | b'\t' => i += 1,
+            b'\n' | b'\r' => {
                 s.newline = true;
                 i += 1;
             }
@@ -134,7 +147,15 @@ pub(crate) fn skip_ws(b: &[u8], mut i: usize, end: usize) -> (usize, Skipped) {
                 // A non-ASCII space; NUL or another control character (never
                 // part of a token); a chat-template special token.
                 let n = if c >= 0x80 {
-                    special_ws_len(b, i, end)
+                    // U+2028 and U+2029 end a line (JSON5 counts them as
+                    // whitespace).
+                    let n = crate::text::line_end_len(b, i, end);
+                    s.newline |= n > 0;
+                    if n > 0 {
+                        n
+                    } else {
+                        special_ws_len(b, i, end)
+                    }
                 } else if c < 0x20 {
                     1
                 } else if c == b'<' {
@@ -153,11 +174,10 @@ pub(crate) fn skip_ws(b: &[u8], mut i: usize, end: usize) -> (usize, Skipped) {
     (i, s)
 }
 
+/// Where the line of a `//` or `#` comment at `i` ends: at `\n`, `\r`,
+/// U+2028 or U+2029 (see [`crate::text`]).
 fn line_end(b: &[u8], i: usize, end: usize) -> usize {
-    b[i..end]
-        .iter()
-        .position(|&c| c == b'\n')
-        .map_or(end, |k| i + k)
+    crate::text::find_line_end(b, i, end)
 }
 
 fn block_comment_end(b: &[u8], mut i: usize, end: usize) -> usize {
@@ -168,6 +188,21 @@ fn block_comment_end(b: &[u8], mut i: usize, end: usize) -> usize {
         i += 1;
     }
     end
+}
+
+/// Whether `b[k..end]` is a sign or a dot with no digit, running into the
+/// end of the span (`-`, `+`, `-.`, `.`): a number cut off before its first
+/// digit, which stands for no value at all.
+#[inline]
+pub(crate) fn lone_sign_to_end(b: &[u8], k: usize, end: usize) -> bool {
+    let mut i = k;
+    if i < end && matches!(b[i], b'-' | b'+') {
+        i += 1;
+    }
+    if i < end && b[i] == b'.' {
+        i += 1;
+    }
+    i > k && i == end
 }
 
 /// The next position at or after `i` that is not whitespace or a comment.
@@ -245,6 +280,33 @@ pub(crate) fn simple_string_end(b: &[u8], i: usize, end: usize) -> Option<usize>
     None
 }
 
+/// Bytes an unquoted key may hold: word characters, the punctuation that
+/// is no structure (`#`, `!`, `&`, `@`, `.`, `-`, …) and non-ASCII (JSON5's
+/// Unicode identifiers: `café`), up to its colon. Never a space, a quote, a
+/// bracket or a separator.
+#[inline]
+pub(crate) fn is_key_byte(c: u8) -> bool {
+    is_word(c)
+        || c >= 0x80
+        || matches!(
+            c,
+            b'-' | b'.'
+                | b'#'
+                | b'!'
+                | b'&'
+                | b'@'
+                | b'%'
+                | b'^'
+                | b'*'
+                | b'+'
+                | b'='
+                | b'~'
+                | b'|'
+                | b'?'
+                | b'\\'
+        )
+}
+
 /// Whether a key starts at `i`: a quoted string or a bare word, then `:`.
 /// Returns the position of the colon.
 pub(crate) fn key_then_colon(b: &[u8], i: usize, end: usize) -> Option<usize> {
@@ -252,7 +314,7 @@ pub(crate) fn key_then_colon(b: &[u8], i: usize, end: usize) -> Option<usize> {
         simple_string_end(b, i, end)?
     } else {
         let mut k = i;
-        while k < end && (is_word(b[k]) || b[k] == b'-' || b[k] == b'.') {
+        while k < end && is_key_byte(b[k]) {
             k += 1;
         }
         if k == i {

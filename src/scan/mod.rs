@@ -287,11 +287,6 @@ impl<'de> Scanner<'de> {
         }
     }
 
-    /// The repairs made so far.
-    pub(crate) fn repairs(&self) -> &Repairs {
-        &self.repairs
-    }
-
     /// The repairs and the coercions made (each with whether it was of a
     /// key), and how many coercions were only counted.
     pub(crate) fn into_fixes(self) -> (Repairs, Vec<(Coercion, bool)>, usize) {
@@ -1158,7 +1153,12 @@ impl<'de> Scanner<'de> {
             })));
         }
         match number::lex(self.b, start, self.end, &mut self.scratch) {
-            number::Lexed::Number { end, clean, cut } => {
+            number::Lexed::Number {
+                end,
+                clean,
+                cut,
+                hex,
+            } => {
                 if self.number_tail_matters(end) {
                     // `4.250,00`: a fraction before the comma makes no digit
                     // groups; an integer may.
@@ -1175,7 +1175,11 @@ impl<'de> Scanner<'de> {
                 let text = if clean {
                     Text::Borrowed(&self.text[start..end])
                 } else {
-                    self.record(RepairKind::NumberFormat, start);
+                    let kind = match hex {
+                        true => RepairKind::HexNumber,
+                        false => RepairKind::NumberFormat,
+                    };
+                    self.record(kind, start);
                     Text::Scratch
                 };
                 let value = classify(self.str(text));
@@ -1192,25 +1196,33 @@ impl<'de> Scanner<'de> {
                 Ok(Some(Event::Num(Number { text, value })))
             }
             number::Lexed::Empty { end } => {
-                if end >= self.end && self.place().ctx == Ctx::Array {
-                    // `[1, -` cut off: drop the sign.
+                // A sign or a dot with no digit is no number: never `0`.
+                if end >= self.end {
+                    // `[1, -` cut off before the first digit: nothing was
+                    // written yet, and the sign goes as any cut value does.
                     self.record(RepairKind::TruncatedValue, start);
                     self.truncated = true;
                     self.pos = end;
+                    if self.stack.is_empty() || self.top_level(self.stack.len()) {
+                        return Ok(None);
+                    }
+                    if self.stack.last() == Some(&Frame::Object) && self.awaiting_value {
+                        // A member whose key is out already (the key's
+                        // look-ahead drops the member otherwise): its value
+                        // is missing, and cut.
+                        self.awaiting_value = false;
+                        self.complete = false;
+                        self.scalar_done();
+                        return Ok(Some(Event::Null));
+                    }
                     self.state = State::AfterValue;
                     return Ok(None);
                 }
-                // A lone sign or dot stands for zero.
-                self.record(RepairKind::NumberFormat, start);
-                if end >= self.end {
-                    self.complete = false;
-                }
+                // `{"a": +, "b": 1}`: a stray sign, skipped; the value is
+                // what follows it (here missing).
+                self.record(RepairKind::Skipped, start);
                 self.pos = end;
-                self.scalar_done();
-                Ok(Some(Event::Num(Number {
-                    text: Text::Borrowed("0"),
-                    value: NumValue::U64(0),
-                })))
+                Ok(None)
             }
             number::Lexed::NotNumber => {
                 let rest = &self.b[start..self.end];
@@ -1218,7 +1230,17 @@ impl<'de> Scanner<'de> {
                     text: Text::Borrowed("-Infinity"),
                     value: NumValue::NonFinite(f64::NEG_INFINITY),
                 });
-                for word in [&b"-Infinity"[..], b"-inf"] {
+                // JSON5 signs its non-finite numbers too: `+Infinity`,
+                // `-NaN`, `+NaN`.
+                let words: [(&[u8], Event<'de>); 6] = [
+                    (b"-Infinity", minus_inf),
+                    (b"-inf", minus_inf),
+                    (b"+Infinity", non_finite("Infinity", f64::INFINITY)),
+                    (b"+inf", non_finite("Infinity", f64::INFINITY)),
+                    (b"-NaN", non_finite("NaN", f64::NAN)),
+                    (b"+NaN", non_finite("NaN", f64::NAN)),
+                ];
+                for (word, ev) in words {
                     if rest.starts_with(word)
                         && (rest.len() == word.len() || !is_word(rest[word.len()]))
                     {
@@ -1226,7 +1248,7 @@ impl<'de> Scanner<'de> {
                         self.pos += word.len();
                         self.touches_end(self.pos);
                         self.scalar_done();
-                        return Ok(Some(minus_inf));
+                        return Ok(Some(ev));
                     }
                 }
                 if rest.len() > 1 && b"-Infinity".starts_with(rest) {
@@ -1478,10 +1500,7 @@ impl<'de> Scanner<'de> {
             k += 1;
         }
         let word = &self.text[start..k];
-        let ends = k >= self.end
-            || lex::is_token_end(b[k])
-            || b[k] == b'/'
-            || lex::wide_sep(b, k, self.end).is_some();
+        let ends = k >= self.end || b[k] == b'/' || lex::ends_token(b, k, self.end);
         if ends {
             let lit = match word.to_ascii_lowercase().as_str() {
                 "true" => Some(Event::Bool(true)),
@@ -1749,6 +1768,13 @@ impl<'de> Scanner<'de> {
                     self.dangling_key(k, true);
                     return None;
                 }
+                if lex::lone_sign_to_end(b, k, end) {
+                    // `"m": -` cut off before the number's first digit: no
+                    // value was written, so the member goes (never `0`).
+                    self.record(RepairKind::TruncatedValue, k);
+                    self.dangling_key(end, true);
+                    return None;
+                }
                 // Skip plain whitespace now; comments are left for the scan
                 // to pass (and record).
                 let mut p = j + len;
@@ -1794,6 +1820,12 @@ impl<'de> Scanner<'de> {
                 self.repairs.relabel_last(RepairKind::Skipped);
                 self.pos = j;
                 self.state = State::ObjectKey;
+                return None;
+            }
+            _ if lex::lone_sign_to_end(b, j, end) => {
+                // `{"m" -` cut off: as after a colon.
+                self.record(RepairKind::TruncatedValue, j);
+                self.dangling_key(end, true);
                 return None;
             }
             _ => {

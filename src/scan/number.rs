@@ -1,7 +1,7 @@
 //! Numbers: lexing (with the repairs models need) and conversion that gives
 //! exactly what `serde_json` gives for the same text.
 
-use super::lex::{is_token_end, special_ws_len};
+use super::lex::ends_token;
 
 /// A number's value as `serde_json` would classify it: non-negative integers
 /// are `u64`, negative ones `i64`, everything else (fractions, exponents,
@@ -22,7 +22,13 @@ pub(crate) enum Lexed {
     /// A number ending at `end`. When `clean` is false, its JSON spelling was
     /// written to the scratch buffer. `cut`: it ended in a dot or an exponent
     /// marker with no digits (`12.`, `1e`), so more digits may have followed.
-    Number { end: usize, clean: bool, cut: bool },
+    /// `hex`: it was written in hexadecimal (JSON5's `0x1F`, signed or not).
+    Number {
+        end: usize,
+        clean: bool,
+        cut: bool,
+        hex: bool,
+    },
     /// A sign or dot with no digits (`-`, `+`, `.`), ending at `end`.
     Empty { end: usize },
     /// Not a number: the token is something else (`1/3`, `0789`, a date).
@@ -58,6 +64,9 @@ pub(crate) fn lex(b: &[u8], i: usize, end: usize, scratch: &mut String) -> Lexed
     if neg || plus {
         k += 1;
     }
+    if k + 2 < end + 1 && k + 1 < end && b[k] == b'0' && matches!(b[k + 1], b'x' | b'X') {
+        return hex(b, i, k + 2, end, neg, scratch);
+    }
     let int_start = k;
     let (after_int, int_digits) = digits(b, k, end, &mut underscores);
     k = after_int;
@@ -72,7 +81,11 @@ pub(crate) fn lex(b: &[u8], i: usize, end: usize, scratch: &mut String) -> Lexed
             let (after, n) = digits(b, k + 1, end, &mut underscores);
             frac = Some((k + 1, after, n));
             k = after;
-        } else if k + 1 >= end || is_token_end(b[k + 1]) {
+        } else if k + 1 >= end
+            || ends_token(b, k + 1, end)
+            || (int_digits > 0 && matches!(b[k + 1], b'e' | b'E'))
+        {
+            // `12.`, and JSON5's `5.e3`: a dot with no digits after it.
             trailing_dot = true;
             k += 1;
         } else {
@@ -97,7 +110,7 @@ pub(crate) fn lex(b: &[u8], i: usize, end: usize, scratch: &mut String) -> Lexed
         if n > 0 {
             exp = Some((k, after));
             k = after;
-        } else if e >= end || is_token_end(b[e]) {
+        } else if e >= end || ends_token(b, e, end) {
             cut_exp = true;
             k = e;
         } else {
@@ -128,17 +141,54 @@ pub(crate) fn lex(b: &[u8], i: usize, end: usize, scratch: &mut String) -> Lexed
     Lexed::Number {
         end: k,
         clean,
-        cut: trailing_dot || cut_exp,
+        // Only a dot or an exponent marker that ends the number may have
+        // been cut (`5.e3` is whole).
+        cut: (trailing_dot && exp.is_none()) || cut_exp,
+        hex: false,
     }
 }
 
-fn ends_token(b: &[u8], k: usize, end: usize) -> bool {
-    is_token_end(b[k])
-        || b[k] == b'\''
-        || (b[k] == b'/' && k + 1 < end && matches!(b[k + 1], b'/' | b'*'))
-        || special_ws_len(b, k, end) > 0
-        || super::lex::wide_sep(b, k, end).is_some()
-        || super::lex::special_token_len(b, k, end) > 0
+/// A JSON5 hexadecimal integer (`0x1F90`, `-0XFF`) whose digits start at
+/// `digits` (`start` is its first byte, a sign or the `0`): its decimal
+/// spelling is written to `scratch`. Digits beyond `u128` are read as a
+/// float, as JSON reads a decimal integer beyond `u64`. No digits, or a
+/// letter that is no hex digit stuck to them, is no number (`0x`, `0x1G`).
+fn hex(
+    b: &[u8],
+    start: usize,
+    digits: usize,
+    end: usize,
+    neg: bool,
+    scratch: &mut String,
+) -> Lexed {
+    let mut k = digits;
+    while k < end && b[k].is_ascii_hexdigit() {
+        k += 1;
+    }
+    if k == digits || (k < end && !ends_token(b, k, end)) {
+        let _ = start;
+        return Lexed::NotNumber;
+    }
+    scratch.clear();
+    if neg {
+        scratch.push('-');
+    }
+    let text = std::str::from_utf8(&b[digits..k]).unwrap_or("0");
+    match u128::from_str_radix(text, 16) {
+        Ok(v) => scratch.push_str(&v.to_string()),
+        Err(_) => {
+            let v = text.bytes().fold(0f64, |acc, d| {
+                acc * 16.0 + f64::from((d as char).to_digit(16).unwrap_or(0))
+            });
+            scratch.push_str(&format!("{v:e}"));
+        }
+    }
+    Lexed::Number {
+        end: k,
+        clean: false,
+        cut: false,
+        hex: true,
+    }
 }
 
 fn push_digits(out: &mut String, bytes: &[u8]) {

@@ -180,18 +180,20 @@ impl<'de> Scanner<'de> {
 
         // `""`: the empty string, or text in doubled quotes (`""text""`).
         let mut doubled = false;
+        let mut doubled_mark = usize::MAX;
         if !escaped && start < end && closing_quote_at(q, b, start, end) == Some(1) {
             let after = start + 1;
             let n = next_significant(b, after, end);
             if n < end && (is_word(b[after]) || (n > after && is_word(b[n]))) {
                 doubled = true;
                 self.record(RepairKind::DoubledQuotes, open);
+                doubled_mark = self.repairs.len();
             } else {
                 self.pos = after;
                 return Scan::Done(Some(Text::Borrowed("")));
             }
         }
-        let start = start + doubled as usize;
+        let mut start = start + doubled as usize;
 
         let mut i = start;
         let mut seg = start;
@@ -260,6 +262,32 @@ impl<'de> Scanner<'de> {
                 .flatten()
             {
                 after += n;
+            } else if doubled {
+                // `""hi" she said"`: the doubled opening has no doubled
+                // closing. Unless this quote ends the string even after an
+                // inner quote (`""hi", "b": 1`), the second opening quote
+                // is content: the text quotes a word, and the words after
+                // it are no new key.
+                let mut probe = Judge {
+                    quote: i,
+                    inner_seen: true,
+                    balance: Balance::new(start),
+                };
+                if self.closes(after, w, &mut probe).is_none() {
+                    doubled = false;
+                    let inner = start - 1;
+                    if self.repairs.len() == doubled_mark {
+                        self.repairs.pop();
+                    }
+                    self.record(RepairKind::InnerQuote, inner);
+                    if owned {
+                        self.scratch.insert(0, char::from(b[inner]));
+                    } else {
+                        start = inner;
+                        seg = seg.min(inner);
+                    }
+                    last_inner = Some((inner, 1));
+                }
             }
             let mut judge = Judge {
                 quote: i,
@@ -427,6 +455,29 @@ impl<'de> Scanner<'de> {
         let plain = match short_escape(c) {
             Some(ch) => ch,
             None if c == b'u' => return self.unicode_escape(i, stop),
+            None if crate::text::line_end_len(b, i + 1, stop) > 0 => {
+                // JSON5's line continuation: the backslash and the line end
+                // both vanish.
+                self.record(RepairKind::LineContinuation, i);
+                return i + 1 + crate::text::line_end_len(b, i + 1, stop);
+            }
+            None if c == b'x'
+                && i + 4 <= stop
+                && b[i + 2].is_ascii_hexdigit()
+                && b[i + 3].is_ascii_hexdigit() =>
+            {
+                // JSON5's `\x41`: one byte's code point, in hex.
+                self.record(RepairKind::Json5Escape, i);
+                let v = u32::from_str_radix(&self.text[i + 2..i + 4], 16).unwrap_or(0xFFFD);
+                self.scratch.push(char::from_u32(v).unwrap_or('\u{FFFD}'));
+                return i + 4;
+            }
+            None if (c == b'0' && !(i + 2 < stop && b[i + 2].is_ascii_digit())) || c == b'v' => {
+                // JSON5's `\0` (NUL, no digit after it) and `\v` (vertical tab).
+                self.record(RepairKind::Json5Escape, i);
+                self.scratch.push(if c == b'0' { '\0' } else { '\u{b}' });
+                return i + 2;
+            }
             None => {
                 // `\'`, `\„`, `\` + newline: the character was escaped for no
                 // reason. `\s`, `\d`, `\(`: a backslash meant literally (regexes,
@@ -859,7 +910,22 @@ impl<'de> Scanner<'de> {
                     v
                 }
             };
-            if k > start && b[k - 1] != b'\\' && closes {
+            // A comma before the quote ended this value already, in a list
+            // (`[a,""b c""]`: `a` is one element, not `a,`) and before a
+            // key in an object (`{a: b,c: "d"}`). Only the first comma is
+            // looked at (found at once where values are short).
+            let delimited = match super::lex::find_byte(b, start, k, b',') {
+                Some(comma) => match w.ctx {
+                    Ctx::Array => true,
+                    Ctx::Object => {
+                        let n = next_significant(b, comma + 1, end);
+                        n < k && key_then_colon(b, n, end).is_some()
+                    }
+                    _ => false,
+                },
+                None => false,
+            };
+            if k > start && b[k - 1] != b'\\' && closes && !delimited {
                 let text = self.text[start..k].trim_end();
                 if !text.is_empty() {
                     self.record(RepairKind::MissingQuote, start);
@@ -878,6 +944,27 @@ impl<'de> Scanner<'de> {
             let stop = match c {
                 b'\n' | b'\r' if joins && depth == 0 => !self.value_goes_on(k + 1),
                 b'\n' | b'\r' | b'"' => true,
+                // U+2028 and U+2029 end a line too.
+                0xE2 if crate::text::line_end_len(b, k, end) > 0 => true,
+                // A comment after a space ends the value (`dog // the
+                // pet`); `//` inside a word does not (`http://x`).
+                b'/' if depth == 0
+                    && k > start
+                    && is_ws(b[k - 1])
+                    && k + 1 < end
+                    && matches!(b[k + 1], b'/' | b'*') =>
+                {
+                    true
+                }
+                // So does a `#` comment (`dog # the pet`), as between tokens.
+                b'#' if depth == 0
+                    && k > start
+                    && is_ws(b[k - 1])
+                    && (k + 1 >= end
+                        || matches!(b[k + 1], b' ' | b'#' | b'\t' | b'\n' | b'\r')) =>
+                {
+                    true
+                }
                 b'{' | b'[' => {
                     depth += 1;
                     false
@@ -986,6 +1073,11 @@ impl<'de> Scanner<'de> {
             )
             && quote_at(b, k, end).is_none()
             && wide_sep(b, k, end).is_none()
+            // A comment ends the key (`key/* c */: 1`).
+            && !(b[k] == b'/' && k + 1 < end && matches!(b[k + 1], b'/' | b'*'))
+            && (b[k] < 0x80
+                || (crate::text::line_end_len(b, k, end) == 0
+                    && super::lex::special_ws_len(b, k, end) == 0))
         {
             k += 1;
         }
@@ -1001,6 +1093,25 @@ impl<'de> Scanner<'de> {
             }
         }
         self.pos = k;
+        if text.contains('\\') {
+            // JSON5: `\u0061b` in an unquoted key is `ab`.
+            self.scratch.clear();
+            let mut rest = text;
+            while let Some(at) = rest.find('\\') {
+                self.scratch.push_str(&rest[..at]);
+                let esc = &rest[at + 1..];
+                let hex = esc.strip_prefix('u').and_then(|h| h.get(..4));
+                match hex.and_then(|h| u32::from_str_radix(h, 16).ok()) {
+                    Some(v) => {
+                        self.scratch.push(char::from_u32(v).unwrap_or('\u{FFFD}'));
+                        rest = &esc[5..];
+                    }
+                    None => rest = esc,
+                }
+            }
+            self.scratch.push_str(rest);
+            return Some(Text::Scratch);
+        }
         Some(Text::Borrowed(text))
     }
 }

@@ -540,7 +540,8 @@ where
             )
             && matches!(
                 (self.text.as_bytes().get(start), shape),
-                (Some(b'{'), Shape::Object | Shape::Any) | (Some(b'['), Shape::Array | Shape::Any)
+                (Some(b'{'), Shape::Object | Shape::Wrapper | Shape::Any)
+                    | (Some(b'['), Shape::Array | Shape::Any)
             );
         if !lockable {
             self.view = view.admitted();
