@@ -393,8 +393,7 @@ impl Decoder {
                     }
                 }
                 let (json, mut report) = self.repair_with_report(&text)?;
-                report.repairs.extend(replaced);
-                report.repairs.sort_by_key(|r| r.offset);
+                report.add_repairs(replaced);
                 mark_cut(&mut report, (tail < bytes.len()).then_some(tail));
                 Ok((json, report))
             }
@@ -880,13 +879,13 @@ fn incomplete_tail(bytes: &[u8]) -> usize {
 }
 
 /// Records a character dropped at the end as truncation.
-fn mark_cut(report: &mut Report, cut: Option<usize>) {
+pub(crate) fn mark_cut(report: &mut Report, cut: Option<usize>) {
     if let Some(offset) = cut {
         report.truncated = true;
-        report.repairs.push(Repair {
+        report.add_repairs([Repair {
             kind: RepairKind::TruncatedValue,
             offset,
-        });
+        }]);
     }
 }
 

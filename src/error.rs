@@ -7,7 +7,7 @@ use serde::de::{Expected, Unexpected};
 
 use crate::coerce::{match_name, NameMatch};
 use crate::contract::{Violation, Violations};
-use crate::report::{Repair, Report};
+use crate::report::{listed, Repair, Report};
 use crate::text::{floor_char_boundary, line_column, snippet};
 
 /// What kind of failure an [`Error`] is.
@@ -183,7 +183,7 @@ struct ErrorImpl {
     /// The error came from decoding a reply that was cut off.
     cut: bool,
     /// For [`ErrorKind::Denied`]: the repair that was needed.
-    repair: Option<Repair>,
+    repair: Option<listed::Repair>,
     /// For [`ErrorKind::Rejected`]: what decoding the reply took.
     report: Option<Report>,
     /// For [`ErrorKind::Contract`]: what the check found.
@@ -271,7 +271,7 @@ impl Error {
             ),
             repair.offset,
         );
-        e.inner.repair = Some(repair);
+        e.inner.repair = Some(repair.into());
         e
     }
 
@@ -476,7 +476,7 @@ impl Error {
     }
 
     /// For an [`ErrorKind::Denied`] error: the repair the text needed.
-    pub fn repair(&self) -> Option<&Repair> {
+    pub fn repair(&self) -> Option<&listed::Repair> {
         self.inner.repair.as_ref()
     }
 

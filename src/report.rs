@@ -10,6 +10,56 @@ use serde::Serialize;
 use crate::text::{floor_char_boundary, line_column, snippet};
 
 /// How the decoded value was found in the reply.
+///
+/// **Prose is not a value.** A reply with no JSON in it (a refusal, an intro
+/// whose JSON has not arrived yet) is [`ErrorKind::NoJson`](crate::ErrorKind::NoJson),
+/// whose message and [`feedback`](crate::Error::feedback) say what was looked
+/// for: a sentence is never returned as a JSON string, nor a stray `{` in it
+/// taken for an object. Only a scalar target reads prose ([`Prose`](Self::Prose)).
+///
+/// The reply is searched in this order:
+///
+/// 1. the whole reply (after a UTF-8 BOM, leading `<think>…</think>`
+///    reasoning blocks — a block left open at the start loses only its tag,
+///    and a reply whose first reasoning tag is a closing `</think>` starts
+///    after it — and special-token markers such as `[TOOL_CALLS]` or
+///    `<|python_tag|>`); nothing inside a reasoning block later in the reply
+///    is a candidate;
+/// 2. each fenced block (```` ```json ````, ```` ```JSON ````, bare
+///    ```` ``` ````, one left open at the end); a closed fence bounds its
+///    value, but fence markers inside a JSON string are content;
+/// 3. each `<json>…</json>` tag;
+/// 4. each balanced `{…}` or `[…]` in the prose, found by one string-aware
+///    scan, so a stray `{` in a sentence hides nothing after it (citations
+///    `[2]`, markdown link labels, `[x]` task boxes and `%{name}`
+///    placeholders are not values for an untyped target);
+/// 5. a `{` or `[` that never closes (a reply cut off): the outermost, and
+///    the first one that starts like JSON.
+///
+/// A candidate that decodes with no repair wins at once (a clean reply costs
+/// one pass). Otherwise the likeliest reading wins, by one rule: a reading
+/// that built structure out of prose (a sentence as a key, a stray `{`
+/// swallowing what follows) loses to any that did not, whatever the other's
+/// repairs weigh; then a fenced or tagged value beats a span found in prose;
+/// then fewer and lighter repairs win; ties go to the earlier. No count of
+/// candidates is capped: the work stays linear in the reply's length.
+///
+/// The target type steers the search: a struct or map prefers objects, a
+/// sequence prefers arrays and gathers several objects (in prose, in fences,
+/// in tags, or as NDJSON lines) in order; a struct takes the first that
+/// decodes cleanly, else the likeliest. When nothing decodes, the error comes
+/// from the most promising candidate: one of the right shape, then the one
+/// that got furthest. [`Decoder::candidates`](crate::Decoder::candidates)
+/// lists every place looked at, and [`Decoder::strategy`](crate::Decoder::strategy)
+/// turns one off.
+///
+/// **Scalar targets read short prose the way a person does.** A `String`
+/// takes a JSON string if the reply is one (whole or fenced), else the whole
+/// reply with reasoning removed and trimmed — never a fragment up to a comma.
+/// A `bool`, number or unit enum takes the one plausible value of its type
+/// in a short reply (`The answer is **B**.`, `Verdict: false — the claim…`,
+/// `ANSWER: 42.`); two different values (`between 3 and 5`) are an
+/// ambiguity error naming both.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "snake_case")]
 #[non_exhaustive]
@@ -48,17 +98,142 @@ impl Strategy {
     }
 }
 
-/// One thing the scanner changed to make the text a value.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[non_exhaustive]
-pub struct Repair {
+/// One thing the scanner changed to make the text a value, as the engine
+/// records it. A [`Report`] lists these as runs: [`listed::Repair`], which
+/// the crate exports as `serde_llm::Repair`. (Two types of one name so that
+/// the engine's `Repair { kind, offset }` stays as it is written; inside
+/// the crate, `Repair` is this one.)
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Repair {
     /// What was repaired.
     pub kind: RepairKind,
     /// Byte offset in the caller's text where the repair applies.
     pub offset: usize,
 }
 
+/// The repair as a report lists it.
+pub(crate) mod listed {
+    use serde::Serialize;
+
+    use super::RepairKind;
+
+    /// One repair the decoder made, or a run of the same repair at evenly
+    /// spaced places: `count` repairs of `kind`, the first at `offset`, each
+    /// next one `step` bytes after the one before (`step` is 0 when they are
+    /// all at one place, as the closers of the containers left open at the
+    /// end are, and when `count` is 1).
+    ///
+    /// A [`Report`](crate::Report) lists each run once, so a reply that
+    /// needed a repair at every byte (`{{{{…`, one `{` skipped at each)
+    /// gives a report of a few entries, not one per byte.
+    /// [`Report::fixes`](crate::Report::fixes) and
+    /// [`Report::counts`](crate::Report::counts) count every repair.
+    ///
+    /// ```
+    /// use serde_llm::{Decoder, RepairKind};
+    ///
+    /// let (json, report) = Decoder::new().repair_with_report("[[[[1")?;
+    /// assert_eq!(json, "[[[[1]]]]");
+    /// let closers = &report.repairs[0];
+    /// assert_eq!(closers.kind, RepairKind::MissingCloser);
+    /// assert_eq!((closers.offset, closers.count, closers.step), (5, 4, 0));
+    /// assert_eq!(closers.offsets().collect::<Vec<_>>(), [5, 5, 5, 5]);
+    /// assert_eq!(report.fixes(), 4);
+    /// # Ok::<(), serde_llm::Error>(())
+    /// ```
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+    #[non_exhaustive]
+    pub struct Repair {
+        /// What was repaired.
+        pub kind: RepairKind,
+        /// Byte offset in the caller's text where the (first) repair applies.
+        pub offset: usize,
+        /// How many repairs of this kind the entry stands for: 1, or the
+        /// length of a run.
+        pub count: usize,
+        /// Bytes from one repair of the run to the next (0 for a run at one
+        /// place, and for a single repair: then left out of the serialized
+        /// report).
+        #[serde(skip_serializing_if = "is_zero")]
+        pub step: usize,
+    }
+
+    #[allow(clippy::trivially_copy_pass_by_ref)] // serde's signature
+    fn is_zero(n: &usize) -> bool {
+        *n == 0
+    }
+
+    impl Repair {
+        /// One repair.
+        pub(crate) fn one(kind: RepairKind, offset: usize) -> Repair {
+            Repair {
+                kind,
+                offset,
+                count: 1,
+                step: 0,
+            }
+        }
+
+        /// The offset of each repair of the entry, in order.
+        pub fn offsets(&self) -> impl Iterator<Item = usize> {
+            let (offset, step) = (self.offset, self.step);
+            (0..self.count).map(move |i| offset + i * step)
+        }
+
+        /// The offset of the entry's last repair.
+        pub fn last_offset(&self) -> usize {
+            self.offset + self.count.saturating_sub(1) * self.step
+        }
+
+        /// Takes `next` into the run, if it continues it: the same kind,
+        /// at the next place (a second repair sets the step). `next` may be
+        /// a run itself.
+        pub(crate) fn take(&mut self, next: Repair) -> bool {
+            if next.kind != self.kind || next.count == 0 {
+                return false;
+            }
+            let Some(gap) = next.offset.checked_sub(self.last_offset()) else {
+                return false;
+            };
+            let step = if self.count == 1 { gap } else { self.step };
+            if gap != step || (next.count > 1 && next.step != step) {
+                return false;
+            }
+            self.step = step;
+            self.count += next.count;
+            true
+        }
+    }
+
+    impl From<super::Repair> for Repair {
+        fn from(r: super::Repair) -> Repair {
+            Repair::one(r.kind, r.offset)
+        }
+    }
+}
+
 /// The kinds of repair the scanner makes. Each is recorded with its offset.
+///
+/// What models write, and what it becomes:
+///
+/// | kind of mistake | examples |
+/// | --- | --- |
+/// | commas and colons | trailing `[1, 2,]`, leading `[,1]`, doubled, missing `{"a": 1 "b": 2}`, missing colon `{"a" 1}` |
+/// | quotes | `'single'`, `“curly”`, `‘curly’`, `` `backticks` ``, unquoted keys `{name: 1}`, unquoted values `{city: New York}` (one runs on across a comma or line end that no key follows: `{name: Smith, John, age: 3}`), missing opening or closing quote, `""doubled""`, `"""triple-quoted"""` and ```` ```python ```` code blocks as values (one string: the content) |
+/// | inner quotes | `"a "quoted" word"`: a quote ends a string only where what follows fits, so it is kept inside otherwise |
+/// | comments | `//`, `/* */`, `# ` |
+/// | between tokens | non-ASCII spaces, NUL and other control characters, chat-template tokens (`<\|python_tag\|>`), full-width `：` and `，` |
+/// | literals | `True`, `False`, `None`, `TRUE`, `Null`, `undefined`, `NaN`, `Infinity` (`NaN`/`Infinity` reach an `f64` field as such; in JSON text they are `null`) |
+/// | strings | raw newlines and control characters, invalid escapes (`\'` → `'`; `\d` keeps its backslash), lone surrogates → U+FFFD, `"a" + "b"` |
+/// | numbers | `+1`, `.5`, `1.`, `1e`, `1_000`, digit groups as a member's value `{"total": 4,250}` → `4250` (in an array `[4,250]` is two numbers); `0789`, `1/3`, `10-20`, `4,25`, `5 kg`, UUIDs and dates become strings, never a number cut short |
+/// | structure | `...` placeholders, a closer of the wrong kind, stray closers, an object closed too early, `["k": v]`, `{"a", "b"}` (a set), `(1, 2)` tuples, `callback(...)` and `ObjectId("…")` wrappers, `{\"escaped\": \"json\"}`, code fence markers inside the value |
+/// | several values | `{…}{…}`, NDJSON, `1\n2`: gathered into an array (for an untyped target; empty values beside real ones are left out) |
+/// | JSON5 | hexadecimal integers `0x1F`, `+Infinity`, `-NaN`, `5.e3`, line continuations (a backslash before a line end in a string), `\x41`, `\0` and `\v` escapes |
+/// | end of input | open strings and containers closed (a cut string keeps every character: it is never split at a comma into invented elements), a dangling key, comma or colon dropped, a cut literal finished (`tru` → `true`), a cut escape dropped |
+///
+/// Each kind can be allowed or denied on its own
+/// ([`Decoder::allow`](crate::Decoder::allow), [`Decoder::deny`](crate::Decoder::deny),
+/// [`Decoder::strict`](crate::Decoder::strict)).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 #[serde(rename_all = "snake_case")]
 #[non_exhaustive]
@@ -276,9 +451,26 @@ pub struct Coercion {
 /// [`Report`] and can be allowed or denied on its own
 /// ([`Decoder::allow`](crate::Decoder::allow), [`Decoder::deny`](crate::Decoder::deny)).
 ///
+/// | wanted | written | used |
+/// | --- | --- | --- |
+/// | a number | `"42"`, `" 42 "`, `"4.5e3"`, `"-7"`, `"1,234"` | `42`, `42`, `4500`, `-7`, `1234` (a string that is not a number is an error, never 0) |
+/// | an integer | `42.0`, `4.2e1` (exactly, not through `f64`) | `42`; `42.5` is an error unless [`RoundFloat`](Self::RoundFloat) is allowed |
+/// | a string | `42`, `true` | `"42"`, `"true"` (`null` is an error, unless [`NullToString`](Self::NullToString) is allowed) |
+/// | a string | an object or array: `{"a": 1}` | its text as written: `"{\"a\": 1}"` |
+/// | a bool | `"true"`, `"False"`, `"yes"`, `"no"`, `1`, `0`, `1.0` | `true`, `false`, … |
+/// | a sequence | one value: `"x"`, `{…}` | `["x"]`, `[{…}]` |
+/// | one value (a string, number, bool or unit enum) | a list of one: `["HIGH"]`, `[true]` | `"HIGH"`, `true` |
+/// | a struct of one field | a bare value: `1214` for `struct Id { id: u64 }` | that field |
+/// | a sequence | an object whose one member is a list: `{"contacts": [...]}` (what a JSON mode that demands an object root gives) | the list |
+/// | a sequence, struct or map | a string holding JSON: `"[1, 2]"`, `"{\"a\": 1}"` (repaired like any reply) | `[1, 2]`, `{"a": 1}` |
+/// | an enum variant | `"In Progress"`, `"in_progress"`, `{"in_progress": null}` | `InProgress` |
+/// | a struct field | `userName`, `UserName`, `user-name` | `user_name` (aliases count as names; two fields matching is an error, not a guess) |
+/// | `Option<T>`, `T` not a string | `"null"`, `"None"`, `"N/A"`, `"NA"`, `""` (any case) | `None` (an `Option<String>` keeps the text) |
+///
 /// Values read with `deserialize_any` (`serde_json::Value`, untagged enums,
 /// and the parts serde buffers: internally and adjacently tagged enums'
-/// contents, `#[serde(flatten)]`) are never coerced.
+/// contents, `#[serde(flatten)]`) are never coerced. Internally tagged
+/// enums' tags are matched like variants.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 #[serde(rename_all = "snake_case")]
 #[non_exhaustive]
@@ -722,6 +914,11 @@ impl std::error::Error for UnknownKind {}
 
 /// What was done to the text to decode it.
 ///
+/// A run of the same repair at evenly spaced places (a `{` skipped at every
+/// byte, the closers of every container left open at the end) is one entry
+/// of [`repairs`](Self::repairs) with its [`count`](crate::Repair::count);
+/// [`fixes`](Self::fixes) and [`counts`](Self::counts) count each repair.
+///
 /// ```
 /// use serde_llm::{Decoder, RepairKind, Strategy};
 ///
@@ -732,6 +929,7 @@ impl std::error::Error for UnknownKind {}
 /// assert_eq!(&reply[report.span.clone()], "{\"n\": 1,}");
 /// assert_eq!(report.repairs.len(), 1);
 /// assert_eq!(report.repairs[0].kind, RepairKind::TrailingComma);
+/// assert_eq!(report.repairs[0].count, 1);
 /// assert!(report.coercions.is_empty());
 /// assert!(!report.truncated);
 /// ```
@@ -742,8 +940,10 @@ pub struct Report {
     pub strategy: Strategy,
     /// The byte span of the caller's text that was decoded.
     pub span: Range<usize>,
-    /// Every repair, in the order the scanner made them.
-    pub repairs: Vec<Repair>,
+    /// Every repair, a run of the same repair at evenly spaced places as
+    /// one entry (see [`Repair`](crate::Repair)), in the offset order of
+    /// each entry's first repair.
+    pub repairs: Vec<listed::Repair>,
     /// Every coercion, in the order the values were decoded (left out of
     /// the serialized report when there is none, as for [`repair`](crate::repair),
     /// which never coerces).
@@ -779,19 +979,29 @@ impl Report {
     /// ```
     pub fn counts(&self) -> BTreeMap<Fix, usize> {
         let mut counts = BTreeMap::new();
-        let kinds = self.repairs.iter().map(|r| Fix::Repair(r.kind));
-        for fix in kinds.chain(self.coercions.iter().map(|c| Fix::Coercion(c.kind))) {
-            *counts.entry(fix).or_insert(0) += 1;
+        let repairs = self.repairs.iter().map(|r| (Fix::Repair(r.kind), r.count));
+        let coercions = self.coercions.iter().map(|c| (Fix::Coercion(c.kind), 1));
+        for (fix, n) in repairs.chain(coercions) {
+            *counts.entry(fix).or_insert(0) += n;
         }
         counts
     }
 
-    /// How many repairs and coercions were made in all (a
-    /// [`CoercionKind::DefaultValue`] is not counted: leaving a property
-    /// out is no mistake).
+    /// How many repairs and coercions were made in all (each repair of a
+    /// run counted; a [`CoercionKind::DefaultValue`] is not counted:
+    /// leaving a property out is no mistake).
     pub fn fixes(&self) -> usize {
         let defaults = self.coercions.iter().filter(|c| !c.kind.is_fix()).count();
-        self.repairs.len() + self.coercions.len() - defaults
+        self.repairs.iter().map(|r| r.count).sum::<usize>() + self.coercions.len() - defaults
+    }
+
+    /// Adds repairs made around the decode (bytes replaced before it, a
+    /// character cut off after it): the repairs end in offset order, each
+    /// run one entry.
+    pub(crate) fn add_repairs(&mut self, repairs: impl IntoIterator<Item = Repair>) {
+        self.repairs
+            .extend(repairs.into_iter().map(listed::Repair::from));
+        self.repairs = runs(&self.repairs);
     }
 
     /// The report as text for a person, each position given as a line and
@@ -804,7 +1014,10 @@ impl Report {
     /// - `repairs:` how many, then one line each in offset order:
     ///   `  line L, column C: <problem> (near: <snippet>)`, the problem as
     ///   [`RepairKind::problem`] says it and about 20 characters either side
-    ///   (control characters as spaces);
+    ///   (control characters as spaces); a run of the same repair is one
+    ///   line, `  line L, column C: <problem>, N times (near: …)` at one
+    ///   place, `  line L, column C to line L2, column C2: <problem>, N
+    ///   times (near: …)` at evenly spaced places;
     /// - `coercions:` how many, then one line each in offset order:
     ///   `  line L, column C, <path>: <problem> (<written> → <used>)`;
     /// - `truncated:` `yes` (the value was cut off and completed) or `no`.
@@ -864,15 +1077,24 @@ impl fmt::Display for ReportDisplay<'_> {
             self.at(span.start),
             self.at(last)
         )?;
-        let mut repairs: Vec<&Repair> = report.repairs.iter().collect();
-        repairs.sort_by_key(|r| r.offset);
-        writeln!(f, "repairs: {}", repairs.len())?;
-        for r in repairs {
+        writeln!(
+            f,
+            "repairs: {}",
+            report.repairs.iter().map(|r| r.count).sum::<usize>()
+        )?;
+        for r in runs(&report.repairs) {
             let at = floor_char_boundary(text, r.offset.min(text.len()));
+            let place = match r.last_offset() {
+                last if last == r.offset => self.at(r.offset),
+                last => format!("{} to {}", self.at(r.offset), self.at(last)),
+            };
+            let times = match r.count {
+                1 => String::new(),
+                n => format!(", {n} times"),
+            };
             writeln!(
                 f,
-                "  {}: {} (near: {})",
-                self.at(r.offset),
+                "  {place}: {}{times} (near: {})",
                 r.kind.problem(),
                 snippet(text, at).trim()
             )?;
@@ -897,6 +1119,41 @@ impl fmt::Display for ReportDisplay<'_> {
         };
         writeln!(f, "truncated: {truncated}")
     }
+}
+
+/// `repairs` in offset order, each run of the same repair one entry (a
+/// report built another way may list a run's parts apart: a text for a
+/// person shows them as one).
+fn runs(repairs: &[listed::Repair]) -> Vec<listed::Repair> {
+    let mut sorted = repairs.to_vec();
+    sorted.sort_by_key(|r| r.offset);
+    let mut out: Vec<listed::Repair> = Vec::with_capacity(sorted.len());
+    for r in sorted {
+        if !out.last_mut().is_some_and(|last| last.take(r)) {
+            out.push(r);
+        }
+    }
+    pairs_apart(out)
+}
+
+/// `entries` with each pair at two different places listed as two
+/// repairs: two repairs make no pattern worth a line of their own.
+fn pairs_apart(entries: Vec<listed::Repair>) -> Vec<listed::Repair> {
+    let apart = |e: &listed::Repair| e.count == 2 && e.step > 0;
+    let pairs = entries.iter().filter(|e| apart(e)).count();
+    if pairs == 0 {
+        return entries;
+    }
+    let mut split = Vec::with_capacity(entries.len() + pairs);
+    for e in entries {
+        if apart(&e) {
+            split.push(listed::Repair::one(e.kind, e.offset));
+            split.push(listed::Repair::one(e.kind, e.last_offset()));
+        } else {
+            split.push(e);
+        }
+    }
+    split
 }
 
 /// A [`Report`] as the decoder builds it: the repairs kept as [`Repairs`]
@@ -956,7 +1213,7 @@ impl Reading {
         Report {
             strategy: self.strategy,
             span: self.span,
-            repairs: self.repairs.to_vec(),
+            repairs: self.repairs.listed(),
             coercions: self.coercions.into_iter().map(spelled).collect(),
             truncated: self.truncated,
         }
@@ -1020,6 +1277,31 @@ impl Run {
 
     fn last(&self) -> Repair {
         self.at(self.count - 1)
+    }
+
+    /// The run as a report lists it: one entry if its repairs are of one
+    /// kind at evenly spaced offsets, else one for each kind (the first
+    /// kind's at the even places of the run, the second's at the odd).
+    fn parts(&self) -> [Option<listed::Repair>; 2] {
+        let count = usize::from(self.count);
+        let (gap, back) = (usize::from(self.gap), usize::from(self.back));
+        let run = |kind, offset, count, step| {
+            let step = if count > 1 { step } else { 0 };
+            Some(listed::Repair {
+                kind,
+                offset,
+                count,
+                step,
+            })
+        };
+        if count == 1 || (self.first == self.second && (count == 2 || gap == back)) {
+            return [run(self.first, self.offset, count, gap), None];
+        }
+        let cycle = gap + back;
+        [
+            run(self.first, self.offset, count.div_ceil(2), cycle),
+            run(self.second, self.offset + gap, count / 2, cycle),
+        ]
     }
 
     fn one(r: Repair) -> Run {
@@ -1147,10 +1429,39 @@ impl Repairs {
     }
 
     /// The repairs, listed one by one.
+    #[cfg(test)]
     pub(crate) fn to_vec(&self) -> Vec<Repair> {
         let mut all = Vec::with_capacity(self.len);
         all.extend(self.iter());
         all
+    }
+
+    /// The repairs as a [`Report`] lists them: one entry for each run of
+    /// one kind at evenly spaced offsets, in the offset order of their first
+    /// repairs. A run of two kinds taking turns is two entries (each kind's
+    /// repairs are evenly spaced too); runs cut where a [`Run`]'s count is
+    /// full are joined again. A pair at two different places is listed as
+    /// two repairs: it makes no pattern worth a line of its own.
+    pub(crate) fn listed(&self) -> Vec<listed::Repair> {
+        let mut out: Vec<listed::Repair> = Vec::new();
+        for run in &self.runs {
+            for part in run.parts().into_iter().flatten() {
+                // The part continues the last entry, or the one before it
+                // when that is a run already (two kinds taking turns are
+                // two open entries), or starts one.
+                let n = out.len();
+                let joined = out.last_mut().is_some_and(|e| e.take(part))
+                    || (n >= 2 && out[n - 2].count > 1 && out[n - 2].take(part));
+                if !joined {
+                    out.push(part);
+                }
+            }
+        }
+        let mut out = pairs_apart(out);
+        // Runs of two kinds taking turns, and pairs apart, leave a few
+        // entries out of place.
+        out.sort_by_key(|e| e.offset);
+        out
     }
 }
 
@@ -1267,7 +1578,7 @@ mod tests {
             span,
             repairs: repairs
                 .iter()
-                .map(|&(kind, offset)| Repair { kind, offset })
+                .map(|&(kind, offset)| listed::Repair::one(kind, offset))
                 .collect(),
             coercions: Vec::new(),
             truncated: false,
@@ -1313,8 +1624,7 @@ mod tests {
              \x20 line 1, column 1: text after the value (near: Voilà : {clé: 'é',)\n\
              \x20 line 2, column 2: a key without quotes (near: Voilà : {clé: 'é',  \"b\": [1,)\n\
              \x20 line 2, column 7: a string not in double quotes (near: Voilà : {clé: 'é',  \"b\": [1, 2)\n\
-             \x20 line 3, column 12: an unclosed string, object or array (the text ends too early) (near: lé: 'é',  \"b\": [1, 2)\n\
-             \x20 line 3, column 12: an unclosed string, object or array (the text ends too early) (near: lé: 'é',  \"b\": [1, 2)\n\
+             \x20 line 3, column 12: an unclosed string, object or array (the text ends too early), 2 times (near: lé: 'é',  \"b\": [1, 2)\n\
              coercions: 0\n\
              truncated: yes (the value was cut off and completed)\n"
         );
@@ -1356,6 +1666,103 @@ mod tests {
              coercions: 0\n\
              truncated: no\n"
         );
+    }
+
+    /// A run of the same repair is one line, with its count, and with its
+    /// first and last places when they differ; the count of repairs counts
+    /// each.
+    #[test]
+    fn display_of_runs() {
+        let text = "{{{{{{{{\n[[[";
+        let (_, report) = crate::Decoder::new().repair_with_report(text).unwrap();
+        assert_eq!(report.fixes(), 11);
+        assert_eq!(
+            report.display(text).to_string(),
+            "strategy: whole, bytes 0..12 (line 1, column 1 to line 2, column 3)\n\
+             repairs: 11\n\
+             \x20 line 1, column 2 to line 1, column 8: text that is not JSON, 7 times (near: {{{{{{{{ [[[)\n\
+             \x20 line 2, column 1 to line 2, column 3: text that is not JSON, 3 times (near: {{{{{{{{ [[[)\n\
+             \x20 line 2, column 4: an unclosed string, object or array (the text ends too early) (near: {{{{{{{{ [[[)\n\
+             coercions: 0\n\
+             truncated: yes (the value was cut off and completed)\n"
+        );
+    }
+
+    /// The repairs a report lists: one entry per run of one kind at evenly
+    /// spaced places, counting every repair; two kinds taking turns are two
+    /// entries; a run longer than a [`Run`] holds is one entry; a lone pair
+    /// apart is two.
+    #[test]
+    fn listed_runs() {
+        use RepairKind::*;
+        let r = |kind, offset| Repair { kind, offset };
+        let listed = |kind, offset, count, step| listed::Repair {
+            kind,
+            offset,
+            count,
+            step,
+        };
+        let cases: Vec<(Vec<Repair>, Vec<listed::Repair>)> = vec![
+            (vec![], vec![]),
+            (vec![r(Comment, 3)], vec![listed(Comment, 3, 1, 0)]),
+            (
+                (1..200_000).map(|at| r(Skipped, at)).collect(),
+                vec![listed(Skipped, 1, 199_999, 1)],
+            ),
+            (
+                vec![r(MissingCloser, 9); 4],
+                vec![listed(MissingCloser, 9, 4, 0)],
+            ),
+            (
+                (0..1000)
+                    .flat_map(|k| [r(Quotes, 35 + 21 * k), r(TrailingComma, 38 + 21 * k)])
+                    .collect(),
+                vec![
+                    listed(Quotes, 35, 1000, 21),
+                    listed(TrailingComma, 38, 1000, 21),
+                ],
+            ),
+            (
+                vec![
+                    r(Skipped, 1),
+                    r(Skipped, 2),
+                    r(Skipped, 4),
+                    r(Skipped, 5),
+                    r(Skipped, 7),
+                ],
+                vec![
+                    listed(Skipped, 1, 3, 3),
+                    listed(Skipped, 2, 1, 0),
+                    listed(Skipped, 5, 1, 0),
+                ],
+            ),
+            (
+                vec![
+                    r(Skipped, 4),
+                    r(Skipped, 4 + 60_000),
+                    r(MissingCloser, 70_000),
+                ],
+                vec![
+                    listed(Skipped, 4, 1, 0),
+                    listed(Skipped, 60_004, 1, 0),
+                    listed(MissingCloser, 70_000, 1, 0),
+                ],
+            ),
+        ];
+        for (made, want) in cases {
+            let repairs: Repairs = made.iter().copied().collect();
+            let got = repairs.listed();
+            assert_eq!(got, want, "{:?}", &made[..made.len().min(6)]);
+            // Every repair is there, in order of the runs' first repairs.
+            let mut each: Vec<Repair> = got
+                .iter()
+                .flat_map(|e| e.offsets().map(|offset| r(e.kind, offset)))
+                .collect();
+            let mut all = made.clone();
+            each.sort_by_key(|r| (r.offset, r.kind));
+            all.sort_by_key(|r| (r.offset, r.kind));
+            assert_eq!(each, all);
+        }
     }
 
     /// Every operation on [`Repairs`] gives what the same one on a

@@ -36,14 +36,21 @@ fn fixed(text: &str) -> String {
 /// Repairs as (kind, byte offset) pairs.
 type Repairs = Vec<(RepairKind, usize)>;
 
-/// The report's repairs as (kind, offset) pairs.
+/// The report's repairs as (kind, offset) pairs, each repair of a run
+/// listed, in offset order.
 fn repairs(report: &Report) -> Repairs {
-    report.repairs.iter().map(|r| (r.kind, r.offset)).collect()
+    let mut all: Repairs = report
+        .repairs
+        .iter()
+        .flat_map(|r| r.offsets().map(move |at| (r.kind, at)))
+        .collect();
+    all.sort_by_key(|&(_, at)| at);
+    all
 }
 
-/// The report's repair kinds.
+/// The report's repair kinds, each repair of a run listed, in offset order.
 fn kinds(report: &Report) -> Vec<RepairKind> {
-    report.repairs.iter().map(|r| r.kind).collect()
+    repairs(report).into_iter().map(|(kind, _)| kind).collect()
 }
 
 /// The text of the span the report says was decoded.
@@ -1601,7 +1608,7 @@ fn repairs_structure() {
                 list: Some(vec![1, 2]),
                 ..Rec::default()
             },
-            repairs: vec![(K::Ellipsis, 16), (K::TrailingComma, 14)],
+            repairs: vec![(K::TrailingComma, 14), (K::Ellipsis, 16)],
         },
         Case {
             input: r#"{"n": 1, ...}"#,
@@ -1610,7 +1617,7 @@ fn repairs_structure() {
                 n: Some(1),
                 ..Rec::default()
             },
-            repairs: vec![(K::Ellipsis, 9), (K::TrailingComma, 7)],
+            repairs: vec![(K::TrailingComma, 7), (K::Ellipsis, 9)],
         },
         Case {
             input: r#"{"list": [1, 2]], "n": 1}"#,

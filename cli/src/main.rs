@@ -445,14 +445,19 @@ fn repair(args: &RepairArgs, schema: Option<&SchemaDecoder>) -> Result<(), Failu
         }
         return Ok(());
     }
-    let (json, report) = args
-        .decoder
-        .decoder()
-        .repair_slice_with_report(&bytes)
-        .map_err(|e| Failure::msg(describe(&e)))?;
+    let decoder = args.decoder.decoder();
+    // The report only when it is shown: the value alone is all a plain
+    // `repair` needs.
+    let (json, report) = match args.report {
+        Some(format) => decoder
+            .repair_slice_with_report(&bytes)
+            .map(|(json, report)| (json, Some((format, report)))),
+        None => decoder.repair_slice(&bytes).map(|json| (json, None)),
+    }
+    .map_err(|e| Failure::msg(describe(&e)))?;
     let json = if args.pretty { pretty(&json) } else { json };
     write_line(&mut io::stdout().lock(), json.as_bytes())?;
-    if let Some(format) = args.report {
+    if let Some((format, report)) = report {
         write_report(format, &report, || lossy_text(&bytes))?;
     }
     Ok(())
@@ -797,9 +802,14 @@ fn stream(args: &StreamArgs) -> Result<(), Failure> {
     }
     // The text the report's offsets count in, kept only when it is shown.
     let text = (args.report == Some(ReportFormat::Text)).then(|| decoder.text().to_owned());
-    let (value, report) = decoder
-        .finish_with_report()
-        .map_err(|e| Failure::msg(describe(&e)))?;
+    // The report only when it is shown.
+    let (value, report) = match args.report {
+        Some(format) => decoder
+            .finish_with_report()
+            .map(|(value, report)| (value, Some((format, report)))),
+        None => decoder.finish().map(|value| (value, None)),
+    }
+    .map_err(|e| Failure::msg(describe(&e)))?;
     if last.as_ref() != Some(&value) {
         let line = if args.deltas {
             delta_line(&Delta::Completed {
@@ -811,7 +821,7 @@ fn stream(args: &StreamArgs) -> Result<(), Failure> {
         };
         write_line(&mut out, line.as_bytes())?;
     }
-    if let Some(format) = args.report {
+    if let Some((format, report)) = report {
         write_report(format, &report, || {
             Cow::Owned(text.expect("kept for a text report"))
         })?;

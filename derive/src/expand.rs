@@ -65,6 +65,10 @@ struct Cx<'a> {
     /// Type and const parameters: a field type naming one needs bounds.
     params: Vec<Ident>,
     transparent: bool,
+    /// The types of the fields that need a view and name no parameter (nor
+    /// the type itself): each impl for the view assumes their `Partial`
+    /// impls (see [`impl_where`](Self::impl_where)).
+    assumed: Vec<TokenStream>,
 }
 
 impl<'a> Cx<'a> {
@@ -78,7 +82,7 @@ impl<'a> Cx<'a> {
                 param.bounds.push(syn::parse_quote!(::serde_llm::Partial));
             }
         }
-        let params = input
+        let params: Vec<Ident> = input
             .generics
             .params
             .iter()
@@ -94,7 +98,44 @@ impl<'a> Cx<'a> {
             generics,
             params,
             transparent,
+            assumed: Vec::new(),
         }
+    }
+
+    /// `self` assuming the views of the types of `fields`, those the view
+    /// holds (see [`assumptions`](Self::assumptions)).
+    fn assuming(mut self, fields: &[&Field]) -> Self {
+        let this = std::slice::from_ref(&self.input.ident);
+        let mut seen = std::collections::HashSet::new();
+        self.assumed = fields
+            .iter()
+            .filter(|f| !f.serde.skip && !f.atomic())
+            .filter(|f| !mentions(&f.ty, &self.params) && !mentions(&f.ty, this))
+            .map(|f| f.ty.to_token_stream())
+            .filter(|ty| seen.insert(ty.to_string()))
+            .collect();
+        self
+    }
+
+    /// `for<'__llm> F: Partial` for each field type `F` assumed, and with
+    /// `view_too` `for<'__llm> <F as Partial>::View: View`: an impl for the
+    /// view holds only where its fields' types have views. A field of a type
+    /// without one is an error where the view's field names it (its type
+    /// is spanned there), and once only: the impls' bodies assume the view
+    /// rather than fail again (a bound on a concrete type that does not
+    /// hold leaves the impl out, as for `Debug` below). Where the bound
+    /// holds, rustc uses the impl, not the bound.
+    fn assumptions(&self, view_too: bool) -> Vec<TokenStream> {
+        self.assumed
+            .iter()
+            .flat_map(|ty| {
+                let partial = quote!(for<'__llm> #ty: ::serde_llm::Partial);
+                let view = view_too.then(
+                    || quote!(for<'__llm> <#ty as ::serde_llm::Partial>::View: ::serde_llm::View),
+                );
+                std::iter::once(partial).chain(view)
+            })
+            .collect()
     }
 
     /// `<F as Partial>::View`, or `F` for a field marked atomic (`T` for an
@@ -155,12 +196,23 @@ impl<'a> Cx<'a> {
 
     /// The view's where clause plus `view: bound` for each of `views`.
     fn where_clause(&self, views: &[TokenStream], bound: &TokenStream) -> TokenStream {
-        let own: Vec<TokenStream> = self
+        self.impl_where(views, bound, &[])
+    }
+
+    /// [`where_clause`](Self::where_clause) plus `assumed`.
+    fn impl_where(
+        &self,
+        views: &[TokenStream],
+        bound: &TokenStream,
+        assumed: &[TokenStream],
+    ) -> TokenStream {
+        let mut own: Vec<TokenStream> = self
             .generics
             .where_clause
             .as_ref()
             .map(|w| w.predicates.iter().map(ToTokens::to_token_stream).collect())
             .unwrap_or_default();
+        own.extend(assumed.iter().cloned());
         if own.is_empty() && views.is_empty() {
             return TokenStream::new();
         }
@@ -178,7 +230,20 @@ impl<'a> Cx<'a> {
     /// bound the type parameters themselves by `Deserialize`, which they
     /// need not be.
     fn serde_bound(&self, fields: &[&Field]) -> TokenStream {
-        if self.input.generics.params.is_empty() {
+        // Serde puts these on its wrappers for `deserialize_with` too, which
+        // call `field` and so need the view read.
+        let assumed: Vec<TokenStream> = self
+            .assumed
+            .iter()
+            .map(|ty| {
+                quote! {
+                    for<'__llm> #ty: ::serde_llm::Partial,
+                    for<'__llm> <#ty as ::serde_llm::Partial>::View:
+                        ::serde_llm::__private::serde::Deserialize<'de> + ::serde_llm::View
+                }
+            })
+            .collect();
+        if self.input.generics.params.is_empty() && assumed.is_empty() {
             return TokenStream::new();
         }
         let lifetimes = self.input.generics.lifetimes().map(|l| &l.lifetime);
@@ -194,6 +259,7 @@ impl<'a> Cx<'a> {
                 }
             });
         let predicates = quote! {
+            #(#assumed,)*
             #(#reads,)*
             #('de: #lifetimes,)*
         };
@@ -252,6 +318,10 @@ impl<'a> Cx<'a> {
             } else {
                 "::serde_llm::__private::field"
             };
+            // Spanned at the field's type: serde's call of it is where a
+            // type with no view fails, and there it is the same error as
+            // the field's own (rustc shows it once).
+            let read = LitStr::new(read, span);
             // A transparent struct's one field must not have a default.
             let default =
                 (!(self.transparent || untagged && field.required())).then(|| quote!(default,));
@@ -312,7 +382,9 @@ impl<'a> Cx<'a> {
     ) -> TokenStream {
         let view = &self.view;
         let (impl_generics, ty_generics) = self.impl_head();
-        let where_clause = self.where_clause(views, tr);
+        let view_too = tr.to_string() == quote!(::serde_llm::View).to_string();
+        let assumed = self.assumptions(view_too);
+        let where_clause = self.impl_where(views, tr, &assumed);
         quote! {
             #[automatically_derived]
             impl #impl_generics #tr for #view #ty_generics #where_clause {
@@ -408,7 +480,10 @@ fn grow(cx: &Cx, s: &Struct, fields: &[&Field]) -> TokenStream {
         quote! {
             fn __local(&mut self, route: &[#grow::Route], cx: &mut #grow::Local<'_>) -> bool {
                 match route.split_first() {
-                    ::core::option::Option::None => cx.place(self),
+                    ::core::option::Option::None => {
+                        use ::serde_llm::__private::{PlaceNone as _, PlaceOwned as _};
+                        (&mut ::serde_llm::__private::Placer(self)).place_in(cx)
+                    }
                     #(
                         ::core::option::Option::Some((#grow::Route::Field(#index), rest)) => {
                             #grow::#local(&mut self.#members, rest, cx, #partial)
@@ -422,7 +497,8 @@ fn grow(cx: &Cx, s: &Struct, fields: &[&Field]) -> TokenStream {
                 list: &mut ::std::vec::Vec<Self>,
                 cx: &mut #grow::Local<'_>,
             ) -> bool {
-                cx.place(list)
+                use ::serde_llm::__private::{PlaceNone as _, PlaceOwned as _};
+                (&mut ::serde_llm::__private::Placer(list)).place_in(cx)
             }
         }
     });
@@ -549,6 +625,7 @@ fn expand_struct(s: &Struct) -> TokenStream {
         &s.fields.iter().collect::<Vec<_>>(),
     );
     let fields = in_view(s.style, &s.fields);
+    let cx = cx.assuming(&fields);
     let attrs = cx.view_attrs(&s.cont.serde.kept, &fields);
     let views = cx.views(fields.iter().copied(), false);
     let vis = &s.cont.original.vis;
@@ -633,6 +710,7 @@ fn expand_enum(e: &Enum) -> TokenStream {
         .iter()
         .flat_map(|(_, f)| f.iter().copied())
         .collect();
+    let cx = cx.assuming(&all_fields);
     let attrs = cx.view_attrs(&e.cont.serde.kept, &all_fields);
     let views = cx.views(all_fields.iter().copied(), false);
     let vis = &e.cont.original.vis;
@@ -852,7 +930,10 @@ fn grow_enum(cx: &Cx, variants: &[(&Variant, Vec<&Field>)], tag: &str) -> TokenS
             #unused
             fn __local(&mut self, route: &[#grow::Route], cx: &mut #grow::Local<'_>) -> bool {
                 match (self, route.split_first()) {
-                    (node, ::core::option::Option::None) => cx.place(node),
+                    (node, ::core::option::Option::None) => {
+                        use ::serde_llm::__private::{PlaceNone as _, PlaceOwned as _};
+                        (&mut ::serde_llm::__private::Placer(node)).place_in(cx)
+                    }
                     #(#local)*
                     _ => false,
                 }
@@ -862,7 +943,8 @@ fn grow_enum(cx: &Cx, variants: &[(&Variant, Vec<&Field>)], tag: &str) -> TokenS
                 list: &mut ::std::vec::Vec<Self>,
                 cx: &mut #grow::Local<'_>,
             ) -> bool {
-                cx.place(list)
+                use ::serde_llm::__private::{PlaceNone as _, PlaceOwned as _};
+                (&mut ::serde_llm::__private::Placer(list)).place_in(cx)
             }
         }
     });

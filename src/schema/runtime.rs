@@ -9,7 +9,7 @@ use super::compile::{self, Compiled};
 use super::seed::{Cx, Decoded, Root};
 use super::SchemaError;
 use crate::error::{Error, ErrorKind, Result};
-use crate::report::{Coercion, Reading, Repair, RepairKind, Report};
+use crate::report::{Coercion, Reading, Report};
 use crate::stream::Path;
 use crate::{Decoder, Violations};
 
@@ -270,7 +270,7 @@ impl SchemaDecoder {
         };
         let (value, mut report) = self.decode_with_report(text)?;
         if cut {
-            mark_cut(&mut report, text.len());
+            crate::decoder::mark_cut(&mut report, Some(text.len()));
         }
         Ok((value, report))
     }
@@ -506,19 +506,10 @@ impl SchemaStream {
         }
         let (value, mut report) = self.decoder.decode_with_report(&self.text)?;
         if !self.tail.is_empty() {
-            mark_cut(&mut report, self.text.len());
+            crate::decoder::mark_cut(&mut report, Some(self.text.len()));
         }
         Ok((value, report))
     }
-}
-
-/// Records a character cut off at `offset`, the very end, as truncation.
-fn mark_cut(report: &mut Report, offset: usize) {
-    report.truncated = true;
-    report.repairs.push(Repair {
-        kind: RepairKind::TruncatedValue,
-        offset,
-    });
 }
 
 fn invalid_utf8(at: usize) -> Error {

@@ -37,7 +37,8 @@ impl Display for Opaque {
 
 fn needs<V: std::fmt::Debug + Clone + PartialEq + Default + View>() {}
 
-fn main() {
+/// Reads replies into the views above (called by `tests/derive.rs`).
+pub fn run() {
     needs::<AnswerView<'static, String>>();
     needs::<AnswerView<'static, Opaque, u8>>();
     let text = r#"{"id": 1, "items": [{"n": 2}, {"n": 3"#;

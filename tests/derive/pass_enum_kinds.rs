@@ -109,7 +109,8 @@ pub enum Untagged<'a> {
 
 fn needs<V: std::fmt::Debug + Clone + PartialEq + View>() {}
 
-fn main() {
+/// Reads replies into the views above (called by `tests/derive.rs`).
+pub fn run() {
     needs::<Mood>();
     needs::<ExternalView<Mood>>();
     needs::<InternalView>();
