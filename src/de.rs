@@ -522,7 +522,14 @@ impl<'a, 'de> Deserializer<'a, 'de> {
 
     /// A number wanted.
     fn number<V: Visitor<'de>>(&mut self, visitor: V, want: Want) -> Result<V::Value> {
-        // A complete number of the kind wanted: what `visit` does with it.
+        // A complete number as written: what `visit` does with it.
+        if let Some(n) = self.scan.take_num() {
+            if want == Want::Float || n.value != NumValue::Float {
+                return self.visit_number(n, visitor);
+            }
+            let (at, text) = (self.scan.offset(), self.scan.str(n.text).to_owned());
+            return self.integer_text(&text, visitor, want, at, None);
+        }
         if let Event::Num(n) = self.scan.peek()? {
             if self.scan.complete() && (want == Want::Float || n.value != NumValue::Float) {
                 self.scan.next()?;
@@ -657,6 +664,9 @@ impl<'a, 'de> Deserializer<'a, 'de> {
     fn string<V: Visitor<'de>>(&mut self, visitor: V) -> Result<V::Value> {
         // A complete string: what `visit` does with it (the slow path
         // below, for anything else).
+        if let Some(s) = self.scan.take_str() {
+            return visitor.visit_borrowed_str(s);
+        }
         if let Event::Str(t) = self.scan.peek()? {
             if self.scan.complete() {
                 self.scan.next()?;
@@ -716,6 +726,9 @@ impl<'a, 'de> Deserializer<'a, 'de> {
 
     /// A bool wanted: `"yes"`, `"False"`, `1`, `0.0` are bools.
     fn boolean<V: Visitor<'de>>(&mut self, visitor: V) -> Result<V::Value> {
+        if let Some(b) = self.scan.take_bool() {
+            return visitor.visit_bool(b);
+        }
         if let Event::Bool(b) = self.scan.peek()? {
             if self.scan.complete() {
                 self.scan.next()?;
@@ -1346,6 +1359,10 @@ impl<'de> de::SeqAccess<'de> for SeqAccess<'_, '_, 'de> {
             if self.done {
                 return Ok(None);
             }
+            if self.de.scan.take_end(true) {
+                self.done = true;
+                return Ok(None);
+            }
             let ev = self.de.scan.peek()?;
             if let Event::EndArray = ev {
                 self.de.scan.next()?;
@@ -1559,17 +1576,25 @@ impl<'de> de::MapAccess<'de> for MapAccess<'_, '_, 'de> {
             if self.done {
                 return Ok(None);
             }
-            let ev = self.de.scan.next()?;
-            // The key's text stays in registers where it is borrowed (a
-            // copy of the stored key read back at once stalls the load).
-            let borrowed = match ev {
-                Event::Key(Text::Borrowed(s)) => Some(s),
-                Event::Key(_) => None,
-                Event::EndObject => {
+            let (ev, borrowed) = match self.de.scan.take_key() {
+                Some(s) => (Event::Key(Text::Borrowed(s)), Some(s)),
+                None if self.de.scan.take_end(false) => {
                     self.done = true;
                     return Ok(None);
                 }
-                ev => return Err(self.de.unexpected(ev)),
+                None => (self.de.scan.next()?, None),
+            };
+            // The key's text stays in registers where it is borrowed (a
+            // copy of the stored key read back at once stalls the load).
+            let borrowed = match (borrowed, ev) {
+                (Some(s), _) => Some(s),
+                (None, Event::Key(Text::Borrowed(s))) => Some(s),
+                (None, Event::Key(_)) => None,
+                (None, Event::EndObject) => {
+                    self.done = true;
+                    return Ok(None);
+                }
+                (None, ev) => return Err(self.de.unexpected(ev)),
             };
             self.key = Some(match borrowed {
                 Some(s) => Key::Borrowed(s),

@@ -129,44 +129,59 @@ impl Tape {
     /// quarter of its size, not by doubling, so that its spare room stays
     /// small (the working memory of a decode is bounded by a small multiple
     /// of the reply, the tape included).
-    #[inline]
+    #[inline(always)]
     fn room(&mut self) {
-        if self.words.capacity() - self.words.len() < 8 {
+        if self.words.capacity() - self.words.len() < 10 {
             self.grow();
         }
     }
 
     #[cold]
+    #[inline(never)]
     fn grow(&mut self) {
         let more = (self.words.len() / 4).max(64);
         self.words.reserve_exact(more);
     }
 
-    #[inline]
+    /// Appends a word where [`room`](Self::room) made room.
+    #[inline(always)]
+    fn word(&mut self, w: u16) {
+        debug_assert!(self.words.len() < self.words.capacity());
+        let n = self.words.len();
+        // SAFETY: `room` left at least ten words of capacity, and no
+        // event writes more than eight.
+        unsafe {
+            self.words.as_mut_ptr().add(n).write(w);
+            self.words.set_len(n + 1);
+        }
+    }
+
+    /// An event's head word (and, for a step that does not fit, two more).
+    #[inline(always)]
     fn head(&mut self, kind: u16, flags: u16, offset: usize) {
-        self.room();
         let step = offset.wrapping_sub(self.last);
         self.last = offset;
         self.events += 1;
         if step < HEAD_STEP {
-            self.words.push(kind << 12 | flags | step as u16);
+            self.word(kind << 12 | flags | step as u16);
         } else {
             // A step back (an event at an earlier offset than the last: a
             // held-back object's start) or a long one.
-            self.words.push(kind << 12 | flags | HEAD_STEP as u16);
+            self.word(kind << 12 | flags | HEAD_STEP as u16);
             self.wide(offset as u32);
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn wide(&mut self, v: u32) {
-        self.words.push(v as u16);
-        self.words.push((v >> 16) as u16);
+        self.word(v as u16);
+        self.word((v >> 16) as u16);
     }
 
     /// Writes one event of the text `text`, at `offset`; `scratch` is what
     /// [`Text::Scratch`] stands for. A container's start is marked complete
     /// or cut when its end is written ([`close`](Self::close)).
+    #[inline(always)]
     pub(crate) fn push(
         &mut self,
         text: &str,
@@ -175,6 +190,7 @@ impl Tape {
         offset: usize,
         complete: bool,
     ) {
+        self.room();
         let c = if complete { COMPLETE } else { 0 };
         self.cut |= !complete;
         match ev {
@@ -218,50 +234,50 @@ impl Tape {
 
     /// Ends the tape with the error the read stopped with, at `offset`.
     pub(crate) fn fail(&mut self, error: Error, offset: usize) {
+        self.room();
         self.head(FAIL, COMPLETE, offset);
         self.error = Some(error);
     }
 
+    #[inline(always)]
     fn text(&mut self, kind: u16, c: u16, offset: usize, t: Text<'_>, text: &str, scratch: &str) {
-        let borrowed = match t {
-            Text::Borrowed(s) => {
-                // Borrowed from the reply itself (not a constant such as
-                // `"NaN"`): kept as a span.
-                let at = (s.as_ptr() as usize).wrapping_sub(text.as_ptr() as usize);
-                (at <= text.len() && at + s.len() <= text.len()).then_some((at, s))
-            }
-            Text::Scratch | Text::Side(..) => None,
-        };
-        match borrowed {
-            Some((at, s)) => {
-                self.head(kind, c, offset);
+        if let Text::Borrowed(s) = t {
+            // Borrowed from the reply itself (not a constant such as
+            // `"NaN"`): kept as a span.
+            let at = (s.as_ptr() as usize).wrapping_sub(text.as_ptr() as usize);
+            if at <= text.len() && s.len() <= text.len() - at {
                 let lead = at.wrapping_sub(offset);
+                self.head(kind, c, offset);
                 if lead < 4 && s.len() < (1 << 14) - 1 {
-                    self.words.push((lead as u16) << 14 | s.len() as u16);
+                    self.word((lead as u16) << 14 | s.len() as u16);
                 } else {
-                    self.words.push(WIDE);
+                    self.word(WIDE);
                     self.wide(at as u32);
                     self.wide(s.len() as u32);
                 }
+                return;
             }
-            None => {
-                let s = match t {
-                    Text::Borrowed(s) => s,
-                    Text::Scratch | Text::Side(..) => scratch,
-                };
-                self.head(kind, c | OWNED, offset);
-                if self.side.capacity() - self.side.len() < s.len() {
-                    let more = (self.side.len() / 4).max(s.len()).max(64);
-                    self.side.reserve_exact(more);
-                }
-                self.side.push_str(s);
-                if s.len() < WIDE as usize {
-                    self.words.push(s.len() as u16);
-                } else {
-                    self.words.push(WIDE);
-                    self.wide(s.len() as u32);
-                }
-            }
+        }
+        self.owned(kind, c, offset, t, scratch);
+    }
+
+    #[inline(never)]
+    fn owned(&mut self, kind: u16, c: u16, offset: usize, t: Text<'_>, scratch: &str) {
+        let s = match t {
+            Text::Borrowed(s) => s,
+            Text::Scratch | Text::Side(..) => scratch,
+        };
+        self.head(kind, c | OWNED, offset);
+        if self.side.capacity() - self.side.len() < s.len() {
+            let more = (self.side.len() / 4).max(s.len()).max(64);
+            self.side.reserve_exact(more);
+        }
+        self.side.push_str(s);
+        if s.len() < WIDE as usize {
+            self.word(s.len() as u16);
+        } else {
+            self.word(WIDE);
+            self.wide(s.len() as u32);
         }
     }
 
@@ -271,7 +287,9 @@ impl Tape {
             tape: self,
             text,
             at: Place::default(),
-            peeked: None,
+            peeked: false,
+            ev: Event::Eof,
+            after: Place::default(),
             offset: 0,
             complete: true,
             depth: 0,
@@ -310,9 +328,23 @@ impl<'de> Scanner<'de> {
     pub(crate) fn tape(mut self, tape: &mut Tape) -> Summary {
         tape.gathered =
             !self.segments.is_empty() || self.stack.first() == Some(&super::Frame::Roots);
+        let lane = self.rules.all_repairs();
         loop {
+            // The fast lane first: valid JSON's tokens inside a container,
+            // each written at once (no repair, nothing cut, nothing held).
+            if lane && self.pending.is_none() {
+                self.complete = true;
+                if let Some(ev) = self.fast() {
+                    if let Event::EndObject | Event::EndArray = ev {
+                        tape.close(true, false);
+                    }
+                    tape.push(self.text, &self.scratch, ev, self.token_start, true);
+                    continue;
+                }
+            }
             let was = self.truncated;
-            let next = self.next();
+            // (Nothing is peeked on the scanner while it writes a tape.)
+            let next = self.read();
             if self.truncated && !was {
                 tape.cut_word.get_or_insert(tape.words.len());
             }
@@ -372,28 +404,19 @@ struct Place {
     side: usize,
 }
 
-/// One event read off the tape, with what the tape says of it.
-#[derive(Clone, Copy, Debug)]
-struct Read<'de> {
-    ev: Event<'de>,
-    offset: usize,
-    complete: bool,
-    /// The read stopped here with the tape's error.
-    failed: bool,
-    /// Its head word.
-    word: usize,
-    after: Place,
-}
-
-/// Reads a tape's events in order. `Text::Scratch` in an event it returns
-/// stands for that event's owned text, which [`str`](Self::str) gives for
-/// the last event returned or peeked.
+/// Reads a tape's events in order.
 #[derive(Clone)]
 pub(crate) struct Cursor<'t, 'de> {
     tape: &'t Tape,
     text: &'de str,
+    /// Where the next event not yet peeked is.
     at: Place,
-    peeked: Option<Read<'de>>,
+    /// An event was peeked: `ev` and `after` hold it.
+    peeked: bool,
+    /// The last event returned or peeked.
+    ev: Event<'de>,
+    /// Where the event after the peeked one is.
+    after: Place,
     /// The offset of the last event returned or peeked.
     offset: usize,
     /// Whether that event starts a complete value.
@@ -408,55 +431,145 @@ impl<'t, 'de> Cursor<'t, 'de> {
     /// The next event.
     #[inline]
     pub(crate) fn next(&mut self) -> Result<Event<'de>> {
-        let r = match self.peeked.take() {
-            Some(r) => r,
-            None => self.decode(self.at),
+        if !self.peeked && !self.decode() {
+            return Err(self.error());
+        }
+        self.peeked = false;
+        match self.ev {
+            Event::StartObject | Event::StartArray => self.depth += 1,
+            Event::EndObject | Event::EndArray => self.depth -= 1,
+            // The last event: read again on every later call.
+            Event::Eof => return Ok(self.ev),
+            _ => {}
+        }
+        self.at = self.after;
+        Ok(self.ev)
+    }
+
+    /// The next event when it is a complete key, string or number (`kind`)
+    /// written as the reply wrote it (borrowed, its step and span short):
+    /// taken, its text. The Deserializer's hot path: anything else is left
+    /// to [`next`](Self::next) and [`peek`](Self::peek).
+    #[inline(always)]
+    fn take_text(&mut self, kind: u16) -> Option<&'de str> {
+        if self.peeked {
+            return None;
+        }
+        let words = &self.tape.words[..];
+        let at = self.at.word;
+        let head = *words.get(at)?;
+        let want = kind << 12 | COMPLETE;
+        if head & (0xF000 | COMPLETE | OWNED) != want || head & HEAD_STEP as u16 == HEAD_STEP as u16
+        {
+            return None;
+        }
+        let w = *words.get(at + 1)?;
+        if w == WIDE {
+            return None;
+        }
+        let offset = self.at.offset + usize::from(head & HEAD_STEP as u16);
+        let start = offset + usize::from(w >> 14);
+        // SAFETY: the tape holds only spans of `text` the scanner borrowed
+        // as `&str` (char boundaries, within bounds).
+        let s = unsafe {
+            self.text
+                .get_unchecked(start..start + usize::from(w & 0x3FFF))
         };
-        self.take(r)
+        self.offset = offset;
+        self.complete = true;
+        self.last = at;
+        self.at.word = at + 2;
+        self.at.offset = offset;
+        Some(s)
+    }
+
+    /// [`take_text`](Self::take_text) of a key.
+    #[inline(always)]
+    pub(crate) fn take_key(&mut self) -> Option<&'de str> {
+        self.take_text(KEY)
+    }
+
+    /// [`take_text`](Self::take_text) of a string.
+    #[inline(always)]
+    pub(crate) fn take_str(&mut self) -> Option<&'de str> {
+        self.take_text(STR)
+    }
+
+    /// [`take_text`](Self::take_text) of a number, with its value.
+    #[inline(always)]
+    pub(crate) fn take_num(&mut self) -> Option<Number<'de>> {
+        let s = self.take_text(NUM)?;
+        Some(Number {
+            text: Text::Borrowed(s),
+            value: number_value(s),
+        })
+    }
+
+    /// The next event when it is a complete `true` or `false`: taken.
+    #[inline(always)]
+    pub(crate) fn take_bool(&mut self) -> Option<bool> {
+        if self.peeked {
+            return None;
+        }
+        let head = *self.tape.words.get(self.at.word)?;
+        let b = match head & (0xF000 | COMPLETE) {
+            h if h == TRUE << 12 | COMPLETE => true,
+            h if h == FALSE << 12 | COMPLETE => false,
+            _ => return None,
+        };
+        if head & HEAD_STEP as u16 == HEAD_STEP as u16 {
+            return None;
+        }
+        let offset = self.at.offset + usize::from(head & HEAD_STEP as u16);
+        self.offset = offset;
+        self.complete = true;
+        self.last = self.at.word;
+        self.at.word += 1;
+        self.at.offset = offset;
+        Some(b)
+    }
+
+    /// The next event when it is the end of an object or array (`array`):
+    /// taken.
+    #[inline(always)]
+    pub(crate) fn take_end(&mut self, array: bool) -> bool {
+        if self.peeked {
+            return false;
+        }
+        let Some(&head) = self.tape.words.get(self.at.word) else {
+            return false;
+        };
+        let kind = if array { END_ARRAY } else { END_OBJECT };
+        if head >> 12 != kind || head & HEAD_STEP as u16 == HEAD_STEP as u16 {
+            return false;
+        }
+        let offset = self.at.offset + usize::from(head & HEAD_STEP as u16);
+        self.offset = offset;
+        self.complete = true;
+        self.last = self.at.word;
+        self.at.word += 1;
+        self.at.offset = offset;
+        self.depth -= 1;
+        true
     }
 
     /// The next event, left in place.
     #[inline]
     pub(crate) fn peek(&mut self) -> Result<Event<'de>> {
-        if let Some(r) = &self.peeked {
-            return Ok(r.ev);
+        if !self.peeked {
+            if !self.decode() {
+                return Err(self.error());
+            }
+            self.peeked = true;
         }
-        let r = self.decode(self.at);
-        if r.failed {
-            self.last = r.word;
-            return Err(self.error(r.offset));
-        }
-        self.offset = r.offset;
-        self.complete = r.complete;
-        self.last = r.word;
-        self.peeked = Some(r);
-        Ok(r.ev)
-    }
-
-    #[inline]
-    fn take(&mut self, r: Read<'de>) -> Result<Event<'de>> {
-        self.offset = r.offset;
-        self.complete = r.complete;
-        self.last = r.word;
-        if r.failed {
-            return Err(self.error(r.offset));
-        }
-        match r.ev {
-            Event::StartObject | Event::StartArray => self.depth += 1,
-            Event::EndObject | Event::EndArray => self.depth -= 1,
-            // The last event: read again on every later call.
-            Event::Eof => return Ok(r.ev),
-            _ => {}
-        }
-        self.at = r.after;
-        Ok(r.ev)
+        Ok(self.ev)
     }
 
     #[cold]
-    fn error(&self, offset: usize) -> Error {
+    fn error(&self) -> Error {
         match &self.tape.error {
             Some(e) => e.clone(),
-            None => Error::at(ErrorKind::Syntax, "unexpected end of the tape", offset),
+            None => Error::at(ErrorKind::Syntax, "unexpected end of the tape", self.offset),
         }
     }
 
@@ -503,7 +616,7 @@ impl<'t, 'de> Cursor<'t, 'de> {
 
     /// Whether an event was peeked and not yet taken.
     pub(crate) fn has_peeked(&self) -> bool {
-        self.peeked.is_some()
+        self.peeked
     }
 
     /// How many containers are open (a peeked opener not counted).
@@ -525,7 +638,7 @@ impl<'t, 'de> Cursor<'t, 'de> {
     /// Reads on until at most `depth` containers are open and no event is
     /// held: the rest of a value the decoder gave up on is passed over.
     pub(crate) fn drain_to(&mut self, depth: usize) -> Result<()> {
-        while self.depth > depth || self.peeked.is_some() {
+        while self.depth > depth || self.peeked {
             if let Event::Eof = self.next()? {
                 break;
             }
@@ -589,87 +702,78 @@ impl<'t, 'de> Cursor<'t, 'de> {
         found
     }
 
+    /// Decodes the event at `at` into `ev`, `after`, `offset`, `complete`
+    /// and `last`; `false` where the read stopped with the tape's error.
     #[inline]
-    fn word(&self, i: usize) -> u16 {
-        self.tape.words[i]
-    }
-
-    #[inline]
-    fn wide(&self, i: usize) -> usize {
-        usize::from(self.word(i)) | usize::from(self.word(i + 1)) << 16
-    }
-
-    /// Decodes the event at `at`.
-    #[inline]
-    fn decode(&self, at: Place) -> Read<'de> {
-        let head = self.word(at.word);
+    fn decode(&mut self) -> bool {
+        let at = self.at;
+        let words = &self.tape.words[..];
+        let head = words[at.word];
         let kind = head >> 12;
         let mut i = at.word + 1;
         let step = usize::from(head & HEAD_STEP as u16);
         let offset = if step == HEAD_STEP {
             i += 2;
-            self.wide(at.word + 1)
+            usize::from(words[at.word + 1]) | usize::from(words[at.word + 2]) << 16
         } else {
             at.offset + step
         };
+        self.offset = offset;
+        self.complete = head & COMPLETE != 0;
+        self.last = at.word;
         let mut side = at.side;
-        let text = match kind {
-            KEY | STR | NUM if head & OWNED != 0 => {
-                let mut len = usize::from(self.word(i));
-                i += 1;
-                if len == usize::from(WIDE) {
-                    len = self.wide(i);
-                    i += 2;
-                }
-                let t = Text::Side(side as u32, len as u32);
-                side += len;
-                Some(t)
-            }
-            KEY | STR | NUM => {
-                let w = self.word(i);
-                i += 1;
-                let (start, len) = if w == WIDE {
-                    let span = (self.wide(i), self.wide(i + 2));
-                    i += 4;
-                    span
-                } else {
-                    (offset + usize::from(w >> 14), usize::from(w & 0x3FFF))
-                };
-                Some(Text::Borrowed(&self.text[start..start + len]))
-            }
-            _ => None,
-        };
-        let ev = match kind {
+        self.ev = match kind {
             START_OBJECT => Event::StartObject,
             END_OBJECT => Event::EndObject,
             START_ARRAY => Event::StartArray,
             END_ARRAY => Event::EndArray,
-            KEY => Event::Key(text.expect("a key's text")),
-            STR => Event::Str(text.expect("a string's text")),
-            NUM => {
-                let t = text.expect("a number's text");
-                Event::Num(Number {
-                    text: t,
-                    value: number_value(self.str(t)),
-                })
+            KEY | STR | NUM => {
+                let w = words[i];
+                i += 1;
+                let t = if head & OWNED != 0 {
+                    let mut len = usize::from(w);
+                    if w == WIDE {
+                        len = usize::from(words[i]) | usize::from(words[i + 1]) << 16;
+                        i += 2;
+                    }
+                    let t = Text::Side(side as u32, len as u32);
+                    side += len;
+                    t
+                } else {
+                    let (start, len) = if w == WIDE {
+                        let wide =
+                            |k: usize| usize::from(words[k]) | usize::from(words[k + 1]) << 16;
+                        let span = (wide(i), wide(i + 2));
+                        i += 4;
+                        span
+                    } else {
+                        (offset + usize::from(w >> 14), usize::from(w & 0x3FFF))
+                    };
+                    // SAFETY: the tape holds only spans of `text` the scanner
+                    // borrowed as `&str` (char boundaries, within bounds).
+                    Text::Borrowed(unsafe { self.text.get_unchecked(start..start + len) })
+                };
+                match kind {
+                    KEY => Event::Key(t),
+                    STR => Event::Str(t),
+                    _ => Event::Num(Number {
+                        text: t,
+                        value: number_value(self.str(t)),
+                    }),
+                }
             }
             TRUE => Event::Bool(true),
             FALSE => Event::Bool(false),
             NULL => Event::Null,
-            _ => Event::Eof,
+            EOF => Event::Eof,
+            _ => return false,
         };
-        Read {
-            ev,
+        self.after = Place {
+            word: i,
             offset,
-            complete: head & COMPLETE != 0,
-            failed: kind == FAIL,
-            word: at.word,
-            after: Place {
-                word: i,
-                offset,
-                side,
-            },
-        }
+            side,
+        };
+        true
     }
 }
 
