@@ -47,6 +47,23 @@ impl<R> Decoded<R> {
     }
 }
 
+/// How a candidate is read.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Mode {
+    /// The partial policy is on (see `ScanOptions::partial`).
+    pub partial: bool,
+    /// The read asks whether a value is complete at its start: the span is
+    /// read onto a tape first. Without, the read takes the scanner's
+    /// events as they come.
+    pub tape: bool,
+}
+
+/// What a read of a candidate reads from.
+pub(crate) enum Source<'s, 'de> {
+    Tape(&'s Tape),
+    Scanner(&'s mut Scanner<'de>),
+}
+
 /// How one attempt at a candidate went.
 struct Attempt<R> {
     value: R,
@@ -311,13 +328,13 @@ impl Decoder {
         &self,
         text: &'de str,
         shape: Shape,
-        policy: bool,
+        policy: Mode,
         mut clean: C,
         mut sink: F,
     ) -> Result<(R, Reading)>
     where
         C: FnMut(&'de str) -> Option<R>,
-        F: FnMut(&Tape, &[Hint], Range<usize>) -> Result<Decoded<R>>,
+        F: FnMut(Source<'_, 'de>, &[Hint], Range<usize>) -> Result<Decoded<R>>,
     {
         let angle = extract::first_angle(text);
         let body = extract::body(text, angle);
@@ -463,11 +480,11 @@ impl Decoder {
         &self,
         text: &'de str,
         spans: Vec<Range<usize>>,
-        policy: bool,
+        policy: Mode,
         sink: &mut F,
     ) -> Result<Attempt<R>>
     where
-        F: FnMut(&Tape, &[Hint], Range<usize>) -> Result<Decoded<R>>,
+        F: FnMut(Source<'_, 'de>, &[Hint], Range<usize>) -> Result<Decoded<R>>,
     {
         let (mut spans, mut left_out): (Vec<_>, Vec<_>) = spans
             .into_iter()
@@ -553,11 +570,11 @@ impl Decoder {
         text: &'de str,
         c: &Candidate,
         shape: Shape,
-        policy: bool,
+        policy: Mode,
         sink: &mut F,
     ) -> Result<Attempt<R>>
     where
-        F: FnMut(&Tape, &[Hint], Range<usize>) -> Result<Decoded<R>>,
+        F: FnMut(Source<'_, 'de>, &[Hint], Range<usize>) -> Result<Decoded<R>>,
     {
         let span = std::slice::from_ref(&c.span);
         if shape == Shape::Array && self.strategies.gather && c.first_byte(text) == Some(b'{') {
@@ -702,37 +719,47 @@ impl Decoder {
         spans: &[Range<usize>],
         strategy: Strategy,
         multi: bool,
-        policy: bool,
+        policy: Mode,
         sink: &mut F,
     ) -> Result<Attempt<R>>
     where
-        F: FnMut(&Tape, &[Hint], Range<usize>) -> Result<Decoded<R>>,
+        F: FnMut(Source<'_, 'de>, &[Hint], Range<usize>) -> Result<Decoded<R>>,
     {
         let mut span = spans[0].start..spans[spans.len() - 1].end;
         let opts = ScanOptions {
             max_depth: self.max_depth,
             multi,
-            partial: policy,
+            partial: policy.partial,
             rules: self.rules,
         };
-        // The span is read once onto a tape: when the decode starts a value,
-        // the tape says whether it is complete.
-        let mut tape = Tape::for_span(span.len());
-        let summary = Scanner::over(text, spans, &opts).tape(&mut tape);
-        work::add(summary.offset.saturating_sub(spans[0].start));
-        // A value to read differently (a key in another style, a
-        // placeholder for `None`), learned from a failed read: read the
-        // tape again knowing it.
-        let mut hints = Vec::new();
-        let result = loop {
-            match sink(&tape, &hints, span.clone()) {
-                Err(e) if hints.len() < MAX_RESTARTS => match e.hint() {
-                    Some(hint) if !hints.contains(hint) => hints.push(hint.clone()),
-                    _ => break Err(e),
-                },
-                result => break result,
-            }
+        let mut tape = Tape::new();
+        let (summary, result) = if policy.tape {
+            // The span is read once onto a tape: when the decode starts a
+            // value, the tape says whether it is complete.
+            tape = Tape::for_span(span.len());
+            let summary = Scanner::over(text, spans, &opts).tape(&mut tape);
+            // A value to read differently (a key in another style, a
+            // placeholder for `None`), learned from a failed read: read the
+            // tape again knowing it.
+            let mut hints = Vec::new();
+            let result = loop {
+                match sink(Source::Tape(&tape), &hints, span.clone()) {
+                    Err(e) if hints.len() < MAX_RESTARTS => match e.hint() {
+                        Some(hint) if !hints.contains(hint) => hints.push(hint.clone()),
+                        _ => break Err(e),
+                    },
+                    result => break result,
+                }
+            };
+            (summary, result)
+        } else {
+            // A read that asks no value's completeness at its start reads
+            // the scanner's events as they come, storing none.
+            let mut scan = Scanner::over(text, spans, &opts);
+            let result = sink(Source::Scanner(&mut scan), &[], span.clone());
+            (scan.summary(), result)
         };
+        work::add(summary.offset.saturating_sub(spans[0].start));
         let decoded = match result {
             Ok(decoded) => decoded,
             // (An error met where the reply was cut off is marked so by the
@@ -780,7 +807,15 @@ impl Decoder {
                 .iter()
                 .map(|(c, key)| (c.offset, *key))
                 .collect();
-            let paths = tape.cursor(text).paths_at(&offsets);
+            let paths = match policy.tape {
+                true => tape.cursor(text).paths_at(&offsets),
+                false => {
+                    // (Not read onto a tape: read it now, for the paths.)
+                    let mut tape = Tape::for_span(span.len());
+                    Scanner::over(text, spans, &opts).tape(&mut tape);
+                    tape.cursor(text).paths_at(&offsets)
+                }
+            };
             for ((mut c, _), path) in decoded.coercions.into_iter().zip(paths) {
                 c.path = path;
                 coercions.push(c);

@@ -9,7 +9,7 @@ use std::marker::PhantomData;
 use serde::de::DeserializeSeed;
 use serde::{Deserialize, Serialize};
 
-use crate::choose::Decoded;
+use crate::choose::{Decoded, Mode, Source};
 use crate::contract::Contract;
 use crate::de::{Deserializer, Policy};
 use crate::error::{Error, ErrorKind, Result};
@@ -482,7 +482,14 @@ impl Decoder {
                 _ => None,
             }
         };
-        let result = self.run(text, shape, policy.on, clean, |tape, hints, span| {
+        let mode = Mode {
+            partial: policy.on,
+            tape: true,
+        };
+        let result = self.run(text, shape, mode, clean, |source, hints, span| {
+            let Source::Tape(tape) = source else {
+                unreachable!("a decode reads a tape")
+            };
             let mut de = Deserializer::new(tape.cursor(text), policy, hints);
             let value = de.root_seed(seed.clone(), span.start)?;
             de.finish()?;
@@ -780,30 +787,33 @@ impl Decoder {
     /// listed.
     fn repair_reading(&self, text: &str) -> Result<(String, Reading)> {
         let allow = (self.allow != Allow::ALL).then_some(self.allow);
+        // Every cut value kept: no value's completeness is asked for at its
+        // start, so the text is written from the scanner's events as they
+        // come (no tape).
+        let mode = Mode {
+            partial: allow.is_some(),
+            tape: allow.is_some(),
+        };
         let done = self.run(
             text,
             Shape::Any,
-            allow.is_some(),
+            mode,
             |_| None,
-            |tape, _, span| {
-                // About the size of the span read, and a little more (quotes
-                // and commas added): no copy as it grows.
+            |source, _, span| {
+                // About the size of the span read, and a little more (quotes and
+                // commas added): no copy as it grows.
                 let mut out = String::with_capacity(span.len() + span.len() / 8 + 16);
-                let mut cursor = tape.cursor(text);
-                match write::write(&mut cursor, &mut out, allow) {
-                    Ok(()) => {
-                        // A reading of part of the span (the first of
-                        // several values) is kept while the others are read:
-                        // not with room for all of them.
-                        if out.capacity() > 2 * out.len() + 64 {
-                            out.shrink_to_fit();
-                        }
-                        Ok(Decoded::plain(out))
-                    }
-                    // Met where the reply was cut off: the cut's, maybe.
-                    Err(e) if cursor.reached_cut() => Err(e.in_cut_reply()),
-                    Err(e) => Err(e),
+                let written = match source {
+                    Source::Tape(tape) => write_out(&mut tape.cursor(text), &mut out, allow),
+                    Source::Scanner(scan) => write_out(scan, &mut out, allow),
+                };
+                written?;
+                // A reading of part of the span (the first of several values) is
+                // kept while the others are read: not with room for all of them.
+                if out.capacity() > 2 * out.len() + 64 {
+                    out.shrink_to_fit();
                 }
+                Ok(Decoded::plain(out))
             },
         )?;
         self.vet_result(text, done)
@@ -840,6 +850,19 @@ impl Decoder {
         }
         Err(Error::rejected_report(message, report, detail))
     }
+}
+
+/// [`write::write`], an error met where the reply was cut off marked as
+/// maybe the cut's.
+fn write_out<'de>(
+    events: &mut impl crate::scan::Events<'de>,
+    out: &mut String,
+    allow: Option<Allow>,
+) -> Result<()> {
+    write::write(events, out, allow).map_err(|e| match events.reached_cut() {
+        true => e.in_cut_reply(),
+        false => e,
+    })
 }
 
 /// The text of `bytes`, and where an incomplete UTF-8 sequence at the very

@@ -4,21 +4,20 @@
 
 use crate::error::{Error, ErrorKind, Result};
 use crate::partial::Allow;
-use crate::scan::tape::Cursor;
-use crate::scan::{lex, parse_f64, Event, NumValue};
+use crate::scan::{lex, parse_f64, Event, Events, NumValue};
 
 /// Writes the scanner's value to `out`. With `allow` (the partial policy on),
 /// a value cut off at the end of a kind not allowed is left out (at the root,
 /// a `Truncated` error).
-pub(crate) fn write(
-    scan: &mut Cursor<'_, '_>,
+pub(crate) fn write<'de>(
+    scan: &mut impl Events<'de>,
     out: &mut String,
     allow: Option<Allow>,
 ) -> Result<()> {
     // One entry per open container: (is an object, no item written yet).
     let mut open: Vec<(bool, bool)> = Vec::new();
-    let admits = |scan: &Cursor<'_, '_>, ev: &Event<'_>| match (allow, Allow::of(ev)) {
-        (Some(allow), Some(kind)) => scan.complete() || allow.contains(kind),
+    let admits = |complete: bool, ev: &Event<'_>| match (allow, Allow::of(ev)) {
+        (Some(allow), Some(kind)) => complete || allow.contains(kind),
         _ => true,
     };
     loop {
@@ -49,7 +48,7 @@ pub(crate) fn write(
                 let copied: Option<String> = None;
                 if allow.is_some() {
                     let value = scan.peek()?;
-                    if !admits(scan, &value) {
+                    if !admits(scan.complete(), &value) {
                         let value = scan.next()?;
                         skip(scan, value)?;
                         continue;
@@ -70,7 +69,7 @@ pub(crate) fn write(
             }
             _ => {}
         }
-        if !admits(scan, &ev) {
+        if !admits(scan.complete(), &ev) {
             if open.is_empty() {
                 return Err(Error::truncated(scan.offset()));
             }
@@ -117,7 +116,7 @@ pub(crate) fn write(
 }
 
 /// Skips the rest of the value that starts with `ev`.
-fn skip(scan: &mut Cursor<'_, '_>, ev: Event<'_>) -> Result<()> {
+fn skip<'de>(scan: &mut impl Events<'de>, ev: Event<'de>) -> Result<()> {
     if !matches!(ev, Event::StartArray | Event::StartObject) {
         return Ok(());
     }

@@ -55,6 +55,46 @@ pub(crate) enum Event<'de> {
     Eof,
 }
 
+/// What reads a candidate's events in order: a cursor on the tape the
+/// scanner wrote, or the scanner itself where no value's completeness is
+/// asked for before its end (`repair()` keeping every cut value), so that
+/// nothing is stored.
+pub(crate) trait Events<'de> {
+    /// The next event.
+    fn next(&mut self) -> Result<Event<'de>>;
+    /// The next event, left in place.
+    fn peek(&mut self) -> Result<Event<'de>>;
+    /// Whether the last event returned or peeked starts a complete value.
+    fn complete(&self) -> bool;
+    /// The offset of the last event returned or peeked.
+    fn offset(&self) -> usize;
+    /// The content of a key's, string's or number's text.
+    fn str(&self, t: Text<'de>) -> &str;
+    /// Whether the read has reached where the reply was cut off.
+    fn reached_cut(&self) -> bool;
+}
+
+impl<'de> Events<'de> for Scanner<'de> {
+    fn next(&mut self) -> Result<Event<'de>> {
+        Scanner::next(self)
+    }
+    fn peek(&mut self) -> Result<Event<'de>> {
+        Scanner::peek(self)
+    }
+    fn complete(&self) -> bool {
+        self.complete
+    }
+    fn offset(&self) -> usize {
+        self.token_start
+    }
+    fn str(&self, t: Text<'de>) -> &str {
+        Scanner::str(self, t)
+    }
+    fn reached_cut(&self) -> bool {
+        self.truncated
+    }
+}
+
 /// A scanner's stacks of open containers, kept between scanners (see
 /// [`Scanner::with_stacks`]).
 #[derive(Debug, Default)]

@@ -380,6 +380,11 @@ impl<'de> Scanner<'de> {
             }
         }
         tape.truncated = self.truncated;
+        self.summary()
+    }
+
+    /// What the read found beside its events (see [`Summary`]).
+    pub(crate) fn summary(self) -> Summary {
         Summary {
             truncated: self.truncated,
             more_roots: self.more_roots(),
@@ -774,6 +779,27 @@ impl<'t, 'de> Cursor<'t, 'de> {
             side,
         };
         true
+    }
+}
+
+impl<'de> super::Events<'de> for Cursor<'_, 'de> {
+    fn next(&mut self) -> Result<Event<'de>> {
+        Cursor::next(self)
+    }
+    fn peek(&mut self) -> Result<Event<'de>> {
+        Cursor::peek(self)
+    }
+    fn complete(&self) -> bool {
+        self.complete
+    }
+    fn offset(&self) -> usize {
+        self.offset
+    }
+    fn str(&self, t: Text<'de>) -> &str {
+        Cursor::str(self, t)
+    }
+    fn reached_cut(&self) -> bool {
+        Cursor::reached_cut(self)
     }
 }
 
