@@ -80,9 +80,8 @@ struct Attempt<R> {
     containers: bool,
 }
 
-/// How many times one candidate is read again with something learned (the
-/// spine of a cut-off reply, a value to read differently) before its error
-/// stands.
+/// How many times one candidate's tape is read again with something
+/// learned (a value to read differently) before its error stands.
 const MAX_RESTARTS: usize = 64;
 
 /// One thing to try after the whole text.

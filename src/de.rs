@@ -200,11 +200,6 @@ impl<'a, 'de> Deserializer<'a, 'de> {
         (self.coercions, self.counted, self.repairs)
     }
 
-    /// Where the decode is: the offset of the last event read.
-    pub(crate) fn offset(&self) -> usize {
-        self.scan.offset()
-    }
-
     /// Reads the value and checks nothing of it is left unread.
     pub(crate) fn finish(&mut self) -> Result<()> {
         match self.scan.next()? {
@@ -1210,7 +1205,7 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'_, 'de> {
             return visitor.visit_none();
         }
         visitor.visit_some(&mut *self).map_err(|e| {
-            if e.hint().is_none() && e.spine().is_none() && e.rejected_at().is_none() {
+            if e.hint().is_none() && e.rejected_at().is_none() {
                 e.with_hint(Hint::Null {
                     visitor: kind,
                     text,

@@ -176,8 +176,6 @@ struct ErrorImpl {
     /// from content serde buffered (an internally tagged enum, `flatten`)
     /// is placed at that value inside the container (see `de`).
     found: Option<Found>,
-    /// For an internal restart: the containers found open at the end.
-    spine: Option<Vec<usize>>,
     /// A cut-off value refused at its start (nothing of it was read).
     rejected: bool,
     /// The error came from decoding a reply that was cut off.
@@ -235,7 +233,6 @@ impl Error {
                 snippet: String::new(),
                 path: Vec::new(),
                 found: None,
-                spine: None,
                 rejected: false,
                 cut: false,
                 repair: None,
@@ -245,15 +242,6 @@ impl Error {
                 detail: None,
             }),
         }
-    }
-
-    /// The reply turned out to be cut off inside containers that were taken
-    /// as complete: the decode must start again knowing the spine.
-    #[cold]
-    pub(crate) fn restart(spine: Vec<usize>, end: usize) -> Error {
-        let mut e = Error::at(ErrorKind::Truncated, "the reply was cut off", end);
-        e.inner.spine = Some(spine);
-        e
     }
 
     /// A repair of a kind the decoder's rules deny.
@@ -325,15 +313,10 @@ impl Error {
         }
     }
 
-    /// The spine of a restart error.
-    pub(crate) fn spine(&self) -> Option<&[usize]> {
-        self.inner.spine.as_deref()
-    }
-
     /// Whether this error asks for the candidate to be read again (with a
     /// spine or a hint) rather than reporting a problem.
     pub(crate) fn restarts(&self) -> bool {
-        self.spine().is_some() || self.hint().is_some()
+        self.hint().is_some()
     }
 
     /// A value cut off at the end where only a complete one may stand,

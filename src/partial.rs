@@ -544,7 +544,6 @@ pub mod grow {
     pub struct Local<'a> {
         pub(crate) decoder: &'a crate::Decoder,
         pub(crate) text: &'a str,
-        pub(crate) spine: &'a mut Vec<usize>,
         pub(crate) around: usize,
         pub(crate) levels: &'a [Level],
         pub(crate) out: &'a mut Placed,
@@ -563,7 +562,7 @@ pub mod grow {
             node: &mut V,
         ) -> bool {
             self.tried = true;
-            let (decoder, text, spine) = (self.decoder, self.text, &mut *self.spine);
+            let (decoder, text) = (self.decoder, self.text);
             let read = around(self.around, || match self.partial {
                 true => decoder.part::<AsPartial<V>>(text).map(|p| p.0),
                 false => decoder.part::<V>(text),

@@ -13,7 +13,6 @@
 use super::lex::{plain_json_run, short_escape};
 use super::number::NumValue;
 use super::{Event, Frame, Number, Scanner, State, Text};
-use crate::error::Result;
 
 /// Whether `c` ends a bare token (a number, a literal) where the step reads
 /// it the same way as the lane: the delimiters and plain whitespace.
@@ -178,130 +177,6 @@ impl<'de> Scanner<'de> {
                 _ => return None,
             }
         }
-    }
-
-    /// The next event when it is peeked and complete, or a scalar where a
-    /// value is wanted (after a key, a comma in an array, an array's `[`),
-    /// read by the lane; `None`
-    /// leaves the rest to [`next`](Self::next), from the state reached so
-    /// far. The decoder asks for a string, number or bool this way first: it
-    /// passes over the general read and the state dispatch of
-    /// [`fast`](Self::fast), and reads exactly what `next` would.
-    #[inline(always)]
-    pub(crate) fn scalar_now(&mut self) -> Option<Event<'de>> {
-        if !lane_open() {
-            return None;
-        }
-        if let Some(ev) = self.peeked {
-            // Peeked (by an `Option` or an array looking ahead) and complete:
-            // taken as the decoder's `begin` would take it.
-            if !self.complete {
-                return None;
-            }
-            self.peeked = None;
-            return Some(ev);
-        }
-        if self.pending.is_some() || !self.rules.all_repairs() {
-            return None;
-        }
-        match self.state {
-            State::Value => {}
-            State::ArrayStart if self.stack.last() == Some(&Frame::Array) => {}
-            _ => return None,
-        }
-        let b = &self.b[..self.end];
-        let (i, c) = past_plain_ws(b, self.pos);
-        self.pos = i;
-        let c = c?;
-        let top = *self.stack.last()?;
-        if !matches!(top, Frame::Object | Frame::Array) || c == b']' {
-            return None;
-        }
-        // What `fast` does at the array's start before the value.
-        self.state = State::Value;
-        self.token_start = i;
-        self.complete = true;
-        self.fast_scalar(b, i, c, top)
-    }
-
-    /// The next event when it is an object's key or end the lane reads (a
-    /// plain key after a comma, the object's first key held back while its
-    /// start was returned, a `}` right after a member), else `None` as for
-    /// [`scalar_now`](Self::scalar_now). The decoder asks for a struct's or
-    /// map's next key this way first.
-    #[inline(always)]
-    pub(crate) fn key_now(&mut self) -> Option<Event<'de>> {
-        if !lane_open() || self.peeked.is_some() || !self.rules.all_repairs() {
-            return None;
-        }
-        if let Some((ev @ Event::Key(_), at)) = self.pending {
-            // What `read` does with it.
-            self.pending = None;
-            self.token_start = at;
-            self.complete = true;
-            self.awaiting_value = true;
-            return Some(ev);
-        }
-        if self.pending.is_some()
-            || self.object_pending
-            || self.stack.last() != Some(&Frame::Object)
-        {
-            return None;
-        }
-        let after = match self.state {
-            State::ObjectKey => false,
-            State::AfterValue => true,
-            _ => return None,
-        };
-        let b = &self.b[..self.end];
-        let (i, c) = past_plain_ws(b, self.pos);
-        self.pos = i;
-        let c = c?;
-        self.token_start = i;
-        self.complete = true;
-        match (after, c) {
-            (false, b'"') => self.fast_key(b, i),
-            (true, b'}') => self.fast_end_object(i),
-            _ => None,
-        }
-    }
-
-    /// [`peek`](Self::peek), reading by the lane where
-    /// [`scalar_now`](Self::scalar_now) does, and an array's `]` after an
-    /// element.
-    #[inline(always)]
-    pub(crate) fn peek_now(&mut self) -> Result<Event<'de>> {
-        let now = match self.scalar_now() {
-            Some(ev) => Some(ev),
-            None => self.end_array_now(),
-        };
-        if let Some(ev) = now {
-            self.peeked = Some(ev);
-            return Ok(ev);
-        }
-        self.peek()
-    }
-
-    /// The `]` of the innermost array right after an element, read by the
-    /// lane.
-    #[inline(always)]
-    fn end_array_now(&mut self) -> Option<Event<'de>> {
-        if !lane_open()
-            || self.peeked.is_some()
-            || self.pending.is_some()
-            || !self.rules.all_repairs()
-            || self.state != State::AfterValue
-            || self.stack.last() != Some(&Frame::Array)
-        {
-            return None;
-        }
-        let i = self.pos;
-        if self.b[..self.end].get(i) != Some(&b']') {
-            return None;
-        }
-        self.token_start = i;
-        self.complete = true;
-        self.fast_end_array(i)
     }
 
     /// The `]` at `i` right after an element of the innermost array, which
@@ -664,9 +539,9 @@ mod tests {
             out.push(format!(
                 "{ev:?} {text:?} at {} complete {} depth {} truncated {}",
                 scan.offset(),
-                scan.complete(),
-                scan.depth(),
-                scan.truncated(),
+                scan.complete,
+                scan.stack.len(),
+                scan.truncated,
             ));
             if let Event::Eof = ev {
                 break;

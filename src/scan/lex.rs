@@ -450,39 +450,6 @@ pub(crate) fn ends_with_indented_closer(b: &[u8], start: usize, end: usize) -> b
     }
 }
 
-/// The `{` and `[` in `b[start..end]` still open at `end`, by a quick
-/// string-aware count (strings in double quotes skipped, a closer closing
-/// the last opener whatever its kind): what the tolerant scanner finds open
-/// at the end of JSON as written, so a reply cut off is read once, knowing
-/// them (see `ScanOptions::guessed`). Empty when a closer closes nothing
-/// (text the quick count does not follow), or when more than `max_depth`
-/// are open at once (the read stops at its depth limit anyway): the guess
-/// holds at most `max_depth + 1` offsets.
-pub(crate) fn open_at_end(b: &[u8], start: usize, end: usize, max_depth: usize) -> Vec<usize> {
-    let mut open = Vec::new();
-    let mut i = start;
-    while i < end {
-        match b[i] {
-            b'"' => {
-                // To the closing quote, past escapes.
-                i = plain_json_run(b, i + 1, end);
-                while i < end && b[i] != b'"' {
-                    i = match b[i] {
-                        b'\\' => plain_json_run(b, i + 2, end),
-                        _ => plain_json_run(b, i + 1, end),
-                    };
-                }
-            }
-            b'{' | b'[' if open.len() > max_depth => return Vec::new(),
-            b'{' | b'[' => open.push(i),
-            b'}' | b']' if open.pop().is_none() => return Vec::new(),
-            _ => {}
-        }
-        i += 1;
-    }
-    open
-}
-
 /// The end of the run of bytes from `i` that a JSON string holds as they
 /// are: up to a quote, a backslash or a control byte. Eight bytes at a time.
 /// Always inlined: it is the scanner's innermost loop, and a call costs as
@@ -542,21 +509,6 @@ pub(crate) const fn byte_table(bytes: &[u8], controls: bool) -> [bool; 256] {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn open_at_end_counts_brackets_outside_strings() {
-        let open = |s: &str| open_at_end(s.as_bytes(), 0, s.len(), 128);
-        assert_eq!(open(r#"{"a": [1, {"b": "]}\"[", "c": ["#), [0, 6, 10, 30]);
-        assert_eq!(open(r#"{"a": [1, 2]}"#), Vec::<usize>::new());
-        // Cut inside a string, and inside an escape.
-        assert_eq!(open(r#"[{"a": "x[y"#), [0, 1]);
-        assert_eq!(open(r#"[{"a": "x\"#), [0, 1]);
-        // A closer that closes nothing: no guess.
-        assert_eq!(open("]} [1, 2"), Vec::<usize>::new());
-        // Deeper than the limit: no guess, and at most limit + 1 kept.
-        assert_eq!(open_at_end(b"[[[[", 0, 4, 2), Vec::<usize>::new());
-        assert_eq!(open_at_end(b"[[[", 0, 3, 2), [0, 1, 2]);
-    }
 
     #[test]
     fn wide_separators() {

@@ -95,14 +95,6 @@ impl<'de> Events<'de> for Scanner<'de> {
     }
 }
 
-/// A scanner's stacks of open containers, kept between scanners (see
-/// [`Scanner::with_stacks`]).
-#[derive(Debug, Default)]
-pub(crate) struct Stacks {
-    stack: Vec<Frame>,
-    opened: Vec<usize>,
-}
-
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Frame {
     Object,
@@ -285,33 +277,6 @@ impl<'de> Scanner<'de> {
         s
     }
 
-    /// Reads with `stacks` as its stacks of open containers (their room
-    /// kept from an earlier scanner: a caller reading many small texts
-    /// allocates them once); [`take_stacks`](Self::take_stacks) gives them
-    /// back.
-    pub(crate) fn with_stacks(mut self, mut stacks: Stacks) -> Self {
-        stacks.stack.clear();
-        stacks.opened.clear();
-        stacks.stack.append(&mut self.stack);
-        stacks.opened.append(&mut self.opened);
-        self.stack = stacks.stack;
-        self.opened = stacks.opened;
-        self
-    }
-
-    /// The stacks, for the next scanner.
-    pub(crate) fn take_stacks(&mut self) -> Stacks {
-        Stacks {
-            stack: std::mem::take(&mut self.stack),
-            opened: std::mem::take(&mut self.opened),
-        }
-    }
-
-    /// Whether the input was cut off and completed.
-    pub(crate) fn truncated(&self) -> bool {
-        self.truncated
-    }
-
     /// Whether another top-level value follows the root value.
     pub(crate) fn more_roots(&self) -> bool {
         self.more_roots
@@ -337,47 +302,9 @@ impl<'de> Scanner<'de> {
         self.roots > 0 && self.scalar_roots == 0
     }
 
-    /// Whether the value that the last event returned starts is complete:
-    /// `false` for a value cut off at the end (a string or number running
-    /// into the end, a finished `tru`, a container on the spine).
-    pub(crate) fn complete(&self) -> bool {
-        self.complete
-    }
-
     /// Offset of the last token returned, for error positions.
     pub(crate) fn offset(&self) -> usize {
         self.token_start
-    }
-
-    /// Whether the scanner reads one span (not several gathered).
-    pub(crate) fn one_span(&self) -> bool {
-        self.segments.is_empty()
-    }
-
-    /// How many bytes of its span are still to read.
-    pub(crate) fn remaining(&self) -> usize {
-        self.end.saturating_sub(self.pos)
-    }
-
-    /// How many containers are open (with the one a peeked start opened).
-    pub(crate) fn depth(&self) -> usize {
-        self.stack.len()
-    }
-
-    /// Reads on until at most `depth` containers are open and no event is
-    /// held: the rest of a value the decoder gave up on is passed over.
-    pub(crate) fn drain_to(&mut self, depth: usize) -> Result<()> {
-        while self.stack.len() > depth || self.peeked.is_some() || self.pending.is_some() {
-            if let Event::Eof = self.next()? {
-                break;
-            }
-        }
-        Ok(())
-    }
-
-    /// The whole text the scanner reads spans of.
-    pub(crate) fn text(&self) -> &'de str {
-        self.text
     }
 
     /// The content of a [`Text`] returned by the last event.
@@ -425,26 +352,6 @@ impl<'de> Scanner<'de> {
             && self.repairs.last().is_some_and(|r| {
                 r.kind == RepairKind::UnquotedString && r.offset >= self.token_start
             })
-    }
-
-    /// Records a repair made for the decoder (inside a string that held
-    /// JSON).
-    pub(crate) fn record_at(&mut self, kind: RepairKind, offset: usize) {
-        self.record(kind, offset);
-    }
-
-    /// Whether an event was peeked and not yet taken.
-    pub(crate) fn has_peeked(&self) -> bool {
-        self.peeked.is_some()
-    }
-
-    /// Puts back the event just returned by
-    /// [`scalar_now`](Self::scalar_now), as if it had been peeked: the
-    /// scanner is where `peek` leaves it.
-    #[inline]
-    pub(crate) fn unread(&mut self, ev: Event<'de>) {
-        debug_assert!(self.peeked.is_none());
-        self.peeked = Some(ev);
     }
 
     /// The next event, left in place.

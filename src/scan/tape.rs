@@ -89,31 +89,6 @@ impl Tape {
         Tape::default()
     }
 
-    /// Empties the tape, keeping its room.
-    pub(crate) fn clear(&mut self) {
-        self.words.clear();
-        self.side.clear();
-        self.last = 0;
-        self.open.clear();
-        self.error = None;
-        self.events = 0;
-        self.prose_at = None;
-        self.truncated = false;
-        self.gathered = false;
-        self.cut = false;
-        self.cut_word = None;
-    }
-
-    /// How many events the tape holds.
-    pub(crate) fn len(&self) -> usize {
-        self.events
-    }
-
-    /// The bytes the tape takes (its words and its side buffer).
-    #[cfg(test)]
-    pub(crate) fn size(&self) -> usize {
-        self.words.len() * 2 + self.side.len()
-    }
 
     /// A tape with room for the events of a span of `len` bytes as most
     /// replies write them (a quarter of a word per byte: about 127,000
@@ -295,11 +270,6 @@ impl Tape {
             depth: 0,
             last: 0,
         }
-    }
-
-    /// Whether the read was cut off at the end (and completed).
-    pub(crate) fn truncated(&self) -> bool {
-        self.truncated
     }
 }
 
@@ -604,11 +574,6 @@ impl<'t, 'de> Cursor<'t, 'de> {
     /// The whole text the tape was read from.
     pub(crate) fn text(&self) -> &'de str {
         self.text
-    }
-
-    /// Whether the read was cut off at the end.
-    pub(crate) fn truncated(&self) -> bool {
-        self.tape.truncated
     }
 
     /// Whether the decode has reached where the reply was cut off: the

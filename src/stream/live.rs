@@ -209,10 +209,9 @@ pub(super) struct Live<V> {
     pub(super) failed: bool,
     /// Typed updates are made (not while catching up at the start).
     typed: bool,
-    /// Buffers kept from one part read to the next: the part's text, its
-    /// spine and its levels.
+    /// Buffers kept from one part read to the next: the part's text and
+    /// its levels.
     syn: String,
-    spine: Vec<usize>,
     levels: Vec<Level>,
 }
 
@@ -247,7 +246,6 @@ impl<V: DeserializeOwned + View> Live<V> {
             failed: false,
             typed: false,
             syn: String::new(),
-            spine: Vec::new(),
             levels: Vec::new(),
         };
         let status = live.tokenize(text);
@@ -892,7 +890,6 @@ impl<V: DeserializeOwned + View> Live<V> {
         let mut cx = grow::Local {
             decoder: &self.decoder,
             text: &self.syn,
-            spine: &mut self.spine,
             around,
             levels: &self.levels,
             out: &mut *out,
@@ -918,14 +915,11 @@ impl<V: DeserializeOwned + View> Live<V> {
     /// containers around it from depth `from`, then its own text (a space after a complete
     /// one, so that a number ends). The containers are left open, as they
     /// are in the reply; with the text, where the containers still open at
-    /// its end start (the spine, so that it is read once). Written into the
-    /// buffers `syn` and `spine`.
+    /// its end start. Written into the buffer `syn`.
     fn synthetic(&mut self, text: &str, from: usize, d: usize, span: Range<usize>, complete: bool) {
-        let (s, spine) = (&mut self.syn, &mut self.spine);
+        let s = &mut self.syn;
         s.clear();
-        spine.clear();
         for f in &self.frames[from..d] {
-            spine.push(s.len());
             if f.array {
                 s.push('[');
                 continue;
@@ -940,17 +934,6 @@ impl<V: DeserializeOwned + View> Live<V> {
             }
             s.push_str(&text[f.header.clone()]);
             s.push(':');
-        }
-        let base = s.len();
-        if !complete {
-            let inner = self.frames[d.min(self.frames.len())..]
-                .iter()
-                .filter(|f| f.start >= span.start);
-            spine.extend(inner.map(|f| base + f.start - span.start));
-            let opens = matches!(text.as_bytes().get(span.start), Some(b'{' | b'['));
-            if opens && !self.frames.iter().any(|f| f.start == span.start) {
-                spine.push(base);
-            }
         }
         // A complete part, or one that ends with a complete number: a space
         // says it ends (`{"id": 1` could go on as `12`).
@@ -981,7 +964,7 @@ impl<V: DeserializeOwned + View> Live<V> {
                 .filter(|f| f.fields)
                 .count(),
         };
-        let (syn, spine) = (&self.syn, &mut self.spine);
+        let syn = &self.syn;
         let read = grow::around(around, || self.decoder.part::<V>(syn));
         match read {
             Ok(v) => {
