@@ -89,7 +89,6 @@ impl Tape {
         Tape::default()
     }
 
-
     /// A tape with room for the events of a span of `len` bytes as most
     /// replies write them (a quarter of a word per byte: about 127,000
     /// events, 0.43 bytes of tape per byte, for a megabyte of records).
