@@ -643,11 +643,24 @@ impl Decoder {
         T: Partial,
         T::View: Deserialize<'de> + View,
     {
+        self.decode_view::<T::View>(text)
+    }
+
+    /// [`decode_partial`](Self::decode_partial) by the view's type.
+    pub(crate) fn decode_view<'de, V>(&self, text: &'de str) -> Result<Option<V>>
+    where
+        V: Deserialize<'de> + View,
+    {
         // A view is always typed, even one serde reads with `deserialize_any`
         // (an untagged enum's view). A reply still being written needs its
         // completion, so max_repairs and accept_if, which judge finished
-        // replies, do not apply.
-        match self.decode_as::<T::View>(text, shape::of::<T::View>(), true, false) {
+        // replies, do not apply. Inside a reasoning block still open, nothing
+        // is the answer yet (a finished reply whose block never closed is
+        // read from its content).
+        if extract::open_block(text).is_some() {
+            return Ok(None);
+        }
+        match self.decode_as::<V>(text, shape::of::<V>(), true, false) {
             Ok((view, _)) => Ok(view.admitted()),
             // Nothing written yet, or the reply is cut off before the view can
             // be formed (an enum's tag, a value cut before it showed anything).

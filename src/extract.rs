@@ -105,6 +105,29 @@ pub(crate) fn bom(text: &str) -> usize {
 /// `angle`: where the first `<` after the byte-order mark is
 /// ([`first_angle`]).
 pub(crate) fn body(text: &str, angle: Option<usize>) -> Range<usize> {
+    body_and_block(text, angle).0
+}
+
+/// A reasoning block at the start of `text` that has not closed: where its
+/// content starts and the tag that would close it. A view of a reply still
+/// being written shows nothing while it holds one (what is inside is the
+/// model thinking, not its answer; only a finished reply whose block never
+/// closed is read from the block's content).
+pub(crate) fn open_block(text: &str) -> Option<(usize, &'static str)> {
+    let angle = first_angle(text)?;
+    let (body, close) = body_and_block(text, Some(angle));
+    close.map(|c| (body.start, c))
+}
+
+/// Where `close` (a reasoning block's closing tag, any case) is in `text`
+/// from `from` on.
+pub(crate) fn find_close(text: &str, from: usize, close: &str) -> Option<usize> {
+    find_ignore_case(&text[from..], close).map(|k| from + k)
+}
+
+/// [`body`], and the closing tag of a reasoning block it starts inside
+/// (one that never closed).
+fn body_and_block(text: &str, angle: Option<usize>) -> (Range<usize>, Option<&'static str>) {
     let mut start = bom(text);
     work::add(text.len());
     if let Some(after) = angle.and_then(|a| closing_only(text, start, a)) {
@@ -128,12 +151,11 @@ pub(crate) fn body(text: &str, angle: Option<usize>) -> Range<usize> {
             Some(k) => start = at + open.len() + k + close.len(),
             None => {
                 // An unclosed block at the start: skip only the tag.
-                start = at + open.len();
-                break;
+                return (at + open.len()..text.len(), Some(*close));
             }
         }
     }
-    start..text.len()
+    (start..text.len(), None)
 }
 
 /// Where the first `<` after the byte-order mark is. Tags, reasoning blocks

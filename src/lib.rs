@@ -304,7 +304,7 @@ pub use schema::{SchemaDecoder, SchemaError, SchemaOptions, SchemaStream};
 pub use serde_llm_derive::Partial;
 #[cfg(feature = "futures")]
 pub use stream::futures::{DeltaStream, StreamError};
-pub use stream::{Delta, Path, Segment, StreamDecoder};
+pub use stream::{Delta, Path, Segment, StreamDecoder, Streamable};
 
 /// What generated code uses. Not a public API.
 #[doc(hidden)]
@@ -407,8 +407,10 @@ pub fn from_llm_str_checked<'de, T: serde::Deserialize<'de> + Contract>(
 /// Decodes a reply that may still be being written (or was cut off) into
 /// `T`'s partial view: each field holds its value once it is complete, or as
 /// far as it goes if it is marked `#[llm(partial)]`. `None` while there is
-/// nothing to show yet: no value has started, or a field marked
-/// `#[llm(required)]` is not complete.
+/// nothing to show yet: no value has started, a reasoning block at the
+/// start (`<think>`) has not closed (what is inside it is not the answer;
+/// only a finished reply whose block never closed is read from its
+/// content), or a field marked `#[llm(required)]` is not complete.
 ///
 /// ```
 /// use serde_llm::Partial;

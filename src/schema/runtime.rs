@@ -318,6 +318,10 @@ impl SchemaDecoder {
     /// The view of `text` and, when `track`, the paths of the values cut
     /// off.
     fn view(&self, text: &str, track: bool) -> Result<Option<(Value, Vec<Path>)>> {
+        // Inside a reasoning block still open, nothing is the answer yet.
+        if crate::extract::open_block(text).is_some() {
+            return Ok(None);
+        }
         match self.read(text, true, track, false) {
             Ok((decoded, _)) => Ok(decoded.value.map(|v| (v, decoded.cut))),
             Err(e) if e.is_nothing() => Ok(None),

@@ -8,9 +8,8 @@ use std::task::{Context, Poll};
 use futures_core::{FusedStream, Stream};
 use serde::de::DeserializeOwned;
 
-use super::{Delta, StreamDecoder};
+use super::{Delta, StreamDecoder, Streamable};
 use crate::error::{Error, Result};
-use crate::partial::{Partial, View};
 use crate::report::Report;
 
 /// Decodes a reply that arrives as an async stream of chunks: wraps any
@@ -85,7 +84,7 @@ use crate::report::Report;
 /// assert_eq!(answer, Answer { title: "Bread".into(), body: "Mix the flour.".into() });
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-pub struct DeltaStream<S, T: Partial> {
+pub struct DeltaStream<S, T: Streamable> {
     chunks: S,
     decoder: StreamDecoder<T>,
     /// The source has ended: it is not polled again.
@@ -93,12 +92,11 @@ pub struct DeltaStream<S, T: Partial> {
 }
 
 // Nothing of the decoder is ever pinned: only `chunks` is polled in place.
-impl<S: Unpin, T: Partial> Unpin for DeltaStream<S, T> {}
+impl<S: Unpin, T: Streamable> Unpin for DeltaStream<S, T> {}
 
 impl<S, T> DeltaStream<S, T>
 where
-    T: Partial,
-    T::View: DeserializeOwned + View,
+    T: Streamable,
 {
     /// Decodes `chunks` with `decoder` (a new one, or one already fed the
     /// start of the reply).
@@ -147,8 +145,7 @@ impl<S, B, E, T> Stream for DeltaStream<S, T>
 where
     S: Stream<Item = std::result::Result<B, E>> + Unpin,
     B: AsRef<[u8]>,
-    T: Partial,
-    T::View: DeserializeOwned + View,
+    T: Streamable,
 {
     type Item = std::result::Result<Vec<Delta>, StreamError<E>>;
 
@@ -184,8 +181,7 @@ impl<S, B, E, T> FusedStream for DeltaStream<S, T>
 where
     S: Stream<Item = std::result::Result<B, E>> + Unpin,
     B: AsRef<[u8]>,
-    T: Partial,
-    T::View: DeserializeOwned + View,
+    T: Streamable,
 {
     fn is_terminated(&self) -> bool {
         self.ended

@@ -85,6 +85,13 @@ pub(crate) struct Tokens {
     /// The string being read is a key.
     in_key: bool,
     escape: Escape,
+    /// A comma before a closer (`[1, 2,]`, `{"a": 1,}`) is read as if it
+    /// were not there, as the tolerant scanner reads it (the decoder
+    /// allows that repair).
+    trailing_commas: bool,
+    /// The last token was a comma in an array: a value or, with
+    /// `trailing_commas`, the array's end follows.
+    after_comma: bool,
     /// A key's text so far (unescaped).
     key: String,
     /// Where the string or word being read started.
@@ -100,9 +107,17 @@ impl Tokens {
             max_depth,
             in_key: false,
             escape: Escape::None,
+            trailing_commas: false,
+            after_comma: false,
             key: String::new(),
             start: at,
         }
+    }
+
+    /// Reads a comma before a closer as if it were not there.
+    pub(crate) fn with_trailing_commas(mut self, on: bool) -> Tokens {
+        self.trailing_commas = on;
+        self
     }
 
     /// Reads `text` from where it stopped to the end.
@@ -160,6 +175,18 @@ impl Tokens {
                 continue;
             }
             let at = self.pos;
+            let after_comma = std::mem::take(&mut self.after_comma);
+            let trailing = self.trailing_commas
+                && match (self.state, c) {
+                    (State::Value, b']') => after_comma,
+                    (State::Key, b'}') => true,
+                    _ => false,
+                };
+            if trailing {
+                // `[1, 2,]`, `{"a": 1,}`: the comma goes, the closer ends
+                // the container.
+                self.state = State::After;
+            }
             match (self.state, c) {
                 (State::Value | State::ArrayStart, b'{' | b'[') => {
                     if self.stack.len() >= self.max_depth {
@@ -200,6 +227,7 @@ impl Tokens {
                         Some(true) => State::Value,
                         _ => State::Key,
                     };
+                    self.after_comma = self.stack.last() == Some(&true);
                     self.pos += 1;
                 }
                 (State::After | State::ArrayStart, b']')
@@ -505,6 +533,41 @@ mod tests {
         assert!(matches!(
             t.feed("[[[1]]]", &mut Log::default()),
             Status::Bad(2)
+        ));
+    }
+
+    /// With trailing commas allowed, a comma before a closer gives the
+    /// events the text without it gives, fed whole or a byte at a time; a
+    /// comma anywhere else is still no JSON.
+    #[test]
+    fn trailing_commas_read_as_absent() {
+        let with = "{\"a\": [1, [2,], {\"b\": 3,},\n], \"c\": {},\t}";
+        let without = "{\"a\": [1, [2 ], {\"b\": 3 } \n], \"c\": {} \t}";
+        let mut want = Log::default();
+        let mut t = Tokens::new(0, 128);
+        assert_eq!(t.feed(without, &mut want), Status::Done(without.len()));
+        let mut got = Log::default();
+        let mut t = Tokens::new(0, 128).with_trailing_commas(true);
+        assert_eq!(t.feed(with, &mut got), Status::Done(with.len()));
+        assert_eq!(got.0, want.0);
+        let mut bytes = Log::default();
+        let mut t = Tokens::new(0, 128).with_trailing_commas(true);
+        for end in 1..=with.len() {
+            let status = t.feed(&with[..end], &mut bytes);
+            assert_eq!(status == Status::Open, end < with.len(), "{end}");
+        }
+        assert_eq!(bytes.0, want.0);
+        for bad in ["[1,,]", "[,]", "{,}", "{\"a\":,}", "{\"a\": 1,,}", "[1,}"] {
+            let mut t = Tokens::new(0, 128).with_trailing_commas(true);
+            assert!(
+                matches!(t.feed(bad, &mut Log::default()), Status::Bad(_)),
+                "{bad}"
+            );
+        }
+        let mut t = Tokens::new(0, 128);
+        assert!(matches!(
+            t.feed("[1,]", &mut Log::default()),
+            Status::Bad(3)
         ));
     }
 }

@@ -227,7 +227,8 @@ impl<V: DeserializeOwned + View> Live<V> {
         fenced: bool,
     ) -> Option<(Live<V>, Status)> {
         let mut live = Live {
-            tokens: Tokens::new(start, decoder.max_depth),
+            tokens: Tokens::new(start, decoder.max_depth)
+                .with_trailing_commas(decoder.rules.repair(crate::RepairKind::TrailingComma)),
             start,
             value: Value::Null,
             path: Vec::new(),

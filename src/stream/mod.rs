@@ -18,6 +18,7 @@ use serde_json::Value;
 pub use delta::{Delta, Path, Segment};
 
 use crate::error::{Error, ErrorKind, Result};
+use crate::extract;
 use crate::partial::{Allow, Partial, View};
 use crate::report::{Report, Strategy};
 use crate::shape::{self, Shape};
@@ -34,6 +35,10 @@ enum Mode<V> {
     Whole { tried: Option<usize> },
     /// A value that is JSON as written so far, read as it arrives.
     Live(Box<Live<V>>),
+    /// The reply is inside a reasoning block that has not closed: nothing
+    /// shows until `close` arrives, which is looked for in the text from
+    /// `from` on (each byte once).
+    Thinking { from: usize, close: &'static str },
     /// The value that starts at `start` is complete: the text after it is
     /// read again only if it could hold another candidate.
     After { start: usize, fence: Fence },
@@ -51,6 +56,47 @@ enum Fence {
     Open(usize),
     /// The fence closed right after the value.
     Closed,
+}
+
+/// A type a [`StreamDecoder`] can decode: [`Partial`], with a view serde
+/// can build from an owned text. Every such type is one (a blanket impl), so
+/// a generic helper over streamed types needs this one bound:
+///
+/// ```
+/// use serde_llm::{StreamDecoder, Streamable};
+///
+/// /// The view after each chunk, in order.
+/// fn views<T: Streamable>(chunks: &[&str]) -> serde_llm::Result<Vec<Option<T::Shown>>>
+/// where
+///     T::Shown: Clone,
+/// {
+///     let mut dec = StreamDecoder::<T>::new();
+///     let mut out = Vec::new();
+///     for chunk in chunks {
+///         dec.push(chunk)?;
+///         out.push(dec.view().clone());
+///     }
+///     Ok(out)
+/// }
+///
+/// let shown = views::<Vec<u32>>(&["[1, 2", "0, 3]"])?;
+/// assert_eq!(shown, [Some(vec![1]), Some(vec![1, 20, 3])]);
+/// # Ok::<(), serde_llm::Error>(())
+/// ```
+///
+/// For a concrete type, `T::Shown` is `T::View` (`Recipe` shows a
+/// `RecipeView`).
+pub trait Streamable: Partial {
+    /// `T::View`, named with the bounds a stream needs of it.
+    type Shown: View + DeserializeOwned;
+}
+
+impl<T> Streamable for T
+where
+    T: Partial,
+    T::View: View + DeserializeOwned,
+{
+    type Shown = T::View;
 }
 
 /// Decodes a reply as it arrives, chunk by chunk, keeping `T`'s partial view
@@ -94,11 +140,14 @@ enum Fence {
 ///
 /// # What it costs
 ///
-/// Until a value starts, every push reads the text so far (a sentence of
-/// intro costs nothing; a long reasoning block in front is read again on
-/// each push until the value starts). Once the value is found and is JSON as
-/// written so far (what providers stream as tool arguments, and what models
-/// write in a fence), it is read as it arrives: each push costs what arrived
+/// While a reasoning block at the start (`<think>`) is still open, nothing
+/// is shown (what is inside is the model thinking, not its answer) and each
+/// byte is looked at once, for the closing tag. Until a value starts, every
+/// other push reads the text so far (a sentence of intro costs nothing).
+/// Once the value is found and is JSON as written so far (what providers
+/// stream as tool arguments, and what models write in a fence; a comma
+/// before a closer is read as absent, as the tolerant scanner reads it), it
+/// is read as it arrives: each push costs what arrived
 /// plus the parts of the view it changed. Complete members and elements are
 /// read once, through the same Deserializer as a one-shot decode, and put in
 /// place; strings marked to grow are appended to; nothing is rebuilt from
@@ -147,7 +196,7 @@ enum Fence {
 /// assert!(matches!(&dec.finish()?.calls[0], Call::Search { query } if query == "rust serde"));
 /// # Ok::<(), serde_llm::Error>(())
 /// ```
-pub struct StreamDecoder<T: Partial> {
+pub struct StreamDecoder<T: Streamable> {
     decoder: Decoder,
     /// The untyped view's decoder: the same options, with numbers and
     /// literals shown only once complete.
@@ -155,15 +204,15 @@ pub struct StreamDecoder<T: Partial> {
     text: String,
     /// The start of a UTF-8 sequence whose last bytes have not arrived.
     tail: Vec<u8>,
-    mode: Mode<T::View>,
+    mode: Mode<T::Shown>,
     /// The typed view, but while live (the live path holds it then).
-    view: Option<T::View>,
+    view: Option<T::Shown>,
     /// The untyped view, but while live.
     value: Value,
     /// The value is complete.
     done: bool,
     /// What [`view`](Self::view) gives while the live view is not admitted.
-    none: Option<T::View>,
+    none: Option<T::Shown>,
     /// Deltas a push that failed could not give: the next that succeeds
     /// gives them first.
     owed: Vec<Delta>,
@@ -173,14 +222,13 @@ pub struct StreamDecoder<T: Partial> {
     broken: Option<usize>,
     /// While live, the views of the text so far where the live views are
     /// not them (a cut string whose end a decode reads otherwise).
-    early: Option<(Option<T::View>, Value)>,
+    early: Option<(Option<T::Shown>, Value)>,
     _target: PhantomData<fn() -> T>,
 }
 
 impl<T> Default for StreamDecoder<T>
 where
-    T: Partial,
-    T::View: DeserializeOwned + View,
+    T: Streamable,
 {
     fn default() -> Self {
         StreamDecoder::new()
@@ -189,8 +237,7 @@ where
 
 impl<T> StreamDecoder<T>
 where
-    T: Partial,
-    T::View: DeserializeOwned + View,
+    T: Streamable,
 {
     /// A stream decoder with [`Decoder::new`]'s options.
     pub fn new() -> Self {
@@ -252,7 +299,7 @@ where
 
     /// `T`'s partial view of the text so far: `None` while there is nothing
     /// to show (see [`from_llm_str_partial`](crate::from_llm_str_partial)).
-    pub fn view(&self) -> &Option<T::View> {
+    pub fn view(&self) -> &Option<T::Shown> {
         match &self.mode {
             Mode::Live(_) if self.early.is_some() => &self.early.as_ref().expect("early").0,
             Mode::Live(live) if live.shown() => &live.view,
@@ -397,7 +444,7 @@ where
                     Status::Bad(_) => {}
                     Status::Open => {
                         if live.ends_early() || live.blocked() {
-                            let view = match self.decoder.decode_partial::<T>(&self.text) {
+                            let view = match self.decoder.decode_view::<T::Shown>(&self.text) {
                                 Ok(view) => view,
                                 Err(e) => {
                                     self.mode = Mode::Live(live);
@@ -463,6 +510,23 @@ where
                 self.whole(None)
             }
             Mode::Whole { tried } => self.whole(tried),
+            Mode::Thinking { from, close } => {
+                // The tag may have been cut by the last push's end.
+                let mut at = from.saturating_sub(close.len() - 1);
+                while !self.text.is_char_boundary(at) {
+                    at -= 1;
+                }
+                match extract::find_close(&self.text, at, close) {
+                    Some(_) => self.whole(None),
+                    None => {
+                        self.mode = Mode::Thinking {
+                            from: self.text.len(),
+                            close,
+                        };
+                        Ok(Vec::new())
+                    }
+                }
+            }
         }
     }
 
@@ -504,11 +568,24 @@ where
     /// Reads the whole text, and locks onto its value if that value is JSON
     /// as written so far.
     fn whole(&mut self, tried: Option<usize>) -> Result<Vec<Delta>> {
+        if let Some((_, close)) = extract::open_block(&self.text) {
+            // What a partial decode gives inside an open block: nothing.
+            let mut deltas = Vec::new();
+            delta::diff(&self.value, &Value::Null, false, &mut deltas);
+            self.value = Value::Null;
+            self.view = None;
+            self.done = false;
+            self.mode = Mode::Thinking {
+                from: self.text.len(),
+                close,
+            };
+            return Ok(deltas);
+        }
         let fresh = self.value.is_null();
-        let shape = shape::of::<T::View>();
+        let shape = shape::of::<T::Shown>();
         let typed = match self
             .decoder
-            .decode_as::<T::View>(&self.text, shape, true, false)
+            .decode_as::<T::Shown>(&self.text, shape, true, false)
         {
             Ok((v, report)) => Some((v, report)),
             Err(e) if e.is_nothing() => None,
@@ -571,7 +648,7 @@ where
             None => {
                 self.mode = Mode::Whole { tried: Some(start) };
                 // The view was moved into the failed lock: read it again.
-                self.view = self.decoder.decode_partial::<T>(&self.text)?;
+                self.view = self.decoder.decode_view::<T::Shown>(&self.text)?;
             }
         }
         Ok(deltas)
@@ -620,8 +697,7 @@ impl Decoder {
     /// ```
     pub fn stream<T>(&self) -> StreamDecoder<T>
     where
-        T: Partial,
-        T::View: DeserializeOwned + View,
+        T: Streamable,
     {
         StreamDecoder::with_decoder(self.clone())
     }
