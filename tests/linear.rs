@@ -335,7 +335,6 @@ fn stream_map_field() {
 }
 
 #[test]
-#[ignore = "issue 20: a cut string ending in a closer is decoded whole for that push"]
 fn stream_strings_holding_braces() {
     assert_stream_linear::<Doc>("strings holding { } placeholders", |n| {
         let unit = r#"{"n": {i}, "text": "mix {flour} and [water] well"}"#;

@@ -150,7 +150,18 @@ fn replies() -> Vec<String> {
         // Trailing commas, the repair models need most: read as they come.
         trailing_commas(RECIPE),
         format!("```json\n{}\n```", trailing_commas(RECIPE)),
+        // Strings holding closers and placeholders (`mix {flour}`), some
+        // ending in closers that would close every container still open.
+        braces(RECIPE),
+        format!("```json\n{}\n```", braces(RECIPE)),
     ]
+}
+
+/// `text` with closers and placeholders in its strings.
+fn braces(text: &str) -> String {
+    text.replace("Mix flour & water", "Mix {flour} & [water] ]}")
+        .replace("\"slow\"", "\"slow }\"")
+        .replace("Sourdough \\\"basic\\\"", "Sourdough {basic} }")
 }
 
 /// `text` with a comma before some of its closers.

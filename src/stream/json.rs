@@ -114,6 +114,11 @@ impl Tokens {
         }
     }
 
+    /// The containers open, outermost first: `true` for an array.
+    pub(crate) fn open(&self) -> &[bool] {
+        &self.stack
+    }
+
     /// Reads a comma before a closer as if it were not there.
     pub(crate) fn with_trailing_commas(mut self, on: bool) -> Tokens {
         self.trailing_commas = on;

@@ -19,6 +19,7 @@ use super::json::{Sink, Status, Tokens};
 use crate::error::Result;
 use crate::partial::grow::{self, Kind, Level, Placed, Route};
 use crate::partial::View;
+use crate::scan::lex;
 use crate::Decoder;
 
 /// Whether a part on the spine is in the typed view.
@@ -160,13 +161,43 @@ impl Str {
         self.seg + self.decoded[self.seg..].trim_end().len()
     }
 
-    /// The cut string's text ends in a character the tolerant path reads
-    /// otherwise at the end of a reply: a closer (`{"a": "b}` is
-    /// `{"a": "b"}`), a backtick (a fence closing), `>` (a tag closing).
-    fn ends_early(&self) -> bool {
-        self.decoded[self.seg..]
-            .trim_end()
-            .ends_with(['}', ']', '`', '>'])
+    /// The cut string's text ends in what the tolerant path reads otherwise
+    /// at the end of a reply: a backtick (a fence closing), `>` (a tag
+    /// closing), or closers that close every container still open (`open`,
+    /// `true` for an array, outermost first), each its own kind: `{"a": "b}`
+    /// is `{"a": "b"}`. Closers that do not (`[{"t": "mix {flour}`) stay the
+    /// cut string's text there, as here (`unterminated` in
+    /// `src/scan/string.rs`: a string with no quote inside ends early only
+    /// there).
+    fn ends_early(&self, open: &[bool]) -> bool {
+        // The text since the last escape is the raw text (an escape's raw
+        // text holds no space or closer, so the run below stops at it as
+        // the scanner's does).
+        let raw = self.decoded[self.seg..].as_bytes();
+        let mut run = raw.len();
+        while run > 0 && matches!(raw[run - 1], b' ' | b'\t' | b'\n' | b'\r' | b'}' | b']') {
+            run -= 1;
+        }
+        let last = raw[run..].iter().rev().find(|&&c| !lex::is_ws(c));
+        match (last, raw[..run].last()) {
+            (None, Some(b'`' | b'>')) => return true,
+            (None, _) => return false,
+            // Whitespace the scanner does not skip could join the run there.
+            (Some(_), Some(&c)) if c >= 0x80 => return true,
+            _ => {}
+        }
+        let mut open = open.iter().rev();
+        for &c in &raw[run..] {
+            let array = match c {
+                b'}' => false,
+                b']' => true,
+                _ => continue,
+            };
+            if open.next() != Some(&array) {
+                return false;
+            }
+        }
+        open.next().is_none()
     }
 }
 
@@ -269,7 +300,9 @@ impl<V: DeserializeOwned + View> Live<V> {
     /// [`Str::ends_early`]): the live views do not show what that decode
     /// shows until more text arrives.
     pub(super) fn ends_early(&self) -> bool {
-        self.string.as_ref().is_some_and(Str::ends_early)
+        self.string
+            .as_ref()
+            .is_some_and(|s| s.ends_early(self.tokens.open()))
     }
 
     /// Whether the last part read blocked the whole view.
@@ -365,7 +398,10 @@ impl<V: DeserializeOwned + View> Live<V> {
         // The typed view: the string's text as far as it is shown. While a
         // decode would end it early, the stream decoder shows that decode's
         // view, and this one catches up with the next text.
-        if s.shown == Shown::Hidden || s.ends_early() || (new == s.typed && s.shown == Shown::Yes) {
+        if s.shown == Shown::Hidden
+            || s.ends_early(self.tokens.open())
+            || (new == s.typed && s.shown == Shown::Yes)
+        {
             self.string = Some(s);
             return;
         }

@@ -158,8 +158,10 @@ where
 /// Where that cannot hold, the decoder reads the whole text on every push,
 /// and stays correct: a value that needs repairs (the tolerant scanner's
 /// reading is then the answer); and a cut string whose text so far ends in
-/// `}`, `]`, a backtick or `>`, which a decode of the text so far may read as
-/// the end of the string, a fence or a tag (for that push only). Views that
+/// a backtick or `>`, or in closers that close every container still open
+/// (`{"a": "b}`), which a decode of the text so far may read as the end of
+/// a fence, a tag or the string (for that push only; a `{placeholder}` or
+/// `[1]` inside a string costs nothing). Views that
 /// cannot grow in place (a map, an adjacently tagged or untagged enum, a
 /// struct with `flatten`, a field of a generic type) are read again from
 /// their own text once per push while they are open.
