@@ -173,7 +173,7 @@ impl Str {
         // The text since the last escape is the raw text (an escape's raw
         // text holds no space or closer, so the run below stops at it as
         // the scanner's does).
-        let raw = self.decoded[self.seg..].as_bytes();
+        let raw = &self.decoded.as_bytes()[self.seg..];
         let mut run = raw.len();
         while run > 0 && matches!(raw[run - 1], b' ' | b'\t' | b'\n' | b'\r' | b'}' | b']') {
             run -= 1;
