@@ -284,7 +284,6 @@ fn stream_tool_calls() {
 }
 
 #[test]
-#[ignore = "issue 20: a value that needs repairs is decoded whole on every push"]
 fn stream_single_quotes() {
     assert_stream_linear::<Doc>("single quotes throughout", |n| {
         streamed(
@@ -298,7 +297,6 @@ fn stream_single_quotes() {
 }
 
 #[test]
-#[ignore = "issue 20: a value that needs repairs is decoded whole on every push"]
 fn stream_unquoted_keys() {
     assert_stream_linear::<Doc>("unquoted keys", |n| {
         streamed("{items: [", "{n: {i}, text: \"step {i}\"}", ", ", n, "]}")

@@ -154,7 +154,41 @@ fn replies() -> Vec<String> {
         // ending in closers that would close every container still open.
         braces(RECIPE),
         format!("```json\n{}\n```", braces(RECIPE)),
+        // Single quotes and keys without quotes, as local models write
+        // them (an apostrophe in a single-quoted string is read whole).
+        SINGLE_QUOTED.to_owned(),
+        format!("```json\n{SINGLE_QUOTED}\n```"),
+        SINGLE_QUOTED.replace("'it\\'s slow'", "'it's slow'"),
+        bare_keys(RECIPE),
+        format!(
+            "Here:\n```json\n{}\n```",
+            bare_keys(&trailing_commas(RECIPE))
+        ),
     ]
+}
+
+const SINGLE_QUOTED: &str = r#"{'id': 7, 'title': 'Sourdough "basic"', 'body': 'Feed the starter.\nWait — about 8 h. ✓',
+ 'steps': [{'n': 1, 'text': 'Mix flour & water'}, {'n': 2, "text": 'Fold \u00e9 \ud83d\ude00 twice'},
+  {'n': 3, 'text': ''}], 'confidence': 0.92, 'tags': ['bread', 'it\'s slow'],
+ 'extraInfo': {'n': 4, 'text': "nothing"}}"#;
+
+/// `text` with its keys written without quotes.
+fn bare_keys(text: &str) -> String {
+    let mut out = text.to_owned();
+    for key in [
+        "id",
+        "title",
+        "body",
+        "steps",
+        "n",
+        "text",
+        "confidence",
+        "tags",
+        "extraInfo",
+    ] {
+        out = out.replace(&format!("\"{key}\":"), &format!("{key}:"));
+    }
+    out
 }
 
 /// `text` with closers and placeholders in its strings.

@@ -89,6 +89,13 @@ pub(crate) struct Tokens {
     /// were not there, as the tolerant scanner reads it (the decoder
     /// allows that repair).
     trailing_commas: bool,
+    /// Strings in single quotes (`{'n': 'x'}`) are read where the tolerant
+    /// scanner reads them the same way (see [`Tokens::lenient`]).
+    single_quotes: bool,
+    /// Keys without quotes (`{n: 1}`), likewise.
+    bare_keys: bool,
+    /// The quote the string being read opened with.
+    quote: u8,
     /// The last token was a comma in an array: a value or, with
     /// `trailing_commas`, the array's end follows.
     after_comma: bool,
@@ -108,6 +115,9 @@ impl Tokens {
             in_key: false,
             escape: Escape::None,
             trailing_commas: false,
+            single_quotes: false,
+            bare_keys: false,
+            quote: b'"',
             after_comma: false,
             key: String::new(),
             start: at,
@@ -119,9 +129,31 @@ impl Tokens {
         &self.stack
     }
 
-    /// Reads a comma before a closer as if it were not there.
-    pub(crate) fn with_trailing_commas(mut self, on: bool) -> Tokens {
-        self.trailing_commas = on;
+    /// Reads the repairs models need most as they come, each where the
+    /// tolerant scanner's reading of it is local (decided by the bytes up to
+    /// the next token), so that the events are the ones the scanner's
+    /// reading gives; anything else is `Bad`, and the caller reads the text
+    /// the tolerant way. Each is on only if the decoder allows its repair:
+    ///
+    /// - `trailing_commas`: a comma before a closer is read as absent.
+    /// - `single_quotes`: a string in single quotes, where `"` is content
+    ///   and `\'` an escape; its closing quote is one followed by the
+    ///   delimiter its place expects (`:` after a key, `,` or the closer
+    ///   after a value), spaces between, or by the end of the text so far
+    ///   (as a decode of that text reads it). A quote followed by anything
+    ///   else (`'it's'`) is `Bad`.
+    /// - `bare_keys`: a key of letters, digits, `_`, `$` and `-` not
+    ///   starting with a digit or `-` and not a literal's name, then a
+    ///   colon (spaces between); anything else is `Bad`.
+    pub(crate) fn lenient(
+        mut self,
+        trailing_commas: bool,
+        single_quotes: bool,
+        bare_keys: bool,
+    ) -> Tokens {
+        self.trailing_commas = trailing_commas;
+        self.single_quotes = single_quotes;
+        self.bare_keys = bare_keys;
         self
     }
 
@@ -209,7 +241,12 @@ impl Tokens {
                 }
                 (State::Value | State::ArrayStart, b'"') => {
                     self.in_key = false;
-                    self.begin_string(at);
+                    self.begin_string(at, c);
+                    sink.string_start(text, at);
+                }
+                (State::Value | State::ArrayStart, b'\'') if self.single_quotes => {
+                    self.in_key = false;
+                    self.begin_string(at, c);
                     sink.string_start(text, at);
                 }
                 (State::Value | State::ArrayStart, b'-' | b'0'..=b'9' | b't' | b'f' | b'n') => {
@@ -221,7 +258,25 @@ impl Tokens {
                 (State::ObjectStart | State::Key, b'"') => {
                     self.in_key = true;
                     self.key.clear();
-                    self.begin_string(at);
+                    self.begin_string(at, c);
+                }
+                (State::ObjectStart | State::Key, b'\'') if self.single_quotes => {
+                    self.in_key = true;
+                    self.key.clear();
+                    self.begin_string(at, c);
+                }
+                (State::ObjectStart | State::Key, c)
+                    if self.bare_keys && (c.is_ascii_alphabetic() || c == b'_' || c == b'$') =>
+                {
+                    match bare_key(b, at) {
+                        BareKey::Key(end, colon) => {
+                            sink.key(&text[at..end], at..end);
+                            self.state = State::Value;
+                            self.pos = colon + 1;
+                        }
+                        BareKey::Open => return Status::Open,
+                        BareKey::Bad(k) => return Status::Bad(k),
+                    }
                 }
                 (State::Colon, b':') => {
                     self.state = State::Value;
@@ -254,7 +309,8 @@ impl Tokens {
         Status::Open
     }
 
-    fn begin_string(&mut self, at: usize) {
+    fn begin_string(&mut self, at: usize, quote: u8) {
+        self.quote = quote;
         self.state = State::Str;
         self.escape = Escape::None;
         self.start = at;
@@ -280,7 +336,8 @@ impl Tokens {
             }
             let run = self.pos;
             let mut i = run;
-            while i < b.len() && b[i] != b'"' && b[i] != b'\\' && b[i] >= 0x20 {
+            let q = self.quote;
+            while i < b.len() && b[i] != q && b[i] != b'\\' && b[i] >= 0x20 {
                 i += 1;
             }
             if i > run {
@@ -291,17 +348,26 @@ impl Tokens {
                 return Ok(());
             }
             match b[i] {
-                b'"' => {
-                    self.pos = i + 1;
-                    self.state = State::After;
-                    if self.in_key {
-                        self.state = State::Colon;
-                        let key = std::mem::take(&mut self.key);
-                        sink.key(&key, self.start..self.pos);
-                        self.key = key;
-                    } else {
-                        sink.string_end(text, self.pos);
+                b'\'' if q == b'\'' => {
+                    // A closing quote only where the place's delimiter, or
+                    // the end of the text so far, follows.
+                    let mut j = i + 1;
+                    while j < b.len() && matches!(b[j], b' ' | b'\t' | b'\n' | b'\r') {
+                        j += 1;
                     }
+                    let closes = match (b.get(j), self.in_key, self.stack.last()) {
+                        (None, ..) | (Some(b':'), true, _) | (Some(b','), false, _) => true,
+                        (Some(b'}'), false, Some(false)) | (Some(b']'), false, Some(true)) => true,
+                        _ => false,
+                    };
+                    if !closes {
+                        return Err(i);
+                    }
+                    self.close_string(text, sink, i + 1);
+                    return Ok(());
+                }
+                b'"' => {
+                    self.close_string(text, sink, i + 1);
                     return Ok(());
                 }
                 b'\\' => {
@@ -313,6 +379,20 @@ impl Tokens {
                 }
                 _ => return Err(i),
             }
+        }
+    }
+
+    /// Ends the string being read at `end` (after its closing quote).
+    fn close_string(&mut self, text: &str, sink: &mut impl Sink, end: usize) {
+        self.pos = end;
+        self.state = State::After;
+        if self.in_key {
+            self.state = State::Colon;
+            let key = std::mem::take(&mut self.key);
+            sink.key(&key, self.start..self.pos);
+            self.key = key;
+        } else {
+            sink.string_end(text, self.pos);
         }
     }
 
@@ -332,6 +412,7 @@ impl Tokens {
             Escape::Start => {
                 let ch = match short_escape(c) {
                     Some(ch) => ch,
+                    None if c == b'\'' && self.quote == b'\'' => '\'',
                     None if c == b'u' => {
                         self.escape = Escape::Hex(0, 0);
                         return Some(None);
@@ -381,6 +462,44 @@ impl Tokens {
             }
             Escape::None => None,
         }
+    }
+}
+
+/// How a key without quotes at `at` goes on.
+enum BareKey {
+    /// It ends at the first offset, its colon is at the second.
+    Key(usize, usize),
+    /// The text ends before its colon.
+    Open,
+    /// Not a key read this way, at this offset.
+    Bad(usize),
+}
+
+/// The longest key without quotes read as it comes (its spaces before the
+/// colon included).
+const MAX_BARE_KEY: usize = 256;
+
+/// Reads a key without quotes at `at` (see [`Tokens::lenient`]).
+fn bare_key(b: &[u8], at: usize) -> BareKey {
+    let mut end = at;
+    while end < b.len() && (b[end].is_ascii_alphanumeric() || matches!(b[end], b'_' | b'$' | b'-'))
+    {
+        end += 1;
+    }
+    // Read again from its start on each push until its colon comes: a
+    // longer run is prose, not a key.
+    if end - at > MAX_BARE_KEY {
+        return BareKey::Bad(at);
+    }
+    let mut j = end;
+    while j < b.len() && matches!(b[j], b' ' | b'\t' | b'\n' | b'\r') {
+        j += 1;
+    }
+    match b.get(j) {
+        None if j - at <= MAX_BARE_KEY => BareKey::Open,
+        None => BareKey::Bad(at),
+        Some(b':') if !matches!(&b[at..end], b"true" | b"false" | b"null") => BareKey::Key(end, j),
+        Some(_) => BareKey::Bad(j),
     }
 }
 
@@ -552,18 +671,18 @@ mod tests {
         let mut t = Tokens::new(0, 128);
         assert_eq!(t.feed(without, &mut want), Status::Done(without.len()));
         let mut got = Log::default();
-        let mut t = Tokens::new(0, 128).with_trailing_commas(true);
+        let mut t = Tokens::new(0, 128).lenient(true, false, false);
         assert_eq!(t.feed(with, &mut got), Status::Done(with.len()));
         assert_eq!(got.0, want.0);
         let mut bytes = Log::default();
-        let mut t = Tokens::new(0, 128).with_trailing_commas(true);
+        let mut t = Tokens::new(0, 128).lenient(true, false, false);
         for end in 1..=with.len() {
             let status = t.feed(&with[..end], &mut bytes);
             assert_eq!(status == Status::Open, end < with.len(), "{end}");
         }
         assert_eq!(bytes.0, want.0);
         for bad in ["[1,,]", "[,]", "{,}", "{\"a\":,}", "{\"a\": 1,,}", "[1,}"] {
-            let mut t = Tokens::new(0, 128).with_trailing_commas(true);
+            let mut t = Tokens::new(0, 128).lenient(true, false, false);
             assert!(
                 matches!(t.feed(bad, &mut Log::default()), Status::Bad(_)),
                 "{bad}"
@@ -574,5 +693,108 @@ mod tests {
             t.feed("[1,]", &mut Log::default()),
             Status::Bad(3)
         ));
+    }
+
+    /// The events of `doc` read whole and a byte at a time by a lenient
+    /// tokenizer, which must agree (string pieces joined); the status.
+    fn lenient_events(doc: &str) -> (Vec<String>, Status) {
+        let mut whole = Log::default();
+        let mut t = Tokens::new(0, 128).lenient(true, true, true);
+        let status = t.feed(doc, &mut whole);
+        let mut bytes = Log::default();
+        let mut t = Tokens::new(0, 128).lenient(true, true, true);
+        let mut last = Status::Open;
+        for end in 1..=doc.len() {
+            if doc.is_char_boundary(end) {
+                last = t.feed(&doc[..end], &mut bytes);
+                if last != Status::Open {
+                    break;
+                }
+            }
+        }
+        // A quote closed at the end of the text so far, then refused at
+        // what came next, is refused there, a little later.
+        match (last, status) {
+            (Status::Bad(a), Status::Bad(b)) => assert!(a >= b, "{doc}"),
+            _ => assert_eq!(last, status, "{doc}"),
+        }
+        let joined = |log: Log| {
+            let mut out: Vec<String> = Vec::new();
+            let mut text = None::<String>;
+            for e in log.0 {
+                if let Some(p) = e.strip_prefix("piece ") {
+                    let p: String = serde_json::from_str(p).expect("a piece");
+                    text.get_or_insert_with(String::new).push_str(&p);
+                    continue;
+                }
+                if let Some(t) = text.take() {
+                    out.push(format!("piece {t:?}"));
+                }
+                out.push(e);
+            }
+            out.extend(text.map(|t| format!("piece {t:?}")));
+            out
+        };
+        let (w, b) = (joined(whole), joined(bytes));
+        // (A refused text's events stop where each read refused it.)
+        if matches!(status, Status::Done(_)) {
+            assert_eq!(w, b, "{doc}");
+        }
+        (w, status)
+    }
+
+    /// Single quotes and keys without quotes give the events of the same
+    /// document written as JSON (but for where things are); a quote or key
+    /// the tolerant scanner may read otherwise is `Bad`.
+    #[test]
+    fn single_quotes_and_bare_keys() {
+        let json = r#"{"a": ["x", "say \"hi\"", "it's"], "b_2": {"$c": "q"}, "d": 1}"#;
+        let messy = r#"{a: ['x', 'say "hi"', 'it\'s' ], b_2 : {$c: 'q'} , 'd' : 1}"#;
+        // Offsets differ; what the events say does not.
+        let strip = |events: Vec<String>| -> Vec<String> {
+            events
+                .into_iter()
+                .map(|e| match e.split_once(' ') {
+                    Some(("key", rest)) => format!("key {}", rest.split(' ').next().unwrap()),
+                    Some(("open", rest)) => format!("open {}", rest.split(' ').next().unwrap()),
+                    Some(("close" | "str" | "end", _)) => e.split(' ').next().unwrap().to_owned(),
+                    _ => e,
+                })
+                .collect()
+        };
+        let (want, _) = lenient_events(json);
+        let (got, status) = lenient_events(messy);
+        assert_eq!(status, Status::Done(messy.len()));
+        assert_eq!(strip(got), strip(want));
+        for bad in [
+            "{'a': 'it's'}",
+            "{'a' 'b'}",
+            "['a' 'b']",
+            "{a b: 1}",
+            "{true: 1}",
+            "{1a: 2}",
+            "['a'}",
+            "{'a': 'b']",
+            "['\\x']",
+        ] {
+            let (_, status) = lenient_events(bad);
+            assert!(matches!(status, Status::Bad(_)), "{bad}");
+        }
+        // Cut at the end: a quote closes (as a decode of that text reads
+        // it); a key waits for its colon.
+        let (events, status) = lenient_events("{'a': 'it'");
+        assert_eq!(status, Status::Open);
+        assert_eq!(events.last().map(String::as_str), Some("end 10"));
+        let (events, status) = lenient_events("{abc");
+        assert_eq!(status, Status::Open);
+        assert_eq!(events, ["open false 0"]);
+        let long = format!("{{{}", "k".repeat(300));
+        assert_eq!(lenient_events(&long).1, Status::Bad(1));
+        // Off, each is `Bad`.
+        for doc in ["{'a': 1}", "{a: 1}", "['a']"] {
+            let mut t = Tokens::new(0, 128).lenient(true, false, false);
+            let status = t.feed(doc, &mut Log::default());
+            assert!(matches!(status, Status::Bad(_)), "{doc}");
+        }
     }
 }

@@ -258,8 +258,11 @@ impl<V: DeserializeOwned + View> Live<V> {
         fenced: bool,
     ) -> Option<(Live<V>, Status)> {
         let mut live = Live {
-            tokens: Tokens::new(start, decoder.max_depth)
-                .with_trailing_commas(decoder.rules.repair(crate::RepairKind::TrailingComma)),
+            tokens: Tokens::new(start, decoder.max_depth).lenient(
+                decoder.rules.repair(crate::RepairKind::TrailingComma),
+                decoder.rules.repair(crate::RepairKind::Quotes),
+                decoder.rules.repair(crate::RepairKind::UnquotedKey),
+            ),
             start,
             value: Value::Null,
             path: Vec::new(),

@@ -145,9 +145,10 @@ where
 /// byte is looked at once, for the closing tag. Until a value starts, every
 /// other push reads the text so far (a sentence of intro costs nothing).
 /// Once the value is found and is JSON as written so far (what providers
-/// stream as tool arguments, and what models write in a fence; a comma
-/// before a closer is read as absent, as the tolerant scanner reads it), it
-/// is read as it arrives: each push costs what arrived
+/// stream as tool arguments, and what models write in a fence), or JSON
+/// with the repairs models need most where their reading is local
+/// (trailing commas, strings in single quotes, keys without quotes: see
+/// below), it is read as it arrives: each push costs what arrived
 /// plus the parts of the view it changed. Complete members and elements are
 /// read once, through the same Deserializer as a one-shot decode, and put in
 /// place; strings marked to grow are appended to; nothing is rebuilt from
@@ -156,8 +157,10 @@ where
 /// bracket, quote, fence or tag (another candidate might win).
 ///
 /// Where that cannot hold, the decoder reads the whole text on every push,
-/// and stays correct: a value that needs repairs (the tolerant scanner's
-/// reading is then the answer); and a cut string whose text so far ends in
+/// and stays correct: a value that needs other repairs, or one of those
+/// where the tolerant scanner's reading looks further (an apostrophe inside
+/// a single-quoted string, `'it's'`; a key with spaces), whose reading is
+/// then the answer; and a cut string whose text so far ends in
 /// a backtick or `>`, or in closers that close every container still open
 /// (`{"a": "b}`), which a decode of the text so far may read as the end of
 /// a fence, a tag or the string (for that push only; a `{placeholder}` or
