@@ -355,11 +355,14 @@ impl Tokens {
                     while j < b.len() && matches!(b[j], b' ' | b'\t' | b'\n' | b'\r') {
                         j += 1;
                     }
-                    let closes = match (b.get(j), self.in_key, self.stack.last()) {
-                        (None, ..) | (Some(b':'), true, _) | (Some(b','), false, _) => true,
-                        (Some(b'}'), false, Some(false)) | (Some(b']'), false, Some(true)) => true,
-                        _ => false,
-                    };
+                    let closes = matches!(
+                        (b.get(j), self.in_key, self.stack.last()),
+                        (None, ..)
+                            | (Some(b':'), true, _)
+                            | (Some(b','), false, _)
+                            | (Some(b'}'), false, Some(false))
+                            | (Some(b']'), false, Some(true))
+                    );
                     if !closes {
                         return Err(i);
                     }
