@@ -1,19 +1,18 @@
 //! [`Decoder`]: the options and the public entry points. The choice among
 //! candidate spans is `choose`'s job.
 
-use std::ops::Range;
 use std::sync::Arc;
 
 use std::marker::PhantomData;
 
 use serde::de::DeserializeSeed;
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 
 use crate::choose::{Decoded, Mode, Source};
 use crate::contract::Contract;
 use crate::de::{Deserializer, Policy};
 use crate::error::{Error, ErrorKind, Result};
-use crate::extract::{self, Strategies};
+use crate::extract::{self, Candidate, Strategies};
 use crate::partial::{Allow, Partial, View};
 use crate::policy::{Accept, Rules};
 use crate::prose;
@@ -52,22 +51,6 @@ impl Default for Decoder {
     fn default() -> Self {
         Decoder::new()
     }
-}
-
-/// A place in a reply where the value may be, as
-/// [`Decoder::candidates`] lists them: how it was found and its byte span
-/// in the reply. It serializes as the [`Report`]'s fields of the same names
-/// do: `{"strategy":"fence","span":{"start":21,"end":30}}`.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
-#[non_exhaustive]
-pub struct Candidate {
-    /// How it was found: [`Strategy::Whole`], [`Fence`](Strategy::Fence),
-    /// [`Tag`](Strategy::Tag), [`Balanced`](Strategy::Balanced) or
-    /// [`Trailing`](Strategy::Trailing).
-    pub strategy: Strategy,
-    /// The byte span of the reply that holds it (a fence's or a tag's
-    /// content, without the markers).
-    pub span: Range<usize>,
 }
 
 /// The highest depth limit: serde's visitors recurse once per level, and a
@@ -261,12 +244,9 @@ impl Decoder {
             return out;
         }
         let mut seen = std::collections::HashSet::new();
-        let mut add = |c: extract::Candidate| {
+        let mut add = |c: Candidate| {
             if seen.insert((c.span.start, c.span.end)) {
-                out.push(Candidate {
-                    strategy: c.strategy,
-                    span: c.span,
-                });
+                out.push(c);
             }
         };
         if self.strategies.whole {
@@ -623,7 +603,7 @@ impl Decoder {
         let span = c.span.start..c.span.start + len;
         // Nor when that span is bracketed prose (`[ ]`, a citation `[3]`
         // before a word): the tolerant path does not take it either.
-        let balanced = extract::Candidate {
+        let balanced = Candidate {
             span: span.clone(),
             strategy: Strategy::Balanced,
         };

@@ -295,7 +295,8 @@ mod work;
 mod write;
 
 pub use contract::{Contract, Violation, Violations};
-pub use decoder::{Candidate, Decoder};
+pub use decoder::Decoder;
+pub use extract::Candidate;
 pub use error::{Error, ErrorKind, Result};
 pub use partial::{Allow, Partial, View};
 #[cfg(feature = "schema")]
