@@ -9,6 +9,7 @@
 mod fast;
 pub(crate) mod lex;
 mod number;
+pub(crate) mod resume;
 mod string;
 pub(crate) mod tape;
 
@@ -223,6 +224,15 @@ pub(crate) struct Scanner<'de> {
     roots_close: bool,
     /// See [`ScanOptions::partial`].
     partial: bool,
+    /// How far the last step looked, where its path says exactly (a
+    /// string closed at its quote by the delimiter right after it, a key
+    /// and its colon): the bytes it read end before this. `usize::MAX`:
+    /// not said (see `resume::HORIZON`).
+    pub(super) reach: usize,
+    /// The last string or key the step read ended plainly: a quote closed
+    /// by the delimiter right after it, or a bare key ended before the end
+    /// of the text.
+    plain: bool,
     rules: Rules,
     /// How many repairs have been checked against the rules.
     checked: usize,
@@ -266,6 +276,8 @@ impl<'de> Scanner<'de> {
             pending_cut: false,
             roots_close: false,
             partial: opts.partial,
+            reach: usize::MAX,
+            plain: false,
             rules: opts.rules,
             checked: 0,
         };
@@ -331,7 +343,10 @@ impl<'de> Scanner<'de> {
     fn read(&mut self) -> Result<Event<'de>> {
         // Read, and cleared only when set: a `take` writes on every call,
         // and it is rarely set.
+        self.plain = false;
         if let Some((ev, at)) = self.pending {
+            // Held back: no look ahead.
+            self.reach = self.pos;
             self.pending = None;
             self.token_start = at;
             self.complete = true;
@@ -391,6 +406,7 @@ impl<'de> Scanner<'de> {
     }
 
     fn advance(&mut self) -> Result<Event<'de>> {
+        self.reach = usize::MAX;
         self.complete = true;
         self.cut_close = false;
         self.roots_close = false;
@@ -947,6 +963,11 @@ impl<'de> Scanner<'de> {
                 self.pending = Some((Event::Key(text), self.token_start));
                 return Ok(Some(Event::StartObject));
             }
+        }
+        if self.plain {
+            // Closed at its quote by the delimiter right after it, which
+            // is all this step looked at past the string.
+            self.reach = self.follow + 1;
         }
         self.scalar_done();
         Ok(Some(Event::Str(text)))
@@ -1619,6 +1640,11 @@ impl<'de> Scanner<'de> {
                     p += 1;
                 }
                 self.pos = p;
+                if self.plain {
+                    // The key, its colon, and the value's first bytes (a sign
+                    // alone?) are all this step looked at.
+                    self.reach = k + 3;
+                }
             }
             b',' if self.object_pending => {
                 // The first member has no colon and a comma follows: a set.

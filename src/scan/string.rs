@@ -127,6 +127,7 @@ impl<'de> Scanner<'de> {
                 if fits {
                     self.pos = i + 1;
                     self.follow = i + 1;
+                    self.plain = true;
                     return Ok(Some(Text::Borrowed(&self.text[open + 1..i])));
                 }
             }
@@ -294,9 +295,20 @@ impl<'de> Scanner<'de> {
                 inner_seen: last_inner.is_some(),
                 balance: balance.take().expect("kept between quotes"),
             };
+            // The common case (`closes`' first branch): the delimiter this
+            // place expects right after the quote, nothing else looked at.
+            let plain = !doubled
+                && limit.is_none()
+                && last_inner.is_none()
+                && after < end
+                && matches!(
+                    (w.ctx, b[after]),
+                    (Ctx::Key, b':') | (Ctx::Object, b',' | b'}') | (Ctx::Array, b',' | b']')
+                );
             let verdict = self.closes(after, w, &mut judge);
             balance = Some(judge.balance);
             if let Some(follow) = verdict {
+                self.plain = plain && follow == after;
                 let text = self.finish_closed(start, seg, i, owned, raw_newline);
                 self.pos = after;
                 self.follow = follow;
@@ -1084,6 +1096,9 @@ impl<'de> Scanner<'de> {
         if k == start {
             return None;
         }
+        // A bare key that ends before the end of the text, at a byte of its
+        // own (not a quote that may be its closing one).
+        self.plain = k < end && b[k] != b'"';
         let text = &self.text[start..k];
         self.record(RepairKind::UnquotedKey, start);
         if k < end && b[k] == b'"' {

@@ -89,7 +89,6 @@ impl Tape {
         Tape::default()
     }
 
-
     /// A tape with room for the events of a span of `len` bytes as most
     /// replies write them (a quarter of a word per byte: about 127,000
     /// events, 0.43 bytes of tape per byte, for a megabyte of records).
@@ -189,6 +188,56 @@ impl Tape {
         }
     }
 
+    /// Writes the event the scanner `scan` just returned.
+    #[inline(always)]
+    pub(crate) fn event(&mut self, scan: &Scanner<'_>, ev: Event<'_>) {
+        match ev {
+            Event::EndObject | Event::EndArray => self.close(!scan.cut_close, scan.roots_close),
+            Event::Str(_) if scan.prose_root() => self.prose_at = Some(scan.token_start),
+            _ => {}
+        }
+        self.push(
+            scan.text,
+            &scan.scratch,
+            ev,
+            scan.token_start,
+            scan.complete,
+        );
+    }
+
+    /// Where the tape is, to take back what is written after it
+    #[cfg_attr(not(test), allow(dead_code))]
+    /// ([`rewind`](Self::rewind)).
+    pub(crate) fn mark(&self) -> TapeMark {
+        TapeMark {
+            words: self.words.len(),
+            side: self.side.len(),
+            last: self.last,
+            open: self.open.clone(),
+            error: self.error.clone(),
+            events: self.events,
+            prose_at: self.prose_at,
+            truncated: self.truncated,
+            cut: self.cut,
+            cut_word: self.cut_word,
+        }
+    }
+
+    /// Takes back what was written since `mark`.
+    #[cfg_attr(not(test), allow(dead_code))]
+    pub(crate) fn rewind(&mut self, mark: TapeMark) {
+        self.words.truncate(mark.words);
+        self.side.truncate(mark.side);
+        self.last = mark.last;
+        self.open = mark.open;
+        self.error = mark.error;
+        self.events = mark.events;
+        self.prose_at = mark.prose_at;
+        self.truncated = mark.truncated;
+        self.cut = mark.cut;
+        self.cut_word = mark.cut_word;
+    }
+
     /// Marks the innermost open container complete (its closer was
     /// written) or cut (closed at the end of the input, or around a value
     /// cut off: a string ended at a guessed place, `{"a": "b}`, is no
@@ -273,6 +322,21 @@ impl Tape {
     }
 }
 
+/// Where a tape was (see [`Tape::mark`]).
+#[cfg_attr(not(test), allow(dead_code))]
+pub(crate) struct TapeMark {
+    words: usize,
+    side: usize,
+    last: usize,
+    open: Vec<u32>,
+    error: Option<Error>,
+    events: usize,
+    prose_at: Option<usize>,
+    truncated: bool,
+    cut: bool,
+    cut_word: Option<usize>,
+}
+
 /// What a read of a span found beside its events.
 #[derive(Debug)]
 pub(crate) struct Summary {
@@ -298,6 +362,14 @@ impl<'de> Scanner<'de> {
     pub(crate) fn tape(mut self, tape: &mut Tape) -> Summary {
         tape.gathered =
             !self.segments.is_empty() || self.stack.first() == Some(&super::Frame::Roots);
+        self.tape_rest(tape);
+        tape.truncated = self.truncated;
+        self.summary()
+    }
+
+    /// Reads on to the end of the span (or to the error that stops it),
+    /// completing what is cut there, onto `tape`.
+    pub(crate) fn tape_rest(&mut self, tape: &mut Tape) {
         let lane = self.rules.all_repairs();
         loop {
             // The fast lane first: valid JSON's tokens inside a container,
@@ -305,10 +377,7 @@ impl<'de> Scanner<'de> {
             if lane && self.pending.is_none() {
                 self.complete = true;
                 if let Some(ev) = self.fast() {
-                    if let Event::EndObject | Event::EndArray = ev {
-                        tape.close(true, false);
-                    }
-                    tape.push(self.text, &self.scratch, ev, self.token_start, true);
+                    tape.event(self, ev);
                     continue;
                 }
             }
@@ -320,22 +389,7 @@ impl<'de> Scanner<'de> {
             }
             match next {
                 Ok(ev) => {
-                    match ev {
-                        Event::EndObject | Event::EndArray => {
-                            tape.close(!self.cut_close, self.roots_close)
-                        }
-                        Event::Str(_) if self.prose_root() => {
-                            tape.prose_at = Some(self.token_start)
-                        }
-                        _ => {}
-                    }
-                    tape.push(
-                        self.text,
-                        &self.scratch,
-                        ev,
-                        self.token_start,
-                        self.complete,
-                    );
+                    tape.event(self, ev);
                     if let Event::Eof = ev {
                         break;
                     }
@@ -349,8 +403,6 @@ impl<'de> Scanner<'de> {
                 }
             }
         }
-        tape.truncated = self.truncated;
-        self.summary()
     }
 
     /// What the read found beside its events (see [`Summary`]).

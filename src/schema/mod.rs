@@ -27,7 +27,7 @@ pub use generate::{anthropic_schema, openai_schema, prompt, schema};
 pub use runtime::{SchemaDecoder, SchemaOptions, SchemaStream};
 
 /// Why a JSON Schema is not one this crate can use: one a provider does
-/// not accept ([`openai_schema`], [`anthropic_schema`], feature `schema`),
+/// not accept (`openai_schema`, `anthropic_schema`, feature `schema`),
 /// or one [`SchemaDecoder::new`] cannot compile (a keyword it does not
 /// understand, a `$ref` that points nowhere). Where in the schema (a JSON
 /// pointer, empty for the root) and what.

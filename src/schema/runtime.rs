@@ -116,8 +116,8 @@ use crate::{Decoder, Violations};
 ///
 /// # From a type
 ///
-/// With the `schema` feature, [`of`](Self::of) compiles a type's schemars
-/// schema, and [`Decoder::decode_aligned`] reads a type through it, which
+/// With the `schema` feature, `SchemaDecoder::of` compiles a type's schemars
+/// schema, and `Decoder::decode_aligned` reads a type through it, which
 /// gives coercion to what serde reads from its own buffer (internally
 /// tagged and untagged enums, `flatten`).
 #[derive(Clone, Debug)]
@@ -253,7 +253,7 @@ impl SchemaDecoder {
     }
 
     /// [`decode_slice`](Self::decode_slice), and tells what was done (a
-    /// dropped character is a [`RepairKind::TruncatedValue`] and makes the
+    /// dropped character is a [`RepairKind::TruncatedValue`](crate::RepairKind::TruncatedValue) and makes the
     /// report `truncated`).
     pub fn decode_slice_with_report(&self, bytes: &[u8]) -> Result<(Value, Report)> {
         let (text, cut) = match std::str::from_utf8(bytes) {

@@ -1,0 +1,579 @@
+//! The scanner resumed: a reply read as it arrives, each byte once.
+//!
+//! A stream holds a scanner [`Paused`] between pushes (all of it but the
+//! text, which grows). Each push resumes it over the text so far and
+//! [`feed`](Scanner::feed)s the tape with the events that no later text can
+//! change; the rest of the text (a token cut at the end, a judgment still
+//! looking ahead) is read again on the next push, and, for a view of the
+//! text so far, [`tail`](Scanner::tail) reads it as if the text ended there
+//! and takes it back afterwards.
+//!
+//! **What is decided.** A token the fast lane reads (valid JSON's tokens,
+//! each followed by its delimiter) is decided when it is read. An event the
+//! repairing step makes is decided once [`HORIZON`] more bytes have arrived
+//! after it: no rule of the step looks further ahead than that (the rules
+//! that look ahead bound their look: `LOOKAHEAD` in `string.rs` and the
+//! bounds in `lex.rs`, the widest 4 KiB; a run of whitespace or a line of
+//! bare text longer than that is the one case that may read differently
+//! once more text arrives). An event met at the end of the text (a string,
+//! number or container cut there, the end itself) is never decided before
+//! more text, or the end of the reply, comes.
+//!
+//! (The stream decoder is moved onto this next; until then, only this
+//! module's tests drive it, hence the `dead_code` allowance.)
+#![cfg_attr(not(test), allow(dead_code))]
+
+use crate::policy::Rules;
+use crate::report::Repairs;
+
+use super::tape::{Tape, TapeMark};
+use super::{Ctx, Event, Frame, Scanner, State, Text};
+
+/// How far ahead of the scanner's position a step of the repairing state
+/// machine may look (see the module's comment).
+pub(crate) const HORIZON: usize = 4096;
+
+/// An event held back by the scanner (see `Scanner::pending`), its text as
+/// a span of the reply (or the scratch buffer's), not a borrow.
+#[derive(Clone, Copy, Debug)]
+enum Held {
+    Plain(Event<'static>),
+    Key(Option<(usize, usize)>),
+    Str(Option<(usize, usize)>),
+}
+
+impl Held {
+    fn of(ev: Event<'_>, text: &str) -> Held {
+        let span = |t: Text<'_>| match t {
+            Text::Borrowed(s) => {
+                let at = (s.as_ptr() as usize).wrapping_sub(text.as_ptr() as usize);
+                Some((at, s.len()))
+            }
+            _ => None,
+        };
+        match ev {
+            Event::Key(t) => Held::Key(span(t)),
+            Event::Str(t) => Held::Str(span(t)),
+            Event::StartObject => Held::Plain(Event::StartObject),
+            Event::StartArray => Held::Plain(Event::StartArray),
+            Event::EndObject => Held::Plain(Event::EndObject),
+            Event::EndArray => Held::Plain(Event::EndArray),
+            Event::Bool(b) => Held::Plain(Event::Bool(b)),
+            Event::Null => Held::Plain(Event::Null),
+            Event::Eof | Event::Num(_) => Held::Plain(Event::Eof),
+        }
+    }
+
+    fn event(self, text: &str) -> Event<'_> {
+        let t = |span: Option<(usize, usize)>| match span {
+            Some((at, len)) => Text::Borrowed(&text[at..at + len]),
+            None => Text::Scratch,
+        };
+        match self {
+            Held::Plain(ev) => ev,
+            Held::Key(span) => Event::Key(t(span)),
+            Held::Str(span) => Event::Str(t(span)),
+        }
+    }
+}
+
+/// A scanner between pushes: all it holds but the text.
+#[derive(Debug)]
+pub(crate) struct Paused {
+    pos: usize,
+    segments: Vec<std::ops::Range<usize>>,
+    stack: Vec<Frame>,
+    opened: Vec<usize>,
+    depth: usize,
+    max_depth: usize,
+    state: State,
+    awaiting_value: bool,
+    object_pending: bool,
+    pending: Option<(Held, usize)>,
+    object_open: usize,
+    scratch: String,
+    repairs: Repairs,
+    truncated: bool,
+    more_roots: bool,
+    scalar_root: bool,
+    roots: u32,
+    scalar_roots: u32,
+    prose_roots: u32,
+    token_start: usize,
+    follow: usize,
+    root_end: usize,
+    complete: bool,
+    cut_close: bool,
+    pending_cut: bool,
+    roots_close: bool,
+    partial: bool,
+    rules: Rules,
+    checked: usize,
+}
+
+/// What a step may change, kept to take the step back (the repairs by
+/// their count: only added to at the end).
+struct Snapshot {
+    pos: usize,
+    stack: Vec<Frame>,
+    opened: Vec<usize>,
+    depth: usize,
+    state: State,
+    awaiting_value: bool,
+    object_pending: bool,
+    pending: Option<(Held, usize)>,
+    object_open: usize,
+    scratch: String,
+    repairs: usize,
+    truncated: bool,
+    more_roots: bool,
+    scalar_root: bool,
+    roots: u32,
+    scalar_roots: u32,
+    prose_roots: u32,
+    quote_hint: (usize, usize, bool),
+    quote_verdict: Option<(usize, Ctx, bool, bool)>,
+    token_start: usize,
+    follow: usize,
+    root_end: usize,
+    complete: bool,
+    cut_close: bool,
+    pending_cut: bool,
+    roots_close: bool,
+    checked: usize,
+    segments: usize,
+}
+
+impl<'de> Scanner<'de> {
+    /// The scanner between pushes (see [`resume`](Self::resume)).
+    pub(crate) fn pause(self) -> Paused {
+        debug_assert!(self.peeked.is_none(), "nothing peeked while taping");
+        Paused {
+            pos: self.pos,
+            segments: self.segments,
+            stack: self.stack,
+            opened: self.opened,
+            depth: self.depth,
+            max_depth: self.max_depth,
+            state: self.state,
+            awaiting_value: self.awaiting_value,
+            object_pending: self.object_pending,
+            pending: self.pending.map(|(ev, at)| (Held::of(ev, self.text), at)),
+            object_open: self.object_open,
+            scratch: self.scratch,
+            repairs: self.repairs,
+            truncated: self.truncated,
+            more_roots: self.more_roots,
+            scalar_root: self.scalar_root,
+            roots: self.roots,
+            scalar_roots: self.scalar_roots,
+            prose_roots: self.prose_roots,
+            token_start: self.token_start,
+            follow: self.follow,
+            root_end: self.root_end,
+            complete: self.complete,
+            cut_close: self.cut_close,
+            pending_cut: self.pending_cut,
+            roots_close: self.roots_close,
+            partial: self.partial,
+            rules: self.rules,
+            checked: self.checked,
+        }
+    }
+
+    /// The paused scanner `p` reading on in `text`, the text it read so
+    /// far and what arrived since, to its end.
+    pub(crate) fn resume(text: &'de str, p: Paused) -> Scanner<'de> {
+        Scanner {
+            text,
+            b: text.as_bytes(),
+            pos: p.pos,
+            end: text.len(),
+            segments: p.segments,
+            stack: p.stack,
+            opened: p.opened,
+            depth: p.depth,
+            max_depth: p.max_depth,
+            state: p.state,
+            awaiting_value: p.awaiting_value,
+            object_pending: p.object_pending,
+            pending: p.pending.map(|(h, at)| (h.event(text), at)),
+            object_open: p.object_open,
+            peeked: None,
+            scratch: p.scratch,
+            repairs: p.repairs,
+            truncated: p.truncated,
+            more_roots: p.more_roots,
+            scalar_root: p.scalar_root,
+            roots: p.roots,
+            scalar_roots: p.scalar_roots,
+            prose_roots: p.prose_roots,
+            // Looks ahead remembered: they may have met the old end.
+            quote_hint: (0, 0, false),
+            quote_verdict: None,
+            token_start: p.token_start,
+            follow: p.follow,
+            root_end: p.root_end,
+            complete: p.complete,
+            cut_close: p.cut_close,
+            pending_cut: p.pending_cut,
+            roots_close: p.roots_close,
+            partial: p.partial,
+            reach: usize::MAX,
+            plain: false,
+            rules: p.rules,
+            checked: p.checked,
+        }
+    }
+
+    fn snapshot(&self) -> Snapshot {
+        Snapshot {
+            pos: self.pos,
+            stack: self.stack.clone(),
+            opened: self.opened.clone(),
+            depth: self.depth,
+            state: self.state,
+            awaiting_value: self.awaiting_value,
+            object_pending: self.object_pending,
+            pending: self.pending.map(|(ev, at)| (Held::of(ev, self.text), at)),
+            object_open: self.object_open,
+            scratch: self.scratch.clone(),
+            repairs: self.repairs.len(),
+            truncated: self.truncated,
+            more_roots: self.more_roots,
+            scalar_root: self.scalar_root,
+            roots: self.roots,
+            scalar_roots: self.scalar_roots,
+            prose_roots: self.prose_roots,
+            quote_hint: self.quote_hint,
+            quote_verdict: self.quote_verdict,
+            token_start: self.token_start,
+            follow: self.follow,
+            root_end: self.root_end,
+            complete: self.complete,
+            cut_close: self.cut_close,
+            pending_cut: self.pending_cut,
+            roots_close: self.roots_close,
+            checked: self.checked,
+            segments: self.segments.len(),
+        }
+    }
+
+    fn restore(&mut self, s: Snapshot) {
+        self.pos = s.pos;
+        self.stack = s.stack;
+        self.opened = s.opened;
+        self.depth = s.depth;
+        self.state = s.state;
+        self.awaiting_value = s.awaiting_value;
+        self.object_pending = s.object_pending;
+        self.pending = s.pending.map(|(h, at)| (h.event(self.text), at));
+        self.object_open = s.object_open;
+        self.scratch = s.scratch;
+        self.repairs.truncate(s.repairs);
+        self.truncated = s.truncated;
+        self.more_roots = s.more_roots;
+        self.scalar_root = s.scalar_root;
+        self.roots = s.roots;
+        self.scalar_roots = s.scalar_roots;
+        self.prose_roots = s.prose_roots;
+        self.quote_hint = s.quote_hint;
+        self.quote_verdict = s.quote_verdict;
+        self.token_start = s.token_start;
+        self.follow = s.follow;
+        self.root_end = s.root_end;
+        self.complete = s.complete;
+        self.cut_close = s.cut_close;
+        self.pending_cut = s.pending_cut;
+        self.roots_close = s.roots_close;
+        self.checked = s.checked;
+        debug_assert!(self.segments.len() >= s.segments, "segments are only taken");
+    }
+
+    /// Writes onto `tape` the events the text so far decides: every event
+    /// no later text can change (see the module's comment). Stops before
+    /// the first that may, leaving the scanner there. `true` when the read
+    /// ended (at an error, or after the root value: nothing more to feed).
+    pub(crate) fn feed(&mut self, tape: &mut Tape) -> bool {
+        loop {
+            if self.rules.all_repairs() && self.pending.is_none() {
+                self.complete = true;
+                if let Some(ev) = self.fast() {
+                    tape.event(self, ev);
+                    continue;
+                }
+            }
+            let snapshot = self.snapshot();
+            let mark = tape.mark();
+            let was = self.truncated;
+            let from = self.pos;
+            let next = self.read();
+            let cut = self.truncated && !was;
+            // A step that went straight to its token (past whitespace,
+            // comments and a comma) along a path that says how far it
+            // looked is decided once that much has arrived; any other, once
+            // the horizon has.
+            let straight = self.reach != usize::MAX && self.straight_from(from);
+            let decided = !cut
+                && match straight {
+                    true => self.reach < self.end,
+                    false => self.pos.saturating_add(HORIZON) <= self.end,
+                };
+            if !decided {
+                self.restore(snapshot);
+                tape.rewind(mark);
+                return false;
+            }
+            match next {
+                Ok(ev) => {
+                    tape.event(self, ev);
+                    if let Event::Eof = ev {
+                        return true;
+                    }
+                }
+                Err(e) => {
+                    tape.fail(e, self.token_start);
+                    return true;
+                }
+            }
+        }
+    }
+
+    /// Whether only whitespace, comments and one comma stand between
+    /// `from` and the last event's token.
+    fn straight_from(&self, from: usize) -> bool {
+        let (b, to) = (self.b, self.token_start);
+        if to < from {
+            return false;
+        }
+        let mut i = super::lex::next_significant(b, from, to);
+        if i < to && b[i] == b',' {
+            i = super::lex::next_significant(b, i + 1, to);
+        }
+        i >= to
+    }
+
+    /// Writes onto `tape`, after what [`feed`](Self::feed) wrote, the rest
+    /// of the read as if the text ended here (a token cut, containers
+    /// closed), and gives `tape`'s mark and the scanner's state from
+    /// before it, for [`untail`](Self::untail) to take it all back.
+    pub(crate) fn tail(&mut self, tape: &mut Tape) -> Tail {
+        let back = Tail {
+            snapshot: self.snapshot(),
+            mark: tape.mark(),
+        };
+        self.tape_rest(tape);
+        back
+    }
+
+    /// Takes back what [`tail`](Self::tail) read.
+    pub(crate) fn untail(&mut self, tape: &mut Tape, back: Tail) {
+        self.restore(back.snapshot);
+        tape.rewind(back.mark);
+    }
+}
+
+/// What [`Scanner::tail`] took, to give back.
+pub(crate) struct Tail {
+    snapshot: Snapshot,
+    mark: TapeMark,
+}
+
+/// A scan of `text` from its start, fed in pieces (every prefix ending at
+/// `cuts`), then to its end: what a stream's scanner writes. For tests.
+#[cfg(test)]
+pub(crate) fn fed_in_pieces(text: &str, opts: &super::ScanOptions, cuts: &[usize]) -> (Tape, bool) {
+    let span = 0..text.len();
+    let mut paused = Scanner::over(&text[..0], std::slice::from_ref(&(0..0)), opts).pause();
+    let _ = span;
+    let mut tape = Tape::new();
+    let mut ended = false;
+    for &cut in cuts {
+        let mut scan = Scanner::resume(&text[..cut], paused);
+        if !ended {
+            ended = scan.feed(&mut tape);
+        }
+        paused = scan.pause();
+    }
+    let mut scan = Scanner::resume(text, paused);
+    if !ended {
+        scan.feed(&mut tape);
+        scan.tape_rest(&mut tape);
+    }
+    (tape, ended)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scan::ScanOptions;
+
+    fn events(tape: &Tape, text: &str) -> Vec<String> {
+        let mut c = tape.cursor(text);
+        let mut out = Vec::new();
+        loop {
+            match c.next() {
+                Ok(ev) => {
+                    let t = match ev {
+                        Event::Key(t) | Event::Str(t) => c.str(t).to_owned(),
+                        Event::Num(n) => c.str(n.text).to_owned(),
+                        _ => String::new(),
+                    };
+                    out.push(format!(
+                        "{ev:?} {t:?} at {} complete {}",
+                        c.offset(),
+                        c.complete()
+                    ));
+                    if let Event::Eof = ev {
+                        break;
+                    }
+                }
+                Err(e) => {
+                    out.push(format!("error {e}"));
+                    break;
+                }
+            }
+        }
+        out
+    }
+
+    fn one_shot(text: &str, opts: &ScanOptions) -> Vec<String> {
+        let span = 0..text.len();
+        let mut tape = Tape::new();
+        Scanner::over(text, std::slice::from_ref(&span), opts).tape(&mut tape);
+        events(&tape, text)
+    }
+
+    /// Fed in two pieces, split anywhere, a text tapes as it does read
+    /// whole; and the tape of a prefix with its tail is the prefix's
+    /// one-shot tape.
+    fn same_in_pieces(text: &str, opts: &ScanOptions) {
+        let whole = one_shot(text, opts);
+        let bounds: Vec<usize> = (0..=text.len())
+            .filter(|&i| text.is_char_boundary(i))
+            .collect();
+        for &cut in &bounds {
+            let (tape, _) = fed_in_pieces(text, opts, &[cut]);
+            assert_eq!(events(&tape, text), whole, "{text:?} cut at {cut}");
+        }
+        // Every byte its own push.
+        let (tape, _) = fed_in_pieces(text, opts, &bounds);
+        assert_eq!(events(&tape, text), whole, "{text:?} byte by byte");
+        // Each prefix's view: what was fed, and its tail.
+        let span = 0..0;
+        let mut paused = Scanner::over(&text[..0], std::slice::from_ref(&span), opts).pause();
+        let mut tape = Tape::new();
+        let mut ended = false;
+        for &cut in &bounds {
+            let prefix = &text[..cut];
+            let mut scan = Scanner::resume(prefix, paused);
+            if !ended {
+                ended = scan.feed(&mut tape);
+            }
+            let back = scan.tail(&mut tape);
+            if cut > 0 {
+                assert_eq!(events(&tape, prefix), one_shot(prefix, opts), "{prefix:?}");
+            }
+            scan.untail(&mut tape, back);
+            paused = scan.pause();
+        }
+    }
+
+    const TEXTS: &[&str] = &[
+        r#"{"a": 1, "b": [true, null, "x\"y"], "c": {"d": -2.5e3}}"#,
+        "{'a': 'single', b: unquoted, \"c\": [1, 2,], // note\n d: True}",
+        r#"{"msg": ""hi" she said", "n": 0x1F}"#,
+        r#"[1, 2, 3"#,
+        r#"{"a": "b}"#,
+        "Here you go: {\"a\": 1}",
+        r#"{"a": [1, 2}, "b": "he said "hi" to me"}"#,
+        r#"{"k": 4,250, "w": 5 kg}"#,
+    ];
+
+    #[test]
+    fn a_text_fed_in_pieces_tapes_as_read_whole() {
+        for text in TEXTS {
+            for partial in [false, true] {
+                let opts = ScanOptions {
+                    max_depth: 128,
+                    multi: false,
+                    partial,
+                    rules: Rules::DEFAULT,
+                };
+                same_in_pieces(text, &opts);
+            }
+        }
+    }
+
+    /// Long messy texts (past the horizon), fed in pieces of every few
+    /// sizes: the events decided early are the one-shot read's.
+    #[test]
+    fn long_messy_texts_fed_in_pieces_tape_as_read_whole() {
+        let mut texts = Vec::new();
+        let mut single = String::from("{'items': [");
+        let mut bare = String::from("{items: [");
+        let mut mixed = String::from("Sure:\n```json\n[");
+        for i in 0..400 {
+            single.push_str(&format!("{{'id': {i}, 'name': 'item {i}', 'ok': True}}, "));
+            bare.push_str(&format!(
+                "{{id: {i}, name: \"it's {i}\", tags: [a, b,],}}, "
+            ));
+            mixed.push_str(&format!(
+                "{{\"id\": {i}, note: 'say \"hi\" {i}', // c\n \"v\": [1, 2,], \"w\": {{'x': None}}, \"q\": \"he said \"hi\" to me\", \"kg\": 5 kg, \"n\": 4,250, \"m\": (1, 2)}},\n"
+            ));
+        }
+        single.push_str("]}");
+        bare.push_str("]}");
+        mixed.push_str("]\n```\nDone.");
+        texts.push(single);
+        texts.push(bare);
+        texts.push(mixed);
+        for text in &texts {
+            for partial in [false, true] {
+                let opts = ScanOptions {
+                    max_depth: 128,
+                    multi: false,
+                    partial,
+                    rules: Rules::DEFAULT,
+                };
+                let whole = one_shot(text, &opts);
+                for size in [1, 7, 16, 61, 1000] {
+                    let cuts: Vec<usize> = (1..text.len())
+                        .step_by(size)
+                        .filter(|&i| text.is_char_boundary(i))
+                        .collect();
+                    let (tape, _) = fed_in_pieces(text, &opts, &cuts);
+                    assert_eq!(events(&tape, text), whole, "pieces of {size}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_corpora_fed_in_pieces_tape_as_read_whole() {
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/corpus");
+        let opts = ScanOptions {
+            max_depth: 128,
+            multi: false,
+            partial: true,
+            rules: Rules::DEFAULT,
+        };
+        for file in [
+            "json_repair.jsonl",
+            "jsonrepair_js.jsonl",
+            "partial_json_parser.jsonl",
+        ] {
+            let all = std::fs::read_to_string(format!("{dir}/{file}")).unwrap();
+            for line in all.lines() {
+                let case: serde_json::Value = serde_json::from_str(line).unwrap();
+                let Some(input) = case["input"].as_str() else {
+                    continue;
+                };
+                if input.len() > 400 {
+                    continue;
+                }
+                same_in_pieces(input, &opts);
+            }
+        }
+    }
+}
