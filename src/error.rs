@@ -350,6 +350,18 @@ impl Error {
         self.inner.cut
     }
 
+    /// Invalid UTF-8 at byte `at` of `bytes` (the text before it valid),
+    /// located in that text.
+    #[cold]
+    pub(crate) fn invalid_utf8(bytes: &[u8], at: usize) -> Error {
+        let err = Error::at(
+            ErrorKind::InvalidUtf8,
+            format_args!("invalid UTF-8 at byte {at}"),
+            at,
+        );
+        err.locate(std::str::from_utf8(&bytes[..at]).unwrap_or_default())
+    }
+
     /// A value cut off at the end where only a complete one may stand.
     #[cold]
     pub(crate) fn truncated(offset: usize) -> Error {

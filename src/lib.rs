@@ -296,8 +296,8 @@ mod write;
 
 pub use contract::{Contract, Violation, Violations};
 pub use decoder::Decoder;
-pub use extract::Candidate;
 pub use error::{Error, ErrorKind, Result};
+pub use extract::Candidate;
 pub use partial::{Allow, Partial, View};
 #[cfg(feature = "schema")]
 pub use schema::{anthropic_schema, openai_schema, prompt, schema};
@@ -306,6 +306,7 @@ pub use serde_llm_derive::Partial;
 #[cfg(feature = "futures")]
 pub use stream::futures::{DeltaStream, StreamError};
 pub use stream::{Delta, Path, Segment, StreamDecoder};
+pub use text::Utf8Text;
 
 /// What generated code uses. Not a public API.
 #[doc(hidden)]
