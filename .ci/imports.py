@@ -11,8 +11,17 @@ comes from. Prints each circle (every import in it, and a shortest cycle
 through each) and fails if there is one; also fails if an engine module
 imports `schema` (the runtime-schema layer sits above the engine).
 
-    python3 .ci/imports.py          # check
-    python3 .ci/imports.py --graph  # print the graph, one module a line
+An import listed in KNOWN is left out of the check, said at each run, and
+must still exist (the list cannot go stale); `--strict` checks without it.
+
+What it cannot see: a method is no path, so a call of a method an `impl`
+in another module defines is not counted (`partial::grow::Local` calls
+`Decoder::part`, which `choose` defines: a view's part re-enters the
+pipeline, as JSON inside a string does).
+
+    python3 .ci/imports.py            # check
+    python3 .ci/imports.py --strict   # check, KNOWN imports included
+    python3 .ci/imports.py --graph    # print the graph, one module a line
     python3 .ci/imports.py --self-test
 """
 
@@ -24,6 +33,13 @@ ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "src")
 
 # Modules allowed to import `schema`: itself (the crate root is no module).
 ABOVE_ENGINE = {"schema"}
+
+# Imports that close a circle, left until the work that removes them.
+KNOWN = {
+    ("de", "decoder"): "JSON inside a string (`de::json_in_string`) is decoded by "
+                       "re-entering the pipeline (`decoder::nested_value`); it goes "
+                       "when the tape reads it (issue 19)",
+}
 
 # A char literal: one character, an escape, or a `\u{…}` escape (a lifetime
 # such as `'a` has no closing quote).
@@ -334,7 +350,16 @@ def main():
         for m in sorted(edges):
             print(f"{m} -> {' '.join(sorted(edges[m])) or '(nothing)'}")
         return 0
-    if not check(edges):
+    ok = True
+    if "--strict" not in sys.argv:
+        for (a, b), why in sorted(KNOWN.items()):
+            if b not in edges.get(a, {}):
+                ok = False
+                print(f"{a} -> {b} is listed as known but is gone: take it off KNOWN")
+                continue
+            print(f"known, left out: {a} -> {b}  ({edges[a][b]}): {why}")
+            del edges[a][b]
+    if not check(edges) or not ok:
         return 1
     print(f"no import circles among {len(edges)} modules")
     return 0

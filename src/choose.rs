@@ -12,10 +12,10 @@ use std::collections::HashSet;
 use std::ops::Range;
 
 use crate::de;
-use crate::decoder::Decoder;
 use crate::error::Hint;
 use crate::error::{Error, ErrorKind, Result};
 use crate::extract::{self, Candidate};
+use crate::options::Decoder;
 use crate::report::Coercion;
 use crate::report::{Reading, Repair, RepairKind, Strategy};
 use crate::scan::tape::{Summary, Tape};

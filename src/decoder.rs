@@ -1,5 +1,6 @@
-//! [`Decoder`]: the options and the public entry points. The choice among
-//! candidate spans is `choose`'s job.
+//! [`Decoder`]'s builder and its public entry points (the value itself, the
+//! options, is `options`'s). The choice among candidate spans is
+//! `choose`'s job.
 
 use std::sync::Arc;
 
@@ -13,6 +14,7 @@ use crate::contract::Contract;
 use crate::de::{Deserializer, Policy};
 use crate::error::{Error, ErrorKind, Result};
 use crate::extract::{self, Candidate, Strategies};
+use crate::options::Decoder;
 use crate::partial::{Partial, View};
 use crate::policy::{Accept, Allow, Rules};
 use crate::prose;
@@ -22,30 +24,6 @@ use crate::shape::{self, Scalar, Shape};
 use crate::text::{self, line_column, Utf8Text};
 use crate::watch::{self, Watch};
 use crate::write;
-
-/// A configured decoder. [`from_llm_str`](crate::from_llm_str) and
-/// [`repair`](crate::repair) use `Decoder::new()`.
-///
-/// ```
-/// use serde_llm::{Decoder, Strategy};
-///
-/// #[derive(Debug, PartialEq, serde::Deserialize)]
-/// struct Point { x: i32, y: i32 }
-///
-/// let decoder = Decoder::new().max_depth(16).strategy(Strategy::Balanced, false);
-/// let p: Point = decoder.decode("```json\n{x: 1, y: 2}\n```").unwrap();
-/// assert_eq!(p, Point { x: 1, y: 2 });
-/// ```
-#[derive(Clone, Debug)]
-pub struct Decoder {
-    pub(crate) max_depth: usize,
-    pub(crate) strategies: Strategies,
-    pub(crate) allow: Allow,
-    pub(crate) rules: Rules,
-    pub(crate) max_repairs: Option<usize>,
-    pub(crate) accept: Option<Accept>,
-    lossy: bool,
-}
 
 impl Default for Decoder {
     fn default() -> Self {

@@ -281,6 +281,7 @@ mod de;
 mod decoder;
 mod error;
 mod extract;
+mod options;
 pub mod partial;
 mod policy;
 mod prose;
@@ -295,9 +296,9 @@ mod work;
 mod write;
 
 pub use contract::{Contract, Violation, Violations};
-pub use decoder::Decoder;
 pub use error::{Error, ErrorKind, Result};
 pub use extract::Candidate;
+pub use options::Decoder;
 pub use partial::{Allow, Partial, View};
 #[cfg(feature = "schema")]
 pub use schema::{anthropic_schema, openai_schema, prompt, schema};
