@@ -12,10 +12,10 @@ use std::collections::HashSet;
 use std::ops::Range;
 
 use crate::de;
-use crate::decoder::Decoder;
 use crate::error::Hint;
 use crate::error::{Error, ErrorKind, Result};
 use crate::extract::{self, Candidate};
+use crate::options::Decoder;
 use crate::report::Coercion;
 use crate::report::{Reading, Repair, RepairKind, Strategy};
 use crate::scan::tape::{Summary, Tape};
@@ -262,17 +262,7 @@ impl<R> Tally<R> {
 
 /// The error for a reading refused because it is prose, not JSON.
 fn prose_error(text: &str, span: &Range<usize>) -> Error {
-    let mut snippet: String = text[span.clone()].chars().take(40).collect();
-    if snippet.len() < span.len() {
-        snippet.push('…');
-    }
-    Error::at(
-        ErrorKind::NoJson,
-        format_args!(
-            "no JSON value found: the reply is prose ({snippet:?}); looked for a bare value, ```json fences, <json> tags, and {{…}} or […] spans"
-        ),
-        span.start,
-    )
+    Error::prose(&text[span.clone()], span.start)
 }
 
 impl Decoder {
@@ -953,6 +943,51 @@ fn plan<'a>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The prose error's message, written when read, is the one written at
+    /// once before: the first 40 characters quoted (escaped as `{:?}`
+    /// does), `…` after them if there are more.
+    #[test]
+    fn prose_message_as_before() {
+        fn before(text: &str, span: &Range<usize>) -> String {
+            let mut snippet: String = text[span.clone()].chars().take(40).collect();
+            if snippet.len() < span.len() {
+                snippet.push('…');
+            }
+            format!(
+                "no JSON value found: the reply is prose ({snippet:?}); looked for a bare value, ```json fences, <json> tags, and {{…}} or […] spans"
+            )
+        }
+        let long = "I'm sorry, I can't help with that request. \"Quoted\"\ttab";
+        let wide = "\u{e9}".repeat(39) + "\u{1f600}\u{1f600}" + "\u{20ac}";
+        let exactly = "x".repeat(40);
+        for text in [
+            "",
+            "No.",
+            long,
+            &wide,
+            &exactly,
+            "line\nbreak \u{7f} \\ end",
+        ] {
+            let third = crate::text::floor_char_boundary(text, text.len().min(3));
+            for span in [0..text.len(), third..text.len()] {
+                let e = prose_error(text, &span);
+                let want = before(text, &span);
+                assert_eq!(e.message(), want, "{text:?} {span:?}");
+                assert_eq!(e.kind(), ErrorKind::NoJson);
+                assert_eq!(e.offset(), Some(span.start));
+                assert_eq!(e.to_string(), want);
+                assert!(format!("{e:?}").contains(&format!("{want:?}")));
+                let feedback = format!("$: {want}; reply with the JSON value only");
+                assert_eq!(e.feedback(), feedback);
+                assert_eq!(e.clone().message(), want);
+            }
+        }
+        assert_eq!(
+            prose_error("Sure thing", &(0..10)).message(),
+            "no JSON value found: the reply is prose (\"Sure thing\"); looked for a bare value, ```json fences, <json> tags, and {…} or […] spans"
+        );
+    }
 
     /// A value that is the whole reply, fence or tag is not beaten by a
     /// lighter span nested inside it; a reading that made structure of

@@ -16,14 +16,47 @@ use serde::forward_to_deserialize_any;
 
 use crate::coerce::{self, NameMatch};
 use crate::error::{quote, Error, ErrorKind, Found, Hint, Result, Segment};
-use crate::partial::{Allow, FIELD, PARTS, TOKEN};
-use crate::policy::Rules;
+use crate::policy::{Allow, Rules};
 use crate::report::CoercionKind;
 use crate::report::{Coercion, Repair};
 use crate::scan::tape::Cursor;
 use crate::scan::{classify, lex, parse_f64, Event, NumValue, Number, ScanOptions, Scanner, Text};
 
 pub(crate) mod buffered;
+
+/// The reserved newtype name the Deserializer recognises as "this value may
+/// be incomplete" (the idea of serde_json's `RawValue`).
+pub(crate) const TOKEN: &str = "$serde_llm::private::Partial";
+
+/// The reserved newtype name for "this value may be cut, as a container
+/// only": its parts so far, each complete. What a field marked partial
+/// whose view takes no cut value (a list of dates) is read with.
+pub(crate) const PARTS: &str = "$serde_llm::private::Parts";
+
+/// The reserved newtype name for "a field of a view, read as any struct
+/// field is": the decoder reads it as it is; from content serde buffered,
+/// a value cut there is missing, as it is in the reply.
+pub(crate) const FIELD: &str = "$serde_llm::private::Field";
+
+impl Allow {
+    /// The kind of the value an event starts (`None` for keys and ends).
+    pub(crate) fn of(ev: &Event<'_>) -> Option<Allow> {
+        Some(match ev {
+            Event::Str(_) => Allow::STR,
+            Event::StartArray => Allow::ARR,
+            Event::StartObject => Allow::OBJ,
+            Event::Null => Allow::NULL,
+            Event::Bool(_) => Allow::BOOL,
+            Event::Num(n) => match n.value {
+                NumValue::NonFinite(v) if v.is_nan() => Allow::NAN,
+                NumValue::NonFinite(v) if v > 0.0 => Allow::INFINITY,
+                NumValue::NonFinite(_) => Allow::NEG_INFINITY,
+                _ => Allow::NUM,
+            },
+            _ => return None,
+        })
+    }
+}
 
 /// How incomplete values are treated in one decode.
 #[derive(Clone, Copy, Debug)]
@@ -178,7 +211,7 @@ impl<'a, 'de> Deserializer<'a, 'de> {
         seed: S,
         start: usize,
     ) -> Result<S::Value> {
-        let refused = buffered::refused();
+        let refused = crate::error::refused();
         let value = seed.deserialize(&mut *self).map_err(|e| {
             let e = self.place_root(e, start).or_at(self.scan.offset());
             // Met where the reply was cut off: the cut's, maybe.
@@ -187,7 +220,7 @@ impl<'a, 'de> Deserializer<'a, 'de> {
                 false => e,
             }
         })?;
-        if buffered::refused() != refused && self.scan.reached_cut() {
+        if crate::error::refused() != refused && self.scan.reached_cut() {
             return Err(Error::truncated(start));
         }
         Ok(value)
@@ -1379,12 +1412,12 @@ impl<'de> de::SeqAccess<'de> for SeqAccess<'_, '_, 'de> {
                 self.de.positional_at = at;
             }
             // Refusals are counted for the cut element only.
-            let refused = cut.then(buffered::refused);
+            let refused = cut.then(crate::error::refused);
             return match seed.deserialize(&mut *self.de) {
                 // The last element, cut off, read as a way around a cut value
                 // it refused (see `buffered::refused`): left out.
-                Ok(_) if refused.is_some_and(|n| n != buffered::refused()) => {
-                    buffered::forgive(refused);
+                Ok(_) if refused.is_some_and(|n| n != crate::error::refused()) => {
+                    crate::error::forgive(refused);
                     self.de.scan.drain_to(self.depth)?;
                     self.skip_rest()?;
                     self.done = true;
@@ -1408,7 +1441,7 @@ impl<'de> de::SeqAccess<'de> for SeqAccess<'_, '_, 'de> {
                         && !e.restarts()
                         && e.hint().is_none() =>
                 {
-                    buffered::forgive(refused);
+                    crate::error::forgive(refused);
                     // To the array's own depth (a peeked opener at the very
                     // end may not be on the scanner's stack yet).
                     self.de.scan.drain_to(self.depth)?;
@@ -1419,7 +1452,7 @@ impl<'de> de::SeqAccess<'de> for SeqAccess<'_, '_, 'de> {
                 // A typed element decides by its own marker; rejected at its
                 // start, the cut last element is left out.
                 Err(e) if e.rejected_at() == Some(at) => {
-                    buffered::forgive(refused);
+                    crate::error::forgive(refused);
                     let ev = self.de.scan.next()?;
                     self.de.skip(ev)?;
                     // It was the last element: the array ends here.

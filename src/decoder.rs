@@ -1,73 +1,34 @@
-//! [`Decoder`]: the options and the public entry points. The choice among
-//! candidate spans is `choose`'s job.
+//! [`Decoder`]'s builder and its public entry points (the value itself, the
+//! options, is `options`'s). The choice among candidate spans is
+//! `choose`'s job.
 
-use std::ops::Range;
 use std::sync::Arc;
 
 use std::marker::PhantomData;
 
 use serde::de::DeserializeSeed;
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 
 use crate::choose::{Decoded, Mode, Source};
 use crate::contract::Contract;
 use crate::de::{Deserializer, Policy};
 use crate::error::{Error, ErrorKind, Result};
-use crate::extract::{self, Strategies};
-use crate::partial::{Allow, Partial, View};
-use crate::policy::{Accept, Rules};
+use crate::extract::{self, Candidate, Strategies};
+use crate::options::Decoder;
+use crate::partial::{Partial, View};
+use crate::policy::{Accept, Allow, Rules};
 use crate::prose;
-use crate::report::{CoercionKind, Fix, Reading, Repair, RepairKind, Report, Strategy};
+use crate::report::{CoercionKind, Fix, Reading, RepairKind, Report, Strategy};
 use crate::scan::lex;
 use crate::shape::{self, Scalar, Shape};
-use crate::text::line_column;
+use crate::text::{self, line_column, Utf8Text};
 use crate::watch::{self, Watch};
 use crate::write;
-
-/// A configured decoder. [`from_llm_str`](crate::from_llm_str) and
-/// [`repair`](crate::repair) use `Decoder::new()`.
-///
-/// ```
-/// use serde_llm::{Decoder, Strategy};
-///
-/// #[derive(Debug, PartialEq, serde::Deserialize)]
-/// struct Point { x: i32, y: i32 }
-///
-/// let decoder = Decoder::new().max_depth(16).strategy(Strategy::Balanced, false);
-/// let p: Point = decoder.decode("```json\n{x: 1, y: 2}\n```").unwrap();
-/// assert_eq!(p, Point { x: 1, y: 2 });
-/// ```
-#[derive(Clone, Debug)]
-pub struct Decoder {
-    pub(crate) max_depth: usize,
-    pub(crate) strategies: Strategies,
-    pub(crate) allow: Allow,
-    pub(crate) rules: Rules,
-    pub(crate) max_repairs: Option<usize>,
-    pub(crate) accept: Option<Accept>,
-    lossy: bool,
-}
 
 impl Default for Decoder {
     fn default() -> Self {
         Decoder::new()
     }
-}
-
-/// A place in a reply where the value may be, as
-/// [`Decoder::candidates`] lists them: how it was found and its byte span
-/// in the reply. It serializes as the [`Report`]'s fields of the same names
-/// do: `{"strategy":"fence","span":{"start":21,"end":30}}`.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
-#[non_exhaustive]
-pub struct Candidate {
-    /// How it was found: [`Strategy::Whole`], [`Fence`](Strategy::Fence),
-    /// [`Tag`](Strategy::Tag), [`Balanced`](Strategy::Balanced) or
-    /// [`Trailing`](Strategy::Trailing).
-    pub strategy: Strategy,
-    /// The byte span of the reply that holds it (a fence's or a tag's
-    /// content, without the markers).
-    pub span: Range<usize>,
 }
 
 /// The highest depth limit: serde's visitors recurse once per level, and a
@@ -261,12 +222,9 @@ impl Decoder {
             return out;
         }
         let mut seen = std::collections::HashSet::new();
-        let mut add = |c: extract::Candidate| {
+        let mut add = |c: Candidate| {
             if seen.insert((c.span.start, c.span.end)) {
-                out.push(Candidate {
-                    strategy: c.strategy,
-                    span: c.span,
-                });
+                out.push(c);
             }
         };
         if self.strategies.whole {
@@ -334,7 +292,7 @@ impl Decoder {
     ) -> Result<(T, Report)> {
         let (text, cut) = utf8(bytes)?;
         let (value, mut report) = self.decode_with_report(text)?;
-        mark_cut(&mut report, cut);
+        report.mark_cut(cut);
         Ok((value, report))
     }
 
@@ -357,47 +315,52 @@ impl Decoder {
         self.lossy
     }
 
+    /// The text of `bytes` as this decoder reads them (see [`Utf8Text`]):
+    /// an incomplete UTF-8 sequence at the very end dropped (the reply was
+    /// cut off inside a character); invalid UTF-8 elsewhere an
+    /// [`ErrorKind::InvalidUtf8`] error at the first bad byte, or, with
+    /// [`lossy`](Self::lossy), each invalid sequence replaced by U+FFFD.
+    /// The text [`repair_slice`](Self::repair_slice) and
+    /// [`StreamDecoder`](crate::StreamDecoder) read (and
+    /// [`decode_slice`](Self::decode_slice), which never replaces); for a
+    /// tool that decodes the text some other way, or shows it with a
+    /// report of decoding it.
+    ///
+    /// ```
+    /// let d = serde_llm::Decoder::new();
+    /// let read = d.text_of(b"{\"a\": \"caf\xc3")?;
+    /// let (value, mut report) = d.decode_with_report::<serde_json::Value>(read.text())?;
+    /// read.mark(&mut report);
+    /// assert_eq!(value, serde_json::json!({"a": "caf"}));
+    /// assert!(report.truncated);
+    /// assert!(d.text_of(b"[\xff]").is_err());
+    /// # Ok::<(), serde_llm::Error>(())
+    /// ```
+    pub fn text_of<'b>(&self, bytes: &'b [u8]) -> Result<Utf8Text<'b>> {
+        text::read_utf8(bytes, self.lossy).map_err(|at| Error::invalid_utf8(bytes, at))
+    }
+
     /// Recovers the value in `bytes` as compact JSON text (see
     /// [`repair`](Self::repair) and [`decode_slice`](Self::decode_slice)
     /// for bytes that are not UTF-8, and [`lossy`](Self::lossy)).
     pub fn repair_slice(&self, bytes: &[u8]) -> Result<String> {
-        match utf8(bytes) {
+        let read = self.text_of(bytes)?;
+        if read.replaced.is_empty() {
             // A character cut off at the end changes only the report.
-            Ok((text, _)) => self.repair(text),
-            Err(e) if !self.lossy => Err(e),
-            Err(_) => self.repair_slice_with_report(bytes).map(|(s, _)| s),
+            self.repair(&read.text)
+        } else {
+            self.repair_with_report(&read.text).map(|(s, _)| s)
         }
     }
 
-    /// Like [`repair_slice`](Self::repair_slice), and tells what was done.
+    /// Like [`repair_slice`](Self::repair_slice), and tells what was done
+    /// (each sequence a [`lossy`](Self::lossy) decoder replaced is a
+    /// [`RepairKind::InvalidUtf8`] at its offset in the replaced text).
     pub fn repair_slice_with_report(&self, bytes: &[u8]) -> Result<(String, Report)> {
-        match utf8(bytes) {
-            Ok((text, cut)) => {
-                let (json, mut report) = self.repair_with_report(text)?;
-                mark_cut(&mut report, cut);
-                Ok((json, report))
-            }
-            Err(e) if !self.lossy => Err(e),
-            Err(_) => {
-                let tail = incomplete_tail(bytes);
-                let mut text = String::with_capacity(tail + 16);
-                let mut replaced = Vec::new();
-                for chunk in bytes[..tail].utf8_chunks() {
-                    text.push_str(chunk.valid());
-                    if !chunk.invalid().is_empty() {
-                        replaced.push(Repair {
-                            kind: RepairKind::InvalidUtf8,
-                            offset: text.len(),
-                        });
-                        text.push(char::REPLACEMENT_CHARACTER);
-                    }
-                }
-                let (json, mut report) = self.repair_with_report(&text)?;
-                report.add_repairs(replaced);
-                mark_cut(&mut report, (tail < bytes.len()).then_some(tail));
-                Ok((json, report))
-            }
-        }
+        let read = self.text_of(bytes)?;
+        let (json, mut report) = self.repair_with_report(&read.text)?;
+        read.mark(&mut report);
+        Ok((json, report))
     }
 
     /// Decodes into `T` and tells what was done to the text.
@@ -623,7 +586,7 @@ impl Decoder {
         let span = c.span.start..c.span.start + len;
         // Nor when that span is bracketed prose (`[ ]`, a citation `[3]`
         // before a word): the tolerant path does not take it either.
-        let balanced = extract::Candidate {
+        let balanced = Candidate {
             span: span.clone(),
             strategy: Strategy::Balanced,
         };
@@ -878,51 +841,10 @@ fn write_out<'de>(
     })
 }
 
-/// The text of `bytes`, and where an incomplete UTF-8 sequence at the very
-/// end (a reply cut off inside a character) was dropped. Invalid UTF-8
-/// elsewhere is an error at the first bad byte.
+/// The text of `bytes` and where a character cut off at the very end was
+/// dropped, refusing invalid UTF-8: an error at the first bad byte.
 fn utf8(bytes: &[u8]) -> Result<(&str, Option<usize>)> {
-    let tail = incomplete_tail(bytes);
-    let cut = (tail < bytes.len()).then_some(tail);
-    std::str::from_utf8(&bytes[..tail])
-        .map(|text| (text, cut))
-        .map_err(|e| {
-            let good = e.valid_up_to();
-            let err = Error::at(
-                ErrorKind::InvalidUtf8,
-                format_args!("invalid UTF-8 at byte {good}"),
-                good,
-            );
-            // Locate within the valid prefix (the bad byte is where it ends).
-            err.locate(std::str::from_utf8(&bytes[..good]).unwrap_or_default())
-        })
-}
-
-/// Where an incomplete UTF-8 sequence at the end of `bytes` starts (the
-/// lead byte and fewer continuation bytes than it announces), or the length.
-fn incomplete_tail(bytes: &[u8]) -> usize {
-    let n = bytes.len();
-    let Some(lead) = (n.saturating_sub(4)..n)
-        .rev()
-        .find(|&i| bytes[i] & 0xC0 != 0x80)
-    else {
-        return n;
-    };
-    match std::str::from_utf8(&bytes[lead..]) {
-        Err(e) if e.valid_up_to() == 0 && e.error_len().is_none() => lead,
-        _ => n,
-    }
-}
-
-/// Records a character dropped at the end as truncation.
-pub(crate) fn mark_cut(report: &mut Report, cut: Option<usize>) {
-    if let Some(offset) = cut {
-        report.truncated = true;
-        report.add_repairs([Repair {
-            kind: RepairKind::TruncatedValue,
-            offset,
-        }]);
-    }
+    text::read_utf8_strict(bytes).map_err(|at| Error::invalid_utf8(bytes, at))
 }
 
 /// The byte offset of a 1-based line and column as serde_json counts them

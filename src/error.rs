@@ -2,6 +2,7 @@
 //! JSON path.
 
 use std::fmt::{self, Display};
+use std::sync::OnceLock;
 
 use serde::de::{Expected, Unexpected};
 
@@ -164,7 +165,7 @@ pub struct Error {
 #[derive(Clone)]
 struct ErrorImpl {
     kind: ErrorKind,
-    message: String,
+    message: Message,
     offset: Option<usize>,
     line: usize,
     column: usize,
@@ -193,6 +194,32 @@ struct ErrorImpl {
     /// What went wrong in words for the model (see [`Error::feedback`]),
     /// when it differs from the message.
     detail: Option<String>,
+}
+
+/// An error's message: written when the error is made, or, for the one a
+/// decode makes for each prose span it tries and mostly drops, written the
+/// first time it is read.
+#[derive(Clone)]
+enum Message {
+    Text(String),
+    /// No JSON value: the reply is prose, and begins with `snippet`.
+    Prose {
+        snippet: String,
+        text: OnceLock<String>,
+    },
+}
+
+impl Message {
+    fn as_str(&self) -> &str {
+        match self {
+            Message::Text(text) => text,
+            Message::Prose { snippet, text } => text.get_or_init(|| {
+                format!(
+                    "no JSON value found: the reply is prose ({snippet:?}); looked for a bare value, ```json fences, <json> tags, and {{…}} or […] spans"
+                )
+            }),
+        }
+    }
 }
 
 /// What a restarted decode reads differently, learned from an earlier try.
@@ -226,7 +253,7 @@ impl Error {
         Error {
             inner: Box::new(ErrorImpl {
                 kind,
-                message: message.to_string(),
+                message: Message::Text(message.to_string()),
                 offset: None,
                 line: 0,
                 column: 0,
@@ -242,6 +269,25 @@ impl Error {
                 detail: None,
             }),
         }
+    }
+
+    /// No JSON value: `prose`, starting at `offset`, is prose. Its message
+    /// quotes the first 40 characters (`…` after them if there are more),
+    /// and is written only when it is read.
+    pub(crate) fn prose(prose: &str, offset: usize) -> Error {
+        let end = prose.char_indices().nth(40).map_or(prose.len(), |(i, _)| i);
+        let mut snippet = String::with_capacity(end + '…'.len_utf8());
+        snippet.push_str(&prose[..end]);
+        if end < prose.len() {
+            snippet.push('…');
+        }
+        let mut e = Error::new(ErrorKind::NoJson, "");
+        e.inner.message = Message::Prose {
+            snippet,
+            text: OnceLock::new(),
+        };
+        e.inner.offset = Some(offset);
+        e
     }
 
     /// A repair of a kind the decoder's rules deny.
@@ -350,6 +396,18 @@ impl Error {
         self.inner.cut
     }
 
+    /// Invalid UTF-8 at byte `at` of `bytes` (the text before it valid),
+    /// located in that text.
+    #[cold]
+    pub(crate) fn invalid_utf8(bytes: &[u8], at: usize) -> Error {
+        let err = Error::at(
+            ErrorKind::InvalidUtf8,
+            format_args!("invalid UTF-8 at byte {at}"),
+            at,
+        );
+        err.locate(std::str::from_utf8(&bytes[..at]).unwrap_or_default())
+    }
+
     /// A value cut off at the end where only a complete one may stand.
     #[cold]
     pub(crate) fn truncated(offset: usize) -> Error {
@@ -374,7 +432,7 @@ impl Error {
 
     /// The message without location or path, e.g. `missing field `score``.
     pub fn message(&self) -> &str {
-        &self.inner.message
+        self.inner.message.as_str()
     }
 
     /// Byte offset of the fault in the text that was passed in, when known.
@@ -426,7 +484,10 @@ impl Error {
             return lines.join("\n");
         }
         if e.kind == ErrorKind::Rejected {
-            return e.detail.clone().unwrap_or_else(|| e.message.clone());
+            return e
+                .detail
+                .clone()
+                .unwrap_or_else(|| e.message.as_str().to_owned());
         }
         // The caller's type, not the reply, is at fault.
         if e.kind == ErrorKind::Borrowed {
@@ -446,14 +507,17 @@ impl Error {
                 "the reply is cut off here; send the complete JSON".to_owned()
             }
             (ErrorKind::NoJson, _, _) => {
-                let looked = if e.message.contains("looked for") {
+                let looked = if e.message.as_str().contains("looked for") {
                     ""
                 } else {
                     " (looked for a bare value, ```json fences, <json> tags, and {…} or […] spans)"
                 };
-                format!("{}{looked}; reply with the JSON value only", e.message)
+                format!(
+                    "{}{looked}; reply with the JSON value only",
+                    e.message.as_str()
+                )
             }
-            _ => e.message.clone(),
+            _ => e.message.as_str().to_owned(),
         };
         format!("{at}: {what}")
     }
@@ -540,7 +604,7 @@ impl Error {
 
     /// Whether this is an [`ambiguous`](Self::ambiguous) name's error.
     pub(crate) fn is_ambiguous(&self) -> bool {
-        self.inner.message.starts_with(AMBIGUOUS)
+        self.inner.message.as_str().starts_with(AMBIGUOUS)
     }
 }
 
@@ -591,10 +655,11 @@ pub(crate) fn is_plain_key(k: &str) -> bool {
 
 impl Display for ErrorImpl {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.message.is_empty() {
+        let message = self.message.as_str();
+        if message.is_empty() {
             f.write_str(self.kind.describe())?;
         } else {
-            f.write_str(&self.message)?;
+            f.write_str(message)?;
         }
         if !self.path.is_empty() {
             write!(f, " at {}", format_path(&self.path))?;
@@ -613,7 +678,7 @@ impl fmt::Debug for ErrorImpl {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("ErrorImpl")
             .field("kind", &self.kind)
-            .field("message", &self.message)
+            .field("message", &self.message.as_str())
             .finish_non_exhaustive()
     }
 }
@@ -624,13 +689,43 @@ impl fmt::Debug for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Error")
             .field("kind", &self.inner.kind)
-            .field("message", &self.inner.message)
+            .field("message", &self.inner.message.as_str())
             .field("offset", &self.inner.offset)
             .field("line", &self.inner.line)
             .field("column", &self.inner.column)
             .field("path", &self.path())
             .field("snippet", &self.inner.snippet)
             .finish()
+    }
+}
+
+// Refusals are counted here, where they are recognised: serde refuses a
+// cut value marked in its buffered content (see `de::buffered`) through
+// `invalid_type`, below; the Deserializer reads the count.
+thread_local! {
+    /// How many cut values this thread's decodes have refused (see
+    /// [`refused`]).
+    static REFUSED: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
+/// Counts a cut value refused where only a complete one may stand.
+pub(crate) fn refuse() {
+    REFUSED.with(|n| n.set(n.get() + 1));
+}
+
+/// How many cut values have been refused on this thread so far. A read that
+/// refused one and still succeeded took a way around the value the reply
+/// was still writing (an untagged enum's next variant, which fits what was
+/// written but is not what is being written): not a value of the reply.
+pub(crate) fn refused() -> u64 {
+    REFUSED.with(std::cell::Cell::get)
+}
+
+/// Takes back the refusals since [`refused`] was `to` (if counted): the
+/// part that made them was left out of the value.
+pub(crate) fn forgive(to: Option<u64>) {
+    if let Some(to) = to {
+        REFUSED.with(|n| n.set(to));
     }
 }
 
@@ -649,7 +744,7 @@ impl serde::de::Error for Error {
             // No JSON value is an `Option`: this is a cut value that content
             // serde buffered holds marked (see `de::buffered`), refused by a
             // field that takes only complete values.
-            crate::de::buffered::refuse();
+            refuse();
             return Error::new(
                 ErrorKind::Truncated,
                 "the reply was cut off before this value was complete",

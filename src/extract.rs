@@ -8,15 +8,27 @@
 
 use std::ops::Range;
 
+use serde::Serialize;
+
 use crate::report::Strategy;
 use crate::scan::lex;
 use crate::work;
 
-/// A place in the text where a value might be.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) struct Candidate {
-    pub span: Range<usize>,
+/// A place in a reply where the value may be, as
+/// [`Decoder::candidates`](crate::Decoder::candidates) lists them and the
+/// decoder tries them: how it was found and its byte span in the reply. It
+/// serializes as the [`Report`](crate::Report)'s fields of the same names
+/// do: `{"strategy":"fence","span":{"start":21,"end":30}}`.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
+#[non_exhaustive]
+pub struct Candidate {
+    /// How it was found: [`Strategy::Whole`], [`Fence`](Strategy::Fence),
+    /// [`Tag`](Strategy::Tag), [`Balanced`](Strategy::Balanced) or
+    /// [`Trailing`](Strategy::Trailing).
     pub strategy: Strategy,
+    /// The byte span of the reply that holds it (a fence's or a tag's
+    /// content, without the markers).
+    pub span: Range<usize>,
 }
 
 impl Candidate {

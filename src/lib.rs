@@ -281,6 +281,7 @@ mod de;
 mod decoder;
 mod error;
 mod extract;
+mod options;
 pub mod partial;
 mod policy;
 mod prose;
@@ -295,8 +296,9 @@ mod work;
 mod write;
 
 pub use contract::{Contract, Violation, Violations};
-pub use decoder::{Candidate, Decoder};
 pub use error::{Error, ErrorKind, Result};
+pub use extract::Candidate;
+pub use options::Decoder;
 pub use partial::{Allow, Partial, View};
 #[cfg(feature = "schema")]
 pub use schema::{anthropic_schema, openai_schema, prompt, schema};
@@ -305,6 +307,7 @@ pub use serde_llm_derive::Partial;
 #[cfg(feature = "futures")]
 pub use stream::futures::{DeltaStream, StreamError};
 pub use stream::{Delta, Path, Segment, StreamDecoder, Streamable};
+pub use text::Utf8Text;
 
 /// What generated code uses. Not a public API.
 #[doc(hidden)]

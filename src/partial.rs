@@ -51,16 +51,13 @@
 //! assert_eq!(a, Answer { id: 7, title: None, body: None });
 //! ```
 
-use std::marker::PhantomData;
-use std::ops::BitOr;
-
 use serde::de::{Deserialize, Deserializer};
+use std::marker::PhantomData;
 
-use crate::scan::{Event, NumValue};
-
-/// The reserved newtype name the Deserializer recognises as "this value may
-/// be incomplete" (the idea of serde_json's `RawValue`).
-pub(crate) const TOKEN: &str = "$serde_llm::private::Partial";
+use crate::de::{FIELD, PARTS, TOKEN};
+/// The kinds of incomplete value kept: a decoder's option, kept with the
+/// others.
+pub use crate::policy::Allow;
 
 /// Marks a field as allowed to hold an incomplete value:
 /// `#[serde(default, with = "serde_llm::partial")]`. With any other
@@ -128,16 +125,6 @@ where
     value.serialize(serializer)
 }
 
-/// The reserved newtype name for "this value may be cut, as a container
-/// only": its parts so far, each complete. What a field marked partial
-/// whose view takes no cut value (a list of dates) is read with.
-pub(crate) const PARTS: &str = "$serde_llm::private::Parts";
-
-/// The reserved newtype name for "a field of a view, read as any struct
-/// field is": the decoder reads it as it is; from content serde buffered,
-/// a value cut there is missing, as it is in the reply.
-pub(crate) const FIELD: &str = "$serde_llm::private::Field";
-
 /// Reads a field marked partial as far as its view `T` may be cut
 /// ([`View::__cut`]): as [`deserialize`] does; or only its elements or
 /// members so far, each complete (a list of dates); or once complete, as a
@@ -151,93 +138,6 @@ where
         grow::Cut::Grows => deserialize(deserializer),
         grow::Cut::Parts => crate::de::buffered::read(deserializer, PARTS),
         grow::Cut::Whole => crate::de::buffered::read(deserializer, FIELD),
-    }
-}
-
-/// Which kinds of incomplete value an untyped decode keeps (the flags of
-/// partial-json-parser, and its default: all). An incomplete value of a kind
-/// not allowed is left out of its array or object; at the root it is a
-/// [`Truncated`](crate::ErrorKind::Truncated) error.
-///
-/// ```
-/// use serde_llm::{Allow, Decoder};
-/// use serde_json::json;
-///
-/// let cut = r#"["a", "b"#;
-/// let all: serde_json::Value = Decoder::new().decode(cut).unwrap();
-/// assert_eq!(all, json!(["a", "b"]));
-/// let strict = Decoder::new().allow_partial(Allow::ARR | Allow::OBJ);
-/// assert_eq!(strict.decode::<serde_json::Value>(cut).unwrap(), json!(["a"]));
-/// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Allow(u16);
-
-impl Allow {
-    /// A string's prefix.
-    pub const STR: Allow = Allow(1);
-    /// A number cut off (`12` of `123`, `1.` of `1.5`).
-    pub const NUM: Allow = Allow(2);
-    /// An array's elements so far.
-    pub const ARR: Allow = Allow(4);
-    /// An object's members so far.
-    pub const OBJ: Allow = Allow(8);
-    /// `n`, `nu`, `nul` as `null`.
-    pub const NULL: Allow = Allow(16);
-    /// `t`, `tr`, … as `true`, `f`, … as `false`.
-    pub const BOOL: Allow = Allow(32);
-    /// `N`, `Na` as `NaN`.
-    pub const NAN: Allow = Allow(64);
-    /// `I`, `Inf`, … as `Infinity`.
-    pub const INFINITY: Allow = Allow(128);
-    /// `-I`, `-Inf`, … as `-Infinity`.
-    pub const NEG_INFINITY: Allow = Allow(256);
-    /// Every kind (the default).
-    pub const ALL: Allow = Allow(511);
-    /// No incomplete value at all.
-    pub const NONE: Allow = Allow(0);
-
-    /// Whether every kind in `other` is allowed.
-    pub fn contains(self, other: Allow) -> bool {
-        self.0 & other.0 == other.0
-    }
-
-    /// These kinds without those in `other`.
-    pub fn without(self, other: Allow) -> Allow {
-        Allow(self.0 & !other.0)
-    }
-}
-
-impl Allow {
-    /// The kind of the value an event starts (`None` for keys and ends).
-    pub(crate) fn of(ev: &Event<'_>) -> Option<Allow> {
-        Some(match ev {
-            Event::Str(_) => Allow::STR,
-            Event::StartArray => Allow::ARR,
-            Event::StartObject => Allow::OBJ,
-            Event::Null => Allow::NULL,
-            Event::Bool(_) => Allow::BOOL,
-            Event::Num(n) => match n.value {
-                NumValue::NonFinite(v) if v.is_nan() => Allow::NAN,
-                NumValue::NonFinite(v) if v > 0.0 => Allow::INFINITY,
-                NumValue::NonFinite(_) => Allow::NEG_INFINITY,
-                _ => Allow::NUM,
-            },
-            _ => return None,
-        })
-    }
-}
-
-impl BitOr for Allow {
-    type Output = Allow;
-
-    fn bitor(self, rhs: Allow) -> Allow {
-        Allow(self.0 | rhs.0)
-    }
-}
-
-impl Default for Allow {
-    fn default() -> Self {
-        Allow::ALL
     }
 }
 

@@ -2,6 +2,7 @@
 //! needed them is acceptable.
 
 use std::fmt;
+use std::ops::BitOr;
 use std::sync::Arc;
 
 use crate::report::{CoercionKind, Fix, RepairKind, Report};
@@ -87,5 +88,72 @@ mod tests {
         assert!(d.coerce(CoercionKind::StringToNumber));
         assert!(!d.coerce(CoercionKind::RoundFloat));
         assert!(!d.coerce(CoercionKind::NullToString));
+    }
+}
+
+/// Which kinds of incomplete value an untyped decode keeps (the flags of
+/// partial-json-parser, and its default: all). An incomplete value of a kind
+/// not allowed is left out of its array or object; at the root it is a
+/// [`Truncated`](crate::ErrorKind::Truncated) error.
+///
+/// ```
+/// use serde_llm::{Allow, Decoder};
+/// use serde_json::json;
+///
+/// let cut = r#"["a", "b"#;
+/// let all: serde_json::Value = Decoder::new().decode(cut).unwrap();
+/// assert_eq!(all, json!(["a", "b"]));
+/// let strict = Decoder::new().allow_partial(Allow::ARR | Allow::OBJ);
+/// assert_eq!(strict.decode::<serde_json::Value>(cut).unwrap(), json!(["a"]));
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Allow(u16);
+
+impl Allow {
+    /// A string's prefix.
+    pub const STR: Allow = Allow(1);
+    /// A number cut off (`12` of `123`, `1.` of `1.5`).
+    pub const NUM: Allow = Allow(2);
+    /// An array's elements so far.
+    pub const ARR: Allow = Allow(4);
+    /// An object's members so far.
+    pub const OBJ: Allow = Allow(8);
+    /// `n`, `nu`, `nul` as `null`.
+    pub const NULL: Allow = Allow(16);
+    /// `t`, `tr`, … as `true`, `f`, … as `false`.
+    pub const BOOL: Allow = Allow(32);
+    /// `N`, `Na` as `NaN`.
+    pub const NAN: Allow = Allow(64);
+    /// `I`, `Inf`, … as `Infinity`.
+    pub const INFINITY: Allow = Allow(128);
+    /// `-I`, `-Inf`, … as `-Infinity`.
+    pub const NEG_INFINITY: Allow = Allow(256);
+    /// Every kind (the default).
+    pub const ALL: Allow = Allow(511);
+    /// No incomplete value at all.
+    pub const NONE: Allow = Allow(0);
+
+    /// Whether every kind in `other` is allowed.
+    pub fn contains(self, other: Allow) -> bool {
+        self.0 & other.0 == other.0
+    }
+
+    /// These kinds without those in `other`.
+    pub fn without(self, other: Allow) -> Allow {
+        Allow(self.0 & !other.0)
+    }
+}
+
+impl BitOr for Allow {
+    type Output = Allow;
+
+    fn bitor(self, rhs: Allow) -> Allow {
+        Allow(self.0 | rhs.0)
+    }
+}
+
+impl Default for Allow {
+    fn default() -> Self {
+        Allow::ALL
     }
 }

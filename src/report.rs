@@ -7,7 +7,7 @@ use std::str::FromStr;
 
 use serde::Serialize;
 
-use crate::text::{floor_char_boundary, line_column, snippet};
+use crate::text::{floor_char_boundary, line_column, snippet, Utf8Text};
 
 /// How the decoded value was found in the reply.
 ///
@@ -995,6 +995,18 @@ impl Report {
         self.repairs.iter().map(|r| r.count).sum::<usize>() + self.coercions.len() - defaults
     }
 
+    /// Records a character dropped at `cut`, the end of the text decoded
+    /// (the reply was cut off inside it), as truncation.
+    pub(crate) fn mark_cut(&mut self, cut: Option<usize>) {
+        if let Some(offset) = cut {
+            self.truncated = true;
+            self.add_repairs([Repair {
+                kind: RepairKind::TruncatedValue,
+                offset,
+            }]);
+        }
+    }
+
     /// Adds repairs made around the decode (bytes replaced before it, a
     /// character cut off after it): the repairs end in offset order, each
     /// run one entry.
@@ -1478,6 +1490,23 @@ impl FromIterator<Repair> for Repairs {
         let mut all = Repairs::default();
         all.extend(iter);
         all
+    }
+}
+
+// `Utf8Text` is the text module's, which sits below the report: what
+// reading the bytes did is added to a report here.
+impl Utf8Text<'_> {
+    /// Adds what reading the bytes did to `report`, the report of decoding
+    /// [`text`](Utf8Text::text): each sequence replaced a
+    /// [`RepairKind::InvalidUtf8`] at its offset, a character dropped at the
+    /// end a [`RepairKind::TruncatedValue`] (and the report
+    /// [`truncated`](Report::truncated)).
+    pub fn mark(&self, report: &mut Report) {
+        report.add_repairs(self.replaced.iter().map(|&offset| Repair {
+            kind: RepairKind::InvalidUtf8,
+            offset,
+        }));
+        report.mark_cut(self.cut);
     }
 }
 

@@ -3,7 +3,7 @@
 //! `serde_json` escapes them.
 
 use crate::error::{Error, ErrorKind, Result};
-use crate::partial::Allow;
+use crate::policy::Allow;
 use crate::scan::{lex, parse_f64, Event, Events, NumValue};
 
 /// Writes the scanner's value to `out`. With `allow` (the partial policy on),

@@ -39,7 +39,7 @@ use std::process::ExitCode;
 use clap::{ColorChoice, Parser, Subcommand, ValueEnum};
 use serde::de::{DeserializeSeed, IgnoredAny, MapAccess, Visitor};
 use serde_json::Value;
-use serde_llm::{Allow, Decoder, Delta, Error, ErrorKind, Fix, Report, SchemaDecoder};
+use serde_llm::{Allow, Decoder, Delta, Error, ErrorKind, Fix, Report, SchemaDecoder, Utf8Text};
 
 /// Recover the JSON value in what a language model replied.
 ///
@@ -409,27 +409,13 @@ fn load_schema(args: &RepairArgs) -> Result<Option<SchemaDecoder>, String> {
 
 /// One reply decoded against a schema: the value as compact JSON, and the
 /// report.
-fn decode_schema(
-    schema: &SchemaDecoder,
-    bytes: &[u8],
-    lossy: bool,
-) -> Result<(String, Report), Failure> {
-    let decoded = match text_of(bytes, lossy)? {
-        Cow::Borrowed(_) => schema.decode_slice_with_report(bytes),
-        // Invalid UTF-8 replaced (--lossy): the repair of the bytes says
-        // where, as for `extract`.
-        Cow::Owned(text) => schema.decode_with_report(&text).map(|(v, mut report)| {
-            if let Ok((_, replaced)) = schema.decoder().repair_slice_with_report(bytes) {
-                let kind = serde_llm::RepairKind::InvalidUtf8;
-                report
-                    .repairs
-                    .extend(replaced.repairs.into_iter().filter(|r| r.kind == kind));
-                report.repairs.sort_by_key(|r| r.offset);
-            }
-            (v, report)
-        }),
-    };
-    let (value, report) = decoded.map_err(|e| Failure::msg(describe(&e)))?;
+fn decode_schema(schema: &SchemaDecoder, bytes: &[u8]) -> Result<(String, Report), Failure> {
+    let failure = |e: Error| Failure::msg(describe(&e));
+    // The text as the decoder reads it (invalid UTF-8 replaced, with
+    // --lossy), and what reading it did in the report.
+    let read = schema.decoder().text_of(bytes).map_err(failure)?;
+    let (value, mut report) = schema.decode_with_report(read.text()).map_err(failure)?;
+    read.mark(&mut report);
     Ok((value.to_string(), report))
 }
 
@@ -437,11 +423,11 @@ fn decode_schema(
 fn repair(args: &RepairArgs, schema: Option<&SchemaDecoder>) -> Result<(), Failure> {
     let bytes = read_input(args.file.as_deref())?;
     if let Some(schema) = schema {
-        let (json, report) = decode_schema(schema, &bytes, args.decoder.lossy)?;
+        let (json, report) = decode_schema(schema, &bytes)?;
         let json = if args.pretty { pretty(&json) } else { json };
         write_line(&mut io::stdout().lock(), json.as_bytes())?;
         if let Some(format) = args.report {
-            write_report(format, &report, || lossy_text(&bytes))?;
+            write_report(format, &report, || text_of(schema.decoder(), &bytes))?;
         }
         return Ok(());
     }
@@ -458,7 +444,7 @@ fn repair(args: &RepairArgs, schema: Option<&SchemaDecoder>) -> Result<(), Failu
     let json = if args.pretty { pretty(&json) } else { json };
     write_line(&mut io::stdout().lock(), json.as_bytes())?;
     if let Some((format, report)) = report {
-        write_report(format, &report, || lossy_text(&bytes))?;
+        write_report(format, &report, || text_of(&decoder, &bytes))?;
     }
     Ok(())
 }
@@ -565,6 +551,9 @@ fn reply_of_line(line: &[u8], field: Option<&str>, lossy: bool) -> Result<String
         None => "a JSON string holding a reply".to_owned(),
         Some(name) => format!("a JSON object with a string member {}", json_str(name)),
     };
+    // The line is whole (not a reply cut off inside a character): its
+    // bytes are read as one JSON text, every invalid sequence in it refused
+    // or replaced.
     let line = match std::str::from_utf8(line) {
         Ok(text) => Cow::Borrowed(text),
         Err(_) if lossy => String::from_utf8_lossy(line),
@@ -695,11 +684,14 @@ impl<'de> Visitor<'de> for KeyIs<'_> {
 fn extract(args: &ExtractArgs) -> Result<(), Failure> {
     let bytes = read_input(args.file.as_deref())?;
     let decoder = args.decoder.decoder();
-    let text = text_of(&bytes, args.decoder.lossy)?;
+    let read = decoder
+        .text_of(&bytes)
+        .map_err(|e| Failure::msg(describe(&e)))?;
+    let text = read.text();
     let mut out = io::stdout().lock();
     if args.all {
         let mut lines = Vec::new();
-        for c in decoder.candidates(&text) {
+        for c in decoder.candidates(text) {
             let span = &text[c.span.clone()];
             let error = decoder.decode::<Value>(span).err();
             lines.push(candidate_line(&c.strategy, &c.span, error.as_ref(), span));
@@ -708,30 +700,20 @@ fn extract(args: &ExtractArgs) -> Result<(), Failure> {
             .and_then(|()| out.flush())
             .map_err(write_failure)?;
     }
-    let decoded = match &text {
-        // The bytes are UTF-8 but for a character cut off at the end: the
-        // report marks the cut.
-        Cow::Borrowed(_) => decoder.decode_slice_with_report::<Value>(&bytes),
-        // Invalid UTF-8 replaced (--lossy): the decode of the text does not
-        // know where; the repair of the bytes records it.
-        Cow::Owned(text) => decoder
-            .decode_with_report::<Value>(text)
-            .map(|(v, mut report)| {
-                if let Ok((_, replaced)) = decoder.repair_slice_with_report(&bytes) {
-                    let kind = serde_llm::RepairKind::InvalidUtf8;
-                    let replaced = replaced.repairs.into_iter().filter(|r| r.kind == kind);
-                    report.repairs.extend(replaced);
-                    report.repairs.sort_by_key(|r| r.offset);
-                }
-                (v, report)
-            }),
-    };
+    // Offsets in the text read (invalid UTF-8 replaced, with --lossy); what
+    // reading the bytes did is added to the report.
+    let decoded = decoder
+        .decode_with_report::<Value>(text)
+        .map(|(v, mut report)| {
+            read.mark(&mut report);
+            (v, report)
+        });
     let (_, report) = decoded.map_err(|e| Failure::msg(describe(&e)))?;
     if !args.all {
         write_line(&mut out, &text.as_bytes()[report.span.clone()])?;
     }
     if let Some(format) = args.report {
-        write_report(format, &report, || text.clone())?;
+        write_report(format, &report, || Cow::Borrowed(text))?;
     }
     Ok(())
 }
@@ -965,47 +947,13 @@ fn read_input(file: Option<&Path>) -> Result<Vec<u8>, Failure> {
     }
 }
 
-/// The text of `bytes` as the decoder reads it: an incomplete character at
-/// the very end dropped (the reply was cut off inside it), and with `lossy`
-/// each invalid sequence elsewhere replaced by U+FFFD; without it, invalid
-/// UTF-8 is the error `repair` gives.
-fn text_of(bytes: &[u8], lossy: bool) -> Result<Cow<'_, str>, Failure> {
-    match std::str::from_utf8(bytes) {
-        Ok(text) => Ok(Cow::Borrowed(text)),
-        // Only an incomplete character at the very end.
-        Err(e) if e.error_len().is_none() => Ok(Cow::Borrowed(
-            std::str::from_utf8(&bytes[..e.valid_up_to()]).expect("valid up to there"),
-        )),
-        Err(_) if lossy => Ok(lossy_text(bytes)),
-        Err(_) => {
-            let e = Decoder::new()
-                .decode_slice::<serde::de::IgnoredAny>(bytes)
-                .expect_err("the bytes are not UTF-8");
-            Err(Failure::msg(describe(&e)))
-        }
-    }
-}
-
-/// `bytes` with each invalid UTF-8 sequence replaced by U+FFFD and an
-/// incomplete character at the very end dropped: the text whose offsets
-/// the report of a lossy decode counts (that of any decode, when the bytes
-/// are UTF-8).
-fn lossy_text(bytes: &[u8]) -> Cow<'_, str> {
-    if let Ok(text) = std::str::from_utf8(bytes) {
-        return Cow::Borrowed(text);
-    }
-    let mut text = String::with_capacity(bytes.len() + 16);
-    let mut chunks = bytes.utf8_chunks().peekable();
-    while let Some(chunk) = chunks.next() {
-        text.push_str(chunk.valid());
-        let bad = chunk.invalid();
-        let cut = chunks.peek().is_none()
-            && std::str::from_utf8(bad).is_err_and(|e| e.error_len().is_none());
-        if !bad.is_empty() && !cut {
-            text.push(char::REPLACEMENT_CHARACTER);
-        }
-    }
-    Cow::Owned(text)
+/// The text of `bytes` as `decoder` reads it (whose offsets a report of
+/// decoding them counts): empty if it cannot read them.
+fn text_of<'a>(decoder: &Decoder, bytes: &'a [u8]) -> Cow<'a, str> {
+    decoder
+        .text_of(bytes)
+        .map(Utf8Text::into_text)
+        .unwrap_or_default()
 }
 
 /// The error's alternate form: the one-line message, then `  near: <snippet>`
@@ -1129,28 +1077,6 @@ mod tests {
             pretty("{\"z\":1.50,\"a\":[true,null],\"m\":\"x\\\"y\"}"),
             "{\n  \"z\": 1.50,\n  \"a\": [\n    true,\n    null\n  ],\n  \"m\": \"x\\\"y\"\n}"
         );
-    }
-
-    #[test]
-    fn lossy_text_is_the_decoders() {
-        for bytes in [
-            &b"[\"a\xffb\"]"[..],
-            b"{\"a\": \"caf\xc3",
-            b"\xff\xfe[1, \xe9]\xe2\x82",
-            b"[\"ok\"]",
-        ] {
-            let ours = lossy_text(bytes);
-            let (json, report) = Decoder::new()
-                .lossy()
-                .repair_slice_with_report(bytes)
-                .unwrap();
-            // Every repair's offset is inside our text, and the span is too.
-            assert!(report.span.end <= ours.len(), "{bytes:?}");
-            for r in &report.repairs {
-                assert!(r.offset <= ours.len(), "{bytes:?}: {r:?}");
-            }
-            assert_eq!(Decoder::new().repair(&ours).unwrap(), json, "{bytes:?}");
-        }
     }
 
     #[test]

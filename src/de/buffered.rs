@@ -29,14 +29,11 @@ use serde::de::value::{
 use serde::de::{self, Deserialize, IntoDeserializer, Unexpected, Visitor};
 use serde::forward_to_deserialize_any;
 
-use super::{Accept, Deserializer, Event};
+use super::{Accept, Deserializer, Event, FIELD, PARTS, TOKEN};
 use crate::error::{Error, Result};
-use crate::partial::{Allow, FIELD, PARTS, TOKEN};
+use crate::policy::Allow;
 
 thread_local! {
-    /// How many cut values this thread's decodes have refused (see
-    /// [`refused`]).
-    static REFUSED: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
     /// Whether this thread's decode has marked a cut value (see [`begin`]).
     static MARKED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
 }
@@ -46,27 +43,6 @@ thread_local! {
 /// of complete content) holds no mark and is read as it is, without a copy.
 pub(crate) fn begin() {
     MARKED.with(|m| m.set(false));
-}
-
-/// Counts a cut value refused where only a complete one may stand.
-pub(crate) fn refuse() {
-    REFUSED.with(|n| n.set(n.get() + 1));
-}
-
-/// How many cut values have been refused on this thread so far. A read that
-/// refused one and still succeeded took a way around the value the reply
-/// was still writing (an untagged enum's next variant, which fits what was
-/// written but is not what is being written): not a value of the reply.
-pub(crate) fn refused() -> u64 {
-    REFUSED.with(std::cell::Cell::get)
-}
-
-/// Takes back the refusals since [`refused`] was `to` (if counted): the
-/// part that made them was left out of the value.
-pub(crate) fn forgive(to: Option<u64>) {
-    if let Some(to) = to {
-        REFUSED.with(|n| n.set(to));
-    }
 }
 
 /// A cut value serde buffers in a place marked partial, visited as

@@ -11,6 +11,7 @@ use super::SchemaError;
 use crate::error::{Error, ErrorKind, Result};
 use crate::report::{Coercion, Reading, Report};
 use crate::stream::Path;
+use crate::text;
 use crate::{Decoder, Violations};
 
 /// Decodes replies against a JSON Schema known only at run time (an MCP
@@ -256,22 +257,10 @@ impl SchemaDecoder {
     /// dropped character is a [`RepairKind::TruncatedValue`](crate::RepairKind::TruncatedValue) and makes the
     /// report `truncated`).
     pub fn decode_slice_with_report(&self, bytes: &[u8]) -> Result<(Value, Report)> {
-        let (text, cut) = match std::str::from_utf8(bytes) {
-            Ok(text) => (text, false),
-            Err(e) if e.error_len().is_none() => {
-                let text = std::str::from_utf8(&bytes[..e.valid_up_to()]).expect("valid up to");
-                (text, true)
-            }
-            Err(e) => {
-                let good = e.valid_up_to();
-                let text = std::str::from_utf8(&bytes[..good]).expect("valid up to");
-                return Err(invalid_utf8(good).locate(text));
-            }
-        };
+        let (text, cut) =
+            text::read_utf8_strict(bytes).map_err(|at| Error::invalid_utf8(bytes, at))?;
         let (value, mut report) = self.decode_with_report(text)?;
-        if cut {
-            crate::decoder::mark_cut(&mut report, Some(text.len()));
-        }
+        report.mark_cut(cut);
         Ok((value, report))
     }
 
@@ -445,26 +434,14 @@ impl SchemaStream {
         if let Some(at) = self.broken {
             return Err(invalid_utf8(at));
         }
-        self.tail.extend_from_slice(chunk.as_ref());
-        let bytes = std::mem::take(&mut self.tail);
-        let keep = match std::str::from_utf8(&bytes) {
-            Ok(s) => {
-                self.text.push_str(s);
-                bytes.len()
-            }
-            Err(e) if e.error_len().is_none() => {
-                let good = e.valid_up_to();
-                self.text
-                    .push_str(std::str::from_utf8(&bytes[..good]).expect("valid up to"));
-                good
-            }
-            Err(e) => {
-                let at = self.text.len() + e.valid_up_to();
-                self.broken = Some(at);
-                return Err(invalid_utf8(at));
-            }
-        };
-        self.tail = bytes[keep..].to_vec();
+        // Invalid UTF-8 is refused, as by `decode_slice`; the text stays
+        // what it was before the chunk.
+        let before = self.text.len();
+        if let Err(at) = text::append_utf8(&mut self.tail, chunk.as_ref(), &mut self.text, false) {
+            self.text.truncate(before);
+            self.broken = Some(at);
+            return Err(invalid_utf8(at));
+        }
         match self.decoder.view(&self.text, true)? {
             Some((view, cut)) => {
                 self.view = Some(view);
@@ -510,7 +487,7 @@ impl SchemaStream {
         }
         let (value, mut report) = self.decoder.decode_with_report(&self.text)?;
         if !self.tail.is_empty() {
-            crate::decoder::mark_cut(&mut report, Some(self.text.len()));
+            report.mark_cut(Some(self.text.len()));
         }
         Ok((value, report))
     }

@@ -387,41 +387,12 @@ where
 
     /// Adds `chunk` to the text, holding back a UTF-8 sequence cut at its end.
     fn append(&mut self, chunk: &[u8]) -> Result<()> {
-        let owned;
-        let bytes = if self.tail.is_empty() {
-            chunk
-        } else {
-            self.tail.extend_from_slice(chunk);
-            owned = std::mem::take(&mut self.tail);
-            &owned[..]
-        };
-        let mut rest = bytes;
-        loop {
-            match std::str::from_utf8(rest) {
-                Ok(s) => {
-                    self.text.push_str(s);
-                    return Ok(());
-                }
-                Err(e) => {
-                    let good = e.valid_up_to();
-                    self.text
-                        .push_str(std::str::from_utf8(&rest[..good]).unwrap_or_default());
-                    match e.error_len() {
-                        None => {
-                            self.tail = rest[good..].to_vec();
-                            return Ok(());
-                        }
-                        Some(_) if !self.decoder.is_lossy() => {
-                            self.tail.clear();
-                            self.broken = Some(self.text.len());
-                            return Err(self.invalid_utf8());
-                        }
-                        Some(n) => {
-                            self.text.push(char::REPLACEMENT_CHARACTER);
-                            rest = &rest[good + n..];
-                        }
-                    }
-                }
+        let lossy = self.decoder.is_lossy();
+        match crate::text::append_utf8(&mut self.tail, chunk, &mut self.text, lossy) {
+            Ok(()) => Ok(()),
+            Err(at) => {
+                self.broken = Some(at);
+                Err(self.invalid_utf8())
             }
         }
     }
