@@ -46,15 +46,16 @@ pub(crate) fn with_text<R>(
             arg.get_type().name()?
         )));
     };
-    match std::str::from_utf8(bytes) {
-        Ok(s) => f(s),
-        Err(_) if lossy => f(&String::from_utf8_lossy(bytes)),
-        Err(_) => {
-            let e = Decoder::new()
-                .decode_slice::<serde::de::IgnoredAny>(bytes)
-                .expect_err("invalid UTF-8");
-            Err(report::error(py, &e, &String::from_utf8_lossy(bytes)))
-        }
+    // The library's one reader: a character cut off at the end is dropped
+    // (the reply was cut there), an invalid sequence refused at its offset
+    // or, lossy, replaced.
+    let decoder = match lossy {
+        true => Decoder::new().lossy(),
+        false => Decoder::new(),
+    };
+    match decoder.text_of(bytes) {
+        Ok(read) => f(read.text()),
+        Err(e) => Err(report::error(py, &e, &String::from_utf8_lossy(bytes))),
     }
 }
 

@@ -113,6 +113,9 @@ def test_bytes_are_read_as_utf8():
     with pytest.raises(DecodeError) as e:
         serde_llm.parse(b'["\xff"]')
     assert e.value.kind == "invalid_utf8"
+    # A reply cut off inside a character: the character is dropped, as the
+    # bytes were cut there.
+    assert serde_llm.parse('[1, "caf\u00e9'.encode()[:-1]) == [1, "caf"]
 
 
 def test_parse_untyped():
