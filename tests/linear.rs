@@ -355,3 +355,27 @@ fn stream_untagged_enum_list() {
         streamed("{\"items\": [", unit, ", ", n, "]}")
     });
 }
+
+#[allow(dead_code)]
+#[derive(Debug, Deserialize, Partial)]
+#[serde(tag = "t", content = "c")]
+enum Adjacent {
+    Say(#[llm(partial)] String),
+    Move { to: String, steps: u32 },
+}
+
+#[allow(dead_code)]
+#[derive(Debug, Deserialize, Partial)]
+struct Adjacents {
+    #[llm(partial)]
+    items: Vec<Adjacent>,
+}
+
+#[test]
+fn stream_adjacently_tagged_enum_list() {
+    assert_stream_linear::<Adjacents>("an adjacently tagged enum list", |n| {
+        let unit =
+            r#"{"t": "Move", "c": {"to": "n{i}", "steps": {i}}}, {"t": "Say", "c": "hi {i}"}"#;
+        streamed("{\"items\": [", unit, ", ", n, "]}")
+    });
+}

@@ -256,12 +256,14 @@ impl<V: DeserializeOwned + View> Live<V> {
         view: V,
         decoder: &Decoder,
         fenced: bool,
+        lenient: bool,
     ) -> Option<(Live<V>, Status)> {
+        let allows = |kind| lenient && decoder.rules.repair(kind);
         let mut live = Live {
             tokens: Tokens::new(start, decoder.max_depth).lenient(
-                decoder.rules.repair(crate::RepairKind::TrailingComma),
-                decoder.rules.repair(crate::RepairKind::Quotes),
-                decoder.rules.repair(crate::RepairKind::UnquotedKey),
+                allows(crate::RepairKind::TrailingComma),
+                allows(crate::RepairKind::Quotes),
+                allows(crate::RepairKind::UnquotedKey),
             ),
             start,
             value: Value::Null,

@@ -145,10 +145,10 @@ where
 /// byte is looked at once, for the closing tag. Until a value starts, every
 /// other push reads the text so far (a sentence of intro costs nothing).
 /// Once the value is found and is JSON as written so far (what providers
-/// stream as tool arguments, and what models write in a fence), or JSON
-/// with the repairs models need most where their reading is local
-/// (trailing commas, strings in single quotes, keys without quotes: see
-/// below), it is read as it arrives: each push costs what arrived
+/// stream as tool arguments, and what models write in a fence), or, as the
+/// whole reply, fence or tag, JSON with the repairs models need most where
+/// their reading is local (trailing commas, strings in single quotes, keys
+/// without quotes: see below), it is read as it arrives: each push costs what arrived
 /// plus the parts of the view it changed. Complete members and elements are
 /// read once, through the same Deserializer as a one-shot decode, and put in
 /// place; strings marked to grow are appended to; nothing is rebuilt from
@@ -609,7 +609,16 @@ where
             return Ok(deltas);
         }
         let fenced = report.strategy == Strategy::Fence;
-        match Live::lock(&self.text, start, view, &self.decoder, fenced) {
+        // Repairs are read as they come only in a value that is the whole
+        // reply, fence or tag: a span found in prose may lose to another
+        // candidate once more text arrives (`{it's: {"a": {k: 1` reads the
+        // inner span first, the outer one later), and JSON as written is
+        // what keeps such a span from being locked on too early.
+        let lenient = matches!(
+            report.strategy,
+            Strategy::Whole | Strategy::Fence | Strategy::Tag
+        );
+        match Live::lock(&self.text, start, view, &self.decoder, fenced, lenient) {
             Some((mut live, Status::Open)) if live.value == self.value => {
                 // From nothing, the live path's own deltas say more.
                 let own = std::mem::take(&mut live.deltas);
