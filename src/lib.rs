@@ -354,6 +354,13 @@ pub mod __private {
     pub fn work() -> u64 {
         crate::work::total()
     }
+
+    /// Whether `text` opens with a reasoning block that has not closed: a
+    /// view of it shows nothing (for a binding's own partial views, built
+    /// with [`Decoder::allow_partial`](crate::Decoder::allow_partial)).
+    pub fn in_open_reasoning_block(text: &str) -> bool {
+        crate::extract::open_block(text).is_some()
+    }
 }
 pub use report::listed::Repair;
 pub use report::{

@@ -306,6 +306,15 @@ pub(crate) fn untyped(
     partial: bool,
 ) -> PyResult<Py<PyAny>> {
     let mut d = decoder(strict);
+    if partial && serde_llm::__private::in_open_reasoning_block(text) {
+        // Inside a reasoning block still open nothing is the answer yet
+        // (what `StreamParser.value` shows, as the Rust views do).
+        let none = py.None();
+        return match with_report {
+            true => Ok(PyTuple::new(py, [none, py.None()])?.into_any().unbind()),
+            false => Ok(none),
+        };
+    }
     if partial {
         d = d.allow_partial(partial_flags());
     } else if !with_report {
