@@ -32,9 +32,9 @@
 //! | check what the type cannot say, and ask again | [`Contract`], [`from_llm_str_checked`], [`Error::feedback`] |
 //! | the value as JSON text | [`repair`], [`Decoder::repair_with_report`] |
 //! | read a reply that was cut off | [`partial`] (a field that takes its value so far) |
-//! | show a reply while it is written | [`derive@Partial`], [`from_llm_str_partial`], [`StreamDecoder`], [`Delta`], [`DeltaStream`] |
+//! | show a reply while it is written | [`derive@Partial`], [`from_llm_str_partial`], [`StreamDecoder`] ([`Streamable`]), [`Delta`], [`DeltaStream`] |
 //! | ask for the shape | [`prompt`], [`schema()`], [`openai_schema`], [`anthropic_schema`] (feature `schema`) |
-//! | decode against a JSON Schema known at run time | `SchemaDecoder` (in progress: see the repository) |
+//! | decode against a JSON Schema known at run time | [`SchemaDecoder`], [`SchemaStream`], [`Decoder::decode_seed`] |
 //! | all of it from a shell | the `serde-llm` command (crate `serde_llm_cli`) |
 //!
 //! Each part, with an example, follows; then the [features](#features), what
@@ -174,9 +174,23 @@
 //!
 //! # Runtime schemas
 //!
-//! `SchemaDecoder` (in progress) will run the same decode, partial view and
-//! stream against a JSON Schema known only at run time (a tool's
-//! `inputSchema` from MCP, a gateway's configuration).
+//! [`SchemaDecoder`] runs the same decode, partial view and stream
+//! ([`SchemaStream`]) against a JSON Schema known only at run time (a tool's
+//! `inputSchema` from MCP, a gateway's configuration): the schema drives the
+//! Deserializer as a type does, so coercions, repairs, reports and errors
+//! are the typed path's.
+//!
+//! ```
+//! use serde_json::json;
+//!
+//! let tool = serde_llm::SchemaDecoder::new(&json!({
+//!     "type": "object",
+//!     "properties": {"query": {"type": "string"}, "limit": {"type": "integer"}},
+//!     "required": ["query"]
+//! }))?;
+//! assert_eq!(tool.decode("{query: 'rust', limit: '5'}")?, json!({"query": "rust", "limit": 5}));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 //!
 //! # Command line
 //!
