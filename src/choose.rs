@@ -752,8 +752,24 @@ impl Decoder {
         let decoded = match result {
             Ok(decoded) => decoded,
             // (An error met where the reply was cut off is marked so by the
-            // read that met it.)
-            Err(e) => return Err(e.or_at(summary.offset)),
+            // read that met it.) A required field missing there is the
+            // cut's: a `Truncated` error (a tool call cut inside its
+            // arguments, which serde buffers and finds short).
+            Err(e) => {
+                let e = e.or_at(summary.offset);
+                let cut = e.cut_before_field(summary.offset, || {
+                    Reading {
+                        strategy,
+                        span: span.clone(),
+                        repairs: summary.repairs.clone(),
+                        coercions: Vec::new(),
+                        unlisted: 0,
+                        truncated: true,
+                    }
+                    .into_report()
+                });
+                return Err(cut.unwrap_or(e));
+            }
         };
         let Summary {
             mut repairs,

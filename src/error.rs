@@ -194,6 +194,8 @@ struct ErrorImpl {
     /// What went wrong in words for the model (see [`Error::feedback`]),
     /// when it differs from the message.
     detail: Option<String>,
+    /// For serde's "missing field" error: the field.
+    missing: Option<&'static str>,
 }
 
 /// An error's message: written when the error is made, or, for the one a
@@ -267,6 +269,7 @@ impl Error {
                 violations: Vec::new(),
                 hint: None,
                 detail: None,
+                missing: None,
             }),
         }
     }
@@ -377,6 +380,31 @@ impl Error {
     /// Where a value was refused at its start (see [`rejected`](Self::rejected)).
     pub(crate) fn rejected_at(&self) -> Option<usize> {
         self.inner.rejected.then_some(self.inner.offset).flatten()
+    }
+
+    /// A required field missing from a reply that was cut off (at
+    /// `offset`): the cut's doing, not the model's (it may have been
+    /// writing the field), so a `Truncated` error, with what reading the
+    /// reply took (`report`, `truncated` set). `None` for any other error.
+    #[cold]
+    pub(crate) fn cut_before_field(
+        &self,
+        offset: usize,
+        report: impl FnOnce() -> Report,
+    ) -> Option<Error> {
+        let field = self.inner.missing.filter(|_| self.inner.cut)?;
+        let mut e = Error::at(
+            ErrorKind::Truncated,
+            format_args!("the reply was cut off before the required field `{field}`"),
+            offset,
+        )
+        .detail(format!(
+            "the reply is cut off before the required field {}; send the complete JSON",
+            quote(field)
+        ))
+        .in_cut_reply();
+        e.inner.report = Some(report());
+        Some(e)
     }
 
     /// Marks an error as coming from a reply that was cut off.
@@ -527,7 +555,9 @@ impl Error {
         self.inner.repair.as_ref()
     }
 
-    /// For an [`ErrorKind::Rejected`] error: what decoding the reply took.
+    /// For an [`ErrorKind::Rejected`] error, and a
+    /// [`Truncated`](ErrorKind::Truncated) one for a required field the cut
+    /// left out: what decoding the reply took.
     pub fn report(&self) -> Option<&Report> {
         self.inner.report.as_ref()
     }
@@ -732,7 +762,18 @@ pub(crate) fn forgive(to: Option<u64>) {
 impl serde::de::Error for Error {
     #[cold]
     fn custom<T: Display>(msg: T) -> Self {
-        Error::new(ErrorKind::Data, msg)
+        let e = Error::new(ErrorKind::Data, msg);
+        // serde's derive names the Rust type here; the model reads what the
+        // value should have been.
+        match e
+            .inner
+            .message
+            .as_str()
+            .starts_with("data did not match any variant of untagged enum ")
+        {
+            true => e.detail("the value matches none of the shapes expected here".to_owned()),
+            false => e,
+        }
     }
 
     // The messages are serde's own; each also keeps, for `feedback`, what
@@ -817,8 +858,10 @@ impl serde::de::Error for Error {
 
     #[cold]
     fn missing_field(field: &'static str) -> Self {
-        Error::new(ErrorKind::Data, format_args!("missing field `{field}`"))
-            .detail(format!("missing required field {}", quote(field)))
+        let mut e = Error::new(ErrorKind::Data, format_args!("missing field `{field}`"))
+            .detail(format!("missing required field {}", quote(field)));
+        e.inner.missing = Some(field);
+        e
     }
 
     #[cold]
@@ -964,9 +1007,34 @@ fn expected_words(exp: &str) -> String {
         "a sequence" => "a list",
         "a map" => "an object",
         "unit" => "null",
+        // serde's derive names the Rust type (`struct Call`, `internally
+        // tagged enum ToolCall`); feedback says what JSON it wants instead.
         _ if exp.starts_with("struct ") && !exp.contains(" with ") => "an object",
+        _ if exp.starts_with("struct variant ")
+            || exp.starts_with("internally tagged enum ")
+            || exp.starts_with("adjacently tagged enum ") =>
+        {
+            "an object"
+        }
+        _ if exp.starts_with("tuple struct ") || exp.starts_with("tuple variant ") => "a list",
+        _ if exp.starts_with("unit struct ") || exp.starts_with("unit variant ") => "null",
+        _ if exp.starts_with("enum ") => "one of the allowed names",
+        "variant identifier" => "one of the allowed names",
+        "field identifier" => "a field name",
         _ if exp.starts_with("a tuple of size ") => {
             return format!("a list of {} values", &exp["a tuple of size ".len()..]);
+        }
+        _ if exp.starts_with("struct ") => {
+            // `struct Point with 2 elements`: a struct read from a list.
+            match exp.rsplit_once(" with ") {
+                Some((_, n)) => {
+                    return format!(
+                        "a list of {}",
+                        n.replace("elements", "values").replace("element", "value")
+                    )
+                }
+                None => "an object",
+            }
         }
         _ => exp,
     };

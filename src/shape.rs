@@ -75,22 +75,34 @@ struct Probe<'p> {
 /// tagged enum's, or the content an untagged enum tries its variants on):
 /// shown an object, it asks for its first key as anything (serde's
 /// buffer), not as a string (`serde_json::Value`) or not at all.
-fn buffers<'de, V: Visitor<'de>>(visitor: V) -> bool {
+/// `tagged`: whether the first key is asked for as an internally tagged
+/// enum's buffer asks for it, the tag or any other key (serde's visitor
+/// for it expects "a type tag `…` or any other value"; an untagged enum's
+/// expects any value).
+fn buffers<'de, V: Visitor<'de>>(visitor: V, tagged: &Cell<bool>) -> bool {
     let asked = Cell::new(false);
-    let _ = visitor.visit_map(FirstKey { asked: &asked });
+    let _ = visitor.visit_map(FirstKey {
+        asked: &asked,
+        tagged,
+    });
     asked.get()
 }
 
 /// An object whose first key tells how it is asked for.
 struct FirstKey<'p> {
     asked: &'p Cell<bool>,
+    tagged: &'p Cell<bool>,
 }
 
 impl<'de> de::MapAccess<'de> for FirstKey<'_> {
     type Error = Error;
 
     fn next_key_seed<K: de::DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>> {
-        seed.deserialize(KeyProbe { asked: self.asked }).map(Some)
+        seed.deserialize(KeyProbe {
+            asked: self.asked,
+            tagged: self.tagged,
+        })
+        .map(Some)
     }
 
     fn next_value_seed<T: de::DeserializeSeed<'de>>(&mut self, _: T) -> Result<T::Value> {
@@ -100,13 +112,16 @@ impl<'de> de::MapAccess<'de> for FirstKey<'_> {
 
 struct KeyProbe<'p> {
     asked: &'p Cell<bool>,
+    tagged: &'p Cell<bool>,
 }
 
 impl<'de> de::Deserializer<'de> for KeyProbe<'_> {
     type Error = Error;
 
-    fn deserialize_any<V: Visitor<'de>>(self, _: V) -> Result<V::Value> {
+    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         self.asked.set(true);
+        let expects = format!("{}", &visitor as &dyn de::Expected);
+        self.tagged.set(expects.starts_with("a type tag `"));
         Err(Error::new(ErrorKind::Data, "shape probe"))
     }
 
@@ -150,8 +165,13 @@ impl<'de> de::Deserializer<'de> for Probe<'_> {
     type Error = Error;
 
     fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        self.buffers.set(buffers(visitor));
-        self.stop(Shape::Any)
+        let tagged = Cell::new(false);
+        self.buffers.set(buffers(visitor, &tagged));
+        // An internally tagged enum (a tool call) is an object with its tag.
+        match tagged.get() {
+            true => self.stop(Shape::Object),
+            false => self.stop(Shape::Any),
+        }
     }
 
     fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
@@ -294,8 +314,8 @@ mod tests {
         assert_eq!(root::<serde_json::Value>(), (Shape::Any, false));
         assert_eq!(root::<Option<serde_json::Value>>(), (Shape::Any, false));
         assert_eq!(root::<serde::de::IgnoredAny>(), (Shape::Any, false));
-        assert_eq!(root::<Call>(), (Shape::Any, true));
-        assert_eq!(root::<Worded>(), (Shape::Any, true));
+        assert_eq!(root::<Call>(), (Shape::Object, true));
+        assert_eq!(root::<Worded>(), (Shape::Object, true));
         assert_eq!(root::<Either>(), (Shape::Any, true));
         assert_eq!(root::<S>(), (Shape::Object, true));
         assert_eq!(

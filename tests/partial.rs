@@ -273,7 +273,17 @@ fn required_field_cut_off_is_a_truncated_error() {
         .unwrap_err();
     assert_eq!(err.kind(), ErrorKind::Truncated);
     assert_eq!(err.path(), "$.steps");
+    // Cut off before a required field: the cut's doing (the model may have
+    // been about to write it), not a field the model forgot.
     let err = serde_llm::from_llm_str::<Strict>(r#"{"id": 1, "title": "x""#).unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::Truncated);
+    assert_eq!(
+        err.message(),
+        "the reply was cut off before the required field `steps`"
+    );
+    assert!(err.report().is_some_and(|r| r.truncated));
+    // Complete without it: the model's.
+    let err = serde_llm::from_llm_str::<Strict>(r#"{"id": 1, "title": "x"}"#).unwrap_err();
     assert_eq!(err.kind(), ErrorKind::Data);
     assert_eq!(err.message(), "missing field `steps`");
 }
@@ -512,10 +522,15 @@ fn a_tool_call_cut_in_a_field_not_marked_partial() {
     let got: Calls = serde_llm::from_llm_str(text).unwrap();
     assert_eq!(got.calls, vec![]);
     // At the root, serde reads a call from its buffer all the same: a cut
-    // field there is missing (an `Option`) or an error, never a value.
+    // field there is missing (an `Option`) or, required, a `Truncated`
+    // error naming it, never a value.
     let e = serde_llm::from_llm_str::<Call>(r#"{"name": "refund", "amount": "12.5"#).unwrap_err();
-    assert_eq!(e.kind(), ErrorKind::Data, "{e}");
-    assert!(e.to_string().starts_with("missing field `amount`"), "{e}");
+    assert_eq!(e.kind(), ErrorKind::Truncated, "{e}");
+    assert!(
+        e.to_string()
+            .starts_with("the reply was cut off before the required field `amount`"),
+        "{e}"
+    );
     let got: Call =
         serde_llm::from_llm_str(r#"{"name": "search", "lang": "en", "limit": 2"#).unwrap();
     assert_eq!(

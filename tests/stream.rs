@@ -1068,3 +1068,17 @@ fn nothing_shows_from_inside_an_open_reasoning_block() {
     );
     assert_eq!(dec.finish().unwrap(), X { x: 2, y: 2 });
 }
+
+/// Found by the `stream_typed` fuzz target: a string that holds a closer
+/// (`'q',}`) and ends in one (`{flour$1}`) completes in the push that
+/// closes it, the closers at its end judged against the containers open
+/// around it (the tokenizer's own stack is not at hand while it feeds).
+#[test]
+fn a_string_ending_in_a_closer_completes_in_one_push() {
+    let reply = " `json\n{\"title\": \"m'q',}steix {flour$1}\", \"steps\": [";
+    let at = reply.find("our$1").expect("the cut");
+    replay::<Value>(reply, &[at]);
+    replay::<Recipe>(reply, &[at]);
+    let at = reply.find("}\"").expect("the closer");
+    replay::<Value>(reply, &[at, at + 1]);
+}

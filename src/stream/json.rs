@@ -124,11 +124,6 @@ impl Tokens {
         }
     }
 
-    /// The containers open, outermost first: `true` for an array.
-    pub(crate) fn open(&self) -> &[bool] {
-        &self.stack
-    }
-
     /// Reads the repairs models need most as they come, each where the
     /// tolerant scanner's reading of it is local (decided by the bytes up to
     /// the next token), so that the events are the ones the scanner's

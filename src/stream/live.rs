@@ -164,12 +164,12 @@ impl Str {
     /// The cut string's text ends in what the tolerant path reads otherwise
     /// at the end of a reply: a backtick (a fence closing), `>` (a tag
     /// closing), or closers that close every container still open (`open`,
-    /// `true` for an array, outermost first), each its own kind: `{"a": "b}`
+    /// `true` for an array, innermost first), each its own kind: `{"a": "b}`
     /// is `{"a": "b"}`. Closers that do not (`[{"t": "mix {flour}`) stay the
     /// cut string's text there, as here (`unterminated` in
     /// `src/scan/string.rs`: a string with no quote inside ends early only
     /// there).
-    fn ends_early(&self, open: &[bool]) -> bool {
+    fn ends_early(&self, mut open: impl Iterator<Item = bool>) -> bool {
         // The text since the last escape is the raw text (an escape's raw
         // text holds no space or closer, so the run below stops at it as
         // the scanner's does).
@@ -186,14 +186,13 @@ impl Str {
             (Some(_), Some(&c)) if c >= 0x80 => return true,
             _ => {}
         }
-        let mut open = open.iter().rev();
         for &c in &raw[run..] {
             let array = match c {
                 b'}' => false,
                 b']' => true,
                 _ => continue,
             };
-            if open.next() != Some(&array) {
+            if open.next() != Some(array) {
                 return false;
             }
         }
@@ -307,7 +306,14 @@ impl<V: DeserializeOwned + View> Live<V> {
     pub(super) fn ends_early(&self) -> bool {
         self.string
             .as_ref()
-            .is_some_and(|s| s.ends_early(self.tokens.open()))
+            .is_some_and(|s| s.ends_early(self.open_kinds()))
+    }
+
+    /// The containers open around the string being read, innermost first:
+    /// `true` for an array. (The frames, not the tokenizer's stack: the
+    /// tokenizer is taken out while it feeds this.)
+    fn open_kinds(&self) -> impl Iterator<Item = bool> + '_ {
+        self.frames.iter().rev().map(|f| f.array)
     }
 
     /// Whether the last part read blocked the whole view.
@@ -404,7 +410,7 @@ impl<V: DeserializeOwned + View> Live<V> {
         // decode would end it early, the stream decoder shows that decode's
         // view, and this one catches up with the next text.
         if s.shown == Shown::Hidden
-            || s.ends_early(self.tokens.open())
+            || s.ends_early(self.open_kinds())
             || (new == s.typed && s.shown == Shown::Yes)
         {
             self.string = Some(s);

@@ -1,0 +1,165 @@
+//! Tool calls at the root behave like every other target (tried as a new
+//! user would, with the `#[serde(tag = "tool")]` enum agents use): a refusal
+//! is `NoJson`, a call cut off inside a required field is `Truncated` (with
+//! a report whose `truncated` is set), and no `feedback()` names a Rust
+//! type or serde's internals.
+
+use serde::Deserialize;
+use serde_llm::{Decoder, ErrorKind};
+
+#[allow(dead_code)]
+#[derive(Debug, Deserialize, PartialEq)]
+#[serde(tag = "tool", rename_all = "snake_case")]
+enum ToolCall {
+    Search { query: String, max_results: u32 },
+    Reply { text: String },
+    Stop,
+}
+
+#[allow(dead_code)]
+#[derive(Debug, Deserialize, PartialEq)]
+#[serde(tag = "name", content = "arguments", rename_all = "snake_case")]
+enum Adjacent {
+    Search { query: String, max_results: u32 },
+}
+
+#[allow(dead_code)]
+#[derive(Debug, Deserialize, PartialEq)]
+#[serde(untagged)]
+enum Either {
+    Pair { left: String, right: u32 },
+    One { left: String },
+}
+
+#[allow(dead_code)]
+#[derive(Debug, Deserialize, PartialEq)]
+struct Point(i32, i32);
+
+const REFUSALS: [&str; 5] = [
+    "I'm sorry, I can't help with that.",
+    "Sorry — I cannot do that.",
+    "I can't assist with that request, as it isn't something I'm able to do.",
+    "No.",
+    "As an AI model I won't run that tool: it's unsafe",
+];
+
+#[test]
+fn a_refusal_is_no_json() {
+    for reply in REFUSALS {
+        let e = serde_llm::from_llm_str::<ToolCall>(reply).unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::NoJson, "{reply}: {e}");
+        let e = serde_llm::from_llm_str::<Adjacent>(reply).unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::NoJson, "{reply}: {e}");
+        // And a view shows nothing.
+        assert!(Decoder::new()
+            .decode_partial::<serde_json::Value>(reply)
+            .unwrap()
+            .is_none());
+    }
+    // The call itself, in prose or a fence, still decodes.
+    let call: ToolCall =
+        serde_llm::from_llm_str("Sure: {\"tool\": \"reply\", \"text\": \"hi\"}").unwrap();
+    assert_eq!(call, ToolCall::Reply { text: "hi".into() });
+    let call: ToolCall = serde_llm::from_llm_str("```json\n{\"tool\": \"stop\"}\n```").unwrap();
+    assert_eq!(call, ToolCall::Stop);
+}
+
+#[test]
+fn a_call_cut_inside_a_required_field_is_truncated() {
+    let call = r#"{"tool": "search", "query": "rust serde", "max_results": 4}"#;
+    assert_eq!(
+        serde_llm::from_llm_str::<ToolCall>(call).unwrap(),
+        ToolCall::Search {
+            query: "rust serde".into(),
+            max_results: 4
+        }
+    );
+    // Every cut after the object opens: never "missing field" (which tells
+    // the model it forgot a field it was writing).
+    for end in 1..call.len() - 1 {
+        let cut = &call[..end];
+        let e = serde_llm::from_llm_str::<ToolCall>(cut).unwrap_err();
+        assert_ne!(e.kind(), ErrorKind::Data, "{cut:?}: {e}");
+        if e.kind() == ErrorKind::Truncated && e.to_string().contains("before the required field") {
+            let report = e.report().expect("the reading");
+            assert!(report.truncated, "{cut:?}");
+            assert!(
+                e.feedback().contains("cut off"),
+                "{cut:?}: {}",
+                e.feedback()
+            );
+        }
+    }
+    let e = serde_llm::from_llm_str::<ToolCall>(r#"{"tool": "search", "query": "ru"#).unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::Truncated);
+    assert_eq!(
+        e.to_string(),
+        "the reply was cut off before the required field `query` (line 1, column 29)"
+    );
+    // Complete, a missing field is the model's: `Data`, with its name.
+    let e =
+        serde_llm::from_llm_str::<ToolCall>(r#"{"tool": "search", "query": "rust"}"#).unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::Data);
+    assert_eq!(e.feedback(), r#"$: missing required field "max_results""#);
+    // Cut, a value of the wrong type is still the model's.
+    let e = serde_llm::from_llm_str::<ToolCall>(r#"{"tool": "search", "query": 5, "max_res"#)
+        .unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::Data);
+}
+
+/// What the feedback says for replies of the wrong shape: the JSON wanted,
+/// never the Rust type.
+#[test]
+fn feedback_names_no_rust_type() {
+    let rust = [
+        "ToolCall", "Adjacent", "Either", "Point", "enum", "struct", "variant", "serde",
+    ];
+    let check = |feedback: String| {
+        for word in rust {
+            assert!(!feedback.contains(word), "{feedback:?} names {word}");
+        }
+        feedback
+    };
+    let tool = |reply: &str| {
+        check(
+            serde_llm::from_llm_str::<ToolCall>(reply)
+                .unwrap_err()
+                .feedback(),
+        )
+    };
+    // Not an object at all: as for a struct, no JSON object was found.
+    for reply in ["[1, 2]", "42", "\"search\""] {
+        let e = serde_llm::from_llm_str::<ToolCall>(reply).unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::NoJson, "{reply}");
+        assert!(
+            tool(reply).starts_with("$: expected a JSON object, found"),
+            "{reply}"
+        );
+    }
+    assert_eq!(
+        tool(r#"{"tool": "search", "query": 5, "max_results": 1}"#),
+        "$.query: expected a string, got 5"
+    );
+    let e =
+        serde_llm::from_llm_str::<Adjacent>(r#"{"name": "search", "arguments": [1]}"#).unwrap_err();
+    assert_eq!(
+        check(e.feedback()),
+        "$.arguments: expected an object, got a list"
+    );
+    let e = serde_llm::from_llm_str::<Vec<Either>>(r#"[{"right": 2}]"#).unwrap_err();
+    assert_eq!(
+        check(e.feedback()),
+        "$[0]: the value matches none of the shapes expected here"
+    );
+    let e = serde_llm::from_llm_str::<Point>(r#"{"x": 1}"#).unwrap_err();
+    assert_eq!(
+        check(e.feedback()),
+        "$: invalid type: expected a list, got an object with keys `x`"
+    );
+    // An unknown tool names the tools.
+    let e = serde_llm::from_llm_str::<ToolCall>(r#"{"tool": "fetch"}"#).unwrap_err();
+    assert_eq!(
+        check(e.feedback()),
+        r#"$.tool: expected one of "search", "reply", "stop", got "fetch""#
+    );
+}
