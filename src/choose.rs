@@ -659,7 +659,6 @@ impl Decoder {
     /// JSON as written, maybe cut off, read once, as the whole text of a
     /// reply.
     pub(crate) fn part<'de, V: serde::Deserialize<'de>>(&self, text: &'de str) -> Result<V> {
-        de::buffered::begin();
         let policy = de::Policy {
             on: true,
             typed: true,

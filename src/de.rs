@@ -22,7 +22,8 @@ use crate::report::{Coercion, Repair};
 use crate::scan::tape::Cursor;
 use crate::scan::{classify, lex, parse_f64, Event, NumValue, Number, ScanOptions, Scanner, Text};
 
-pub(crate) mod buffered;
+pub(crate) mod field;
+pub(crate) mod tagged;
 
 /// The reserved newtype name the Deserializer recognises as "this value may
 /// be incomplete" (the idea of serde_json's `RawValue`).
@@ -104,15 +105,16 @@ enum Accept {
     /// A field marked partial whose view takes no cut value (a list of
     /// dates): an incomplete object or array, with only its complete parts.
     Parts,
-    /// Inside content serde buffers for a typed target, in a place marked
-    /// partial (a tool call in a list marked partial): a cut string or
-    /// container is kept, marked as cut, for the field that reads it from
-    /// serde's buffer to decide (see [`buffered`]).
+    /// Inside content serde buffers for a typed target (an untagged enum, a
+    /// `flatten`ed struct, an internally tagged enum that is not a view), in
+    /// a place marked partial: serde's buffer cannot say a value is cut, so
+    /// a cut string or container there is an error, the cut's (a cut last
+    /// element of a list is left out; see [`field`]).
     Buffered,
     /// A member of a cut map (serde reads a struct with a flattened field
     /// as one): read by type, as `Partial` (`partial`) or `Containers`;
-    /// read untyped (buffered for the flattened struct's fields), kept and
-    /// marked as `Buffered` is.
+    /// read untyped (buffered for the flattened struct's fields), as
+    /// `Buffered`.
     Flat { partial: bool },
 }
 
@@ -145,15 +147,13 @@ impl Accept {
         match (self, typed, typed_target) {
             // A list marked partial shows its last string as far as it goes
             // (numbers and literals stay done-only).
-            (Accept::Partial | Accept::Buffered | Accept::Flat { partial: true }, true, _) => {
-                Accept::Partial
-            }
+            (Accept::Partial | Accept::Flat { partial: true }, true, _) => Accept::Partial,
             // A list of dates marked partial grows by whole dates.
             (Accept::Parts, true, _) => Accept::Complete,
             (_, true, _) => Accept::Containers,
-            // serde buffering inside a typed target: kept, marked, where the
-            // place is marked partial or is a flattened struct's; else
-            // nothing cut is kept.
+            // serde buffering inside a typed target, where the place is
+            // marked partial or is a flattened struct's: a cut value is the
+            // cut's error; elsewhere nothing cut is kept (it is missing).
             (Accept::Partial | Accept::Buffered | Accept::Flat { .. }, false, true) => {
                 Accept::Buffered
             }
@@ -186,6 +186,9 @@ pub(crate) struct Deserializer<'a, 'de> {
     /// array there is no string's text (`[{}]` is no `{name: "{}"}`).
     /// `usize::MAX`: none.
     positional_at: usize,
+    /// The tag's key of the internally tagged object read next as its
+    /// variant's struct (see [`tagged`]): that member is left out.
+    tag_key: Option<&'static str>,
 }
 
 impl<'a, 'de> Deserializer<'a, 'de> {
@@ -200,30 +203,25 @@ impl<'a, 'de> Deserializer<'a, 'de> {
             accept: Accept::Containers,
             ignored_after: usize::MAX,
             positional_at: usize::MAX,
+            tag_key: None,
         }
     }
 
     /// Reads the root value, starting at `start`: an error is placed as
-    /// [`place_root`](Self::place_root) says; a value read as a way around a
-    /// cut value it refused (see `buffered::refused`) is a `Truncated` error.
+    /// [`place_root`](Self::place_root) says.
     pub(crate) fn root_seed<S: DeserializeSeed<'de>>(
         &mut self,
         seed: S,
         start: usize,
     ) -> Result<S::Value> {
-        let refused = crate::error::refused();
-        let value = seed.deserialize(&mut *self).map_err(|e| {
+        seed.deserialize(&mut *self).map_err(|e| {
             let e = self.place_root(e, start).or_at(self.scan.offset());
             // Met where the reply was cut off: the cut's, maybe.
             match self.scan.reached_cut() {
                 true => e.in_cut_reply(),
                 false => e,
             }
-        })?;
-        if crate::error::refused() != refused && self.scan.reached_cut() {
-            return Err(Error::truncated(start));
-        }
-        Ok(value)
+        })
     }
 
     /// The coercions made (each with whether it was of a key), how many
@@ -415,15 +413,9 @@ impl<'a, 'de> Deserializer<'a, 'de> {
                     && matches!(self.accept, Accept::Buffered | Accept::Flat { .. })
                     && matches!(ev, Event::Str(_) | Event::StartArray | Event::StartObject) =>
             {
-                // Cut, in content serde buffers: marked, then read again as
-                // the same value without the mark.
-                buffered::Mark::note();
-                self.accept = Accept::Partial;
-                return visitor.visit_some(buffered::Mark {
-                    de: self,
-                    ev,
-                    marks: 1,
-                });
+                // Cut, in content serde buffers: its buffer cannot say so,
+                // and a field that takes only complete values would take it.
+                return Err(Error::rejected(self.scan.offset()));
             }
             false => self.accept.parts(typed, self.policy.typed),
         };
@@ -464,6 +456,7 @@ impl<'a, 'de> Deserializer<'a, 'de> {
                 Ok(value)
             }
             Event::StartObject => {
+                let skip = self.tag_key.take();
                 let mut map = MapAccess {
                     de: self,
                     key: None,
@@ -480,6 +473,7 @@ impl<'a, 'de> Deserializer<'a, 'de> {
                     typed,
                     fields: fields.unwrap_or_default(),
                     key_at: 0,
+                    skip,
                 };
                 let value = visitor.visit_map(&mut map)?;
                 if !map.done {
@@ -1172,6 +1166,12 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'_, 'de> {
         if let Some(v) = self.object_in_string(ev)? {
             return de::Deserializer::deserialize_struct(v, name, fields, visitor).map_err(nested);
         }
+        if let (tagged::TAGGED, [key], Event::StartObject) = (name, fields, ev) {
+            if !self.admits(self.accept, ev, true) {
+                return Err(Error::rejected(self.scan.offset()));
+            }
+            return self.tagged(key, visitor);
+        }
         if let ([field], Event::Str(_) | Event::Num(_) | Event::Bool(_)) = (fields, ev) {
             if self.policy.rules.coerce(CoercionKind::ValueToStruct)
                 && self.admits(self.accept, ev, true)
@@ -1411,18 +1411,7 @@ impl<'de> de::SeqAccess<'de> for SeqAccess<'_, '_, 'de> {
             if self.positional {
                 self.de.positional_at = at;
             }
-            // Refusals are counted for the cut element only.
-            let refused = cut.then(crate::error::refused);
             return match seed.deserialize(&mut *self.de) {
-                // The last element, cut off, read as a way around a cut value
-                // it refused (see `buffered::refused`): left out.
-                Ok(_) if refused.is_some_and(|n| n != crate::error::refused()) => {
-                    crate::error::forgive(refused);
-                    self.de.scan.drain_to(self.depth)?;
-                    self.skip_rest()?;
-                    self.done = true;
-                    Ok(None)
-                }
                 Ok(v) => Ok(Some(v)),
                 // The last element, cut off, failed where a part of it may
                 // not be cut (a required field, an enum's tag): left out, so
@@ -1441,7 +1430,6 @@ impl<'de> de::SeqAccess<'de> for SeqAccess<'_, '_, 'de> {
                         && !e.restarts()
                         && e.hint().is_none() =>
                 {
-                    crate::error::forgive(refused);
                     // To the array's own depth (a peeked opener at the very
                     // end may not be on the scanner's stack yet).
                     self.de.scan.drain_to(self.depth)?;
@@ -1452,7 +1440,6 @@ impl<'de> de::SeqAccess<'de> for SeqAccess<'_, '_, 'de> {
                 // A typed element decides by its own marker; rejected at its
                 // start, the cut last element is left out.
                 Err(e) if e.rejected_at() == Some(at) => {
-                    crate::error::forgive(refused);
                     let ev = self.de.scan.next()?;
                     self.de.skip(ev)?;
                     // It was the last element: the array ends here.
@@ -1496,6 +1483,9 @@ struct MapAccess<'s, 'a, 'de> {
     fields: &'static [&'static str],
     /// Where the last key read starts.
     key_at: usize,
+    /// A member left out: an internally tagged object's tag, read as its
+    /// variant's struct (see [`tagged`]).
+    skip: Option<&'static str>,
 }
 
 impl<'de> MapAccess<'_, '_, 'de> {
@@ -1641,6 +1631,11 @@ impl<'de> de::MapAccess<'de> for MapAccess<'_, '_, 'de> {
                 _ => None,
             };
             if self.filter && !self.keep_member()? {
+                continue;
+            }
+            if self.skip.is_some() && self.skip == self.key.as_ref().map(Key::as_str) {
+                let ev = self.de.scan.next()?;
+                self.de.skip(ev)?;
                 continue;
             }
             let result = match (field, borrowed, &self.key) {

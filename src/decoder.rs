@@ -412,7 +412,6 @@ impl Decoder {
     where
         S: DeserializeSeed<'de> + Clone,
     {
-        crate::de::buffered::begin();
         let watch = self.rules.coerce(CoercionKind::FieldName);
         let mut ignored = false;
         if let Some(done) = self.fast_lane(text, seed.clone(), watch, &mut ignored) {

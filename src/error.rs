@@ -729,36 +729,6 @@ impl fmt::Debug for Error {
     }
 }
 
-// Refusals are counted here, where they are recognised: serde refuses a
-// cut value marked in its buffered content (see `de::buffered`) through
-// `invalid_type`, below; the Deserializer reads the count.
-thread_local! {
-    /// How many cut values this thread's decodes have refused (see
-    /// [`refused`]).
-    static REFUSED: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
-}
-
-/// Counts a cut value refused where only a complete one may stand.
-pub(crate) fn refuse() {
-    REFUSED.with(|n| n.set(n.get() + 1));
-}
-
-/// How many cut values have been refused on this thread so far. A read that
-/// refused one and still succeeded took a way around the value the reply
-/// was still writing (an untagged enum's next variant, which fits what was
-/// written but is not what is being written): not a value of the reply.
-pub(crate) fn refused() -> u64 {
-    REFUSED.with(std::cell::Cell::get)
-}
-
-/// Takes back the refusals since [`refused`] was `to` (if counted): the
-/// part that made them was left out of the value.
-pub(crate) fn forgive(to: Option<u64>) {
-    if let Some(to) = to {
-        REFUSED.with(|n| n.set(to));
-    }
-}
-
 impl serde::de::Error for Error {
     #[cold]
     fn custom<T: Display>(msg: T) -> Self {
@@ -781,16 +751,6 @@ impl serde::de::Error for Error {
 
     #[cold]
     fn invalid_type(unexp: Unexpected<'_>, exp: &dyn Expected) -> Self {
-        if let Unexpected::Option = unexp {
-            // No JSON value is an `Option`: this is a cut value that content
-            // serde buffered holds marked (see `de::buffered`), refused by a
-            // field that takes only complete values.
-            refuse();
-            return Error::new(
-                ErrorKind::Truncated,
-                "the reply was cut off before this value was complete",
-            );
-        }
         Error::unexpected("invalid type", &unexp, exp)
     }
 

@@ -327,6 +327,7 @@ pub use text::Utf8Text;
 #[doc(hidden)]
 pub mod __private {
     pub use crate::de::located;
+    pub use crate::de::tagged::read as tagged;
     pub use crate::partial::grow;
     pub use crate::partial::private::{atomic_field, field, partial_field, read_seed};
     pub use serde;

@@ -70,7 +70,7 @@ where
     D: Deserializer<'de>,
     T: Deserialize<'de>,
 {
-    crate::de::buffered::read(deserializer, TOKEN)
+    crate::de::field::read(deserializer, TOKEN)
 }
 
 /// [`deserialize`] for a value read by a seed rather than a type (see
@@ -101,7 +101,7 @@ where
     D: Deserializer<'de>,
     S: serde::de::DeserializeSeed<'de>,
 {
-    crate::de::buffered::read_seed(deserializer, TOKEN, seed)
+    crate::de::field::read_seed(deserializer, TOKEN, seed)
 }
 
 /// Writes a field marked partial as it is, so that `with =
@@ -136,8 +136,8 @@ where
 {
     match T::__cut() {
         grow::Cut::Grows => deserialize(deserializer),
-        grow::Cut::Parts => crate::de::buffered::read(deserializer, PARTS),
-        grow::Cut::Whole => crate::de::buffered::read(deserializer, FIELD),
+        grow::Cut::Parts => crate::de::field::read(deserializer, PARTS),
+        grow::Cut::Whole => crate::de::field::read(deserializer, FIELD),
     }
 }
 
@@ -1122,7 +1122,7 @@ pub mod private {
         V: Deserialize<'de> + View,
     {
         let judge = grow::enter();
-        let v = crate::de::buffered::read::<D, Option<V>>(d, super::FIELD);
+        let v = crate::de::field::read::<D, Option<V>>(d, super::FIELD);
         grow::leave();
         Ok(if judge {
             v?.and_then(View::admitted)
@@ -1140,7 +1140,7 @@ pub mod private {
     {
         // Counted as any field is, though nothing inside is a view field.
         grow::enter();
-        let v = crate::de::buffered::read::<D, Option<V>>(d, super::FIELD);
+        let v = crate::de::field::read::<D, Option<V>>(d, super::FIELD);
         grow::leave();
         v
     }
@@ -1160,7 +1160,7 @@ pub mod private {
             grow::Cut::Parts => super::PARTS,
             grow::Cut::Whole => super::FIELD,
         };
-        crate::de::buffered::read_seed(d, name, seed)
+        crate::de::field::read_seed(d, name, seed)
     }
 
     /// A view field marked `#[llm(partial)]`: the value so far.

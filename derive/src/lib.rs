@@ -109,13 +109,16 @@ use syn::{parse_macro_input, DeriveInput};
 ///   `default` is dropped (a view field is `None` when missing, not the
 ///   default), as are serialize-only attributes, `bound`, `borrow` and
 ///   `crate` (the view sets its own).
-/// - Inside content serde buffers (internally tagged and untagged enums,
-///   `flatten`) that stands where a value may be cut (an element of a list
-///   marked partial, a field marked partial), the decoder keeps each cut
-///   string and container marked as cut: the view's partial fields there
-///   grow, and every other field, atomic ones too, is `None` while cut, as
-///   anywhere. Adjacently tagged content, and a `flatten`ed struct at the
-///   root, show only once complete.
+/// - An internally tagged enum's view (named or unit variants, no generics,
+///   no flattened field) is read without serde's buffer: the decoder finds
+///   the tag and reads the object as the variant's struct, so its partial
+///   fields grow as a struct's do. Inside content serde does buffer
+///   (untagged enums, `flatten`, adjacently tagged content, a generic
+///   internally tagged view), the buffer cannot say a value is cut: a cut
+///   value there is missing where nothing cut is kept, and where the place
+///   is marked partial it makes the buffered value the cut's (an element of
+///   a list marked partial shows once that value is complete; a field, the
+///   decode is `Truncated`). Such parts show only once complete.
 /// - Compile errors: `deserialize_with` or `with` on a field or variant
 ///   (the view cannot follow a custom deserializer; wrap the type in a
 ///   newtype whose `Deserialize` calls it, and mark the field

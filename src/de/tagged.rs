@@ -1,0 +1,186 @@
+//! Views of internally tagged enums (tool calls), read without serde's
+//! buffer.
+//!
+//! serde reads an internally tagged enum in two steps: it buffers the whole
+//! object (the tag may come last), then reads the variant from its buffer,
+//! without the decoder, so a field marked partial there could not grow. The
+//! tape needs no buffer: the decoder looks ahead in the object for the tag
+//! (a clone of the cursor), then reads the object itself as the variant's
+//! struct, each field deciding for itself as anywhere.
+//!
+//! The code `#[derive(Partial)]` generates for such a view calls [`read`]
+//! with two twins of the view serde derives: one externally tagged, which
+//! the decoder answers as an enum whose variant is the tag's value and whose
+//! content is the object (the tag's member left out), and one internally
+//! tagged, for any other deserializer (serde_json in the fast lane, content
+//! serde buffered around the view), which gives the object as a map.
+
+use std::marker::PhantomData;
+
+use serde::de::{self, value::StrDeserializer, Deserialize, DeserializeSeed, Visitor};
+use serde::forward_to_deserialize_any;
+
+use super::Deserializer;
+use crate::error::{Error, Result};
+use crate::scan::Event;
+
+/// The reserved struct name the Deserializer recognises as "an internally
+/// tagged enum's view; its one field is the tag".
+pub(crate) const TAGGED: &str = "$serde_llm::private::Tagged";
+
+/// Reads an internally tagged enum's view whose tag is `tag[0]`: from the
+/// decoder, as `E` (externally tagged: the variant named by the tag, read
+/// from the object); from any other deserializer, as `I` (internally tagged,
+/// as serde reads it).
+pub fn read<'de, D, E, I>(d: D, tag: &'static [&'static str]) -> Result<Result<E, I>, D::Error>
+where
+    D: de::Deserializer<'de>,
+    E: Deserialize<'de>,
+    I: Deserialize<'de>,
+{
+    d.deserialize_struct(TAGGED, tag, Twins(PhantomData))
+}
+
+struct Twins<E, I>(PhantomData<(E, I)>);
+
+impl<'de, E: Deserialize<'de>, I: Deserialize<'de>> Visitor<'de> for Twins<E, I> {
+    type Value = Result<E, I>;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("an object with a type tag")
+    }
+
+    /// From the decoder: the tag found, the object not yet read.
+    fn visit_some<D: de::Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
+        E::deserialize(d).map(Ok)
+    }
+
+    fn visit_map<A: de::MapAccess<'de>>(self, map: A) -> Result<Self::Value, A::Error> {
+        I::deserialize(de::value::MapAccessDeserializer::new(map)).map(Err)
+    }
+
+    fn visit_seq<A: de::SeqAccess<'de>>(self, seq: A) -> Result<Self::Value, A::Error> {
+        I::deserialize(de::value::SeqAccessDeserializer::new(seq)).map(Err)
+    }
+}
+
+impl<'de> Deserializer<'_, 'de> {
+    /// An internally tagged enum's view whose tag is `key`, at an object
+    /// (see the module's docs). The tag missing, cut off or not a string, the
+    /// object is read through (as serde's buffer would) and the error is a
+    /// missing tag: a `Truncated` one where the reply was cut.
+    pub(super) fn tagged<V: Visitor<'de>>(
+        &mut self,
+        key: &'static str,
+        visitor: V,
+    ) -> Result<V::Value> {
+        let mut look = self.scan.clone();
+        look.next()?;
+        let depth = look.depth();
+        let mut tag = None;
+        loop {
+            match look.next()? {
+                Event::Key(k) if look.depth() == depth && look.str(k) == key => {
+                    if let Event::Str(t) = look.next()? {
+                        if look.complete() {
+                            tag = Some(look.str(t).to_owned());
+                            break;
+                        }
+                    }
+                }
+                Event::EndObject | Event::EndArray if look.depth() < depth => break,
+                Event::Eof => break,
+                _ => {}
+            }
+        }
+        match tag {
+            Some(tag) => visitor.visit_some(Tagged { de: self, tag, key }),
+            None => {
+                // Through the object, as serde's buffer reads it.
+                while look.depth() >= depth {
+                    if let Event::Eof = look.next()? {
+                        break;
+                    }
+                }
+                self.scan = look;
+                Err(de::Error::missing_field(key))
+            }
+        }
+    }
+}
+
+/// The decoder at an internally tagged object whose tag is `tag`, read as an
+/// externally tagged enum.
+struct Tagged<'s, 'a, 'de> {
+    de: &'s mut Deserializer<'a, 'de>,
+    tag: String,
+    key: &'static str,
+}
+
+impl<'de> de::Deserializer<'de> for Tagged<'_, '_, 'de> {
+    type Error = Error;
+
+    fn deserialize_any<V: Visitor<'de>>(self, _: V) -> Result<V::Value> {
+        Err(de::Error::custom(
+            "an internally tagged enum's view is read as an enum",
+        ))
+    }
+
+    fn deserialize_enum<V: Visitor<'de>>(
+        self,
+        _: &'static str,
+        _: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value> {
+        visitor.visit_enum(self)
+    }
+
+    forward_to_deserialize_any! {
+        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string
+        bytes byte_buf option unit unit_struct newtype_struct seq tuple
+        tuple_struct map struct identifier ignored_any
+    }
+}
+
+impl<'de> de::EnumAccess<'de> for Tagged<'_, '_, 'de> {
+    type Error = Error;
+    type Variant = Self;
+
+    fn variant_seed<S: DeserializeSeed<'de>>(self, seed: S) -> Result<(S::Value, Self)> {
+        // The tag's name as serde matches it (renames, aliases, `other`).
+        let variant = seed.deserialize(StrDeserializer::<Error>::new(&self.tag))?;
+        Ok((variant, self))
+    }
+}
+
+impl<'de> de::VariantAccess<'de> for Tagged<'_, '_, 'de> {
+    type Error = Error;
+
+    /// A variant without fields: the object is read through.
+    fn unit_variant(self) -> Result<()> {
+        let ev = self.de.scan.next()?;
+        self.de.skip(ev)
+    }
+
+    fn newtype_variant_seed<S: DeserializeSeed<'de>>(self, _: S) -> Result<S::Value> {
+        Err(de::Error::custom(
+            "an internally tagged view's variants have named fields",
+        ))
+    }
+
+    fn tuple_variant<V: Visitor<'de>>(self, _: usize, _: V) -> Result<V::Value> {
+        Err(de::Error::custom(
+            "an internally tagged view's variants have named fields",
+        ))
+    }
+
+    /// The object, as the variant's struct: the tag's member left out.
+    fn struct_variant<V: Visitor<'de>>(
+        self,
+        fields: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value> {
+        self.de.tag_key = Some(self.key);
+        de::Deserializer::deserialize_struct(&mut *self.de, "", fields, visitor)
+    }
+}
