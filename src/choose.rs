@@ -657,8 +657,13 @@ impl Decoder {
 
     /// Decodes a part of a streaming reply (see `stream::live`): `text` is
     /// JSON as written, maybe cut off, read once, as the whole text of a
-    /// reply.
-    pub(crate) fn part<'de, V: serde::Deserialize<'de>>(&self, text: &'de str) -> Result<V> {
+    /// reply; the first `around` levels of fields (the path to the part)
+    /// are exempt from admission.
+    pub(crate) fn part<'de, V: serde::Deserialize<'de>>(
+        &self,
+        text: &'de str,
+        around: usize,
+    ) -> Result<V> {
         let policy = de::Policy {
             on: true,
             typed: true,
@@ -666,6 +671,7 @@ impl Decoder {
             rules: self.rules,
             max_depth: self.max_depth,
             listed: false,
+            around,
         };
         let span = 0..text.len();
         let opts = ScanOptions {
@@ -673,6 +679,8 @@ impl Decoder {
             multi: false,
             partial: true,
             rules: self.rules,
+            #[cfg(test)]
+            lane: self.lane,
         };
         let mut tape = Tape::for_span(text.len());
         let summary = Scanner::over(text, std::slice::from_ref(&span), &opts).tape(&mut tape);
@@ -719,6 +727,8 @@ impl Decoder {
             multi,
             partial: policy.partial,
             rules: self.rules,
+            #[cfg(test)]
+            lane: self.lane,
         };
         let mut tape = Tape::new();
         let (summary, result) = if policy.tape {

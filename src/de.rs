@@ -23,6 +23,7 @@ use crate::scan::tape::Cursor;
 use crate::scan::{classify, lex, parse_f64, Event, NumValue, Number, ScanOptions, Scanner, Text};
 
 pub(crate) mod field;
+mod nested;
 pub(crate) mod tagged;
 
 /// The reserved newtype name the Deserializer recognises as "this value may
@@ -79,6 +80,11 @@ pub(crate) struct Policy {
     /// call that returns only the value need not keep a path and two texts
     /// for every quoted number of a long reply).
     pub listed: bool,
+    /// How many levels of fields from the root are exempt from a view's
+    /// admission (`View::admitted`): the stream reads a part of a reply as
+    /// text holding only the path to it, whose views around it would not be
+    /// admitted. 0 everywhere else.
+    pub around: usize,
 }
 
 /// Which kind of number a target asks for.
@@ -186,6 +192,9 @@ pub(crate) struct Deserializer<'a, 'de> {
     /// array there is no string's text (`[{}]` is no `{name: "{}"}`).
     /// `usize::MAX`: none.
     positional_at: usize,
+    /// How many fields read through a reserved name (see [`field`]) are
+    /// open: the first [`Policy::around`] levels are exempt from admission.
+    fields_open: usize,
     /// The tag's key of the internally tagged object read next as its
     /// variant's struct (see [`tagged`]): that member is left out.
     tag_key: Option<&'static str>,
@@ -204,6 +213,7 @@ impl<'a, 'de> Deserializer<'a, 'de> {
             ignored_after: usize::MAX,
             positional_at: usize::MAX,
             tag_key: None,
+            fields_open: 0,
         }
     }
 
@@ -270,6 +280,8 @@ impl<'a, 'de> Deserializer<'a, 'de> {
             multi: false,
             partial: false,
             rules: self.policy.rules,
+            #[cfg(test)]
+            lane: true,
         };
         let span = start..text.len();
         let mut scan = Scanner::over(text, std::slice::from_ref(&span), &opts);
@@ -931,7 +943,7 @@ impl<'a, 'de> Deserializer<'a, 'de> {
         if !self.scan.complete() || s.trim_start().as_bytes().first() != Some(&open) {
             return Ok(None);
         }
-        let Some((value, repairs)) = crate::decoder::nested_value(s, self.policy) else {
+        let Some((value, repairs)) = nested::value(s, self.policy) else {
             return Ok(None);
         };
         let fits = match open {
@@ -1275,8 +1287,16 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'_, 'de> {
             _ => return visitor.visit_newtype_struct(self),
         }
         // Visited as `Some`: the visitor learns the value comes from the
-        // reply itself, not from content serde buffered (see `buffered`).
-        visitor.visit_some(self)
+        // reply itself (see `field`); a field around a streamed part, as a
+        // sequence of one: not judged by admission.
+        let exempt = self.fields_open < self.policy.around;
+        self.fields_open += 1;
+        let value = match exempt {
+            false => visitor.visit_some(&mut *self),
+            true => visitor.visit_seq(Exempt(Some(&mut *self))),
+        };
+        self.fields_open -= 1;
+        value
     }
 
     fn deserialize_enum<V: Visitor<'de>>(
@@ -1352,6 +1372,18 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'_, 'de> {
         let ev = self.scan.next()?;
         self.skip(ev)?;
         visitor.visit_unit()
+    }
+}
+
+/// A field exempt from admission, as a sequence of one (see
+/// [`field::read_judged`]).
+struct Exempt<'s, 'a, 'de>(Option<&'s mut Deserializer<'a, 'de>>);
+
+impl<'de> de::SeqAccess<'de> for Exempt<'_, '_, 'de> {
+    type Error = Error;
+
+    fn next_element_seed<T: DeserializeSeed<'de>>(&mut self, seed: T) -> Result<Option<T::Value>> {
+        self.0.take().map(|de| seed.deserialize(de)).transpose()
     }
 }
 

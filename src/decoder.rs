@@ -48,6 +48,8 @@ impl Decoder {
             max_repairs: None,
             accept: None,
             lossy: false,
+            #[cfg(test)]
+            lane: true,
         }
     }
 
@@ -426,6 +428,7 @@ impl Decoder {
             rules: self.rules,
             max_depth: self.max_depth,
             listed,
+            around: 0,
         };
         // A candidate (a fence's body, a span in prose) that is one valid
         // value is read by serde_json, as the whole text would be.
@@ -904,34 +907,4 @@ fn fixes_feedback(text: &str, report: &Report) -> String {
         ));
     }
     lines.join("\n")
-}
-
-/// Decodes a JSON value written inside a string (a double-encoded array or
-/// object), repairing it as any reply, with the kinds of repair it needed.
-/// `None` unless the whole string is that one value, complete: `"[urgent]
-/// fix the login"` is text that starts with a bracket, not an array.
-pub(crate) fn nested_value(
-    text: &str,
-    policy: Policy,
-) -> Option<(serde_json::Value, Vec<RepairKind>)> {
-    let decoder = Decoder {
-        max_depth: policy.max_depth,
-        strategies: Strategies::only_whole(),
-        allow: Allow::ALL,
-        rules: policy.rules,
-        max_repairs: None,
-        accept: None,
-        lossy: false,
-    };
-    let (value, report) = decoder
-        .decode_reading::<serde_json::Value>(text, false)
-        .ok()?;
-    let whole = !report.truncated
-        && !report.repairs.iter().any(|r| {
-            matches!(
-                r.kind,
-                RepairKind::TrailingText | RepairKind::MultipleValues | RepairKind::Skipped
-            )
-        });
-    whole.then(|| (value, report.repairs.iter().map(|r| r.kind).collect()))
 }

@@ -27,4 +27,7 @@ pub struct Decoder {
     pub(crate) max_repairs: Option<usize>,
     pub(crate) accept: Option<Accept>,
     pub(crate) lossy: bool,
+    /// See `ScanOptions::lane`.
+    #[cfg(test)]
+    pub(crate) lane: bool,
 }

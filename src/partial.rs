@@ -128,17 +128,19 @@ where
 /// Reads a field marked partial as far as its view `T` may be cut
 /// ([`View::__cut`]): as [`deserialize`] does; or only its elements or
 /// members so far, each complete (a list of dates); or once complete, as a
-/// field not marked partial is (a date).
-fn deserialize_as<'de, D, T>(deserializer: D) -> Result<T, D::Error>
+/// field not marked partial is (a date). With whether it is judged by
+/// admission (see `de::field::read_judged`).
+fn deserialize_as<'de, D, T>(deserializer: D) -> Result<(T, bool), D::Error>
 where
     D: Deserializer<'de>,
     T: Deserialize<'de> + View,
 {
-    match T::__cut() {
-        grow::Cut::Grows => deserialize(deserializer),
-        grow::Cut::Parts => crate::de::field::read(deserializer, PARTS),
-        grow::Cut::Whole => crate::de::field::read(deserializer, FIELD),
-    }
+    let name = match T::__cut() {
+        grow::Cut::Grows => TOKEN,
+        grow::Cut::Parts => PARTS,
+        grow::Cut::Whole => FIELD,
+    };
+    crate::de::field::read_judged(deserializer, name)
 }
 
 /// A type with a partial view: what it looks like while the reply that holds
@@ -463,10 +465,10 @@ pub mod grow {
         ) -> bool {
             self.tried = true;
             let (decoder, text) = (self.decoder, self.text);
-            let read = around(self.around, || match self.partial {
-                true => decoder.part::<AsPartial<V>>(text).map(|p| p.0),
-                false => decoder.part::<V>(text),
-            });
+            let read = match self.partial {
+                true => decoder.part::<AsPartial<V>>(text, self.around).map(|p| p.0),
+                false => decoder.part::<V>(text, self.around),
+            };
             match read {
                 Ok(part) => {
                     node.__place(part, self.levels, 0, self.out);
@@ -497,7 +499,7 @@ pub mod grow {
 
     impl<'de, V: serde::Deserialize<'de> + super::View> serde::Deserialize<'de> for AsPartial<V> {
         fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-            super::deserialize_as(d).map(AsPartial)
+            super::deserialize_as(d).map(|(v, _)| AsPartial(v))
         }
     }
 
@@ -620,39 +622,6 @@ pub mod grow {
     /// A struct view's field on a route.
     pub fn append<V: super::View>(slot: &mut Option<V>, route: &[Route], text: &str) -> bool {
         slot.as_mut().is_some_and(|v| v.__append(route, text))
-    }
-
-    std::thread_local! {
-        /// While the stream decoder reads a part: how many struct fields
-        /// around it are on its path (their views hold only the path, so
-        /// admission must not judge them), and how deep the fields being read
-        /// are.
-        static AROUND: std::cell::Cell<(usize, usize)> = const { std::cell::Cell::new((0, 0)) };
-    }
-
-    /// Reads a part with `around` struct fields on its path exempt from
-    /// admission.
-    pub(crate) fn around<R>(around: usize, read: impl FnOnce() -> R) -> R {
-        let before = AROUND.with(|a| a.replace((around, 0)));
-        let r = read();
-        AROUND.with(|a| a.set(before));
-        r
-    }
-
-    /// A field is being read: whether admission applies to it.
-    pub(crate) fn enter() -> bool {
-        AROUND.with(|a| {
-            let (around, depth) = a.get();
-            a.set((around, depth + 1));
-            depth >= around
-        })
-    }
-
-    pub(crate) fn leave() {
-        AROUND.with(|a| {
-            let (around, depth) = a.get();
-            a.set((around, depth.saturating_sub(1)));
-        });
     }
 }
 
@@ -1121,14 +1090,8 @@ pub mod private {
         D: Deserializer<'de>,
         V: Deserialize<'de> + View,
     {
-        let judge = grow::enter();
-        let v = crate::de::field::read::<D, Option<V>>(d, super::FIELD);
-        grow::leave();
-        Ok(if judge {
-            v?.and_then(View::admitted)
-        } else {
-            v?
-        })
+        let (v, judge) = crate::de::field::read_judged::<D, Option<V>>(d, super::FIELD)?;
+        Ok(if judge { v.and_then(View::admitted) } else { v })
     }
 
     /// A view field marked `#[llm(atomic)]`: the field's own type (which
@@ -1139,10 +1102,7 @@ pub mod private {
         V: Deserialize<'de>,
     {
         // Counted as any field is, though nothing inside is a view field.
-        grow::enter();
-        let v = crate::de::field::read::<D, Option<V>>(d, super::FIELD);
-        grow::leave();
-        v
+        crate::de::field::read::<D, Option<V>>(d, super::FIELD)
     }
 
     /// A value read by a seed where a field marked partial stands (a
@@ -1169,13 +1129,7 @@ pub mod private {
         D: Deserializer<'de>,
         V: Deserialize<'de> + View,
     {
-        let judge = grow::enter();
-        let v = super::deserialize_as::<D, Option<V>>(d);
-        grow::leave();
-        Ok(if judge {
-            v?.and_then(View::admitted)
-        } else {
-            v?
-        })
+        let (v, judge) = super::deserialize_as::<D, Option<V>>(d)?;
+        Ok(if judge { v.and_then(View::admitted) } else { v })
     }
 }

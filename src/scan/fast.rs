@@ -21,24 +21,6 @@ fn delimits(c: u8) -> bool {
     matches!(c, b',' | b'}' | b']' | b' ' | b'\n' | b'\r' | b'\t')
 }
 
-/// Whether the lane is taken (always, but in the test that compares every
-/// event with the lane closed).
-#[cfg(not(test))]
-#[inline(always)]
-fn lane_open() -> bool {
-    true
-}
-
-#[cfg(test)]
-thread_local! {
-    static CLOSED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
-}
-
-#[cfg(test)]
-fn lane_open() -> bool {
-    !CLOSED.with(std::cell::Cell::get)
-}
-
 /// What the lane does with the byte where the next token may start: pass
 /// it (plain whitespace), read the token, or leave it to the step (what
 /// [`lex::skip_ws`](super::lex::skip_ws) must look at: a comment, a special
@@ -86,7 +68,8 @@ impl<'de> Scanner<'de> {
     /// [`step`](Self::step), from the state reached so far.
     #[inline(always)]
     pub(super) fn fast(&mut self) -> Option<Event<'de>> {
-        if !lane_open() {
+        #[cfg(test)]
+        if !self.lane {
             return None;
         }
         // Cut at the span's end, so that its bounds are the slice's.
@@ -506,15 +489,14 @@ impl<'de> Scanner<'de> {
 
 #[cfg(test)]
 mod tests {
-    use super::CLOSED;
     use crate::policy::Rules;
     use crate::scan::{lex, Event, ScanOptions, Scanner};
 
     /// Everything a read shows its caller, event by event, then its end.
     fn trace(text: &str, opts: &ScanOptions, lane: bool) -> Vec<String> {
-        CLOSED.with(|c| c.set(!lane));
+        let opts = ScanOptions { lane, ..*opts };
         let span = 0..text.len();
-        let mut scan = Scanner::over(text, std::slice::from_ref(&span), opts);
+        let mut scan = Scanner::over(text, std::slice::from_ref(&span), &opts);
         let mut out = Vec::new();
         for _ in 0..4 * text.len() + 16 {
             // The decoder peeks before it takes, now and then.
@@ -555,7 +537,6 @@ mod tests {
             scan.root_end(),
             scan.prose_roots(),
         ));
-        CLOSED.with(|c| c.set(false));
         out
     }
 
@@ -577,6 +558,7 @@ mod tests {
                         multi,
                         partial,
                         rules,
+                        lane: true,
                     };
                     let fast = trace(text, &opts, true);
                     let slow = trace(text, &opts, false);
@@ -680,11 +662,11 @@ mod tests {
     /// Everything a typed decode shows, with the lane open or closed: the
     /// value (or error) and the report, for several targets and decoders.
     fn decoded(text: &str, lane: bool) -> Vec<String> {
-        CLOSED.with(|c| c.set(!lane));
         let decoders = [
             crate::Decoder::new().max_depth(8),
             crate::Decoder::strict().max_depth(8),
-        ];
+        ]
+        .map(|d| crate::Decoder { lane, ..d });
         let mut out = Vec::new();
         for d in &decoders {
             macro_rules! each {
@@ -709,7 +691,6 @@ mod tests {
             );
             out.push(format!("{:?}", d.decode_partial::<Vec<String>>(text)));
         }
-        CLOSED.with(|c| c.set(false));
         out
     }
 

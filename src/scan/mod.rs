@@ -147,7 +147,7 @@ pub(crate) struct Where {
 }
 
 /// How the scanner reads its span.
-#[derive(Clone, Debug)]
+#[derive(Clone, Copy, Debug)]
 pub(crate) struct ScanOptions {
     pub max_depth: usize,
     /// Gather every top-level value into one array.
@@ -160,9 +160,16 @@ pub(crate) struct ScanOptions {
     /// The repairs allowed: a repair of a denied kind is an
     /// [`ErrorKind::Denied`] error where it would be made.
     pub rules: Rules,
+    /// The fast lane is taken (always, but in the tests that compare every
+    /// event and decode with it closed).
+    #[cfg(test)]
+    pub lane: bool,
 }
 
 pub(crate) struct Scanner<'de> {
+    /// See [`ScanOptions::lane`].
+    #[cfg(test)]
+    lane: bool,
     text: &'de str,
     b: &'de [u8],
     pos: usize,
@@ -251,6 +258,8 @@ impl<'de> Scanner<'de> {
             stack: Vec::new(),
             opened: Vec::new(),
             depth: 0,
+            #[cfg(test)]
+            lane: opts.lane,
             max_depth: opts.max_depth,
             state: State::Value,
             awaiting_value: false,

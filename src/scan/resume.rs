@@ -185,6 +185,8 @@ impl<'de> Scanner<'de> {
     /// far and what arrived since, to its end.
     pub(crate) fn resume(text: &'de str, p: Paused) -> Scanner<'de> {
         Scanner {
+            #[cfg(test)]
+            lane: true,
             text,
             b: text.as_bytes(),
             pos: p.pos,
@@ -499,6 +501,7 @@ mod tests {
                     multi: false,
                     partial,
                     rules: Rules::DEFAULT,
+                    lane: true,
                 };
                 same_in_pieces(text, &opts);
             }
@@ -535,6 +538,7 @@ mod tests {
                     multi: false,
                     partial,
                     rules: Rules::DEFAULT,
+                    lane: true,
                 };
                 let whole = one_shot(text, &opts);
                 for size in [1, 7, 16, 61, 1000] {
@@ -557,6 +561,7 @@ mod tests {
             multi: false,
             partial: true,
             rules: Rules::DEFAULT,
+            lane: true,
         };
         for file in [
             "json_repair.jsonl",

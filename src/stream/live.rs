@@ -1012,8 +1012,7 @@ impl<V: DeserializeOwned + View> Live<V> {
                 .filter(|f| f.fields)
                 .count(),
         };
-        let syn = &self.syn;
-        let read = grow::around(around, || self.decoder.part::<V>(syn));
+        let read = self.decoder.part::<V>(&self.syn, around);
         match read {
             Ok(v) => {
                 self.blocked = false;
