@@ -3,6 +3,8 @@
 //! of Python objects, so `value` costs nothing to read and a feed costs what
 //! changed, never the whole value again.
 
+use std::sync::Arc;
+
 use pyo3::prelude::*;
 use pyo3::types::{PyByteArray, PyBytes, PyDict, PyFloat, PyList, PyString, PyTuple};
 use serde_json::Value;
@@ -65,6 +67,9 @@ fn path_tuple<'py>(py: Python<'py>, path: &Path) -> PyResult<Bound<'py, PyTuple>
 #[pyclass(frozen, module = "serde_llm._native")]
 pub struct Delta {
     inner: serde_llm::Delta,
+    /// A completed container: the object in the parser's value that the
+    /// deltas before built (the library's delta then carries no copy).
+    built: Option<Py<PyAny>>,
 }
 
 #[pymethods]
@@ -94,6 +99,9 @@ impl Delta {
     #[getter]
     fn value<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         match &self.inner {
+            serde_llm::Delta::Completed { .. } if self.built.is_some() => {
+                Ok(copy_tree(self.built.as_ref().expect("built").bind(py))?)
+            }
             serde_llm::Delta::Started { value, .. } | serde_llm::Delta::Completed { value, .. } => {
                 to_py(py, value)
             }
@@ -145,11 +153,48 @@ enum Source {
     },
 }
 
+/// A copy of `obj`'s dicts and lists (the rest is immutable and shared).
+fn copy_tree<'py>(obj: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+    let py = obj.py();
+    if let Ok(d) = obj.cast::<PyDict>() {
+        let out = PyDict::new(py);
+        for (k, v) in d.iter() {
+            out.set_item(k, copy_tree(&v)?)?;
+        }
+        return Ok(out.into_any());
+    }
+    if let Ok(l) = obj.cast::<PyList>() {
+        let items = l
+            .iter()
+            .map(|x| copy_tree(&x))
+            .collect::<PyResult<Vec<_>>>()?;
+        return Ok(PyList::new(py, items)?.into_any());
+    }
+    Ok(obj.clone())
+}
+
 /// What one feed changed: a sequence of `Delta`s, each made when it is
 /// read (a feed that nobody asks about costs one object).
 #[pyclass(frozen, sequence, module = "serde_llm._native")]
 pub struct Deltas {
     items: Vec<serde_llm::Delta>,
+    /// The completed containers among them, by index, with the objects
+    /// that hold their values (see [`Delta::built`]).
+    built: Vec<(usize, Py<PyAny>)>,
+}
+
+impl Deltas {
+    fn delta(&self, py: Python<'_>, i: usize) -> Delta {
+        let built = self
+            .built
+            .iter()
+            .find(|(j, _)| *j == i)
+            .map(|(_, b)| b.clone_ref(py));
+        Delta {
+            inner: self.items[i].clone(),
+            built,
+        }
+    }
 }
 
 #[pymethods]
@@ -158,7 +203,7 @@ impl Deltas {
         self.items.len()
     }
 
-    fn __getitem__(&self, index: isize) -> PyResult<Delta> {
+    fn __getitem__(&self, py: Python<'_>, index: isize) -> PyResult<Delta> {
         let n = self.items.len() as isize;
         let i = if index < 0 { index + n } else { index };
         if !(0..n).contains(&i) {
@@ -166,9 +211,7 @@ impl Deltas {
                 "delta index out of range",
             ));
         }
-        Ok(Delta {
-            inner: self.items[i as usize].clone(),
-        })
+        Ok(self.delta(py, i as usize))
     }
 
     fn __bool__(&self) -> bool {
@@ -176,10 +219,8 @@ impl Deltas {
     }
 
     fn __iter__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        let items = self
-            .items
-            .iter()
-            .map(|d| Py::new(py, Delta { inner: d.clone() }))
+        let items = (0..self.items.len())
+            .map(|i| Py::new(py, self.delta(py, i)))
             .collect::<PyResult<Vec<_>>>()?;
         PyList::new(py, items)?.try_iter().map(Bound::into_any)
     }
@@ -187,7 +228,7 @@ impl Deltas {
     fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
         let parts = (0..self.items.len() as isize)
             .map(|i| {
-                let d = Bound::new(py, self.__getitem__(i)?)?;
+                let d = Bound::new(py, self.__getitem__(py, i)?)?;
                 Ok(d.repr()?.to_string())
             })
             .collect::<PyResult<Vec<_>>>()?;
@@ -206,9 +247,16 @@ pub struct StreamParser {
     /// Deltas from a feed that ended in an error: the next feed that
     /// succeeds returns them first.
     owed: Vec<serde_llm::Delta>,
-    /// The container the last delta was applied in, by its path: the
-    /// deltas of a chunk are about the same place, so it is looked up once.
-    spine: Option<(Vec<Segment>, Py<PyAny>)>,
+    /// The completed containers among `owed` (see [`Deltas::built`]).
+    built: Vec<(usize, Py<PyAny>)>,
+    /// The containers on the path of the last delta applied, outermost
+    /// first, each with its step from the one before (the root is `root`):
+    /// the next delta is about a place near it, so only the steps that
+    /// differ are looked up.
+    spine: Vec<(Segment, Py<PyAny>)>,
+    /// The keys met, as Python strings, by the library's shared key (its
+    /// paths share one `Arc` per key): found by pointer, not hashed.
+    keys: Vec<(Arc<str>, Py<PyString>)>,
 }
 
 impl StreamParser {
@@ -225,7 +273,9 @@ impl StreamParser {
             strict: false,
             root: None,
             owed: Vec::new(),
-            spine: None,
+            built: Vec::new(),
+            spine: Vec::new(),
+            keys: Vec::new(),
         })
     }
 
@@ -269,10 +319,16 @@ impl StreamParser {
         };
         Ok(match got {
             Ok(deltas) => {
-                for d in &deltas {
-                    self.apply(py, d)?;
+                for (i, d) in deltas.iter().enumerate() {
+                    if let Some(b) = self.apply(py, d)? {
+                        self.built.push((self.owed.len() + i, b));
+                    }
                 }
-                self.owed.extend(deltas);
+                if self.owed.is_empty() {
+                    self.owed = deltas;
+                } else {
+                    self.owed.extend(deltas);
+                }
                 Ok(())
             }
             Err(e) => Err(e),
@@ -281,90 +337,136 @@ impl StreamParser {
 
     /// Applies one delta to the Python value, as `Delta::apply` does to a
     /// `serde_json::Value`. A container that completes is already what its
-    /// members' deltas built, so it is left as it is.
-    fn apply(&mut self, py: Python<'_>, d: &serde_llm::Delta) -> PyResult<()> {
+    /// members' deltas built, so it is left as it is, and returned (the
+    /// untyped stream's delta carries no copy of it).
+    fn apply(&mut self, py: Python<'_>, d: &serde_llm::Delta) -> PyResult<Option<Py<PyAny>>> {
         let (path, value, done) = match d {
             serde_llm::Delta::Started { path, value } => (path, value, false),
             serde_llm::Delta::Completed { path, value } => (path, value, true),
-            serde_llm::Delta::Appended { path, text } => return self.append(py, path, text),
+            serde_llm::Delta::Appended { path, text } => {
+                self.append(py, path, text)?;
+                return Ok(None);
+            }
             _ => {
                 self.root = None;
-                return Ok(());
+                self.spine.clear();
+                return Ok(None);
             }
         };
         let Some((last, outer)) = path.segments().split_last() else {
-            if !(done
-                && self
-                    .root
-                    .as_ref()
-                    .is_some_and(|r| in_place(r.bind(py), value)))
+            if let Some(r) = self
+                .root
+                .as_ref()
+                .filter(|r| done && in_place(r.bind(py), value))
             {
-                self.root = Some(to_py(py, value)?.unbind());
+                return Ok(container(r.bind(py)));
             }
-            return Ok(());
+            self.root = Some(to_py(py, value)?.unbind());
+            self.spine.clear();
+            return Ok(None);
         };
-        let Some(parent) = self.at(py, outer)? else {
-            return Ok(());
+        let Some(parent) = self.parent(py, outer)? else {
+            return Ok(None);
         };
         match last {
             Segment::Key(k) => {
                 let Ok(dict) = parent.cast::<PyDict>() else {
-                    return Ok(());
+                    return Ok(None);
                 };
-                let key = keys::key(py, k);
-                if let Some(old) = dict.get_item(&key)? {
-                    if done && in_place(&old, value) {
-                        return Ok(());
+                let key = self.key(py, k);
+                // Only a container or string completing can be in place.
+                let grows = matches!(value, Value::Array(_) | Value::Object(_) | Value::String(_));
+                if done && grows {
+                    if let Some(old) = dict.get_item(&key)? {
+                        if in_place(&old, value) {
+                            return Ok(container(&old));
+                        }
                     }
-                    self.replaced(path.segments());
                 }
+                self.replaced(path.segments());
                 dict.set_item(key, to_py(py, value)?)?;
             }
             Segment::Index(i) => {
                 let Ok(list) = parent.cast::<PyList>() else {
-                    return Ok(());
+                    return Ok(None);
                 };
                 if *i == list.len() {
                     list.append(to_py(py, value)?)?;
                 } else if *i < list.len() {
-                    if done && in_place(&list.get_item(*i)?, value) {
-                        return Ok(());
+                    let old = list.get_item(*i)?;
+                    if done && in_place(&old, value) {
+                        return Ok(container(&old));
                     }
                     self.replaced(path.segments());
                     list.set_item(*i, to_py(py, value)?)?;
                 }
             }
         }
-        Ok(())
+        Ok(None)
     }
 
-    /// The container at `outer`, through the spine when it is the last one
-    /// used.
+    /// `k` as a Python string: the one made for the same shared key before
+    /// (the first 64 keys are kept), else from the key cache.
+    fn key<'py>(&mut self, py: Python<'py>, k: &Arc<str>) -> Bound<'py, PyString> {
+        if let Some((_, s)) = self.keys.iter().find(|(a, _)| Arc::ptr_eq(a, k)) {
+            return s.bind(py).clone();
+        }
+        let s = keys::key(py, k);
+        if self.keys.len() < 64 {
+            self.keys.push((k.clone(), s.clone().unbind()));
+        }
+        s
+    }
+
+    /// The container at `outer`: the steps it shares with the spine are
+    /// not looked up again; the spine becomes its path.
     fn parent<'py>(
         &mut self,
         py: Python<'py>,
         outer: &[Segment],
     ) -> PyResult<Option<Bound<'py, PyAny>>> {
-        if let Some((path, at)) = &self.spine {
-            if path.as_slice() == outer {
-                return Ok(Some(at.bind(py).clone()));
+        let Some(root) = &self.root else {
+            return Ok(None);
+        };
+        let same = self
+            .spine
+            .iter()
+            .zip(outer)
+            .take_while(|((a, _), b)| a == *b)
+            .count();
+        self.spine.truncate(same);
+        let mut at = match self.spine.last() {
+            Some((_, c)) => c.bind(py).clone(),
+            None => root.bind(py).clone(),
+        };
+        for seg in &outer[same..] {
+            let next = match seg {
+                Segment::Key(k) => match at.cast::<PyDict>() {
+                    Ok(d) => d.get_item(self.key(py, k))?,
+                    Err(_) => None,
+                },
+                Segment::Index(i) => match at.cast::<PyList>() {
+                    Ok(l) if *i < l.len() => Some(l.get_item(*i)?),
+                    _ => None,
+                },
+            };
+            match next {
+                Some(n) => {
+                    self.spine.push((seg.clone(), n.clone().unbind()));
+                    at = n;
+                }
+                None => return Ok(None),
             }
         }
-        let found = self.at(py, outer)?;
-        if let Some(at) = &found {
-            self.spine = Some((outer.to_vec(), at.clone().unbind()));
-        }
-        Ok(found)
+        Ok(Some(at))
     }
 
-    /// The value at `path` is being replaced: the spine may be inside it.
+    /// The value at `path` is being replaced: the spine forgets it and what
+    /// is inside it.
     fn replaced(&mut self, path: &[Segment]) {
-        if self
-            .spine
-            .as_ref()
-            .is_some_and(|(p, _)| p.starts_with(path))
-        {
-            self.spine = None;
+        let n = path.len();
+        if self.spine.len() >= n && self.spine.iter().zip(path).all(|((a, _), b)| a == b) {
+            self.spine.truncate(n - 1);
         }
     }
 
@@ -385,7 +487,7 @@ impl StreamParser {
                 let Ok(dict) = parent.cast::<PyDict>() else {
                     return Ok(());
                 };
-                let key = keys::key(py, k);
+                let key = self.key(py, k);
                 if let Some(old) = dict.get_item(&key)? {
                     if let Ok(s) = old.cast::<PyString>() {
                         dict.set_item(key, grow(s, text)?)?;
@@ -407,40 +509,21 @@ impl StreamParser {
         Ok(())
     }
 
-    /// The Python value at `path`, if there is one.
-    fn at<'py>(&self, py: Python<'py>, path: &[Segment]) -> PyResult<Option<Bound<'py, PyAny>>> {
-        let Some(root) = &self.root else {
-            return Ok(None);
-        };
-        let mut at = root.bind(py).clone();
-        for seg in path {
-            let next = match seg {
-                Segment::Key(k) => match at.cast::<PyDict>() {
-                    Ok(d) => d.get_item(keys::key(py, k))?,
-                    Err(_) => None,
-                },
-                Segment::Index(i) => match at.cast::<PyList>() {
-                    Ok(l) if *i < l.len() => Some(l.get_item(*i)?),
-                    _ => None,
-                },
-            };
-            match next {
-                Some(n) => at = n,
-                None => return Ok(None),
-            }
-        }
-        Ok(Some(at))
-    }
-
     /// The deltas owed, as `Delta` objects.
     fn take_deltas(&mut self, py: Python<'_>) -> PyResult<Py<Deltas>> {
         Py::new(
             py,
             Deltas {
                 items: std::mem::take(&mut self.owed),
+                built: std::mem::take(&mut self.built),
             },
         )
     }
+}
+
+/// `obj` when it is a dict or a list (a completed container in place).
+fn container(obj: &Bound<'_, PyAny>) -> Option<Py<PyAny>> {
+    (obj.cast::<PyDict>().is_ok() || obj.cast::<PyList>().is_ok()).then(|| obj.clone().unbind())
 }
 
 /// `s` followed by `text`, as a new string (Python strings do not change).
@@ -532,11 +615,13 @@ impl StreamParser {
             false => Decoder::new(),
         };
         Ok(StreamParser {
-            source: Source::Untyped(Box::new(decoder.stream::<Value>())),
+            source: Source::Untyped(Box::new(decoder.stream::<Value>().__untyped_only())),
             strict,
             root: None,
             owed: Vec::new(),
-            spine: None,
+            built: Vec::new(),
+            spine: Vec::new(),
+            keys: Vec::new(),
         })
     }
 

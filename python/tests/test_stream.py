@@ -178,6 +178,23 @@ def test_deltas_describe_the_changes():
     ]
 
 
+def test_a_completed_container_delta_is_a_copy_of_the_value_built():
+    p = serde_llm.StreamParser()
+    p.feed('{"items": [{"id": 1, "tags": ["a"]}, {"id"')
+    deltas = p.feed(': 2}]}')
+    done = {d.path: d for d in deltas if d.kind == "completed"}
+    assert list(done) == [("items", 1, "id"), ("items", 1), ("items",), ()]
+    whole = done[()].value
+    assert whole == {"items": [{"id": 1, "tags": ["a"]}, {"id": 2}]}
+    # A new object each time it is read, apart from the parser's value.
+    assert whole is not p.value and done[()].value is not whole
+    whole["items"][0]["tags"].append("b")
+    assert p.value == {"items": [{"id": 1, "tags": ["a"]}, {"id": 2}]}
+    assert done[("items", 1)].value == {"id": 2}
+    assert done[("items",)].value == [{"id": 1, "tags": ["a"]}, {"id": 2}]
+    assert repr(deltas[-1]) == "Delta(kind='completed', path=(), value={'items': [{'id': 1, 'tags': ['a']}, {'id': 2}]})"
+
+
 def test_deltas_are_a_sequence():
     p = serde_llm.StreamParser()
     deltas = p.feed('["a", "b')

@@ -239,6 +239,11 @@ pub(super) struct Live<V> {
     pub(super) failed: bool,
     /// Typed updates are made (not while catching up at the start).
     typed: bool,
+    /// Only the untyped view is kept (see
+    /// [`StreamDecoder::__untyped_only`](super::StreamDecoder::__untyped_only)):
+    /// no typed updates, and a container's `Completed` delta carries an
+    /// empty container of its kind, not a copy of it.
+    lean: bool,
     /// Buffers kept from one part read to the next: the part's text and
     /// its levels.
     syn: String,
@@ -248,14 +253,14 @@ pub(super) struct Live<V> {
 impl<V: DeserializeOwned + View> Live<V> {
     /// Reads `text` from `start`, where the value opens, to its end; `view`
     /// is the typed view of all of `text` (before admission). `None` if the
-    /// value is not JSON as written.
+    /// value is not JSON as written. `lean`: only the untyped view is kept
+    /// (see the field).
     pub(super) fn lock(
         text: &str,
         start: usize,
         view: V,
         decoder: &Decoder,
-        fenced: bool,
-        lenient: bool,
+        (fenced, lenient, lean): (bool, bool, bool),
     ) -> Option<(Live<V>, Status)> {
         let allows = |kind| lenient && decoder.rules.repair(kind);
         let mut live = Live {
@@ -281,6 +286,7 @@ impl<V: DeserializeOwned + View> Live<V> {
             quiet: false,
             failed: false,
             typed: false,
+            lean,
             syn: String::new(),
             levels: Vec::new(),
         };
@@ -296,7 +302,7 @@ impl<V: DeserializeOwned + View> Live<V> {
         if let Some(s) = &mut live.string {
             (s.known, s.known_ends) = (text.len(), false);
         }
-        live.typed = true;
+        live.typed = !lean;
         Some((live, status))
     }
 
@@ -338,7 +344,7 @@ impl<V: DeserializeOwned + View> Live<V> {
         // A node that cannot grow in place, still open, is read again with
         // all that arrived (a number at the end is no token yet, but a
         // buffered enum's view may show it).
-        if status == Status::Open && !self.failed {
+        if status == Status::Open && !self.failed && self.typed {
             // Parts not known since a rebuild are found out (so a node that
             // cannot grow in place is known as such).
             self.typed_ready(text);
@@ -533,7 +539,7 @@ impl<V: DeserializeOwned + View> Live<V> {
         };
         match (self.slot_at(parent), last) {
             (Some(Value::Object(m)), Segment::Key(k)) => {
-                m.insert(k.to_string(), v);
+                m.insert(String::from(&**k), v);
             }
             (Some(Value::Array(a)), Segment::Index(i)) => {
                 if *i < a.len() {
@@ -1125,7 +1131,12 @@ impl<V: DeserializeOwned + View> Sink for Live<V> {
         self.now = end;
         let frame = self.frames.pop().expect("a container is open");
         self.member_done(end);
-        let value = self.slot(&frame.path).cloned().unwrap_or(Value::Null);
+        let value = match (self.lean, frame.array) {
+            // What the deltas before it built: the caller has it.
+            (true, true) => Value::Array(Vec::new()),
+            (true, false) => Value::Object(serde_json::Map::new()),
+            (false, _) => self.slot(&frame.path).cloned().unwrap_or(Value::Null),
+        };
         self.deltas.push(Delta::Completed {
             path: frame.path.clone(),
             value,
@@ -1164,7 +1175,7 @@ impl<V: DeserializeOwned + View> Sink for Live<V> {
         self.member_done(span.end);
         // A number beyond `f64` (`1e400`) is an error to a decode: the
         // whole text says which.
-        let Ok(value) = serde_json::from_str::<Value>(&text[span.clone()]) else {
+        let Some(value) = scalar_value(&text[span.clone()]) else {
             self.failed = true;
             return;
         };
@@ -1255,6 +1266,32 @@ impl<V: DeserializeOwned + View> Sink for Live<V> {
     }
 }
 
+/// The value of a number or literal as JSON writes it: what serde_json
+/// reads, with the literals and the integers that fit 64 bits read here
+/// (a whole deserializer for each costs more than the rest of the token's
+/// reading); `None` for a number beyond `f64`.
+fn scalar_value(word: &str) -> Option<Value> {
+    match word {
+        "true" => return Some(Value::Bool(true)),
+        "false" => return Some(Value::Bool(false)),
+        "null" => return Some(Value::Null),
+        _ => {}
+    }
+    let digits = word.strip_prefix('-').unwrap_or(word);
+    if !digits.is_empty() && digits.len() <= 18 && digits.bytes().all(|b| b.is_ascii_digit()) {
+        // At most 18 digits: the value fits an `i64` either way.
+        // (`-0` is left to serde_json, which reads it as a float.)
+        match word.parse::<i64>() {
+            Ok(n) if n > 0 || (n == 0 && digits.len() == word.len()) => {
+                return Some(Value::from(n as u64))
+            }
+            Ok(n) if n < 0 => return Some(Value::from(n)),
+            _ => {}
+        }
+    }
+    serde_json::from_str(word).ok()
+}
+
 impl<V: DeserializeOwned + View> Live<V> {
     /// The string `s`, ending at `end`, is complete: the typed view shows
     /// all of it.
@@ -1273,5 +1310,50 @@ impl<V: DeserializeOwned + View> Live<V> {
             let has = s.known != NOTHING && self.had(text, s.shown, cut, s.known_ends);
             self.typed_part(text, s.start..end, true, has);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::scalar_value;
+    use serde_json::Value;
+
+    #[test]
+    fn a_scalar_reads_as_serde_json_reads_it() {
+        let words = [
+            "0",
+            "-0",
+            "7",
+            "-7",
+            "123456789012345678",
+            "-123456789012345678",
+            "1234567890123456789",
+            "-9223372036854775808",
+            "18446744073709551615",
+            "18446744073709551616",
+            "1.5",
+            "-0.0",
+            "1e5",
+            "2E-3",
+            "true",
+            "false",
+            "null",
+        ];
+        for w in words {
+            let want: Value = serde_json::from_str(w).unwrap();
+            let got = scalar_value(w).unwrap();
+            assert_eq!(got, want, "{w}");
+            // The same kind of number too (`-0` is a float, `7` an unsigned).
+            assert_eq!(got.is_u64(), want.is_u64(), "{w}");
+            assert_eq!(got.is_i64(), want.is_i64(), "{w}");
+            assert_eq!(got.is_f64(), want.is_f64(), "{w}");
+        }
+        assert_eq!(scalar_value("1e400"), None);
+        assert_eq!(
+            scalar_value("-0")
+                .and_then(|v| v.as_f64())
+                .map(f64::is_sign_negative),
+            Some(true)
+        );
     }
 }

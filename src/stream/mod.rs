@@ -228,6 +228,8 @@ pub struct StreamDecoder<T: Streamable> {
     /// While live, the views of the text so far where the live views are
     /// not them (a cut string whose end a decode reads otherwise).
     early: Option<(Option<T::Shown>, Value)>,
+    /// Only the untyped view is kept (see [`Self::__untyped_only`]).
+    lean: bool,
     _target: PhantomData<fn() -> T>,
 }
 
@@ -274,6 +276,7 @@ where
             early: None,
             owed: Vec::new(),
             broken: None,
+            lean: false,
             _target: PhantomData,
         }
     }
@@ -306,11 +309,26 @@ where
     /// to show (see [`from_llm_str_partial`](crate::from_llm_str_partial)).
     pub fn view(&self) -> &Option<T::Shown> {
         match &self.mode {
+            _ if self.lean => &self.none,
             Mode::Live(_) if self.early.is_some() => &self.early.as_ref().expect("early").0,
             Mode::Live(live) if live.shown() => &live.view,
             Mode::Live(_) => &self.none,
             _ => &self.view,
         }
+    }
+
+    /// For a binding that builds the untyped view itself from the deltas
+    /// (the Python package): the typed view is no longer kept up to date
+    /// (`view` gives `None`; `finish` still decodes the whole text), and
+    /// while the value streams as JSON as written, a container's
+    /// `Completed` delta carries an empty container of its kind rather than
+    /// a copy of the container, which the deltas before it built. The
+    /// untyped view (`value`) and the other deltas are as they were. Not a
+    /// public API.
+    #[doc(hidden)]
+    pub fn __untyped_only(mut self) -> Self {
+        self.lean = true;
+        self
     }
 
     /// The untyped view: what the deltas so far build from `Value::Null`.
@@ -618,7 +636,13 @@ where
             report.strategy,
             Strategy::Whole | Strategy::Fence | Strategy::Tag
         );
-        match Live::lock(&self.text, start, view, &self.decoder, fenced, lenient) {
+        match Live::lock(
+            &self.text,
+            start,
+            view,
+            &self.decoder,
+            (fenced, lenient, self.lean),
+        ) {
             Some((mut live, Status::Open)) if live.value == self.value => {
                 // From nothing, the live path's own deltas say more.
                 let own = std::mem::take(&mut live.deltas);
