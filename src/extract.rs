@@ -476,10 +476,17 @@ fn fences(text: &str, body: Range<usize>, out: &mut Vec<Candidate>) {
                 let (close, _) = lex::matching_close(b, start, body.end);
                 work::add(close.unwrap_or(body.end) - start);
                 match close {
-                    Some(c) => {
+                    // A value that closes before the fence, or around a
+                    // marker inside one of its strings: past it.
+                    Some(c) if c < open || in_string(b, start, open) => {
+                        work::add(open - start);
                         i = c + 1;
                         continue;
                     }
+                    // A marker outside its strings is a fence: the brackets
+                    // around it are prose (`[...] ```json {…} ``` …]`), as a
+                    // reply cut before the closer reads them.
+                    Some(_) => {}
                     None => {
                         skip_json = false;
                         cut_json = Some((start, false));

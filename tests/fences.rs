@@ -138,3 +138,24 @@ fn a_prose_fence_closes_by_the_plain_rule() {
         assert_eq!(e.kind(), ErrorKind::NoJson, "{text:?}: {e}");
     }
 }
+
+/// A fence inside brackets of prose that look like the start of a value
+/// (`[...`): the marker is outside any string, so it is a fence, whether
+/// the bracket closes after it or not (found by the `stream_typed` fuzz
+/// target: the stream and a decode of the text so far disagreed once the
+/// `]` arrived).
+#[test]
+fn a_fence_inside_brackets_of_prose() {
+    for text in [
+        "Notes [...\n```json\n{\"a\": 1}\n```\nand more",
+        "Notes [...\n```json\n{\"a\": 1}\n```\nand more]",
+        "\t\t\t[...\u{c} ```json {\"a\": 1} ``` Pue]e.com/",
+    ] {
+        assert_eq!(decode(text), json!({"a": 1}), "{text:?}");
+    }
+    // A marker inside a string of a value before the fence opens none.
+    assert_eq!(
+        decode("[\"```json\", 1] and ```json\n{\"a\": 2}\n```"),
+        json!({"a": 2})
+    );
+}
