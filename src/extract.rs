@@ -476,10 +476,17 @@ fn fences(text: &str, body: Range<usize>, out: &mut Vec<Candidate>) {
                 let (close, _) = lex::matching_close(b, start, body.end);
                 work::add(close.unwrap_or(body.end) - start);
                 match close {
-                    Some(c) => {
+                    // A value that closes before the fence, or around a
+                    // marker inside one of its strings: past it.
+                    Some(c) if c < open || in_string(b, start, open) => {
+                        work::add(open - start);
                         i = c + 1;
                         continue;
                     }
+                    // A marker outside its strings is a fence: the brackets
+                    // around it are prose (`[...] ```json {…} ``` …]`), as a
+                    // reply cut before the closer reads them.
+                    Some(_) => {}
                     None => {
                         skip_json = false;
                         cut_json = Some((start, false));
@@ -548,21 +555,36 @@ fn fences(text: &str, body: Range<usize>, out: &mut Vec<Candidate>) {
             content += 1;
         }
         let first = lex::next_significant(b, content, body.end);
-        let json = first < body.end && matches!(b[first], b'{' | b'[' | b'"' | b'\'');
+        // A body that opens like JSON (`{ is how blocks open, "…` is prose:
+        // its fence closes by the plain rule, whatever its quotes say).
+        let json = first < body.end
+            && match b[first] {
+                b'"' | b'\'' => true,
+                b'{' | b'[' => starts_like_json(b, first, body.end),
+                _ => false,
+            };
         // The first bare fence is the close when it opens a line right after
-        // the value's last closer or quote (the common case: no second pass
-        // over the value); else the value is read string-aware to find it.
-        let naive = bare_close(b, content, body.end);
-        let plain = naive.is_some_and(|c| closes_value(b, first, c));
+        // the value's last closer or quote, and no fence with a language tag
+        // came before it (the common case: no second pass over the value);
+        // else the value is read string-aware to find it. A tagged fence
+        // before it opens a code sample inside a string, whose close may
+        // well follow a closer on its own line (`"```js\n}\n```"`).
+        let (naive, nested) = bare_close(b, content, body.end);
+        let plain = !nested && naive.is_some_and(|c| closes_value(b, first, c));
         // With no bare fence after it at all, no marker can close it: the
         // string-aware read could only say so.
         let read = aware && json && !plain && naive.is_some();
         let close = match read.then(|| json_fence_close(b, first, body.end)) {
             Some(JsonEnd::Fence(c)) => Some(c),
             Some(JsonEnd::Open) => None,
-            Some(JsonEnd::StringToEnd) => {
+            // Markers in the strings that closed before it are content; in
+            // the string that runs to the end (a string left unclosed, or a
+            // reply cut inside one), a fence on a line of its own closes the
+            // block, as Markdown closes one; any other marker is the
+            // string's text so far.
+            Some(JsonEnd::StringToEnd(quote)) => {
                 aware = false;
-                naive
+                line_close(b, quote + 1, body.end)
             }
             None => naive,
         };
@@ -609,9 +631,9 @@ enum JsonEnd {
     Fence(usize),
     /// The value and the fence run to the end of the text.
     Open,
-    /// A string runs to the end: the markers inside it cannot be told from
-    /// real ones.
-    StringToEnd,
+    /// The string whose opening quote is here runs to the end: the markers
+    /// inside it cannot be told from real ones (those before it can).
+    StringToEnd(usize),
 }
 
 /// The closing fence of a fence whose content is a JSON value (an object,
@@ -631,7 +653,20 @@ fn json_fence_close(b: &[u8], i: usize, end: usize) -> JsonEnd {
         if let Some(after) = string {
             if after == end {
                 work::add(end - i);
-                return JsonEnd::StringToEnd;
+                return JsonEnd::StringToEnd(k);
+            }
+            if depth > 0 {
+                // A string in a container is followed by what JSON puts
+                // after one. When it is not (`"b": "x⏎```⏎That's "it`), its
+                // closing quote was prose after the fence, and a fence on a
+                // line of its own inside it closed the block.
+                let next = lex::next_significant(b, after, end);
+                if next < end && !matches!(b[next], b',' | b':' | b'}' | b']' | b'"' | b'\'') {
+                    if let Some(c) = line_close(b, k + 1, after) {
+                        work::add(c - i);
+                        return JsonEnd::Fence(c);
+                    }
+                }
             }
             k = after;
             if depth == 0 {
@@ -661,27 +696,60 @@ fn json_fence_close(b: &[u8], i: usize, end: usize) -> JsonEnd {
     if k >= end {
         return JsonEnd::Open;
     }
-    bare_close(b, k, end).map_or(JsonEnd::Open, JsonEnd::Fence)
+    bare_close(b, k, end)
+        .0
+        .map_or(JsonEnd::Open, JsonEnd::Fence)
 }
 
 /// The first bare closing fence from `from`: one followed by a language tag
 /// opens a nested block (```` ```bash ```` inside a JSON string), so it is
-/// passed over.
-fn bare_close(b: &[u8], from: usize, end: usize) -> Option<usize> {
+/// passed over. With whether one was.
+fn bare_close(b: &[u8], from: usize, end: usize) -> (Option<usize>, bool) {
     let mut close = find(b, from, end, b"```");
+    let mut nested = false;
     while let Some(c) = close {
         let mut e = c;
         while e < end && b[e] == b'`' {
             e += 1;
         }
         if e < end && b[e].is_ascii_alphabetic() {
+            nested = true;
             close = find(b, e, end, b"```");
         } else {
             break;
         }
     }
     work::add(close.unwrap_or(end) - from);
-    close
+    (close, nested)
+}
+
+/// The first fence from `from` on a line of its own: after a line break and
+/// spaces, followed by spaces up to a line break or the end.
+fn line_close(b: &[u8], from: usize, end: usize) -> Option<usize> {
+    let mut at = from;
+    while let Some(c) = find(b, at, end, b"```") {
+        let mut e = c;
+        while e < end && b[e] == b'`' {
+            e += 1;
+        }
+        at = e;
+        let mut s = c;
+        while s > from && matches!(b[s - 1], b' ' | b'\t') {
+            s -= 1;
+        }
+        if s == from || b[s - 1] != b'\n' {
+            continue;
+        }
+        while e < end && matches!(b[e], b' ' | b'\t' | b'\r') {
+            e += 1;
+        }
+        if e == end || b[e] == b'\n' {
+            work::add(c - from);
+            return Some(c);
+        }
+    }
+    work::add(end - from);
+    None
 }
 
 /// `<json>…</json>` blocks (any case).

@@ -16,7 +16,16 @@
 //!   far at every chunk boundary (as a UI that re-decodes its buffer would);
 //! - `stream/d_once`: one `from_llm_str` of the whole reply;
 //! - `stream/e_jiter_prefixes`: jiter's partial mode at every chunk boundary
-//!   of the JSON inside the fence.
+//!   of the JSON inside the fence;
+//! - `stream/f_jsonmodem_events`: jsonmodem's incremental parser fed the
+//!   JSON inside the fence chunk by chunk, its events applied to a value
+//!   after every chunk;
+//! - `stream/g_deser_incomplete_prefixes`: deser-incomplete (serde_json
+//!   made tolerant of a cut end) into a typed doc at every chunk boundary of
+//!   the JSON inside the fence.
+//!
+//! Each peer's final output is checked before timing; a peer whose output is
+//! not the reply's value is timed under a name ending in `_wrong`.
 //!
 //! Results and ratios are in `README.md` beside this crate's `Cargo.toml`.
 
@@ -25,6 +34,7 @@ use std::time::Duration;
 
 use criterion::{criterion_group, criterion_main, Criterion, SamplingMode, Throughput};
 use jiter::{JsonValue, PartialMode};
+use jsonmodem::{ParseEvent, ParserOptions, PathComponent, StreamingParser};
 use serde_llm::{Partial, StreamDecoder};
 
 #[derive(Debug, PartialEq, serde::Deserialize, Partial)]
@@ -214,6 +224,161 @@ fn check(text: &str, chunks: &[&[u8]], json: &str, json_ends: &[usize]) -> Doc {
     once
 }
 
+/// The doc for deser-incomplete: every field defaulted, so a prefix that
+/// has not reached one still reads (its own way of showing a partial doc).
+#[derive(Debug, Default, PartialEq, serde::Deserialize)]
+struct LooseStep {
+    #[serde(default)]
+    n: u32,
+    #[serde(default)]
+    text: String,
+}
+
+#[derive(Debug, Default, PartialEq, serde::Deserialize)]
+struct LooseDoc {
+    #[serde(default)]
+    title: String,
+    #[serde(default)]
+    steps: Vec<LooseStep>,
+    #[serde(default)]
+    tags: Vec<String>,
+}
+
+/// The slot `path` names in `root`, made if it is the next element of an
+/// array or a new key.
+fn slot<'a>(root: &'a mut jsonmodem::Value, path: &[PathComponent]) -> &'a mut jsonmodem::Value {
+    let mut at = root;
+    for seg in path {
+        at = match (seg, at) {
+            (PathComponent::Key(k), jsonmodem::Value::Object(m)) => {
+                m.entry(k.clone()).or_insert(jsonmodem::Value::Null)
+            }
+            (PathComponent::Index(i), jsonmodem::Value::Array(a)) => {
+                if *i == a.len() {
+                    a.push(jsonmodem::Value::Null);
+                }
+                &mut a[*i]
+            }
+            (seg, v) => panic!("jsonmodem path {seg:?} into {v:?}"),
+        };
+    }
+    at
+}
+
+/// Applies one jsonmodem event to the value built so far: what a reader of
+/// its events does to show the value after each chunk.
+fn apply(root: &mut jsonmodem::Value, event: ParseEvent) {
+    match event {
+        ParseEvent::Null { path } => *slot(root, &path) = jsonmodem::Value::Null,
+        ParseEvent::Boolean { path, value } => {
+            *slot(root, &path) = jsonmodem::Value::Boolean(value)
+        }
+        ParseEvent::Number { path, value } => *slot(root, &path) = jsonmodem::Value::Number(value),
+        ParseEvent::String { path, fragment, .. } => match slot(root, &path) {
+            jsonmodem::Value::String(s) => s.push_str(&fragment),
+            v => *v = jsonmodem::Value::String(fragment),
+        },
+        ParseEvent::ArrayStart { path } => *slot(root, &path) = jsonmodem::Value::Array(Vec::new()),
+        ParseEvent::ObjectBegin { path } => {
+            *slot(root, &path) = jsonmodem::Value::Object(Default::default())
+        }
+        ParseEvent::ArrayEnd { .. } | ParseEvent::ObjectEnd { .. } => {}
+    }
+}
+
+/// jsonmodem fed `chunks` one by one, its events applied after each: the
+/// value at the end, or the first error.
+fn jsonmodem_run(chunks: &[&str]) -> Result<jsonmodem::Value, String> {
+    let mut parser = StreamingParser::new(ParserOptions::default());
+    let mut value = jsonmodem::Value::Null;
+    for chunk in chunks {
+        parser.feed(chunk);
+        for event in parser.by_ref() {
+            apply(&mut value, event.map_err(|e| e.to_string())?);
+        }
+        black_box(&value);
+    }
+    for event in parser.finish() {
+        apply(&mut value, event.map_err(|e| e.to_string())?);
+    }
+    Ok(value)
+}
+
+/// A jsonmodem value as serde_json's (whole numbers as integers).
+fn to_json(v: &jsonmodem::Value) -> serde_json::Value {
+    use serde_json::Value as J;
+    match v {
+        jsonmodem::Value::Null => J::Null,
+        jsonmodem::Value::Boolean(b) => J::Bool(*b),
+        jsonmodem::Value::Number(f) if f.fract() == 0.0 && f.abs() < 9e15 => J::from(*f as i64),
+        jsonmodem::Value::Number(f) => J::from(*f),
+        jsonmodem::Value::String(s) => J::String(s.clone()),
+        jsonmodem::Value::Array(a) => J::Array(a.iter().map(to_json).collect()),
+        jsonmodem::Value::Object(m) => {
+            J::Object(m.iter().map(|(k, v)| (k.clone(), to_json(v))).collect())
+        }
+    }
+}
+
+/// Whether each peer's final output is the reply's value: jsonmodem's
+/// events build the JSON's value, and deser-incomplete reads the whole JSON
+/// as the doc. What is wrong is printed.
+fn check_peers(json: &str, json_chunks: &[&str], once: &Doc) -> (bool, bool) {
+    let want: serde_json::Value = serde_json::from_str(json).unwrap();
+    let modem = match jsonmodem_run(json_chunks) {
+        Ok(v) if to_json(&v) == want => true,
+        Ok(v) => {
+            let got = to_json(&v);
+            let diff = match (got.get("steps"), want.get("steps")) {
+                (Some(serde_json::Value::Array(g)), Some(serde_json::Value::Array(w))) => g
+                    .iter()
+                    .zip(w)
+                    .find(|(g, w)| g != w)
+                    .map(|(g, w)| format!("first step that differs: {g} (want {w})")),
+                _ => None,
+            };
+            eprintln!(
+                "jsonmodem: WRONG final value ({})",
+                diff.unwrap_or_else(|| "outside the steps".into())
+            );
+            false
+        }
+        Err(e) => {
+            eprintln!("jsonmodem: WRONG, error: {e}");
+            false
+        }
+    };
+    let incomplete = match deser_incomplete::from_json_str::<LooseDoc>(json) {
+        Ok(d) => {
+            let same = d.title == once.title
+                && d.tags == once.tags
+                && d.steps.len() == once.steps.len()
+                && d.steps
+                    .iter()
+                    .zip(&once.steps)
+                    .all(|(a, b)| a.n == b.n && a.text == b.text);
+            if !same {
+                eprintln!("deser-incomplete: WRONG final value");
+            }
+            same
+        }
+        Err(e) => {
+            eprintln!("deser-incomplete: WRONG, error: {e}");
+            false
+        }
+    };
+    (modem, incomplete)
+}
+
+/// A benchmark's name, marked when the peer's output was wrong.
+fn named(name: &str, right: bool) -> String {
+    if right {
+        name.to_string()
+    } else {
+        format!("{name}_wrong")
+    }
+}
+
 /// How many steps a view shows.
 fn shown(view: &Option<DocView>) -> usize {
     view.as_ref()
@@ -234,6 +399,14 @@ fn stream(c: &mut Criterion) {
         .map(|e| e - json_start)
         .collect();
     let doc = check(&text, &chunks, json, &json_ends);
+    // The JSON inside the fence in the chunks (e) cuts it into, for
+    // jsonmodem (it takes text, so chunks end on char boundaries).
+    let json_chunks: Vec<&str> = std::iter::once(0)
+        .chain(json_ends.iter().copied())
+        .zip(json_ends.iter().copied())
+        .map(|(a, b)| &json[a..b])
+        .collect();
+    let (modem_right, incomplete_right) = check_peers(json, &json_chunks, &doc);
     eprintln!(
         "reply: {} bytes ({} of JSON), {} steps, {} chunks, {} prefixes for (c), {} for (e)",
         text.len(),
@@ -315,6 +488,33 @@ fn stream(c: &mut Criterion) {
             }
         })
     });
+
+    group
+        .sample_size(20)
+        .sampling_mode(SamplingMode::Auto)
+        .warm_up_time(Duration::from_secs(1))
+        .measurement_time(Duration::from_secs(4));
+    group.bench_function(named("f_jsonmodem_events", modem_right), |b| {
+        b.iter(|| jsonmodem_run(black_box(&json_chunks)))
+    });
+
+    group
+        .sample_size(10)
+        .sampling_mode(SamplingMode::Flat)
+        .warm_up_time(Duration::from_millis(1))
+        .measurement_time(Duration::from_secs(1));
+    group.bench_function(
+        named("g_deser_incomplete_prefixes", incomplete_right),
+        |b| {
+            b.iter(|| {
+                for &end in &json_ends {
+                    black_box(
+                        deser_incomplete::from_json_str::<LooseDoc>(black_box(&json[..end])).ok(),
+                    );
+                }
+            })
+        },
+    );
     group.finish();
 }
 
