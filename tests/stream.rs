@@ -1119,3 +1119,35 @@ fn a_string_ending_in_a_closer_completes_in_one_push() {
     let at = reply.find("}\"").expect("the closer");
     replay::<Value>(reply, &[at, at + 1]);
 }
+
+/// A tool call at the root grows its partial fields as a struct at the root
+/// does (its view is read without serde's buffer), in the stream and in the
+/// one-shot view, for every split.
+#[test]
+fn a_tool_call_at_the_root_grows() {
+    let text = r#"{"tool": "search", "query": "rust serde tutorials", "limit": 5}"#;
+    every_split::<Call>(text);
+    let cut = r#"{"tool": "search", "query": "rust se"#;
+    let want = CallView::Search {
+        query: Some("rust se".into()),
+        limit: None,
+    };
+    let mut dec = Decoder::new().stream::<Call>();
+    dec.push(cut.as_bytes()).unwrap();
+    assert_eq!(dec.view(), &Some(want.clone()));
+    assert_eq!(
+        serde_llm::from_llm_str_partial::<Call>(cut).unwrap(),
+        Some(want)
+    );
+    // The tag last: nothing until it is complete, then the fields so far.
+    let late = r#"{"query": "rust", "limit": 5, "tool": "sea"#;
+    assert_eq!(serde_llm::from_llm_str_partial::<Call>(late).unwrap(), None);
+    let late = r#"{"query": "rust", "limit": 5, "tool": "search""#;
+    assert_eq!(
+        serde_llm::from_llm_str_partial::<Call>(late).unwrap(),
+        Some(CallView::Search {
+            query: Some("rust".into()),
+            limit: Some(5)
+        })
+    );
+}
