@@ -84,6 +84,23 @@ struct Attempt<R> {
 /// learned (a value to read differently) before its error stands.
 const MAX_RESTARTS: usize = 64;
 
+/// The one retry loop: `read` a tape again while its error teaches
+/// something new to read differently (a key in another style, a
+/// placeholder for `None`: an error's [`Hint`]), up to [`MAX_RESTARTS`]
+/// times; else its result stands.
+fn reread<R>(mut read: impl FnMut(&[Hint]) -> Result<R>) -> Result<R> {
+    let mut hints: Vec<Hint> = Vec::new();
+    loop {
+        match read(&hints) {
+            Err(e) if hints.len() < MAX_RESTARTS => match e.hint() {
+                Some(hint) if !hints.contains(hint) => hints.push(hint.clone()),
+                _ => return Err(e),
+            },
+            result => return result,
+        }
+    }
+}
+
 /// One thing to try after the whole text.
 enum Step {
     One(Candidate),
@@ -686,27 +703,13 @@ impl Decoder {
         let summary = Scanner::over(text, std::slice::from_ref(&span), &opts).tape(&mut tape);
         // A part is read to its end (it is cut there).
         work::add(text.len());
-        let mut hints = Vec::new();
-        loop {
-            let read = (|| -> Result<V> {
-                let mut de = de::Deserializer::new(tape.cursor(text), policy, &hints);
-                let value = de.root_seed(std::marker::PhantomData::<V>, 0)?;
-                de.finish()?;
-                Ok(value)
-            })();
-            let e = match read {
-                Ok(v) => return Ok(v),
-                Err(e) => e,
-            };
-            match e.hint() {
-                Some(hint) if hints.len() < MAX_RESTARTS && !hints.contains(hint) => {
-                    hints.push(hint.clone());
-                    continue;
-                }
-                _ => {}
-            }
-            return Err(e.or_at(summary.offset));
-        }
+        reread(|hints| {
+            let mut de = de::Deserializer::new(tape.cursor(text), policy, hints);
+            let value = de.root_seed(std::marker::PhantomData::<V>, 0)?;
+            de.finish()?;
+            Ok(value)
+        })
+        .map_err(|e| e.or_at(summary.offset))
     }
 
     fn attempt<'de, R, F>(
@@ -739,16 +742,7 @@ impl Decoder {
             // A value to read differently (a key in another style, a
             // placeholder for `None`), learned from a failed read: read the
             // tape again knowing it.
-            let mut hints = Vec::new();
-            let result = loop {
-                match sink(Source::Tape(&tape), &hints, span.clone()) {
-                    Err(e) if hints.len() < MAX_RESTARTS => match e.hint() {
-                        Some(hint) if !hints.contains(hint) => hints.push(hint.clone()),
-                        _ => break Err(e),
-                    },
-                    result => break result,
-                }
-            };
+            let result = reread(|hints| sink(Source::Tape(&tape), hints, span.clone()));
             (summary, result)
         } else {
             // A read that asks no value's completeness at its start reads
