@@ -1543,13 +1543,13 @@ impl<'de> MapAccess<'_, '_, 'de> {
             .as_ref()
             .map_or(String::new(), |k| k.as_str().to_owned());
         let written = written.as_str();
-        let fields = self.fields.as_ptr() as usize;
+        let fields = self.fields;
         let name = self.de.hints.iter().find_map(|h| match h {
             Hint::Field {
                 fields: f,
                 written: w,
                 name,
-            } if *f == fields && w == written => Some(*name),
+            } if w == written && *f == fields => Some(*name),
             _ => None,
         })?;
         // The field is also written under its own name (`{"name": "a",
@@ -1587,7 +1587,7 @@ impl<'de> MapAccess<'_, '_, 'de> {
                 at,
             )
             .with_hint(Hint::Field {
-                fields: self.fields.as_ptr() as usize,
+                fields: self.fields,
                 written: written.to_owned(),
                 name,
             })),

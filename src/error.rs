@@ -234,10 +234,11 @@ pub(crate) enum Hint {
     /// `Option` is wanted whose visitor is `visitor` (its type name) and
     /// whose inner type failed on it: read as `None`.
     Null { visitor: &'static str, text: String },
-    /// A key written `written` in a struct with these field names (the
-    /// list's address): read as the field `name`.
+    /// A key written `written` in a struct with these field names (compared
+    /// as names, not by the list's address, which Rust does not promise to
+    /// keep one per struct): read as the field `name`.
     Field {
-        fields: usize,
+        fields: &'static [&'static str],
         written: String,
         name: &'static str,
     },
@@ -802,7 +803,7 @@ impl serde::de::Error for Error {
         // A field's name in another style (`deny_unknown_fields`): read as
         // that field on a restart, as for variants.
         if let NameMatch::One(name) = match_name(field, expected) {
-            let fields = expected.as_ptr() as usize;
+            let fields = expected;
             let written = field.to_owned();
             e.inner.hint = Some((
                 false,
