@@ -1178,12 +1178,6 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'_, 'de> {
         if let Some(v) = self.object_in_string(ev)? {
             return de::Deserializer::deserialize_struct(v, name, fields, visitor).map_err(nested);
         }
-        if let (tagged::TAGGED, [key], Event::StartObject) = (name, fields, ev) {
-            if !self.admits(self.accept, ev, true) {
-                return Err(Error::rejected(self.scan.offset()));
-            }
-            return self.tagged(key, visitor);
-        }
         if let ([field], Event::Str(_) | Event::Num(_) | Event::Bool(_)) = (fields, ev) {
             if self.policy.rules.coerce(CoercionKind::ValueToStruct)
                 && self.admits(self.accept, ev, true)
@@ -1284,7 +1278,10 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'_, 'de> {
                     read: 0,
                 });
             }
-            _ => return visitor.visit_newtype_struct(self),
+            _ => match name.strip_prefix(tagged::TAGGED) {
+                Some(key) => return self.tagged_view(key, visitor),
+                None => return visitor.visit_newtype_struct(self),
+            },
         }
         // Visited as `Some`: the visitor learns the value comes from the
         // reply itself (see `field`); a field around a streamed part, as a

@@ -22,16 +22,14 @@
 //! serde reads some values from content it buffers first, without the
 //! decoder: internally tagged and untagged enums (a tool call), and a
 //! struct with a `flatten`ed field. Their roots are typed targets all the
-//! same (a tool call cut at `"limit": 5` is not a call with limit 5). Where
-//! they stand in a place marked partial (a list of tool calls marked
-//! partial), or are `flatten`ed, the decoder keeps each cut string and
-//! container in serde's buffer marked as cut: a field marked partial there
-//! grows as anywhere; any other field, serde's own types included, refuses
-//! the mark, and the element is left out of its list while it is cut (in
-//! a view, such a field is `None`). A value that serde's untagged enum
-//! reads as another variant because the first refused a cut value is no
-//! value of the reply: it is left out too. Elsewhere (the root, a field not
-//! marked partial) cut values in such content stand as missing.
+//! same (a tool call cut at `"limit": 5` is not a call with limit 5). serde's
+//! buffer cannot say a value is cut: where such content stands in a place
+//! marked partial (a list of tool calls marked partial), or is `flatten`ed,
+//! a cut string or container in it is the cut's error, so the element is
+//! left out of its list while it is cut; elsewhere (the root, a field not
+//! marked partial) cut values in such content stand as missing. A view of
+//! an internally tagged enum is read without serde's buffer (the decoder
+//! finds the tag on its tape), so its partial fields grow as a struct's do.
 //!
 //! ```
 //! #[derive(Debug, PartialEq, serde::Deserialize)]

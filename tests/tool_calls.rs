@@ -163,3 +163,85 @@ fn feedback_names_no_rust_type() {
         r#"$.tool: expected one of "search", "reply", "stop", got "fetch""#
     );
 }
+
+/// A tool call's view, read without serde's buffer: flattened into a
+/// struct it keeps every field; a tag in another style is read as the
+/// variant (with a coercion), as the call itself reads it; a bare string
+/// or a number is no call.
+#[derive(Debug, Deserialize, serde_llm::Partial, PartialEq)]
+#[serde(tag = "tool", rename_all = "snake_case")]
+enum Act {
+    WebSearch {
+        #[llm(partial)]
+        query: String,
+        limit: Option<u32>,
+    },
+    Stop,
+}
+
+#[derive(Debug, Deserialize, serde_llm::Partial, PartialEq)]
+struct Turn {
+    id: u32,
+    #[serde(flatten)]
+    act: Act,
+}
+
+#[derive(Debug, Deserialize, serde_llm::Partial, PartialEq)]
+struct Acts {
+    #[llm(partial)]
+    acts: Vec<Act>,
+}
+
+#[test]
+fn a_tool_call_view_reads_as_the_call_does() {
+    // Flattened: every member reaches the view.
+    let text = r#"{"id": 1, "tool": "web_search", "query": "rust", "limit": 3}"#;
+    let view = serde_llm::from_llm_str_partial::<Turn>(text)
+        .unwrap()
+        .unwrap();
+    assert_eq!(
+        view.act,
+        Some(ActView::WebSearch {
+            query: Some("rust".into()),
+            limit: Some(3)
+        })
+    );
+    assert_eq!(
+        serde_llm::from_llm_str::<Turn>(text).unwrap().act,
+        Act::WebSearch {
+            query: "rust".into(),
+            limit: Some(3)
+        }
+    );
+    // A tag in another style: the call and its view agree.
+    let text = r#"{"tool": "WebSearch", "query": "x"}"#;
+    let (call, report) = Decoder::new().decode_with_report::<Act>(text).unwrap();
+    assert_eq!(
+        call,
+        Act::WebSearch {
+            query: "x".into(),
+            limit: None
+        }
+    );
+    assert_eq!(report.coercions.len(), 1);
+    let view = serde_llm::from_llm_str_partial::<Act>(text).unwrap();
+    assert_eq!(
+        view,
+        Some(ActView::WebSearch {
+            query: Some("x".into()),
+            limit: None
+        })
+    );
+    // A string or a number is no call, for the view as for the call.
+    for text in [
+        r#"{"acts": ["stop"]}"#,
+        r#"{"acts": [5]}"#,
+        r#"{"acts": ["web_search"]}"#,
+    ] {
+        assert!(serde_llm::from_llm_str::<Acts>(text).is_err(), "{text}");
+        assert!(
+            serde_llm::from_llm_str_partial::<Acts>(text).is_err(),
+            "{text}"
+        );
+    }
+}

@@ -901,6 +901,10 @@ fn tagged(
             quote!(Twin::#ident #pat => #view::#ident #pat,)
         })
         .collect();
+    let name = LitStr::new(
+        &format!("$serde_llm::private::Tagged:{tag}"),
+        Span::call_site(),
+    );
     let assumed = cx.assumed_read();
     let bound = cx.serde_bound(
         &variants
@@ -927,9 +931,10 @@ fn tagged(
                 fn deserialize<D: #serde::Deserializer<'de>>(
                     d: D,
                 ) -> ::core::result::Result<Self, D::Error> {
-                    const TAG: &[&str] = &[#tag];
+                    // `serde_llm`'s `de::tagged::TAGGED`, then the tag.
+                    const NAME: &str = #name;
                     ::core::result::Result::Ok(
-                        match ::serde_llm::__private::tagged::<D, External, Internal>(d, TAG)? {
+                        match ::serde_llm::__private::tagged::<D, External, Internal>(d, NAME)? {
                             ::core::result::Result::Ok(twin) => {
                                 use External as Twin;
                                 match twin { #(#arms)* }

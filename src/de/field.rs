@@ -7,8 +7,9 @@
 //! Any other deserializer (serde_json in the fast lane, content serde
 //! buffered for an untagged enum or a `flatten`ed struct) answers with
 //! `visit_newtype_struct`, and the value is read as it is: the decoder keeps
-//! nothing cut in content serde buffers (a cut value there is missing, as a
-//! field not marked partial is), so that content is complete. Views of
+//! nothing cut in content serde buffers (a cut value there is missing, or,
+//! in a place marked partial, the cut's error), so that content is
+//! complete. Views of
 //! internally tagged enums are read without serde's buffer (see
 //! [`tagged`](super::tagged)), so their partial fields grow.
 

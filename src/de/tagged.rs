@@ -21,24 +21,28 @@ use serde::de::{self, value::StrDeserializer, Deserialize, DeserializeSeed, Visi
 use serde::forward_to_deserialize_any;
 
 use super::Deserializer;
-use crate::error::{Error, Result};
+use crate::error::{quote, Error, Hint, Result};
+use crate::report::CoercionKind;
 use crate::scan::Event;
 
-/// The reserved struct name the Deserializer recognises as "an internally
-/// tagged enum's view; its one field is the tag".
-pub(crate) const TAGGED: &str = "$serde_llm::private::Tagged";
+/// The reserved newtype name the Deserializer recognises as "an internally
+/// tagged enum's view", followed by the tag's key (the derive writes the
+/// whole name: `$serde_llm::private::Tagged:tool`). A newtype, so that any
+/// other deserializer hands over the value as it is (a `flatten`ed view
+/// gets every member, a string is no one-field struct).
+pub(crate) const TAGGED: &str = "$serde_llm::private::Tagged:";
 
-/// Reads an internally tagged enum's view whose tag is `tag[0]`: from the
-/// decoder, as `E` (externally tagged: the variant named by the tag, read
-/// from the object); from any other deserializer, as `I` (internally tagged,
-/// as serde reads it).
-pub fn read<'de, D, E, I>(d: D, tag: &'static [&'static str]) -> Result<Result<E, I>, D::Error>
+/// Reads an internally tagged enum's view named `name` ([`TAGGED`] and the
+/// tag's key): from the decoder, as `E` (externally tagged: the variant
+/// named by the tag, read from the object); from any other deserializer, as
+/// `I` (internally tagged, as serde reads it).
+pub fn read<'de, D, E, I>(d: D, name: &'static str) -> Result<Result<E, I>, D::Error>
 where
     D: de::Deserializer<'de>,
     E: Deserialize<'de>,
     I: Deserialize<'de>,
 {
-    d.deserialize_struct(TAGGED, tag, Twins(PhantomData))
+    d.deserialize_newtype_struct(name, Twins(PhantomData))
 }
 
 struct Twins<E, I>(PhantomData<(E, I)>);
@@ -55,6 +59,11 @@ impl<'de, E: Deserialize<'de>, I: Deserialize<'de>> Visitor<'de> for Twins<E, I>
         E::deserialize(d).map(Ok)
     }
 
+    /// From any other deserializer.
+    fn visit_newtype_struct<D: de::Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
+        I::deserialize(d).map(Err)
+    }
+
     fn visit_map<A: de::MapAccess<'de>>(self, map: A) -> Result<Self::Value, A::Error> {
         I::deserialize(de::value::MapAccessDeserializer::new(map)).map(Err)
     }
@@ -69,11 +78,27 @@ impl<'de> Deserializer<'_, 'de> {
     /// (see the module's docs). The tag missing, cut off or not a string, the
     /// object is read through (as serde's buffer would) and the error is a
     /// missing tag: a `Truncated` one where the reply was cut.
-    pub(super) fn tagged<V: Visitor<'de>>(
+    pub(super) fn tagged_view<V: Visitor<'de>>(
         &mut self,
         key: &'static str,
         visitor: V,
     ) -> Result<V::Value> {
+        let ev = self.scan.peek()?;
+        if let Some(v) = self.object_in_string(ev)? {
+            return visitor.visit_newtype_struct(v).map_err(super::nested);
+        }
+        if !matches!(ev, Event::StartObject) {
+            // Not an object: read as serde reads an internally tagged enum
+            // (an error).
+            return visitor.visit_newtype_struct(self);
+        }
+        if !self.admits(self.accept, ev, true) {
+            return Err(Error::rejected(self.scan.offset()));
+        }
+        self.tagged(key, visitor)
+    }
+
+    fn tagged<V: Visitor<'de>>(&mut self, key: &'static str, visitor: V) -> Result<V::Value> {
         let mut look = self.scan.clone();
         look.next()?;
         let depth = look.depth();
@@ -83,7 +108,7 @@ impl<'de> Deserializer<'_, 'de> {
                 Event::Key(k) if look.depth() == depth && look.str(k) == key => {
                     if let Event::Str(t) = look.next()? {
                         if look.complete() {
-                            tag = Some(look.str(t).to_owned());
+                            tag = Some((look.str(t).to_owned(), look.offset()));
                             break;
                         }
                     }
@@ -94,7 +119,12 @@ impl<'de> Deserializer<'_, 'de> {
             }
         }
         match tag {
-            Some(tag) => visitor.visit_some(Tagged { de: self, tag, key }),
+            Some((tag, at)) => visitor.visit_some(Tagged {
+                de: self,
+                tag,
+                at,
+                key,
+            }),
             None => {
                 // Through the object, as serde's buffer reads it.
                 while look.depth() >= depth {
@@ -114,6 +144,8 @@ impl<'de> Deserializer<'_, 'de> {
 struct Tagged<'s, 'a, 'de> {
     de: &'s mut Deserializer<'a, 'de>,
     tag: String,
+    /// Where the tag's value starts.
+    at: usize,
     key: &'static str,
 }
 
@@ -146,10 +178,30 @@ impl<'de> de::EnumAccess<'de> for Tagged<'_, '_, 'de> {
     type Error = Error;
     type Variant = Self;
 
+    /// The tag's name as serde matches it (renames, aliases, `other`); one
+    /// written in another style is found by the variant visitor's error and
+    /// read as the right name on the decode's restart, as a tag read by
+    /// `deserialize_identifier` is.
     fn variant_seed<S: DeserializeSeed<'de>>(self, seed: S) -> Result<(S::Value, Self)> {
-        // The tag's name as serde matches it (renames, aliases, `other`).
-        let variant = seed.deserialize(StrDeserializer::<Error>::new(&self.tag))?;
-        Ok((variant, self))
+        let learned = self.de.hints.iter().find_map(|h| match h {
+            Hint::Tag { written, name } if *written == self.tag => Some(*name),
+            _ => None,
+        });
+        if let Some(name) = learned {
+            let written = quote(&self.tag);
+            self.de
+                .coerced(CoercionKind::EnumVariant, self.at, written, quote(name));
+            let variant = seed.deserialize(StrDeserializer::<Error>::new(name))?;
+            return Ok((variant, self));
+        }
+        let coerce = self.de.policy.rules.coerce(CoercionKind::EnumVariant);
+        match seed.deserialize(StrDeserializer::<Error>::new(&self.tag)) {
+            Ok(variant) => Ok((variant, self)),
+            Err(e) => Err(match coerce {
+                true => e.place_hint().or_at(self.at),
+                false => e.or_at(self.at),
+            }),
+        }
     }
 }
 
