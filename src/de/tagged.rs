@@ -32,7 +32,7 @@ use crate::scan::Event;
 /// gets every member, a string is no one-field struct).
 pub(crate) const TAGGED: &str = "$serde_llm::private::Tagged:";
 
-/// Reads an internally tagged enum's view named `name` ([`TAGGED`] and the
+/// Reads an internally tagged enum's view named `name` (`TAGGED` and the
 /// tag's key): from the decoder, as `E` (externally tagged: the variant
 /// named by the tag, read from the object); from any other deserializer, as
 /// `I` (internally tagged, as serde reads it).
