@@ -244,6 +244,17 @@ def parse_table() -> None:
     print()
 
 
+def stream_once(serde_llm, chunks: list) -> object:
+    """One ``StreamParser`` fed ``chunks``, its value read after each: the
+    value at the end."""
+    p = serde_llm.StreamParser()
+    v = None
+    for c in chunks:
+        p.feed(c)
+        v = p.value
+    return v
+
+
 def stream_table() -> None:
     import jiter
     import partial_json_parser
@@ -257,11 +268,7 @@ def stream_table() -> None:
     print(f"A {len(text.encode()):,}-byte reply in {len(chunks):,} chunks of 16 bytes, the value read after each.\n")
 
     def ours():
-        p = serde_llm.StreamParser()
-        for c in chunks:
-            p.feed(c)
-            v = p.value
-        return v
+        return stream_once(serde_llm, chunks)
 
     def jiter_all():
         for d in data:
@@ -314,11 +321,7 @@ def stream_loop(what: str, n: int) -> None:
     chunks = [text[i : i + 16] for i in range(0, len(text), 16)]
 
     def ours():
-        p = serde_llm.StreamParser()
-        for c in chunks:
-            p.feed(c)
-            v = p.value
-        return v
+        return stream_once(serde_llm, chunks)
 
     def calls():
         p = serde_llm.StreamParser()
