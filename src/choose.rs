@@ -851,7 +851,8 @@ impl Decoder {
 /// Bracketed prose that is no value for a target that takes anything: a
 /// citation (`[2]`, `[^3]`), a markdown link's label (`[the docs](…)`), a
 /// task-list box (`[ ]`, `[x]`), a placeholder or aside (`%{name}`, `{like
-/// this}`, `[brackets]`: words with no colon, comma or quote).
+/// this}`, `[brackets]`: words with no colon, comma or quote), an elision
+/// (`[...]`).
 pub(crate) fn not_a_value(text: &str, c: &Candidate, references: usize) -> bool {
     if c.strategy != Strategy::Balanced {
         return false;
@@ -864,7 +865,7 @@ pub(crate) fn not_a_value(text: &str, c: &Candidate, references: usize) -> bool 
         && !inner
             .bytes()
             .any(|c| matches!(c, b':' | b',' | b'"' | b'\'' | b'{' | b'[' | b'('));
-    if words {
+    if words || is_elision(text, c) {
         return true;
     }
     b[c.span.start] == b'['
@@ -874,6 +875,21 @@ pub(crate) fn not_a_value(text: &str, c: &Candidate, references: usize) -> bool 
                 && (references > 1
                     || after_a_word(b, c.span.start)
                     || before_a_word(b, c.span.end))))
+}
+
+/// Whether the candidate is an elision in prose (`[...]`, `{…}`): a value
+/// left out, no value of any type. (A reply that is only `[...]` is read
+/// whole, as the list it stands for.)
+pub(crate) fn is_elision(text: &str, c: &Candidate) -> bool {
+    // A balanced span ends at its closer; a trailing one runs to the end
+    // (`[..` cut off may be one too).
+    let end = match c.strategy {
+        Strategy::Balanced => c.span.end - 1,
+        Strategy::Trailing => c.span.end,
+        _ => return false,
+    };
+    let inner = text[c.span.start + 1..end].trim();
+    !inner.is_empty() && inner.chars().all(|c| matches!(c, '.' | '…' | ' '))
 }
 
 /// Whether the candidate is a bracketed small number (`[2]`, `[^3]`): a
@@ -931,6 +947,8 @@ fn plan<'a>(
         Shape::Array => c.first_byte(text) == Some(b'['),
         _ => true,
     };
+    // An elision (`[...]`) is no candidate of any shape, alone or gathered.
+    let candidates = candidates.filter(move |c| !is_elision(text, c));
     let rest = candidates.clone().filter(move |c| !preferred(c));
     let gathered = std::iter::once_with({
         let rest = rest.clone();

@@ -1032,9 +1032,16 @@ pub(crate) fn starts_like_json(b: &[u8], i: usize, end: usize) -> bool {
         // A bare key and its colon (`name:`, `we#ird :`, `name：`), looked
         // for within a short stretch.
         (b'{', _) => lex::key_then_colon(b, k, end.min(k + 128)).is_some(),
+        // A number: `[1`, `[-2`, `[.5` (not `[...]` or `[.net]`, prose).
         (b'[', c) => {
+            let digit_at = |k: usize| k < end && b[k].is_ascii_digit();
             c.is_ascii_digit()
-                || matches!(c, b'-' | b'+' | b'.')
+                || (matches!(c, b'-' | b'+')
+                    && (digit_at(k + 1)
+                        || b[k + 1..end].starts_with(b"Inf")
+                        || b[k + 1..end].starts_with(b"NaN")
+                        || b[k + 1..end].starts_with(b".")))
+                || (c == b'.' && digit_at(k + 1))
                 || [&b"true"[..], b"false", b"null", b"NaN", b"Infinity"]
                     .iter()
                     .any(|w| b[k..end].starts_with(w))

@@ -1420,3 +1420,64 @@ fn a_bare_key_of_several_words_is_kept_whole() {
     // A stray word before a quoted key is still a stray word.
     assert_eq!(value(r#"{COMMENT "key": 1}"#), json!({"key": 1}));
 }
+
+/// Bare words that are neither a key (no colon follows them) nor stray
+/// words before a quoted key are no member: skipping the first word once
+/// made `{this is "open"}` the member `{"is": "open"}`, losing "this".
+#[test]
+fn words_that_are_no_key_are_an_error_not_a_member() {
+    for text in [
+        r#"{this is "open"}"#,
+        "Here:\n```json\n{this is \"open\" and \"quoted\" text}\n```",
+        r#"Say {this is "open"} and go."#,
+    ] {
+        let e = error::<Value>(text);
+        assert!(
+            e.kind() == ErrorKind::Syntax || e.kind() == ErrorKind::NoJson,
+            "{text:?}: {e:#}"
+        );
+        repair_error(text);
+    }
+    // Stray words before a quoted key and its colon are still skipped
+    // (json_repair's test_parse_object), one by one.
+    assert_eq!(
+        value(r#"{"lorem": sic tamet. "ipsum": sic tamet, quick brown fox. "sic": ipsum}"#),
+        json!({"lorem": "sic tamet.", "ipsum": "sic tamet", "sic": "ipsum"})
+    );
+    // Cut off among the words: not decided, so nothing of them shows.
+    let partial = serde_llm::from_llm_str_partial::<Value>(r#"{"a": 1, this is wh"#).unwrap();
+    assert_eq!(partial, Some(json!({"a": 1})));
+    let partial = serde_llm::from_llm_str_partial::<Value>(r#"{"a": 1, note that "b"#).unwrap();
+    assert_eq!(partial, Some(json!({"a": 1})));
+    // And once the quoted key's colon arrives, the words were stray.
+    assert_eq!(
+        value(r#"{"a": 1, note that "b": 2}"#),
+        json!({"a": 1, "b": 2})
+    );
+}
+
+/// An elision in prose (`[...]`, `{…}`) stands for a value left out: it is
+/// no value, never an empty list. A reply that is only `[...]` is still
+/// read as jsonrepair reads it.
+#[test]
+fn an_elision_in_prose_is_no_value() {
+    for text in [
+        "See [...] for details.",
+        "The list [ … ] is long.",
+        "Use {...} here.",
+    ] {
+        assert_no_json(&error::<Value>(text), text);
+        assert_no_json(&error::<Vec<u32>>(text), text);
+    }
+    assert_eq!(
+        from_llm_str::<Vec<u32>>("Steps [...] are below: [1, 2]").unwrap(),
+        [1, 2]
+    );
+    assert_eq!(value("[...]"), json!([]));
+    assert_eq!(value("[1, 2, ...]"), json!([1, 2]));
+    // A list of numbers in prose still starts like one.
+    assert_eq!(
+        from_llm_str::<Vec<f64>>("Try [.5, -1] now.").unwrap(),
+        [0.5, -1.0]
+    );
+}

@@ -1546,14 +1546,16 @@ impl<'de> Scanner<'de> {
                 }
             }
         };
-        Ok(self.after_key(text, !quoted))
+        self.after_key(text, !quoted)
     }
 
     /// Decides what a key just read is, by what follows it.
-    fn after_key(&mut self, text: Text<'de>, unquoted: bool) -> Option<Event<'de>> {
-        let ev = self.key_event(text, unquoted)?;
+    fn after_key(&mut self, text: Text<'de>, unquoted: bool) -> Result<Option<Event<'de>>> {
+        let Some(ev) = self.key_event(text, unquoted)? else {
+            return Ok(None);
+        };
         if !self.object_pending {
-            return Some(ev);
+            return Ok(Some(ev));
         }
         self.object_pending = false;
         let kind = if let Event::Str(_) = ev {
@@ -1566,7 +1568,7 @@ impl<'de> Scanner<'de> {
         self.pending = Some((ev, self.token_start));
         self.token_start = self.object_open;
         self.complete = true;
-        Some(kind)
+        Ok(Some(kind))
     }
 
     /// What lies between a key and the next significant byte at `j`,
@@ -1585,6 +1587,34 @@ impl<'de> Scanner<'de> {
             RepairKind::SpecialWhitespace
         };
         self.record(kind, self.pos);
+    }
+
+    /// From the bare word at `j` (after a bare key and a space, with no
+    /// colon after the words): whether the words are stray words before a
+    /// quoted key and its colon (`quick brown fox. "key": 1`). `None` when
+    /// the text ends among the words (not decided yet). Looks 64 bytes
+    /// ahead at most.
+    fn words_then_key(&self, j: usize) -> Option<bool> {
+        let b = self.b;
+        let limit = self.end.min(j + 64);
+        let mut k = j;
+        while k < limit && (is_word(b[k]) || matches!(b[k], b' ' | b'.' | b',' | b'!' | b'?')) {
+            k += 1;
+        }
+        if k >= self.end {
+            return None;
+        }
+        if k >= limit || quote_at(b, k, self.end).is_none() {
+            return Some(false);
+        }
+        // A quoted key, then its colon; either cut off by the end is not
+        // decided yet.
+        let after = lex::simple_string_end(b, k, self.end)?;
+        let c = next_significant(b, after, self.end);
+        if c >= self.end {
+            return None;
+        }
+        Some(b[c] == b':' || lex::wide_sep(b, c, self.end) == Some(b':'))
     }
 
     /// From the bare word at `j` (after a bare key and a space): more words
@@ -1609,7 +1639,7 @@ impl<'de> Scanner<'de> {
         None
     }
 
-    fn key_event(&mut self, text: Text<'de>, unquoted: bool) -> Option<Event<'de>> {
+    fn key_event(&mut self, text: Text<'de>, unquoted: bool) -> Result<Option<Event<'de>>> {
         let b = self.b;
         let end = self.end;
         let j = if unquoted {
@@ -1620,7 +1650,7 @@ impl<'de> Scanner<'de> {
         self.between_key_and_colon(j);
         if j >= end {
             self.dangling_key(j, true);
-            return None;
+            return Ok(None);
         }
         // `"a"："x"`: a full-width colon or comma stands for its ASCII one
         // (a comma is passed, and recorded, by the step after this one).
@@ -1633,14 +1663,14 @@ impl<'de> Scanner<'de> {
                 let k = next_significant(b, j + len, end);
                 if k >= end {
                     self.dangling_key(k, true);
-                    return None;
+                    return Ok(None);
                 }
                 if lex::lone_sign_to_end(b, k, end) {
                     // `"m": -` cut off before the number's first digit: no
                     // value was written, so the member goes (never `0`).
                     self.record(RepairKind::TruncatedValue, k);
                     self.dangling_key(end, true);
-                    return None;
+                    return Ok(None);
                 }
                 // Skip plain whitespace now; comments are left for the scan
                 // to pass (and record).
@@ -1661,44 +1691,71 @@ impl<'de> Scanner<'de> {
                 self.stack[top] = Frame::Set;
                 self.pos = j;
                 self.scalar_done();
-                return Some(Event::Str(text));
+                return Ok(Some(Event::Str(text)));
             }
             b'}' | b',' | b']' | b')' => {
                 self.dangling_key(j, false);
                 self.state = State::AfterValue;
-                return None;
+                return Ok(None);
             }
             // `{first name: "Ada"}`: bare words up to a colon on the line are
             // one key, not a stray word and a key.
             _ if unquoted && is_word(b[j]) && self.words_then_colon(j).is_some() => {
-                let (last, colon) = self.words_then_colon(j)?;
+                let Some((last, colon)) = self.words_then_colon(j) else {
+                    return Ok(None);
+                };
                 let start = self.token_start;
                 let key = Text::Borrowed(&self.text[start..last]);
                 let k = next_significant(b, colon + 1, end);
                 if k >= end {
                     self.dangling_key(k, true);
-                    return None;
+                    return Ok(None);
                 }
                 self.pos = k;
                 self.state = State::Value;
                 self.awaiting_value = true;
-                return Some(Event::Key(key));
+                return Ok(Some(Event::Key(key)));
             }
+            _ if unquoted && is_word(b[j]) => match self.words_then_key(j) {
+                // `COMMENT "key": ...` or `brown fox. "key":`: stray words
+                // before a member, skipped one by one.
+                Some(true) => {
+                    self.repairs.relabel_last(RepairKind::Skipped);
+                    self.pos = j;
+                    self.state = State::ObjectKey;
+                    return Ok(None);
+                }
+                // `{brown fox` cut off: what the words are is not decided.
+                None => {
+                    self.dangling_key(end, true);
+                    return Ok(None);
+                }
+                // `{this is "open"}`: words that are neither a key nor
+                // stray words before one (skipping them would drop text
+                // and make a member of what follows).
+                Some(false) => {
+                    return Err(Error::at(
+                        ErrorKind::Syntax,
+                        "expected a colon after an unquoted key, found more words",
+                        j,
+                    ));
+                }
+            },
             _ if unquoted
-                && (is_word(b[j])
-                    || (quote_at(b, j, end).is_some() && key_then_colon(b, j, end).is_some())) =>
+                && quote_at(b, j, end).is_some()
+                && key_then_colon(b, j, end).is_some() =>
             {
-                // `COMMENT "key": ...` or `brown fox. "key":`: a stray word.
+                // `COMMENT "key": ...`: a stray word.
                 self.repairs.relabel_last(RepairKind::Skipped);
                 self.pos = j;
                 self.state = State::ObjectKey;
-                return None;
+                return Ok(None);
             }
             _ if lex::lone_sign_to_end(b, j, end) => {
                 // `{"m" -` cut off: as after a colon.
                 self.record(RepairKind::TruncatedValue, j);
                 self.dangling_key(end, true);
-                return None;
+                return Ok(None);
             }
             _ => {
                 self.record(RepairKind::MissingColon, j);
@@ -1707,7 +1764,7 @@ impl<'de> Scanner<'de> {
         }
         self.state = State::Value;
         self.awaiting_value = true;
-        Some(Event::Key(text))
+        Ok(Some(Event::Key(text)))
     }
 
     /// A full-width separator after a key at `j` (see [`Self::key_event`]):
