@@ -320,7 +320,11 @@ impl Decoder {
             text[from..span.end].chars().any(char::is_alphanumeric)
         };
         let quoted = lex::quote_at(text.as_bytes(), span.start, span.end).is_some();
-        if a.prose_root || (shape == Shape::Any && !a.containers && !quoted && then_text()) {
+        // A bare scalar with words after it is a sentence, for any target
+        // but a scalar (read from prose by its own rules): never one word
+        // of it made a list (`1 and 2` is no `[1]`).
+        let scalar = matches!(shape, Shape::Scalar(_));
+        if a.prose_root || (!scalar && !a.containers && !quoted && then_text()) {
             return Err(prose_error(text, span));
         }
         Ok(a)

@@ -1481,3 +1481,26 @@ fn an_elision_in_prose_is_no_value() {
         [0.5, -1.0]
     );
 }
+
+/// A bare scalar followed by words is a sentence: a list or struct target
+/// does not take its first word as one element (`1 and 2` was `[1]`, `true
+/// and false` was `["true"]`: the rest of the sentence dropped). A scalar
+/// target still reads its one plausible value from short prose.
+#[test]
+fn a_sentence_is_no_list_of_its_first_word() {
+    for text in [
+        "1 and 2",
+        "true and false",
+        "42 is the answer",
+        "NaN is not a number",
+    ] {
+        error::<Vec<u32>>(text);
+        error::<Vec<String>>(text);
+        error::<Vec<Value>>(text);
+    }
+    assert_eq!(from_llm_str::<u32>("42 is the answer").unwrap(), 42);
+    // A bare value alone, or values one after another, still make a list.
+    assert_eq!(from_llm_str::<Vec<u32>>("42").unwrap(), [42]);
+    assert_eq!(from_llm_str::<Vec<u32>>("1, 2, 3").unwrap(), [1, 2, 3]);
+    assert_eq!(from_llm_str::<Vec<u32>>("[1, 2] and more").unwrap(), [1, 2]);
+}
