@@ -762,6 +762,12 @@ impl Decoder {
             // read that met it.) A required field missing there is the
             // cut's: a `Truncated` error (a tool call cut inside its
             // arguments, which serde buffers and finds short).
+            // A bare word of prose read as the value and found the wrong
+            // type (`Sure` for a struct whose one field is a list, tried as
+            // that field's value): the candidate is prose, no value.
+            Err(e) if !multi && summary.prose_roots && e.kind() == ErrorKind::Data => {
+                return Err(prose_error(text, &span));
+            }
             Err(e) => {
                 let e = e.or_at(summary.offset);
                 let cut = e.cut_before_field(summary.offset, || {

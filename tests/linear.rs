@@ -317,7 +317,6 @@ fn stream_one_trailing_comma_near_the_start() {
 }
 
 #[test]
-#[ignore = "issue 20: the text before a value starts is read whole on every push"]
 fn stream_intro_paragraph_then_a_fence() {
     assert_stream_linear::<Doc>("a long intro paragraph, then a fence", |n| {
         let intro = streamed("", "Sure, this is step {i} of the plan.", " ", n, "\n");

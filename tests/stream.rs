@@ -1151,3 +1151,44 @@ fn a_tool_call_at_the_root_grows() {
         })
     );
 }
+
+/// A one-field struct: a wrapper, read from an object or a bare list.
+#[derive(Debug, Deserialize, Partial, PartialEq)]
+struct Numbers {
+    #[llm(partial)]
+    numbers: Vec<u32>,
+}
+
+/// An intro in prose is not decoded again on every push while it stays
+/// prose no decode finds a value in (see `quiet_prose` in `src/stream`):
+/// the view after every split still equals a decode of the text so far,
+/// whatever the intro ends in (inline code, a fence opener being written,
+/// a fenced bare value, a literal, a number, a list in prose).
+#[test]
+fn an_intro_in_prose_views_as_its_decode_reads() {
+    let texts = [
+        "Sure, this is the plan.\n```json\n{\"id\": 1, \"title\": \"T\", \"numbers\": [4]}\n```",
+        "Sure thing. true and 42\n```\n42\n```",
+        "Here it is: `code` and ``x`` then\n```json\n[1, 2]\n```",
+        "Hello world true",
+        "Hello world tru",
+        "OK then ```json {\"numbers\": [1]}```",
+        "Note: the answer is\n```\ntrue\n```",
+        "We have 3 items:\n- one\n- two\n[1, 2, 3]",
+        "Well `x` y\n```json\n{\"id\": 2, \"numbers\": [7",
+        "Just words, no value at all. None of it.",
+        "So -- 5 + 3 = 8; right? 'quoted' words\n\n```\n",
+        "Answer: yes. ```jsonnnnnnnnnnnnnnnnnnnnnn\n[5]\n```",
+        // One word is no prose yet: a bare value growing.
+        "42\n",
+        "true ",
+        "7 and more",
+        "  Yes",
+    ];
+    for text in texts {
+        every_split::<Recipe>(text);
+        every_split::<Numbers>(text);
+        every_split::<Vec<u32>>(text);
+        every_split::<Value>(text);
+    }
+}

@@ -230,6 +230,11 @@ pub struct StreamDecoder<T: Streamable> {
     early: Option<(Option<T::Shown>, Value)>,
     /// Only the untyped view is kept (see [`Self::__untyped_only`]).
     lean: bool,
+    /// The text so far is [`quiet_prose`] up to here, then at most a fence
+    /// opener being written ([`opening_fence`]), and both views of it are
+    /// nothing: a push that adds more of either changes nothing, and is not
+    /// decoded (an intro paragraph streams in linear time).
+    quiet: Option<usize>,
     _target: PhantomData<fn() -> T>,
 }
 
@@ -277,6 +282,7 @@ where
             owed: Vec::new(),
             broken: None,
             lean: false,
+            quiet: None,
             _target: PhantomData,
         }
     }
@@ -503,7 +509,22 @@ where
                 }
                 self.whole(None)
             }
-            Mode::Whole { tried } => self.whole(tried),
+            Mode::Whole { tried: None } if self.still_quiet(from) => Ok(Vec::new()),
+            Mode::Whole { tried } => {
+                let deltas = self.whole(tried)?;
+                let nothing = matches!(self.mode, Mode::Whole { tried: None })
+                    && self.view.is_none()
+                    && self.value.is_null()
+                    && matches!(
+                        shape::of::<T::Shown>(),
+                        Shape::Object | Shape::Wrapper | Shape::Array
+                    );
+                self.quiet = match nothing {
+                    true => quiet_prose(self.text.as_bytes()),
+                    false => None,
+                };
+                Ok(deltas)
+            }
             Mode::Thinking { from, close } => {
                 // The tag may have been cut by the last push's end.
                 let mut at = from.saturating_sub(close.len() - 1);
@@ -522,6 +543,22 @@ where
                 }
             }
         }
+    }
+
+    /// Whether the text is still [`quiet_prose`] (it was before the push,
+    /// up to `from`): looks at the bytes after the quiet prose only.
+    fn still_quiet(&mut self, from: usize) -> bool {
+        let Some(at) = self.quiet else {
+            return false;
+        };
+        let b = self.text.as_bytes();
+        crate::work::add(b.len() - at.min(from));
+        let end = at + b[at..].iter().take_while(|&&c| quiet_byte(c)).count();
+        let still = opening_fence(&b[end..]);
+        if still {
+            self.quiet = Some(end);
+        }
+        still
     }
 
     /// Whether the text after a complete value (the part from `from`) could
@@ -673,6 +710,67 @@ fn may_matter(after: &[u8]) -> bool {
             b'{' | b'}' | b'[' | b']' | b'`' | b'<' | b'>' | b'"' | b'\''
         )
     })
+}
+
+/// How much of `text` is prose in which no decode finds a value for a
+/// target that wants an object or an array, nor an untyped view, when what
+/// follows it is at most [`opening_fence`]; `None` when there is no such
+/// prose. The prose starts with a letter and holds a second word (so it is
+/// no bare literal, `tru` growing into `true`), and holds only
+/// [`quiet_byte`]s (nothing that starts a candidate: no bracket, quote,
+/// backtick or angle bracket, and no non-ASCII text such as a byte-order
+/// mark or a full-width colon). A decode of such text finds nothing, and
+/// still nothing while more of it arrives (the stream's tests check each
+/// split of each reply against a decode of the text so far).
+fn quiet_prose(text: &[u8]) -> Option<usize> {
+    let first = text.iter().position(|b| !b.is_ascii_whitespace())?;
+    let end = text
+        .iter()
+        .position(|&b| !quiet_byte(b))
+        .unwrap_or(text.len());
+    let words = &text[first..end];
+    let gap = words.iter().position(u8::is_ascii_whitespace)?;
+    let two = words[gap..].iter().any(|b| !b.is_ascii_whitespace());
+    (words[0].is_ascii_alphabetic() && two && opening_fence(&text[end..])).then_some(end)
+}
+
+/// Whether `rest` (what follows quiet prose) is empty or a code fence's
+/// opener being written: whitespace, backticks, and the start of a
+/// language tag (16 letters at most: each push looks at it again), with no
+/// line of the block yet.
+fn opening_fence(rest: &[u8]) -> bool {
+    let ticks = rest.iter().position(|&b| b == b'`').unwrap_or(rest.len());
+    let tag = &rest[ticks..];
+    let n = tag.iter().take_while(|&&b| b == b'`').count();
+    rest[..ticks].iter().all(u8::is_ascii_whitespace)
+        && tag[n..].len() <= 16
+        && tag[n..].iter().all(u8::is_ascii_alphanumeric)
+}
+
+/// Whether `b` is a letter, a digit, whitespace or sentence punctuation
+/// (see [`quiet_prose`]).
+fn quiet_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric()
+        || matches!(
+            b,
+            b' ' | b'\t'
+                | b'\n'
+                | b'\r'
+                | b','
+                | b'.'
+                | b'!'
+                | b'?'
+                | b';'
+                | b':'
+                | b'-'
+                | b'\''
+                | b'*'
+                | b'%'
+                | b'&'
+                | b'+'
+                | b'='
+                | b'_'
+        )
 }
 
 /// Whether `path` names a value in `view`.
