@@ -87,6 +87,22 @@ pub(crate) struct Policy {
     pub around: usize,
 }
 
+impl Policy {
+    /// How a value's text is scanned again under this policy (JSON inside
+    /// a string, a value re-read to locate an error): one value, with the
+    /// repairs and depth this decode allows.
+    pub(crate) fn rescan(&self) -> ScanOptions {
+        ScanOptions {
+            max_depth: self.max_depth,
+            multi: false,
+            partial: false,
+            rules: self.rules,
+            #[cfg(test)]
+            lane: true,
+        }
+    }
+}
+
 /// Which kind of number a target asks for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Want {
@@ -275,14 +291,7 @@ impl<'a, 'de> Deserializer<'a, 'de> {
             return e;
         };
         let found = &found;
-        let opts = ScanOptions {
-            max_depth: self.policy.max_depth,
-            multi: false,
-            partial: false,
-            rules: self.policy.rules,
-            #[cfg(test)]
-            lane: true,
-        };
+        let opts = self.policy.rescan();
         let span = start..text.len();
         let mut scan = Scanner::over(text, std::slice::from_ref(&span), &opts);
         // Arrays hold the next element's index; `path` is where the value

@@ -464,7 +464,11 @@ pub mod grow {
             self.tried = true;
             let (decoder, text) = (self.decoder, self.text);
             let read = match self.partial {
-                true => decoder.part::<AsPartial<V>>(text, self.around).map(|p| p.0),
+                // The read as a partial field is itself a field's read: it
+                // is exempt too, with every field on the path under it.
+                true => decoder
+                    .part::<AsPartial<V>>(text, self.around.saturating_add(1))
+                    .map(|p| p.0),
                 false => decoder.part::<V>(text, self.around),
             };
             match read {

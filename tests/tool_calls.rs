@@ -245,3 +245,38 @@ fn a_tool_call_view_reads_as_the_call_does() {
         );
     }
 }
+
+/// A tag written twice in one call is an error for the view as for the
+/// call (serde's "duplicate field"), never the first tag silently: the
+/// model's call is not known.
+#[test]
+fn a_tag_written_twice_is_no_call() {
+    let duplicate = |e: serde_llm::Error, text: &str| {
+        assert!(e.to_string().contains("duplicate field"), "{text}: {e}");
+    };
+    for text in [
+        r#"{"tool": "web_search", "query": "rust", "tool": "stop"}"#,
+        r#"{"tool": "web_search", "query": "rust", 'tool': "stop",}"#,
+    ] {
+        duplicate(
+            serde_llm::from_llm_str_partial::<Act>(text).unwrap_err(),
+            text,
+        );
+        duplicate(serde_llm::from_llm_str::<Act>(text).unwrap_err(), text);
+    }
+    let text = r#"{"acts": [{"tool": "stop", "tool": "web_search", "query": "q"}]}"#;
+    duplicate(
+        serde_llm::from_llm_str_partial::<Acts>(text).unwrap_err(),
+        text,
+    );
+    duplicate(serde_llm::from_llm_str::<Acts>(text).unwrap_err(), text);
+    // Cut before the second tag: the view shows the call so far.
+    let text = r#"{"tool": "web_search", "query": "ru"#;
+    assert_eq!(
+        serde_llm::from_llm_str_partial::<Act>(text).unwrap(),
+        Some(ActView::WebSearch {
+            query: Some("ru".into()),
+            limit: None
+        })
+    );
+}

@@ -7,21 +7,14 @@ use serde::Deserialize;
 use super::{Deserializer, Policy};
 use crate::report::RepairKind;
 use crate::scan::tape::Tape;
-use crate::scan::{lex, ScanOptions, Scanner};
+use crate::scan::{lex, Scanner};
 
 /// Decodes a JSON value written inside a string, repairing it as any reply,
 /// with the kinds of repair it needed. `None` unless the whole string is
 /// that one object or array, complete: `"[urgent] fix the login"` is text
 /// that starts with a bracket, not an array.
 pub(super) fn value(text: &str, policy: Policy) -> Option<(serde_json::Value, Vec<RepairKind>)> {
-    let opts = ScanOptions {
-        max_depth: policy.max_depth,
-        multi: false,
-        partial: false,
-        rules: policy.rules,
-        #[cfg(test)]
-        lane: true,
-    };
+    let opts = policy.rescan();
     let span = 0..text.len();
     let mut tape = Tape::for_span(text.len());
     let summary = Scanner::over(text, std::slice::from_ref(&span), &opts).tape(&mut tape);

@@ -99,21 +99,25 @@ impl<'de> Deserializer<'_, 'de> {
     }
 
     fn tagged<V: Visitor<'de>>(&mut self, key: &'static str, visitor: V) -> Result<V::Value> {
-        let mut look = self.scan.clone();
-        look.next()?;
-        let depth = look.depth();
+        // The whole object is looked through: a tag written twice is an
+        // error, as serde gives it (never the first one silently).
+        let mut end = self.scan.clone();
+        end.next()?;
+        let depth = end.depth();
         let mut tag = None;
         loop {
-            match look.next()? {
-                Event::Key(k) if look.depth() == depth && look.str(k) == key => {
-                    if let Event::Str(t) = look.next()? {
-                        if look.complete() {
-                            tag = Some((look.str(t).to_owned(), look.offset()));
-                            break;
+            match end.next()? {
+                Event::Key(k) if end.depth() == depth && end.str(k) == key => {
+                    if tag.is_some() {
+                        return Err(de::Error::duplicate_field(key));
+                    }
+                    if let Event::Str(t) = end.next()? {
+                        if end.complete() {
+                            tag = Some((end.str(t).to_owned(), end.offset()));
                         }
                     }
                 }
-                Event::EndObject | Event::EndArray if look.depth() < depth => break,
+                Event::EndObject | Event::EndArray if end.depth() < depth => break,
                 Event::Eof => break,
                 _ => {}
             }
@@ -127,12 +131,7 @@ impl<'de> Deserializer<'_, 'de> {
             }),
             None => {
                 // Through the object, as serde's buffer reads it.
-                while look.depth() >= depth {
-                    if let Event::Eof = look.next()? {
-                        break;
-                    }
-                }
-                self.scan = look;
+                self.scan = end;
                 Err(de::Error::missing_field(key))
             }
         }

@@ -313,12 +313,12 @@ impl<'de> Scanner<'de> {
         self.roots
     }
 
-    /// Whether every top-level value was an object or an array.
     /// Whether any top-level value was bare prose, not JSON.
     pub(crate) fn prose_roots(&self) -> bool {
         self.prose_roots > 0
     }
 
+    /// Whether every top-level value was an object or an array.
     pub(crate) fn roots_are_containers(&self) -> bool {
         self.roots > 0 && self.scalar_roots == 0
     }
