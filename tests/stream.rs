@@ -13,7 +13,9 @@ use proptest::prelude::*;
 use serde::de::DeserializeOwned;
 use serde::Deserialize;
 use serde_json::Value;
-use serde_llm::{from_llm_str_partial, Allow, Decoder, Partial, StreamDecoder, View};
+use serde_llm::{
+    from_llm_str_partial, Allow, Decoder, ErrorKind, Partial, Path, StreamDecoder, View,
+};
 
 #[derive(Debug, Deserialize, Partial, PartialEq)]
 struct Step {
@@ -1191,4 +1193,112 @@ fn an_intro_in_prose_views_as_its_decode_reads() {
         every_split::<Vec<u32>>(text);
         every_split::<Value>(text);
     }
+}
+
+/// A call that completes mid-stream is taken as the typed value
+/// (`complete_at`) while the next streams: at every split of the reply,
+/// fenced or bare, in 1-byte pushes too, a call is there once its closing
+/// brace has arrived, and it is the call the whole reply decodes to; it is
+/// not there before.
+#[test]
+fn a_completed_call_is_taken_typed_mid_stream() {
+    let whole: Calls = serde_llm::from_llm_str(CALLS).unwrap();
+    for text in [CALLS.to_owned(), format!("Calling:\n```json\n{CALLS}\n```")] {
+        let closes: Vec<usize> = {
+            // Where each call's closing brace is: the first `}` at depth 2.
+            let (mut depth, mut out, mut in_str, mut esc) = (0, Vec::new(), false, false);
+            for (i, c) in text.char_indices() {
+                match c {
+                    _ if esc => esc = false,
+                    '\\' if in_str => esc = true,
+                    '"' => in_str = !in_str,
+                    '{' | '[' if !in_str => depth += 1,
+                    '}' | ']' if !in_str => {
+                        if depth == 3 && c == '}' {
+                            out.push(i + 1);
+                        }
+                        depth -= 1;
+                    }
+                    _ => {}
+                }
+            }
+            out
+        };
+        assert_eq!(closes.len(), whole.calls.len());
+        let check = |dec: &StreamDecoder<Calls>, len: usize| {
+            for (i, want) in whole.calls.iter().enumerate() {
+                let path = Path::root().key("calls").index(i);
+                match dec.complete_at::<Call>(&path) {
+                    Some(got) => {
+                        assert!(len >= closes[i], "call {i} taken before its end, at {len}");
+                        assert_eq!(&got.unwrap(), want, "call {i} at {len}");
+                    }
+                    // The closing brace in, and a comma or the list's end
+                    // after it: a call is complete.
+                    None => assert!(
+                        len < closes[i] + 2 || text[closes[i]..len].trim().is_empty(),
+                        "call {i} not taken at {len} of {text:?}"
+                    ),
+                }
+            }
+        };
+        for cut in 0..=text.len() {
+            let mut dec = StreamDecoder::<Calls>::new();
+            dec.push(&text.as_bytes()[..cut]).unwrap();
+            check(&dec, cut);
+        }
+        let mut dec = StreamDecoder::<Calls>::new();
+        for (i, b) in text.bytes().enumerate() {
+            dec.push([b]).unwrap();
+            check(&dec, i + 1);
+        }
+    }
+}
+
+/// A part holding a whole number wider than 64 bits (which the untyped view
+/// holds as a float) is an error from `complete_at`, not a rounded number;
+/// `finish` gives it exactly. A quoted number in a plain struct is read
+/// as the decoder reads it.
+#[test]
+fn a_completed_part_is_exact_or_an_error() {
+    #[derive(Debug, Deserialize, Partial, PartialEq)]
+    struct Big {
+        id: u128,
+    }
+    #[derive(Debug, Deserialize, Partial, PartialEq)]
+    struct Bigs {
+        #[llm(partial)]
+        items: Vec<Big>,
+    }
+    let text = r#"{"items": [{"id": 123456789012345678901234567}, {"id": 1"#;
+    let mut dec = StreamDecoder::<Bigs>::new();
+    dec.push(text).unwrap();
+    let path = Path::root().key("items").index(0);
+    let e = dec.complete_at::<Big>(&path).unwrap().unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::Number, "{e}");
+    dec.push("}]}").unwrap();
+    assert_eq!(
+        dec.finish().unwrap().items[0].id,
+        123456789012345678901234567
+    );
+
+    #[derive(Debug, Deserialize, Partial, PartialEq)]
+    struct Doc {
+        #[llm(partial)]
+        steps: Vec<Step>,
+    }
+    let mut dec = StreamDecoder::<Doc>::new();
+    dec.push(r#"{"steps": [{"n": "3", "text": "mix"}, {"n": 4, "te"#)
+        .unwrap();
+    let step: Step = dec
+        .complete_at(&Path::root().key("steps").index(0))
+        .unwrap()
+        .unwrap();
+    assert_eq!(
+        step,
+        Step {
+            n: 3,
+            text: "mix".into()
+        }
+    );
 }

@@ -142,9 +142,12 @@ where
 ///
 /// While a reasoning block at the start (`<think>`) is still open, nothing
 /// is shown (what is inside is the model thinking, not its answer) and each
-/// byte is looked at once, for the closing tag. Until a value starts, every
-/// other push reads the text so far (a sentence of intro costs nothing).
-/// Once the value is found and is JSON as written so far (what providers
+/// byte is looked at once, for the closing tag. Before a value starts, an
+/// intro of plain prose (words, digits and sentence punctuation, for a
+/// target that wants an object or a list) costs each byte once, up to a
+/// fence's opening line; other text before a value (a quote, a bracket or
+/// inline code in the intro) is read whole on every push until the value
+/// is found. Once the value is found and is JSON as written so far (what providers
 /// stream as tool arguments, and what models write in a fence), or, as the
 /// whole reply, fence or tag, JSON with the repairs models need most where
 /// their reading is local (trailing commas, strings in single quotes, keys
@@ -354,11 +357,58 @@ where
     /// Whether the value at `path` in the untyped view is complete (it will
     /// not change any more). `false` for a path not in the view.
     pub fn is_complete(&self, path: &Path) -> bool {
-        has(self.value(), path)
+        get(self.value(), path).is_some()
             && match &self.mode {
                 Mode::Live(live) => live.is_complete(path, self.done),
                 _ => self.done,
             }
+    }
+
+    /// The value at `path` decoded as `U`, once it is complete (it will not
+    /// change any more): a tool call that has finished can be run while
+    /// the next one streams. `None` while it is not complete, or not in the
+    /// reply.
+    ///
+    /// The value decoded is the untyped view's there, read with this
+    /// decoder's options: what a decode of the reply gives for that part. It costs
+    /// the part's size. A whole number wider than 64 bits, which the
+    /// untyped view holds as a float, is an error rather than a rounded
+    /// number: take it from [`finish`](Self::finish).
+    ///
+    /// ```
+    /// use serde_llm::{Partial, Path, StreamDecoder};
+    ///
+    /// #[derive(Debug, PartialEq, serde::Deserialize, Partial)]
+    /// #[serde(tag = "tool", rename_all = "snake_case")]
+    /// enum Call {
+    ///     Search { #[llm(partial)] query: String, limit: Option<u32> },
+    ///     Reply { #[llm(partial)] text: String },
+    /// }
+    ///
+    /// #[derive(Debug, serde::Deserialize, Partial)]
+    /// struct Turn { #[llm(partial)] calls: Vec<Call> }
+    ///
+    /// let mut dec = StreamDecoder::<Turn>::new();
+    /// dec.push(r#"{"calls": [{"tool": "search", "query": "rust", "limit": 3}, {"tool": "reply", "te"#)?;
+    /// let first = Path::root().key("calls").index(0);
+    /// let call: Call = dec.complete_at(&first).expect("complete")?;
+    /// assert_eq!(call, Call::Search { query: "rust".into(), limit: Some(3) });
+    /// // The second call is still streaming.
+    /// assert!(dec.complete_at::<Call>(&Path::root().key("calls").index(1)).is_none());
+    /// # Ok::<(), serde_llm::Error>(())
+    /// ```
+    pub fn complete_at<U: DeserializeOwned>(&self, path: &Path) -> Option<Result<U>> {
+        if !self.is_complete(path) {
+            return None;
+        }
+        let part = get(self.value(), path)?;
+        if inexact(part) {
+            return Some(Err(Error::new(
+                ErrorKind::Number,
+                format_args!("a whole number at {path} is wider than the untyped view holds exactly; decode it with finish"),
+            )));
+        }
+        Some(self.decoder.decode::<U>(&part.to_string()))
     }
 
     /// Decodes the whole reply into `T`: what
@@ -773,23 +823,31 @@ fn quiet_byte(b: u8) -> bool {
         )
 }
 
-/// Whether `path` names a value in `view`.
-fn has(view: &Value, path: &Path) -> bool {
+/// The value at `path` in `view`.
+fn get<'v>(view: &'v Value, path: &Path) -> Option<&'v Value> {
     let mut at = view;
     for seg in path.segments() {
         at = match (seg, at) {
-            (Segment::Key(k), Value::Object(m)) => match m.get(&**k) {
-                Some(v) => v,
-                None => return false,
-            },
-            (Segment::Index(i), Value::Array(a)) => match a.get(*i) {
-                Some(v) => v,
-                None => return false,
-            },
-            _ => return false,
+            (Segment::Key(k), Value::Object(m)) => m.get(&**k)?,
+            (Segment::Index(i), Value::Array(a)) => a.get(*i)?,
+            _ => return None,
         };
     }
-    true
+    Some(at)
+}
+
+/// Whether `v` holds a number the untyped view may not hold exactly: a
+/// whole number beyond what an `f64` counts to exactly (an integer wider
+/// than 64 bits is held as a float there).
+fn inexact(v: &Value) -> bool {
+    match v {
+        Value::Number(n) => n
+            .as_f64()
+            .is_some_and(|f| !n.is_i64() && !n.is_u64() && f.fract() == 0.0 && f.abs() >= 9.0e15),
+        Value::Array(a) => a.iter().any(inexact),
+        Value::Object(m) => m.values().any(inexact),
+        _ => false,
+    }
 }
 
 impl Decoder {
