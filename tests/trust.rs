@@ -1504,3 +1504,23 @@ fn a_sentence_is_no_list_of_its_first_word() {
     assert_eq!(from_llm_str::<Vec<u32>>("1, 2, 3").unwrap(), [1, 2, 3]);
     assert_eq!(from_llm_str::<Vec<u32>>("[1, 2] and more").unwrap(), [1, 2]);
 }
+
+/// A call is a name written right before its `(`, with one argument: the
+/// value. With several (`f(1, 2)`, `set(1, 2)`) which one is meant is not
+/// known, so it is an error (the first one alone was taken, dropping the
+/// rest); a word, a space and a parenthesis is prose (`Sure (1, 2)` was
+/// `1`).
+#[test]
+fn a_call_with_several_arguments_is_no_value() {
+    for text in ["f(1, 2)", "set(1, 2)", "Sure (1, 2)", "Sure (1)"] {
+        error::<Value>(text);
+        error::<Vec<u32>>(text);
+        repair_error(text);
+    }
+    assert_eq!(value(r#"ObjectId("5f")"#), json!("5f"));
+    assert_eq!(
+        value(r#"callback({"a": 1, "b": 2});"#),
+        json!({"a": 1, "b": 2})
+    );
+    assert_eq!(value(r#"{"id": ObjectId("5f")}"#), json!({"id": "5f"}));
+}

@@ -1406,8 +1406,18 @@ impl<'de> Scanner<'de> {
                 }
             }
         }
-        let call = next_significant(b, k, self.end);
+        // A call: the name, then its `(` (`Sure (1)` is prose, no call).
+        let call = k;
         if call < self.end && b[call] == b'(' {
+            if lex::matching_close_within(b, call, self.end, 4096).1 {
+                // `f(1, 2)`: which argument is the value is not known (the
+                // first alone would drop the others).
+                return Err(Error::at(
+                    ErrorKind::Syntax,
+                    "a call with several arguments is no value",
+                    start,
+                ));
+            }
             // `callback(...)`, `ObjectId("...")`: keep what is inside.
             self.record(RepairKind::Wrapper, start);
             self.pos = call;
