@@ -1181,6 +1181,11 @@ fn an_intro_in_prose_views_as_its_decode_reads() {
         "Just words, no value at all. None of it.",
         "So -- 5 + 3 = 8; right? 'quoted' words\n\n```\n",
         "Answer: yes. ```jsonnnnnnnnnnnnnnnnnnnnnn\n[5]\n```",
+        // Quotes in the intro.
+        "He said \"hi\" and 'bye', then \"\n```json\n{\"id\": 3}\n```",
+        "Then \"[1, 2]\" and \"{\\\"id\\\": 4}\"",
+        "So \"x\" \"1\" \"2\" and \"",
+        "\"Quoted\" first, then words: 5",
         // One word is no prose yet: a bare value growing.
         "42\n",
         "true ",

@@ -145,7 +145,7 @@ where
 /// byte is looked at once, for the closing tag. Before a value starts, an
 /// intro of plain prose (words, digits and sentence punctuation, for a
 /// target that wants an object or a list) costs each byte once, up to a
-/// fence's opening line; other text before a value (a quote, a bracket or
+/// fence's opening line; other text before a value (a bracket, a tag or
 /// inline code in the intro) is read whole on every push until the value
 /// is found. Once the value is found and is JSON as written so far (what providers
 /// stream as tool arguments, and what models write in a fence), or, as the
@@ -767,9 +767,10 @@ fn may_matter(after: &[u8]) -> bool {
 /// follows it is at most [`opening_fence`]; `None` when there is no such
 /// prose. The prose starts with a letter and holds a second word (so it is
 /// no bare literal, `tru` growing into `true`), and holds only
-/// [`quiet_byte`]s (nothing that starts a candidate: no bracket, quote,
-/// backtick or angle bracket, and no non-ASCII text such as a byte-order
-/// mark or a full-width colon). A decode of such text finds nothing, and
+/// [`quiet_byte`]s (nothing that starts a candidate: no bracket, backtick
+/// or angle bracket, and no non-ASCII text such as a byte-order mark or a
+/// full-width colon; a quoted word in a sentence that starts with a word
+/// is no value). A decode of such text finds nothing, and
 /// still nothing while more of it arrives (the stream's tests check each
 /// split of each reply against a decode of the text so far).
 fn quiet_prose(text: &[u8]) -> Option<usize> {
@@ -797,8 +798,8 @@ fn opening_fence(rest: &[u8]) -> bool {
         && tag[n..].iter().all(u8::is_ascii_alphanumeric)
 }
 
-/// Whether `b` is a letter, a digit, whitespace or sentence punctuation
-/// (see [`quiet_prose`]).
+/// Whether `b` is a letter, a digit, whitespace, a quote or sentence
+/// punctuation (see [`quiet_prose`]).
 fn quiet_byte(b: u8) -> bool {
     b.is_ascii_alphanumeric()
         || matches!(
@@ -814,6 +815,7 @@ fn quiet_byte(b: u8) -> bool {
                 | b':'
                 | b'-'
                 | b'\''
+                | b'"'
                 | b'*'
                 | b'%'
                 | b'&'
