@@ -19,7 +19,7 @@ use crate::options::Decoder;
 use crate::report::Coercion;
 use crate::report::{Reading, Repair, RepairKind, Strategy};
 use crate::scan::tape::{Summary, Tape};
-use crate::scan::{lex, ScanOptions, Scanner};
+use crate::scan::{lex, Scanner};
 use crate::shape::Shape;
 use crate::work;
 
@@ -288,10 +288,14 @@ impl Decoder {
     /// values gathered, spans left out).
     fn vet<R>(&self, outcome: Result<Attempt<R>>) -> Result<Attempt<R>> {
         let a = outcome?;
-        if self.rules.all_repairs() {
+        if self.opts.rules.all_repairs() {
             return Ok(a);
         }
-        let denied = a.report.repairs.iter().find(|r| !self.rules.repair(r.kind));
+        let denied = a
+            .report
+            .repairs
+            .iter()
+            .find(|r| !self.opts.rules.repair(r.kind));
         match denied {
             Some(r) => Err(Error::denied(r)),
             None => Ok(a),
@@ -371,7 +375,7 @@ impl Decoder {
             _ => true,
         };
 
-        if self.strategies.whole {
+        if self.opts.strategies.whole {
             if let Some(c) = extract::whole(text, body.clone()) {
                 let outcome = self.candidate(text, &c, shape, policy, &mut sink);
                 let outcome = self.judge(text, &c.span, shape, outcome);
@@ -398,16 +402,16 @@ impl Decoder {
         let thoughts = extract::reasoning(text, body.clone(), angle);
         for phase in [Strategy::Fence, Strategy::Balanced] {
             let candidates = if phase == Strategy::Fence {
-                extract::marked(text, body.clone(), self.strategies, &thoughts, angle)
+                extract::marked(text, body.clone(), self.opts.strategies, &thoughts, angle)
             } else if tally.marked_found() {
                 break;
             } else {
                 let mut skip = tally.covered.clone();
                 skip.extend(thoughts.iter().cloned());
                 skip.sort_by_key(|s| s.start);
-                extract::prose(text, body.clone(), self.strategies, &skip)
+                extract::prose(text, body.clone(), self.opts.strategies, &skip)
             };
-            let gather = self.strategies.gather;
+            let gather = self.opts.strategies.gather;
             let references = candidates.iter().filter(|c| is_reference(text, c)).count();
             for step in plan(text, candidates.iter(), shape, gather) {
                 let (strategy, span, remember, first, outcome) = match step {
@@ -552,7 +556,7 @@ impl Decoder {
     {
         let b = text.as_bytes();
         let first = *b.get(c.span.start)?;
-        if shape == Shape::Array && self.strategies.gather && first == b'{' {
+        if shape == Shape::Array && self.opts.strategies.gather && first == b'{' {
             return None;
         }
         let value = clean(&text[c.span.clone()])?;
@@ -587,7 +591,8 @@ impl Decoder {
         F: FnMut(Source<'_, 'de>, &[Hint], Range<usize>) -> Result<Decoded<R>>,
     {
         let span = std::slice::from_ref(&c.span);
-        if shape == Shape::Array && self.strategies.gather && c.first_byte(text) == Some(b'{') {
+        if shape == Shape::Array && self.opts.strategies.gather && c.first_byte(text) == Some(b'{')
+        {
             match self.attempt(text, span, c.strategy, true, policy, sink) {
                 Ok(mut a) => {
                     if a.roots > 1 {
@@ -687,22 +692,11 @@ impl Decoder {
     ) -> Result<V> {
         let policy = de::Policy {
             on: true,
-            typed: true,
-            allow: self.allow,
-            rules: self.rules,
-            max_depth: self.max_depth,
-            listed: false,
             around,
+            ..self.opts.policy(true, false)
         };
         let span = 0..text.len();
-        let opts = ScanOptions {
-            max_depth: self.max_depth,
-            multi: false,
-            partial: true,
-            rules: self.rules,
-            #[cfg(test)]
-            lane: self.lane,
-        };
+        let opts = self.opts.scan(false, true);
         let mut tape = Tape::for_span(text.len());
         let summary = Scanner::over(text, std::slice::from_ref(&span), &opts).tape(&mut tape);
         // A part is read to its end (it is cut there).
@@ -729,14 +723,7 @@ impl Decoder {
         F: FnMut(Source<'_, 'de>, &[Hint], Range<usize>) -> Result<Decoded<R>>,
     {
         let mut span = spans[0].start..spans[spans.len() - 1].end;
-        let opts = ScanOptions {
-            max_depth: self.max_depth,
-            multi,
-            partial: policy.partial,
-            rules: self.rules,
-            #[cfg(test)]
-            lane: self.lane,
-        };
+        let opts = self.opts.scan(multi, policy.partial);
         let mut tape = Tape::new();
         let (summary, result) = if policy.tape {
             // The span is read once onto a tape: when the decode starts a

@@ -11,10 +11,10 @@ use serde::Deserialize;
 
 use crate::choose::{Decoded, Mode, Source};
 use crate::contract::Contract;
-use crate::de::{Deserializer, Policy};
+use crate::de::Deserializer;
 use crate::error::{Error, ErrorKind, Result};
 use crate::extract::{self, Candidate, Strategies};
-use crate::options::Decoder;
+use crate::options::{Decoder, Options};
 use crate::partial::{Partial, View};
 use crate::policy::{Accept, Allow, Rules};
 use crate::prose;
@@ -41,15 +41,17 @@ impl Decoder {
     /// [`CoercionKind::RoundFloat`] and [`CoercionKind::NullToString`].
     pub fn new() -> Decoder {
         Decoder {
-            max_depth: 128,
-            strategies: Strategies::default(),
-            allow: Allow::ALL,
-            rules: Rules::DEFAULT,
-            max_repairs: None,
+            opts: Options {
+                max_depth: 128,
+                strategies: Strategies::default(),
+                allow: Allow::ALL,
+                rules: Rules::DEFAULT,
+                max_repairs: None,
+                lossy: false,
+                #[cfg(test)]
+                lane: true,
+            },
             accept: None,
-            lossy: false,
-            #[cfg(test)]
-            lane: true,
         }
     }
 
@@ -77,10 +79,9 @@ impl Decoder {
     /// assert!(lenient.decode::<Point>(r#"{"x": "1", "y": 2}"#).is_err());
     /// ```
     pub fn strict() -> Decoder {
-        Decoder {
-            rules: Rules::STRICT,
-            ..Decoder::new()
-        }
+        let mut d = Decoder::new();
+        d.opts.rules = Rules::STRICT;
+        d
     }
 
     /// Allows one kind of repair or coercion.
@@ -93,7 +94,7 @@ impl Decoder {
     /// assert!(Decoder::new().decode::<u32>("42.5").is_err());
     /// ```
     pub fn allow(mut self, fix: impl Into<Fix>) -> Decoder {
-        self.rules.set(fix.into(), true);
+        self.opts.rules.set(fix.into(), true);
         self
     }
 
@@ -108,7 +109,7 @@ impl Decoder {
     /// assert_eq!(err.to_string(), r#"invalid type: string "2", expected u32 at $[1] (line 1, column 5)"#);
     /// ```
     pub fn deny(mut self, fix: impl Into<Fix>) -> Decoder {
-        self.rules.set(fix.into(), false);
+        self.opts.rules.set(fix.into(), false);
         self
     }
 
@@ -128,7 +129,7 @@ impl Decoder {
     /// assert_eq!(err.report().unwrap().fixes(), 3);
     /// ```
     pub fn max_repairs(mut self, n: usize) -> Decoder {
-        self.max_repairs = Some(n);
+        self.opts.max_repairs = Some(n);
         self
     }
 
@@ -153,14 +154,14 @@ impl Decoder {
     /// recurse once per level, so the limit is capped at 256 (deep enough
     /// for any reply, shallow enough for a thread's default stack).
     pub fn max_depth(mut self, depth: usize) -> Decoder {
-        self.max_depth = depth.min(MAX_DEPTH);
+        self.opts.max_depth = depth.min(MAX_DEPTH);
         self
     }
 
     /// Turns one extraction strategy on or off. With [`Strategy::Whole`] alone
     /// the decoder reads the text as one value and never looks inside prose.
     pub fn strategy(mut self, strategy: Strategy, enabled: bool) -> Decoder {
-        self.strategies.set(strategy, enabled);
+        self.opts.strategies.set(strategy, enabled);
         self
     }
 
@@ -169,7 +170,7 @@ impl Decoder {
     /// keeps; the default is [`Allow::ALL`]. Typed fields follow the partial
     /// policy of [`crate::partial`] whatever this says.
     pub fn allow_partial(mut self, allow: Allow) -> Decoder {
-        self.allow = allow;
+        self.opts.allow = allow;
         self
     }
 
@@ -229,16 +230,16 @@ impl Decoder {
                 out.push(c);
             }
         };
-        if self.strategies.whole {
+        if self.opts.strategies.whole {
             if let Some(c) = extract::whole(text, body.clone()) {
                 add(c);
             }
         }
         let thoughts = extract::reasoning(text, body.clone(), angle);
-        extract::marked(text, body.clone(), self.strategies, &thoughts, angle)
+        extract::marked(text, body.clone(), self.opts.strategies, &thoughts, angle)
             .iter()
             .for_each(&mut add);
-        extract::prose(text, body, self.strategies, &thoughts)
+        extract::prose(text, body, self.opts.strategies, &thoughts)
             .iter()
             .for_each(&mut add);
         out
@@ -309,12 +310,12 @@ impl Decoder {
     /// assert_eq!(d.repair_slice(b"[\"a\xffb\"]").unwrap(), "[\"a\u{FFFD}b\"]");
     /// ```
     pub fn lossy(mut self) -> Decoder {
-        self.lossy = true;
+        self.opts.lossy = true;
         self
     }
 
     pub(crate) fn is_lossy(&self) -> bool {
-        self.lossy
+        self.opts.lossy
     }
 
     /// The text of `bytes` as this decoder reads them (see [`Utf8Text`]):
@@ -339,7 +340,7 @@ impl Decoder {
     /// # Ok::<(), serde_llm::Error>(())
     /// ```
     pub fn text_of<'b>(&self, bytes: &'b [u8]) -> Result<Utf8Text<'b>> {
-        text::read_utf8(bytes, self.lossy).map_err(|at| Error::invalid_utf8(bytes, at))
+        text::read_utf8(bytes, self.opts.lossy).map_err(|at| Error::invalid_utf8(bytes, at))
     }
 
     /// Recovers the value in `bytes` as compact JSON text (see
@@ -384,7 +385,7 @@ impl Decoder {
         listed: bool,
     ) -> Result<(T, Reading)> {
         let (shape, typed) = shape::root::<T>();
-        let listed = listed || self.accept.is_some() || self.max_repairs.is_some();
+        let listed = listed || self.accept.is_some() || self.opts.max_repairs.is_some();
         let done = self.decode_as(text, shape, typed, listed)?;
         self.vet_result(text, done)
     }
@@ -414,25 +415,15 @@ impl Decoder {
     where
         S: DeserializeSeed<'de> + Clone,
     {
-        let watch = self.rules.coerce(CoercionKind::FieldName);
+        let watch = self.opts.rules.coerce(CoercionKind::FieldName);
         let mut ignored = false;
         if let Some(done) = self.fast_lane(text, seed.clone(), watch, &mut ignored) {
             return Ok(done);
         }
-        let policy = Policy {
-            // A typed decode uses only what the schema allows to be cut off;
-            // an untyped one with every kind allowed completes everything.
-            on: typed || self.allow != Allow::ALL,
-            typed,
-            allow: self.allow,
-            rules: self.rules,
-            max_depth: self.max_depth,
-            listed,
-            around: 0,
-        };
+        let policy = self.opts.policy(typed, listed);
         // A candidate (a fence's body, a span in prose) that is one valid
         // value is read by serde_json, as the whole text would be.
-        let lane = self.max_depth >= 128;
+        let lane = self.opts.max_depth >= 128;
         let clean = |slice: &'de str| {
             // A candidate cut off inside a token (`"email": "osc`, `[1, 2,`)
             // is no JSON: serde_json would read all of it to find out at the
@@ -494,7 +485,7 @@ impl Decoder {
         kind: Scalar,
         result: Result<(S::Value, Reading)>,
     ) -> Result<(S::Value, Reading)> {
-        if !self.strategies.prose || !self.rules.repair(RepairKind::ValueInProse) {
+        if !self.opts.strategies.prose || !self.opts.rules.repair(RepairKind::ValueInProse) {
             return result;
         }
         let body = extract::body(text, extract::first_angle(text));
@@ -553,7 +544,7 @@ impl Decoder {
         watch: bool,
         ignored: &mut bool,
     ) -> Option<(S::Value, Reading)> {
-        if !self.strategies.whole || self.max_depth < 128 {
+        if !self.opts.strategies.whole || self.opts.max_depth < 128 {
             return None;
         }
         let c = extract::whole(text, extract::body(text, extract::first_angle(text)))?;
@@ -596,7 +587,7 @@ impl Decoder {
             let refs = usize::from(crate::choose::is_reference(text, &balanced));
             crate::choose::not_a_value(text, &balanced, refs)
         };
-        (container && !more && self.strategies.balanced && !prose())
+        (container && !more && self.opts.strategies.balanced && !prose())
             .then(|| (value, Reading::clean(Strategy::Balanced, span)))
     }
 
@@ -746,7 +737,7 @@ impl Decoder {
         S: DeserializeSeed<'de> + Clone,
     {
         let (shape, typed) = shape::root_seed(seed.clone());
-        let listed = listed || self.accept.is_some() || self.max_repairs.is_some();
+        let listed = listed || self.accept.is_some() || self.opts.max_repairs.is_some();
         self.decode_seed_as(text, seed, shape, typed, listed)
     }
 
@@ -764,7 +755,7 @@ impl Decoder {
     /// [`repair_with_report`](Self::repair_with_report), the report not yet
     /// listed.
     fn repair_reading(&self, text: &str) -> Result<(String, Reading)> {
-        let allow = (self.allow != Allow::ALL).then_some(self.allow);
+        let allow = (self.opts.allow != Allow::ALL).then_some(self.opts.allow);
         // Every cut value kept: no value's completeness is asked for at its
         // start, so the text is written from the scanner's events as they
         // come (no tape).
@@ -804,7 +795,7 @@ impl Decoder {
         text: &str,
         (value, reading): (R, Reading),
     ) -> Result<(R, Reading)> {
-        let too_many = self.max_repairs.is_some_and(|n| reading.fixes() > n);
+        let too_many = self.opts.max_repairs.is_some_and(|n| reading.fixes() > n);
         // The caller's test sees the report listed.
         if !too_many
             && self
@@ -815,7 +806,7 @@ impl Decoder {
             return Ok((value, reading));
         }
         let report = reading.into_report();
-        let message = match self.max_repairs {
+        let message = match self.opts.max_repairs {
             Some(n) if too_many => format!(
                 "the reply needed {} repairs and coercions, more than the {n} allowed",
                 report.fixes()

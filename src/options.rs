@@ -2,8 +2,10 @@
 //! candidates (`choose`), the views (`partial`) and the entry points
 //! (`decoder`, where its builder methods are).
 
+use crate::de::Policy;
 use crate::extract::Strategies;
 use crate::policy::{Accept, Allow, Rules};
+use crate::scan::ScanOptions;
 
 /// A configured decoder. [`from_llm_str`](crate::from_llm_str) and
 /// [`repair`](crate::repair) use `Decoder::new()`.
@@ -20,14 +22,56 @@ use crate::policy::{Accept, Allow, Rules};
 /// ```
 #[derive(Clone, Debug)]
 pub struct Decoder {
-    pub(crate) max_depth: usize,
-    pub(crate) strategies: Strategies,
-    pub(crate) allow: Allow,
-    pub(crate) rules: Rules,
-    pub(crate) max_repairs: Option<usize>,
+    pub(crate) opts: Options,
+    /// The caller's test of a decode's report
+    /// ([`accept_if`](Decoder::accept_if)): the one option that is not a
+    /// plain value.
     pub(crate) accept: Option<Accept>,
-    pub(crate) lossy: bool,
+}
+
+/// A decoder's options that are plain values, in one `Copy` value: the
+/// scanner's options ([`ScanOptions`]) and the Deserializer's
+/// ([`Policy`](crate::de::Policy)) are built from it.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Options {
+    pub max_depth: usize,
+    pub strategies: Strategies,
+    pub allow: Allow,
+    pub rules: Rules,
+    pub max_repairs: Option<usize>,
+    pub lossy: bool,
     /// See `ScanOptions::lane`.
     #[cfg(test)]
-    pub(crate) lane: bool,
+    pub lane: bool,
+}
+
+impl Options {
+    /// How the Deserializer reads a reply: for a typed target or not, with
+    /// coercions listed whole for a report or only counted. A typed decode
+    /// uses only what the schema allows to be cut off; an untyped one with
+    /// every kind allowed completes everything.
+    pub(crate) fn policy(&self, typed: bool, listed: bool) -> Policy {
+        Policy {
+            on: typed || self.allow != Allow::ALL,
+            typed,
+            allow: self.allow,
+            rules: self.rules,
+            max_depth: self.max_depth,
+            listed,
+            around: 0,
+        }
+    }
+
+    /// How the scanner reads a candidate: several spans gathered into one
+    /// array (`multi`), with the partial policy on (`partial`).
+    pub(crate) fn scan(&self, multi: bool, partial: bool) -> ScanOptions {
+        ScanOptions {
+            max_depth: self.max_depth,
+            multi,
+            partial,
+            rules: self.rules,
+            #[cfg(test)]
+            lane: self.lane,
+        }
+    }
 }

@@ -1186,6 +1186,10 @@ fn an_intro_in_prose_views_as_its_decode_reads() {
         "Then \"[1, 2]\" and \"{\\\"id\\\": 4}\"",
         "So \"x\" \"1\" \"2\" and \"",
         "\"Quoted\" first, then words: 5",
+        // Whitespace that is no quiet byte before the first word (found by
+        // the stream_typed fuzz target: a panic).
+        "\x0c Sure, words",
+        "\x0c",
         // One word is no prose yet: a bare value growing.
         "42\n",
         "true ",

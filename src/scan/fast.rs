@@ -666,7 +666,10 @@ mod tests {
             crate::Decoder::new().max_depth(8),
             crate::Decoder::strict().max_depth(8),
         ]
-        .map(|d| crate::Decoder { lane, ..d });
+        .map(|mut d| {
+            d.opts.lane = lane;
+            d
+        });
         let mut out = Vec::new();
         for d in &decoders {
             macro_rules! each {

@@ -184,8 +184,8 @@ fn choose(
     let mut json = String::new();
     written.json(&mut json);
     let mut decoder = cx.decoder.clone();
-    decoder.strategies = Strategies::only_whole();
-    decoder.max_repairs = None;
+    decoder.opts.strategies = Strategies::only_whole();
+    decoder.opts.max_repairs = None;
     decoder.accept = None;
     let mut fits = Vec::new();
     let mut failures = Vec::new();

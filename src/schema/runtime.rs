@@ -223,7 +223,7 @@ impl SchemaDecoder {
     /// Decodes the value in `text`, coerced toward the schema (see the
     /// type's docs), then checks its bounds and formats.
     pub fn decode(&self, text: &str) -> Result<Value> {
-        let listed = self.decoder.accept.is_some() || self.decoder.max_repairs.is_some();
+        let listed = self.decoder.accept.is_some() || self.decoder.opts.max_repairs.is_some();
         let done = self.read(text, false, false, listed)?;
         let (decoded, _) = self.decoder.vet_result(text, done)?;
         contract(decoded)

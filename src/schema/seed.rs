@@ -772,7 +772,7 @@ impl<'de> Visitor<'de> for KeySeed<'_> {
         if let Some(i) = o.find(k) {
             return Ok(Key::Prop(i));
         }
-        let rules = self.cx.decoder.rules;
+        let rules = self.cx.decoder.opts.rules;
         if rules.coerce(CoercionKind::FieldName)
             && !o.fields.is_empty()
             && !matches!(match_name(k, o.fields), NameMatch::AsWritten)
@@ -844,7 +844,7 @@ impl<'de, 'c, 'p> Visitor<'de> for ObjectSeed<'c, 'p> {
                 continue;
             }
             match &prop.default {
-                Some(d) if cx.decoder.rules.coerce(CoercionKind::DefaultValue) => {
+                Some(d) if cx.decoder.opts.rules.coerce(CoercionKind::DefaultValue) => {
                     out.insert(prop.name.to_owned(), d.clone());
                     let here = step(seed.path, Seg::Key(prop.name));
                     cx.state.entry(Entry {

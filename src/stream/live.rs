@@ -262,9 +262,9 @@ impl<V: DeserializeOwned + View> Live<V> {
         decoder: &Decoder,
         (fenced, lenient, lean): (bool, bool, bool),
     ) -> Option<(Live<V>, Status)> {
-        let allows = |kind| lenient && decoder.rules.repair(kind);
+        let allows = |kind| lenient && decoder.opts.rules.repair(kind);
         let mut live = Live {
-            tokens: Tokens::new(start, decoder.max_depth).lenient(
+            tokens: Tokens::new(start, decoder.opts.max_depth).lenient(
                 allows(crate::RepairKind::TrailingComma),
                 allows(crate::RepairKind::Quotes),
                 allows(crate::RepairKind::UnquotedKey),

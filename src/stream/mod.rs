@@ -263,7 +263,7 @@ where
     /// partial flags, depth limit, strategies).
     pub fn with_decoder(decoder: Decoder) -> Self {
         let mut untyped = decoder.clone();
-        untyped.allow = decoder.allow.without(
+        untyped.opts.allow = decoder.opts.allow.without(
             Allow::NUM
                 | Allow::NULL
                 | Allow::BOOL
@@ -687,7 +687,7 @@ where
         let start = report.span.start;
         let lockable = untyped_start == Some(start)
             && tried != Some(start)
-            && self.untyped.allow == Allow::STR | Allow::ARR | Allow::OBJ
+            && self.untyped.opts.allow == Allow::STR | Allow::ARR | Allow::OBJ
             && matches!(
                 report.strategy,
                 Strategy::Whole
@@ -779,7 +779,8 @@ fn quiet_prose(text: &[u8]) -> Option<usize> {
         .iter()
         .position(|&b| !quiet_byte(b))
         .unwrap_or(text.len());
-    let words = &text[first..end];
+    // (A form feed is whitespace, but no quiet byte.)
+    let words = text.get(first..end)?;
     let gap = words.iter().position(u8::is_ascii_whitespace)?;
     let two = words[gap..].iter().any(|b| !b.is_ascii_whitespace());
     (words[0].is_ascii_alphabetic() && two && opening_fence(&text[end..])).then_some(end)
