@@ -264,6 +264,14 @@ fn a_tag_written_twice_is_no_call() {
         );
         duplicate(serde_llm::from_llm_str::<Act>(text).unwrap_err(), text);
     }
+    // A first tag that is no name is still a tag written twice (serde
+    // errs on the number first).
+    let text = r#"{"tool": 5, "query": "rust", "tool": "web_search"}"#;
+    duplicate(
+        serde_llm::from_llm_str_partial::<Act>(text).unwrap_err(),
+        text,
+    );
+    assert!(serde_llm::from_llm_str::<Act>(text).is_err());
     let text = r#"{"acts": [{"tool": "stop", "tool": "web_search", "query": "q"}]}"#;
     duplicate(
         serde_llm::from_llm_str_partial::<Acts>(text).unwrap_err(),

@@ -105,12 +105,14 @@ impl<'de> Deserializer<'_, 'de> {
         end.next()?;
         let depth = end.depth();
         let mut tag = None;
+        let mut seen = false;
         loop {
             match end.next()? {
                 Event::Key(k) if end.depth() == depth && end.str(k) == key => {
-                    if tag.is_some() {
+                    if seen {
                         return Err(de::Error::duplicate_field(key));
                     }
+                    seen = true;
                     if let Event::Str(t) = end.next()? {
                         if end.complete() {
                             tag = Some((end.str(t).to_owned(), end.offset()));
