@@ -98,6 +98,9 @@ impl ErrorKind {
 #[derive(Clone, Debug, PartialEq)]
 pub(crate) enum Found {
     Str(String),
+    /// A string longer than [`QUOTED`], kept as its length and hash (an
+    /// error holds no copy of a whole reply read as one string).
+    Long(usize, u64),
     Bool(bool),
     Unsigned(u64),
     Signed(i64),
@@ -110,6 +113,7 @@ pub(crate) enum Found {
 impl Found {
     fn of(unexp: &Unexpected<'_>) -> Option<Found> {
         Some(match *unexp {
+            Unexpected::Str(s) if s.len() > QUOTED => Found::Long(s.len(), Found::hash(s)),
             Unexpected::Str(s) => Found::Str(s.to_owned()),
             Unexpected::Char(c) => Found::Str(c.to_string()),
             Unexpected::Bool(b) => Found::Bool(b),
@@ -119,6 +123,22 @@ impl Found {
             Unexpected::Unit => Found::Null,
             _ => return None,
         })
+    }
+
+    /// Whether the string `s` is the one found.
+    pub(crate) fn is_str(&self, s: &str) -> bool {
+        match self {
+            Found::Str(want) => s == want,
+            Found::Long(len, hash) => s.len() == *len && Found::hash(s) == *hash,
+            _ => false,
+        }
+    }
+
+    fn hash(s: &str) -> u64 {
+        use std::hash::{Hash, Hasher};
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        s.hash(&mut h);
+        h.finish()
     }
 }
 
@@ -231,9 +251,14 @@ impl Message {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) enum Hint {
     /// The placeholder `text` (`"n/a"`, trimmed and lowercased) where an
-    /// `Option` is wanted whose visitor is `visitor` (its type name) and
-    /// whose inner type failed on it: read as `None`.
-    Null { visitor: &'static str, text: String },
+    /// `Option` is wanted whose inner type failed on it: read as `None`
+    /// wherever the same path (`at`, outermost first, each key as written
+    /// and each index left out: `$.items[].score`) meets the same
+    /// placeholder.
+    Null {
+        at: Vec<Option<String>>,
+        text: String,
+    },
     /// A key written `written` in a struct with these field names (compared
     /// as names, not by the list's address, which Rust does not promise to
     /// keep one per struct): read as the field `name`.
@@ -890,9 +915,26 @@ impl Display for Json<'_, '_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.0 {
             Unexpected::Unit => f.write_str("null"),
+            Unexpected::Str(s) if s.len() > QUOTED => {
+                write!(f, "string {:?}… ({} bytes)", start_of(s), s.len())
+            }
             other => Display::fmt(other, f),
         }
     }
+}
+
+/// The longest string an error quotes whole: a longer one (a whole reply
+/// read as one string) is quoted by its start, then its length, so that an
+/// error holds no copy of it.
+const QUOTED: usize = 200;
+
+/// The start of a string longer than [`QUOTED`] that an error quotes.
+fn start_of(s: &str) -> &str {
+    let mut end = QUOTED / 2;
+    while !s.is_char_boundary(end) {
+        end -= 1;
+    }
+    &s[..end]
 }
 
 /// serde's message for an unknown variant or field (`what`).
@@ -1010,6 +1052,9 @@ fn got_words(unexp: &Unexpected<'_>) -> String {
         Unexpected::Signed(n) => n.to_string(),
         Unexpected::Float(f) => f.to_string(),
         Unexpected::Char(c) => quote(c.encode_utf8(&mut [0; 4])),
+        Unexpected::Str(s) if s.len() > QUOTED => {
+            format!("{}… ({} bytes)", quote(start_of(s)), s.len())
+        }
         Unexpected::Str(s) => quote(s),
         Unexpected::Bytes(_) => "bytes".to_owned(),
         Unexpected::Unit | Unexpected::Option => "null".to_owned(),

@@ -70,6 +70,43 @@ fn wrong_types_name_what_was_expected_and_what_came() {
     );
 }
 
+/// A long string where it does not belong (a whole answer where a number
+/// is wanted) is quoted by its start and its length: the error holds no
+/// copy of it, and the model is not sent its own text back whole. Its path
+/// is found as for a short one, inside serde's buffered content too.
+#[test]
+fn a_long_string_is_quoted_by_its_start() {
+    let long = "The score is high because ".repeat(40);
+    let text = format!(r#"{{"label": "spam", "score": "{long}"}}"#);
+    let start: String = long.chars().take(100).collect();
+    assert_eq!(
+        feedback::<Verdict>(&text),
+        format!("$.score: expected a number, got \"{start}\"… (1040 bytes)")
+    );
+    let e = from_llm_str::<Verdict>(&text).unwrap_err();
+    assert_eq!(
+        e.message(),
+        format!("invalid type: string \"{start}\"… (1040 bytes), expected f64")
+    );
+    // Inside an internally tagged enum, which serde buffers.
+    #[derive(Debug, Deserialize)]
+    #[serde(tag = "tool")]
+    #[allow(dead_code)]
+    enum Call {
+        Rate { label: String, score: f64 },
+    }
+    let text = format!(r#"{{"tool": "Rate", "label": "spam", "score": "{long}"}}"#);
+    let e = from_llm_str::<Call>(&text).unwrap_err();
+    assert_eq!(e.path(), "$.score");
+    // 200 bytes and less are quoted whole.
+    let short = "x".repeat(200);
+    let text = format!(r#"{{"label": "spam", "score": "{short}"}}"#);
+    assert_eq!(
+        feedback::<Verdict>(&text),
+        format!("$.score: expected a number, got \"{short}\"")
+    );
+}
+
 #[test]
 fn numbers_out_of_range_give_the_range() {
     let ticket = |id: &str, rating: &str| {
