@@ -459,11 +459,13 @@ impl Decoder {
                 } else {
                     ("array", "[…] spans")
                 };
-                let found = match text[body].trim_start().bytes().next() {
-                    Some(b'[') => "an array",
-                    Some(b'{') => "an object",
-                    Some(b'"') => "a string",
-                    Some(b'0'..=b'9' | b'-') => "a number",
+                let rest = text[body].trim_start().as_bytes();
+                let found = match rest {
+                    [b'[', ..] => "an array",
+                    [b'{', ..] => "an object",
+                    [b'"', ..] => "a string",
+                    // `- apples` is a bullet, not a negative number.
+                    [b'0'..=b'9', ..] | [b'-', b'0'..=b'9', ..] => "a number",
                     _ => "prose",
                 };
                 Error::new(

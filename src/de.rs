@@ -19,7 +19,7 @@ use crate::error::{quote, Error, ErrorKind, Found, Hint, Result, Segment};
 use crate::policy::{Allow, Rules};
 use crate::report::CoercionKind;
 use crate::report::{Coercion, Repair};
-use crate::scan::tape::Cursor;
+use crate::scan::tape::{Cursor, Walk};
 use crate::scan::{classify, lex, parse_f64, Event, NumValue, Number, ScanOptions, Scanner, Text};
 
 pub(crate) mod field;
@@ -85,6 +85,10 @@ pub(crate) struct Policy {
     /// text holding only the path to it, whose views around it would not be
     /// admitted. 0 everywhere else.
     pub around: usize,
+    /// See `ScanOptions::lane`: a value scanned again is scanned as the
+    /// decode scanned it.
+    #[cfg(test)]
+    pub lane: bool,
 }
 
 impl Policy {
@@ -98,7 +102,7 @@ impl Policy {
             partial: false,
             rules: self.rules,
             #[cfg(test)]
-            lane: true,
+            lane: self.lane,
         }
     }
 }
@@ -214,6 +218,9 @@ pub(crate) struct Deserializer<'a, 'de> {
     /// The tag's key of the internally tagged object read next as its
     /// variant's struct (see [`tagged`]): that member is left out.
     tag_key: Option<&'static str>,
+    /// A walk of the tape that finds where a value sits, made when a
+    /// [`Hint::Null`] is learned or looked up (their key is that place).
+    walk: Option<Box<Walk<'a, 'de>>>,
 }
 
 impl<'a, 'de> Deserializer<'a, 'de> {
@@ -230,7 +237,19 @@ impl<'a, 'de> Deserializer<'a, 'de> {
             positional_at: usize::MAX,
             tag_key: None,
             fields_open: 0,
+            walk: None,
         }
+    }
+
+    /// Where the value starting at `at` sits, each index left out (the
+    /// key of a [`Hint::Null`]); `None` if no value starts there.
+    #[cold]
+    #[inline(never)]
+    fn place_of(&mut self, at: usize) -> Option<Vec<Option<String>>> {
+        if self.walk.as_ref().is_none_or(|w| w.passed(at)) {
+            self.walk = Some(Box::new(Walk::new(self.scan.restart())));
+        }
+        self.walk.as_mut()?.place_of(at)
     }
 
     /// Reads the root value, starting at `start`: an error is placed as
@@ -333,7 +352,7 @@ impl<'a, 'de> Deserializer<'a, 'de> {
                     continue;
                 }
                 (Event::Eof, _) => break,
-                (Event::Str(t), Found::Str(want)) => scan.str(t) == want,
+                (Event::Str(t), Found::Str(_) | Found::Long(..)) => found.is_str(scan.str(t)),
                 (Event::Bool(v), Found::Bool(want)) => v == *want,
                 (Event::Null, Found::Null) => true,
                 (Event::Num(n), Found::Unsigned(want)) => scan.str(n.text).parse() == Ok(*want),
@@ -1237,31 +1256,37 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'_, 'de> {
         // `"N/A"` where an `Option` is wanted: `None` when the inner type
         // cannot take the string (an `Option<String>` keeps it). Which it is
         // shows only when the inner type fails on it; the decode then starts
-        // again knowing it. What is learned is keyed by the Option's visitor
-        // type (its name: `Option<u32>`'s) and the placeholder, so it holds
-        // wherever that type meets that placeholder.
-        let kind = std::any::type_name::<V>();
+        // again knowing it. What is learned is keyed by the value's path
+        // with its indices left out (`$.items[].score`) and the placeholder,
+        // so it holds for every element of a list.
         let text = s.trim().to_ascii_lowercase();
-        let learned = self.hints.iter().any(|h| match h {
-            Hint::Null { visitor, text: t } => *visitor == kind && *t == text,
-            _ => false,
-        });
+        let at = self.scan.offset();
+        let learned = self
+            .hints
+            .iter()
+            .any(|h| matches!(h, Hint::Null { text: t, .. } if *t == text))
+            && self.place_of(at).is_some_and(|place| {
+                let this = Hint::Null {
+                    at: place,
+                    text: text.clone(),
+                };
+                self.hints.contains(&this)
+            });
         if learned {
-            let (at, written) = (self.scan.offset(), quote(s));
+            let written = quote(self.scan.str(t));
             self.scan.next()?;
             self.coerced(CoercionKind::NoneSentinel, at, written, "null".into());
             return visitor.visit_none();
         }
-        visitor.visit_some(&mut *self).map_err(|e| {
-            if e.hint().is_none() && e.rejected_at().is_none() {
-                e.with_hint(Hint::Null {
-                    visitor: kind,
-                    text,
+        match visitor.visit_some(&mut *self) {
+            Err(e) if e.hint().is_none() && e.rejected_at().is_none() => {
+                Err(match self.place_of(at) {
+                    Some(place) => e.with_hint(Hint::Null { at: place, text }),
+                    None => e,
                 })
-            } else {
-                e
             }
-        })
+            result => result,
+        }
     }
 
     fn deserialize_newtype_struct<V: Visitor<'de>>(

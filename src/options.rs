@@ -59,6 +59,8 @@ impl Options {
             max_depth: self.max_depth,
             listed,
             around: 0,
+            #[cfg(test)]
+            lane: self.lane,
         }
     }
 

@@ -719,6 +719,50 @@ fn placeholders_for_no_value_are_none_when_the_type_is_not_a_string() {
     assert_eq!(coerced::<Option<Level>>(r#""N/A""#).0, None);
 }
 
+/// What a placeholder is learned to mean holds at one path, whatever the
+/// index: a long list of them reads as one, and the same placeholder at
+/// another path, of another type, is judged there by its own type.
+#[test]
+fn a_placeholder_learned_holds_along_its_path() {
+    #[derive(Debug, PartialEq, Deserialize)]
+    struct Row {
+        score: Option<u32>,
+        level: Option<Level>,
+    }
+    #[derive(Debug, PartialEq, Deserialize)]
+    enum Level {
+        #[serde(rename = "n/a")]
+        NotApplicable,
+        Low,
+    }
+    #[derive(Debug, PartialEq, Deserialize)]
+    struct Table {
+        rows: Vec<Vec<Row>>,
+        total: Option<u32>,
+    }
+    let row = r#"{"score": "N/A", "level": "n/a"}"#;
+    let rows = vec![format!("[{}]", [row; 10].join(", ")); 30].join(", ");
+    let text = format!(r#"{{"rows": [{rows}], "total": "n/a"}}"#);
+    let (v, r) = coerced::<Table>(&text);
+    assert_eq!(v.rows.len(), 30);
+    for row in v.rows.iter().flatten() {
+        assert_eq!(
+            row,
+            &Row {
+                score: None,
+                level: Some(Level::NotApplicable)
+            }
+        );
+    }
+    assert_eq!(v.total, None);
+    assert_eq!(r.len(), 301);
+    assert_eq!(
+        r[0],
+        rec(NoneSentinel, "$.rows[0][0].score", "\"N/A\"", "null")[0]
+    );
+    assert_eq!(r[300], rec(NoneSentinel, "$.total", "\"n/a\"", "null")[0]);
+}
+
 // ----- what is never coerced -------------------------------------------------
 
 #[test]

@@ -672,56 +672,26 @@ impl<'t, 'de> Cursor<'t, 'de> {
     /// start at `offsets` (`true`: a key's), found by walking the tape from
     /// here. Used only to describe coercions, so a decode that needed none
     /// never pays for it.
-    pub(crate) fn paths_at(mut self, offsets: &[(usize, bool)]) -> Vec<String> {
+    pub(crate) fn paths_at(self, offsets: &[(usize, bool)]) -> Vec<String> {
         let mut found = vec![String::new(); offsets.len()];
-        // One step per open container, and how many elements each array
-        // has.
-        let mut segs: Vec<Segment> = Vec::new();
-        let mut counts: Vec<Option<usize>> = Vec::new();
-        let mut note = |segs: &[Segment], at: usize, key: bool| {
+        let mut walk = Walk::new(self);
+        while let Some((ev, at)) = walk.step() {
+            let key = match ev {
+                Event::EndObject | Event::EndArray => continue,
+                ev => matches!(ev, Event::Key(_)),
+            };
             for (i, &(o, of_key)) in offsets.iter().enumerate() {
                 if o == at && of_key == key && found[i].is_empty() {
-                    found[i] = crate::error::render_path(segs);
-                }
-            }
-        };
-        while let Ok(ev) = self.next() {
-            let at = self.offset();
-            match ev {
-                Event::Eof => break,
-                Event::EndObject | Event::EndArray => {
-                    segs.pop();
-                    counts.pop();
-                }
-                Event::Key(t) => {
-                    if let Some(last) = segs.last_mut() {
-                        *last = Segment::Key(self.str(t).to_owned());
-                    }
-                    note(&segs, at, true);
-                }
-                _ => {
-                    if let Some(Some(n)) = counts.last_mut() {
-                        if let Some(last) = segs.last_mut() {
-                            *last = Segment::Index(*n);
-                        }
-                        *n += 1;
-                    }
-                    note(&segs, at, false);
-                    match ev {
-                        Event::StartObject => {
-                            segs.push(Segment::Key(String::new()));
-                            counts.push(None);
-                        }
-                        Event::StartArray => {
-                            segs.push(Segment::Index(0));
-                            counts.push(Some(0));
-                        }
-                        _ => {}
-                    }
+                    found[i] = crate::error::render_path(&walk.segs);
                 }
             }
         }
         found
+    }
+
+    /// A cursor at the first event of the same tape.
+    pub(crate) fn restart(&self) -> Cursor<'t, 'de> {
+        self.tape.cursor(self.text)
     }
 
     /// Decodes the event at `at` into `ev`, `after`, `offset`, `complete`
@@ -796,6 +766,112 @@ impl<'t, 'de> Cursor<'t, 'de> {
             side,
         };
         true
+    }
+}
+
+/// A tape read in order, knowing where each event sits: for a key, the
+/// member it names; for a value, its place (the root's path is empty).
+pub(crate) struct Walk<'t, 'de> {
+    cursor: Cursor<'t, 'de>,
+    /// One step per open container: its current key or index.
+    segs: Vec<Segment>,
+    /// How many elements each open array has had (`None`: an object).
+    counts: Vec<Option<usize>>,
+    /// The container the last event opened (`true`: an array), entered at
+    /// the next step.
+    opened: Option<bool>,
+    /// The offset of the last event stepped over, and whether it was a
+    /// value's start.
+    last: Option<(usize, bool)>,
+}
+
+impl<'t, 'de> Walk<'t, 'de> {
+    pub(crate) fn new(cursor: Cursor<'t, 'de>) -> Walk<'t, 'de> {
+        Walk {
+            cursor,
+            segs: Vec::new(),
+            counts: Vec::new(),
+            opened: None,
+            last: None,
+        }
+    }
+
+    /// The next event and its offset; `segs` then says where it sits.
+    fn step(&mut self) -> Option<(Event<'de>, usize)> {
+        match self.opened.take() {
+            Some(true) => {
+                self.segs.push(Segment::Index(0));
+                self.counts.push(Some(0));
+            }
+            Some(false) => {
+                self.segs.push(Segment::Key(String::new()));
+                self.counts.push(None);
+            }
+            None => {}
+        }
+        let ev = self.cursor.next().ok()?;
+        let at = self.cursor.offset();
+        let value = match ev {
+            Event::Eof => return None,
+            Event::EndObject | Event::EndArray => {
+                self.segs.pop();
+                self.counts.pop();
+                false
+            }
+            Event::Key(t) => {
+                if let Some(last) = self.segs.last_mut() {
+                    *last = Segment::Key(self.cursor.str(t).to_owned());
+                }
+                false
+            }
+            ev => {
+                if let Some(Some(n)) = self.counts.last_mut() {
+                    if let Some(last) = self.segs.last_mut() {
+                        *last = Segment::Index(*n);
+                    }
+                    *n += 1;
+                }
+                match ev {
+                    Event::StartObject => self.opened = Some(false),
+                    Event::StartArray => self.opened = Some(true),
+                    _ => {}
+                }
+                true
+            }
+        };
+        self.last = Some((at, value));
+        Some((ev, at))
+    }
+
+    /// The place of the value that starts at `offset`, each key as written
+    /// and each index left out (`$.items[].score`, outermost first): what
+    /// is learned at one element holds for all. The walk goes on from the
+    /// last place asked for (a decode asks in the order it reads, so its
+    /// walks cost one pass in all); `None` if no value starts there.
+    pub(crate) fn place_of(&mut self, offset: usize) -> Option<Vec<Option<String>>> {
+        loop {
+            match self.last {
+                Some((at, true)) if at == offset => break,
+                Some((at, _)) if at > offset => return None,
+                _ => {}
+            }
+            self.step()?;
+        }
+        Some(
+            self.segs
+                .iter()
+                .map(|s| match s {
+                    Segment::Key(k) => Some(k.clone()),
+                    Segment::Index(_) => None,
+                })
+                .collect(),
+        )
+    }
+
+    /// Where the last place asked for was: a place before it needs a walk
+    /// from the start.
+    pub(crate) fn passed(&self, offset: usize) -> bool {
+        self.last.is_some_and(|(at, _)| at > offset)
     }
 }
 
