@@ -244,7 +244,8 @@ pub enum RepairKind {
     ExtraComma,
     /// A missing comma between two members or elements was inserted.
     MissingComma,
-    /// A missing colon between a key and its value was inserted.
+    /// A missing colon between a key and its value was inserted (or one
+    /// written as `=` or `=>` read as it).
     MissingColon,
     /// A key with a colon but no value got `null`.
     MissingValue,

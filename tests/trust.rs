@@ -1524,3 +1524,198 @@ fn a_call_with_several_arguments_is_no_value() {
     );
     assert_eq!(value(r#"{"id": ObjectId("5f")}"#), json!({"id": "5f"}));
 }
+
+/// JavaScript's `new Date(...)` is the call `Date(...)`: one argument is
+/// its value, several are no value (`new Date(2020, 1, 2)` was the string
+/// `"new Date(2020"`, cut at the first comma). `new` alone is a word.
+#[test]
+fn a_constructor_call_is_read_as_its_call() {
+    assert_eq!(
+        value(r#"{"d": new Date("2020-01-02")}"#),
+        json!({"d": "2020-01-02"})
+    );
+    for text in [
+        r#"{"d": new Date(2020, 1, 2)}"#,
+        r#"{"d": new Date(2020, 1, 2), "e": 1}"#,
+        "[new Date(2020, 1, 2)]",
+    ] {
+        error::<Value>(text);
+        repair_error(text);
+    }
+    assert_eq!(value(r#"{"news": new}"#), json!({"news": "new"}));
+    assert_eq!(
+        value(r#"{"note": new ideas, "n": 1}"#),
+        json!({"note": "new ideas", "n": 1})
+    );
+}
+
+/// A quoted key followed by a bare word that no literal spells is prose in
+/// braces (`{ "open" and "quoted" phrase }` was two invented members,
+/// `{"open": "and", "quoted": "phrase"}`). A literal or a number after the
+/// key is a member missing its colon, as json_repair and jsonrepair read it.
+#[test]
+fn a_quoted_key_then_a_word_is_no_member() {
+    for text in [
+        r#"{ "open" and "quoted" phrase }"#,
+        "```json\n{ \"open\" and \"quoted\" phrase }\n```",
+        r#"{"name" John, "age": 3}"#,
+        r#"{"a" hel"#,
+    ] {
+        error::<Value>(text);
+        repair_error(text);
+    }
+    assert_eq!(value(r#"{"a" true}"#), json!({"a": true}));
+    assert_eq!(value(r#"{"a" None, "b" 2}"#), json!({"a": null, "b": 2}));
+    assert_eq!(value(r#"{"a" "b"}"#), json!({"a": "b"}));
+    assert_eq!(value(r#"{"a" tr"#), json!({"a": true}));
+}
+
+/// An unquoted value, a trailing comma and the object's closer, then a
+/// quote later on: the value ends at the comma. It was read as a string
+/// missing its opening quote, up to that quote, swallowing the closer and
+/// the next member (`{a: {a: a,},aa: {a: ",",},}` was
+/// `{"a": {"a": "a,},aa: {a:"}}`; found by `suites.rs`'s models' printer).
+#[test]
+fn a_trailing_comma_ends_an_unquoted_value() {
+    assert_eq!(
+        value(r#"{a: {a: a,},aa: {a: ",",},}"#),
+        json!({"a": {"a": "a"}, "aa": {"a": ","}})
+    );
+    assert_eq!(
+        value(r#"{a: {b: x y,}, c: "d"}"#),
+        json!({"a": {"b": "x y"}, "c": "d"})
+    );
+}
+
+/// A number directly followed by a colon and digits is a time or a ratio,
+/// read as its text: `[10:30, 11:45]` was `[10, 30, 11, 45]` (two numbers
+/// invented), `{"t": 10:30:15}` was `{"t": 10, "30": 15}` (a key invented)
+/// and `{"time": 10:30}` was `{"time": 10}` (the minutes dropped).
+#[test]
+fn a_time_or_a_ratio_is_its_text() {
+    assert_eq!(
+        value(r#"{"time": 10:30, "n": 1}"#),
+        json!({"time": "10:30", "n": 1})
+    );
+    assert_eq!(value("[10:30, 11:45]"), json!(["10:30", "11:45"]));
+    assert_eq!(value(r#"{"t": 10:30:15}"#), json!({"t": "10:30:15"}));
+    assert_eq!(value(r#"{"ratio": 16:9}"#), json!({"ratio": "16:9"}));
+    // A number as an unquoted key keeps its colon.
+    assert_eq!(value(r#"{1:"a", 2: "b"}"#), json!({"1": "a", "2": "b"}));
+    #[derive(Debug, PartialEq, serde::Deserialize)]
+    struct Slot {
+        time: String,
+    }
+    assert_eq!(
+        serde_llm::from_llm_str::<Slot>(r#"{"time": 10:30}"#).unwrap(),
+        Slot {
+            time: "10:30".into()
+        }
+    );
+}
+
+/// After a member's value, with no comma, another value where a key goes
+/// is no member: `{"a": [1, 2] [3, 4]}` was `{"a": [1, 2]}` (its opener
+/// skipped, its numbers dropped as keys with no value), `{"a": {"x": 1}
+/// {"y": 2}}` moved `y` out of the value it was written in, and `{"a": "x"
+/// 2}` dropped the 2. A quoted key with no value is still dropped, as
+/// json_repair does; in an object that is a list's element, an opener
+/// still closes the object the model left open.
+#[test]
+fn a_value_where_a_key_goes_is_no_member() {
+    for text in [
+        r#"{"a": [1, 2] [3, 4]}"#,
+        r#"{"a": [1, 2] [3, 4], "b": 1}"#,
+        r#"{"a": {"x": 1} {"y": 2}}"#,
+        r#"{"a": "x" 2}"#,
+        r#"{"a": 1, 2}"#,
+    ] {
+        error::<Value>(text);
+        repair_error(text);
+    }
+    assert_eq!(value(r#"{"a": 1, "b"}"#), json!({"a": 1}));
+    assert_eq!(value(r#"[{"a": 1 {"a": 2}]"#), json!([{"a": 1}, {"a": 2}]));
+    assert_eq!(value(r#"{1: 2}"#), json!({"1": 2}));
+}
+
+/// Separators models borrow from other languages: `=` and `=>` between a
+/// key and its value (`{a=1, b=2}` was the list `["a=1", "b=2"]`, `{"a" =
+/// 1}` was `{}`), and `;` between members (`{"a": "x"; "b": "y"}` was
+/// `{"a": "x\"; \"b"}`, with "y" dropped).
+#[test]
+fn other_languages_separators() {
+    assert_eq!(value("{a=1, b=2}"), json!({"a": 1, "b": 2}));
+    assert_eq!(
+        value(r#"{a = "x", b = true}"#),
+        json!({"a": "x", "b": true})
+    );
+    assert_eq!(value(r#"{"a" = 1}"#), json!({"a": 1}));
+    assert_eq!(
+        value(r#"{"a" => 1, "b" => [2]}"#),
+        json!({"a": 1, "b": [2]})
+    );
+    assert_eq!(
+        value(r#"{"a": "x"; "b": "y"}"#),
+        json!({"a": "x", "b": "y"})
+    );
+    // Inside values and keys, `=` and `;` are text.
+    assert_eq!(value(r#"{"eq": "a=b; c"}"#), json!({"eq": "a=b; c"}));
+    assert_eq!(value(r#"{a: x=y}"#), json!({"a": "x=y"}));
+    assert_eq!(value(r#"{"x == y": 1}"#), json!({"x == y": 1}));
+}
+
+/// In an object, a quote inside a string followed by words and another
+/// quote is inside the string: `{"a": "5" tall", "b": 2}` was
+/// `{"a": "5", "tall": "", "b": 2}` (a key invented, the value cut).
+#[test]
+fn words_between_two_quotes_stay_in_the_string() {
+    assert_eq!(
+        value(r#"{"a": "5" tall", "b": 2}"#),
+        json!({"a": "5\" tall", "b": 2})
+    );
+    assert_eq!(value(r#"{"a": "x" y z"}"#), json!({"a": "x\" y z"}));
+    // In a list, the quote closes the string and the words are the next
+    // element, as before.
+    assert_eq!(value(r#"["a" b", "c"]"#), json!(["a", "b", "c"]));
+}
+
+/// What the error for a list wanted says was found: a bulleted list is
+/// prose, not a number.
+#[test]
+fn a_bulleted_list_is_named_prose() {
+    let e = serde_llm::from_llm_str::<Vec<String>>("- apples\n- pears").unwrap_err();
+    assert_eq!(
+        e.message(),
+        "expected a JSON array, found prose (looked for a bare value, ```json fences, <json> tags, and […] spans)"
+    );
+    let e = serde_llm::from_llm_str::<Vec<u32>>("-1.5x").unwrap_err();
+    assert!(e.message().contains("found a number"), "{}", e.message());
+}
+
+/// A minus, a space, then digits inside a container is the negative
+/// number: `{"a": - 5}` was `{"a": 5}` and `[1, - 2]` was `[1, 2]` (the sign
+/// skipped as a stray one). At the top level `- 5` is a bullet, as before.
+#[test]
+fn a_spaced_minus_stays_with_its_number() {
+    assert_eq!(value(r#"{"a": - 5}"#), json!({"a": -5}));
+    assert_eq!(value("[1, - 2, -  3.5]"), json!([1, -2, -3.5]));
+    assert_eq!(value(r#"{"a": -, "b": 1}"#), json!({"a": null, "b": 1}));
+    assert_eq!(
+        serde_llm::from_llm_str::<Vec<u32>>("- 1\n- 2").unwrap(),
+        [1, 2]
+    );
+    assert_eq!(serde_llm::repair(r#"{"a": - 5}"#).unwrap(), r#"{"a":-5}"#);
+}
+
+/// A placeholder in braces (`{name}`, `{ user_id }`) beside real values
+/// carries nothing, as an empty object does: `{"a": 1} {x}` was
+/// `[{"a": 1}, {}]`, an empty object invented from the placeholder.
+#[test]
+fn a_placeholder_beside_values_carries_nothing() {
+    assert_eq!(value(r#"{"a": 1} {x}"#), json!({"a": 1}));
+    assert_eq!(value(r#"{"a": 1} { user_id }"#), json!({"a": 1}));
+    assert_eq!(
+        value(r#"{x} {x} {"a": 1} {"b": 2}"#),
+        json!([{"a": 1}, {"b": 2}])
+    );
+}

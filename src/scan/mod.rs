@@ -1085,6 +1085,13 @@ impl<'de> Scanner<'de> {
                     self.state = State::AfterValue;
                     return Ok(None);
                 }
+                // `{"a": - 5}`, `[1, - 2]`: a minus, spaces, then digits
+                // inside a container is that negative number (dropping the
+                // sign would make another number). At the top level, `- 5`
+                // is a bullet.
+                if let Some(ev) = self.spaced_minus(start, end) {
+                    return Ok(Some(ev));
+                }
                 // `{"a": +, "b": 1}`: a stray sign, skipped; the value is
                 // what follows it (here missing).
                 self.record(RepairKind::Skipped, start);
@@ -1369,15 +1376,7 @@ impl<'de> Scanner<'de> {
         let word = &self.text[start..k];
         let ends = k >= self.end || b[k] == b'/' || lex::ends_token(b, k, self.end);
         if ends {
-            let lit = match word.to_ascii_lowercase().as_str() {
-                "true" => Some(Event::Bool(true)),
-                "false" => Some(Event::Bool(false)),
-                "null" | "none" | "nil" | "undefined" => Some(Event::Null),
-                "nan" => Some(non_finite("NaN", f64::NAN)),
-                "infinity" | "inf" => Some(non_finite("Infinity", f64::INFINITY)),
-                _ => None,
-            };
-            if let Some(ev) = lit {
+            if let Some(ev) = literal(word) {
                 if self.text_runs_on(k) {
                     return Ok(self.unquoted_value(false));
                 }
@@ -1406,8 +1405,19 @@ impl<'de> Scanner<'de> {
                 }
             }
         }
-        // A call: the name, then its `(` (`Sure (1)` is prose, no call).
-        let call = k;
+        // A call: the name, then its `(` (`Sure (1)` is prose, no call);
+        // JavaScript's `new Date("2020-01-02")` is the call `Date(...)`.
+        let mut call = k;
+        if word == "new" && k < self.end && b[k] == b' ' {
+            let name = next_significant(b, k, self.end);
+            let mut e = name;
+            while e < self.end && is_word(b[e]) {
+                e += 1;
+            }
+            if e > name && e < self.end && b[e] == b'(' {
+                call = e;
+            }
+        }
         if call < self.end && b[call] == b'(' {
             if lex::matching_close_within(b, call, self.end, 4096).1 {
                 // `f(1, 2)`: which argument is the value is not known (the
@@ -1522,8 +1532,7 @@ impl<'de> Scanner<'de> {
                 return Ok(self.wide_sep_here().flatten());
             }
             b'{' | b'[' => {
-                let parent = self.stack.len().checked_sub(2).map(|i| self.stack[i]);
-                if matches!(parent, Some(Frame::Array | Frame::Tuple | Frame::Set)) {
+                if self.in_list_element() {
                     // `[{"a": 1 {"a": 2}]`: the object was not closed.
                     self.record(RepairKind::MissingCloser, self.pos);
                     return Ok(self.pop());
@@ -1557,6 +1566,65 @@ impl<'de> Scanner<'de> {
             }
         };
         self.after_key(text, !quoted)
+    }
+
+    /// Whether a colon or semicolon skipped after a value comes right
+    /// before `pos` (`"v": {}`: the value was a key, and what follows is
+    /// read as json_repair reads it, as text after the value).
+    fn after_stray_colon(&self) -> bool {
+        let mut k = self.pos;
+        while k > 0 && lex::is_ws(self.b[k - 1]) {
+            k -= 1;
+        }
+        k > 0 && matches!(self.b[k - 1], b':' | b';')
+    }
+
+    /// A minus at `start` (its sign ending at `end`), spaces, then a
+    /// number, inside a container: the negative number (see `number`).
+    #[cold]
+    fn spaced_minus(&mut self, start: usize, end: usize) -> Option<Event<'de>> {
+        let b = self.b;
+        if b[start] != b'-' || self.stack.is_empty() || self.top_level(self.stack.len()) {
+            return None;
+        }
+        let mut p = end;
+        while p < self.end && matches!(b[p], b' ' | b'\t') {
+            p += 1;
+        }
+        if p == end || p >= self.end || !b[p].is_ascii_digit() {
+            return None;
+        }
+        let number::Lexed::Number {
+            end: e, clean, cut, ..
+        } = number::lex(b, p, self.end, &mut self.scratch)
+        else {
+            return None;
+        };
+        let digits = match clean {
+            true => self.text[p..e].to_owned(),
+            false => std::mem::take(&mut self.scratch),
+        };
+        self.scratch.clear();
+        self.scratch.push('-');
+        self.scratch.push_str(&digits);
+        self.record(RepairKind::NumberFormat, start);
+        if cut && e >= self.end {
+            self.complete = false;
+        }
+        self.pos = e;
+        self.touches_end(e);
+        self.scalar_done();
+        Some(Event::Num(Number {
+            text: Text::Scratch,
+            value: classify(&self.scratch),
+        }))
+    }
+
+    /// Whether the innermost container is an object that is an element of
+    /// a list (an array, a tuple, a set).
+    fn in_list_element(&self) -> bool {
+        let parent = self.stack.len().checked_sub(2).map(|i| self.stack[i]);
+        matches!(parent, Some(Frame::Array | Frame::Tuple | Frame::Set))
     }
 
     /// Decides what a key just read is, by what follows it.
@@ -1666,6 +1734,18 @@ impl<'de> Scanner<'de> {
         // (a comma is passed, and recorded, by the step after this one).
         let (sep, len) = match b[j] {
             0xEF => self.wide_after_key(j),
+            // `{a=1}`, `{"a" => 1}`: a colon written as `=` or `=>`.
+            b'=' if !(j + 1 < end && b[j + 1] == b'=') => {
+                self.record(RepairKind::MissingColon, j);
+                (
+                    b':',
+                    if j + 1 < end && b[j + 1] == b'>' {
+                        2
+                    } else {
+                        1
+                    },
+                )
+            }
             c => (c, 1),
         };
         match sep {
@@ -1702,6 +1782,17 @@ impl<'de> Scanner<'de> {
                 self.pos = j;
                 self.scalar_done();
                 return Ok(Some(Event::Str(text)));
+            }
+            // `{"a": "x" 2}`, `{"a": 1, 2}`: a number where a key goes, with
+            // no colon, is a value, not a key missing its value.
+            b'}' | b',' | b']' | b')'
+                if unquoted && Scanner::str(self, text).bytes().all(|c| c.is_ascii_digit()) =>
+            {
+                return Err(Error::at(
+                    ErrorKind::Syntax,
+                    "expected a key, found a number with no colon after it",
+                    self.token_start,
+                ));
             }
             b'}' | b',' | b']' | b')' => {
                 self.dangling_key(j, false);
@@ -1767,6 +1858,16 @@ impl<'de> Scanner<'de> {
                 self.dangling_key(end, true);
                 return Ok(None);
             }
+            // `{ "open" and "quoted" phrase }`: a quoted key, then a bare
+            // word that is no literal is prose in braces, not a member
+            // missing its colon (its value would be made of the next word).
+            _ if !unquoted && self.bare_word_at(j) => {
+                return Err(Error::at(
+                    ErrorKind::Syntax,
+                    "expected a colon after the key, found a word",
+                    j,
+                ));
+            }
             _ => {
                 self.record(RepairKind::MissingColon, j);
                 self.pos = j;
@@ -1775,6 +1876,24 @@ impl<'de> Scanner<'de> {
         self.state = State::Value;
         self.awaiting_value = true;
         Ok(Some(Event::Key(text)))
+    }
+
+    /// Whether a bare word starts at `j` that no literal spelling reads
+    /// (`and`, not `true`, `None` or a cut `tr`) and no number starts.
+    fn bare_word_at(&self, j: usize) -> bool {
+        let b = self.b;
+        if !is_word(b[j]) || b[j].is_ascii_digit() {
+            return false;
+        }
+        let mut k = j;
+        while k < self.end && is_word(b[k]) {
+            k += 1;
+        }
+        let word = &self.text[j..k];
+        match k >= self.end {
+            true => cut_literal(word).is_none(),
+            false => literal(word).is_none(),
+        }
     }
 
     /// A full-width separator after a key at `j` (see [`Self::key_event`]):
@@ -1850,6 +1969,19 @@ impl<'de> Scanner<'de> {
             // `"x"，"b"`: read as the ASCII separator.
             (_, 0xEF) if lex::wide_sep(self.b, self.pos, self.end).is_some() => {
                 Ok(self.wide_sep_here().flatten())
+            }
+            // `{"a": [1, 2] [3, 4]}`: a second value where a key would
+            // follow a missing comma (skipping its opener made keys of its
+            // content, or dropped it). In an object that is an array's
+            // element, the object was not closed (see `key`).
+            (Frame::Object, b'{' | b'[')
+                if !self.in_list_element() && !self.after_stray_colon() =>
+            {
+                Err(Error::at(
+                    ErrorKind::Syntax,
+                    "expected a comma and a key after the value, found another value",
+                    self.pos,
+                ))
             }
             (Frame::Object, _) => {
                 self.record(RepairKind::MissingComma, self.pos);
@@ -2041,6 +2173,19 @@ impl<'de> Scanner<'de> {
 
 /// The literal a word cut off at the end was becoming: JSON's own spellings
 /// first, then `NaN`, `Infinity` and Python's, then any case.
+/// The literal a bare word spells, in any spelling the scanner reads
+/// (`True`, `None`, `nil`, `undefined`, `nan`, `inf`).
+fn literal(word: &str) -> Option<Event<'static>> {
+    match word.to_ascii_lowercase().as_str() {
+        "true" => Some(Event::Bool(true)),
+        "false" => Some(Event::Bool(false)),
+        "null" | "none" | "nil" | "undefined" => Some(Event::Null),
+        "nan" => Some(non_finite("NaN", f64::NAN)),
+        "infinity" | "inf" => Some(non_finite("Infinity", f64::INFINITY)),
+        _ => None,
+    }
+}
+
 fn cut_literal(word: &str) -> Option<Event<'static>> {
     const EXACT: [&str; 8] = [
         "true", "false", "null", "NaN", "Infinity", "True", "False", "None",

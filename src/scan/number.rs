@@ -120,6 +120,12 @@ pub(crate) fn lex(b: &[u8], i: usize, end: usize, scratch: &mut String) -> Lexed
     if k < end && !ends_token(b, k, end) {
         return Lexed::NotNumber;
     }
+    // `10:30`, `16:9`: a time or a ratio, not the number before its colon
+    // (the rest would be read as more values or keys). A colon at the end
+    // may be one too.
+    if k < end && b[k] == b':' && (k + 1 >= end || b[k + 1].is_ascii_digit()) {
+        return Lexed::NotNumber;
+    }
     let clean = !plus && !underscores && int_digits > 0 && !trailing_dot && !cut_exp;
     if !clean {
         scratch.clear();

@@ -616,7 +616,7 @@ impl<'de> Scanner<'de> {
             Ctx::Key => {
                 matches!(
                     c,
-                    b':' | b',' | b'}' | b']' | b'-' | b'{' | b'[' | b'0'..=b'9'
+                    b':' | b',' | b'}' | b']' | b'-' | b'{' | b'[' | b'0'..=b'9' | b'='
                 ) || quote_at(b, j, end).is_some()
                     || (spaced && is_word(c))
             }
@@ -629,6 +629,12 @@ impl<'de> Scanner<'de> {
                         || (n < window && (b[n] == b'}' || key_then_colon(b, n, window).is_some()))
                 }
                 b',' | b'}' | b':' => true,
+                // `{"a": "x"; "b": "y"}`: a semicolon between members.
+                b';' => {
+                    let n = next_significant(b, j + 1, window);
+                    n >= end
+                        || (n < window && (b[n] == b'}' || key_then_colon(b, n, window).is_some()))
+                }
                 // A `]` after an object value only closes a `[` in the string.
                 b']' => {
                     judge.balance.advance(b, judge.quote);
@@ -689,6 +695,10 @@ impl<'de> Scanner<'de> {
         let limit = self.end.min(j + LOOKAHEAD);
         while k < limit {
             match b[k] {
+                // In an object, words then a quote are the rest of the
+                // string (`"5" tall", "b": 2`): read as a member, the words
+                // would be a key with no colon.
+                b'"' if closer == b'}' => return false,
                 b'"' => {
                     let n = next_significant(b, k + 1, self.end);
                     return n >= self.end || b[n] == b',' || b[n] == closer;
@@ -929,9 +939,11 @@ impl<'de> Scanner<'de> {
             let delimited = match super::lex::find_byte(b, start, k, b',') {
                 Some(comma) => match w.ctx {
                     Ctx::Array => true,
+                    // Before a key, or before the object's closer (`{a: b,},
+                    // c: "d"}`: a trailing comma, not text).
                     Ctx::Object => {
                         let n = next_significant(b, comma + 1, end);
-                        n < k && key_then_colon(b, n, end).is_some()
+                        n < k && (key_then_colon(b, n, end).is_some() || b[n] == b'}')
                     }
                     _ => false,
                 },
@@ -1081,7 +1093,7 @@ impl<'de> Scanner<'de> {
             && b[k] > 0x20
             && !matches!(
                 b[k],
-                b':' | b',' | b'}' | b']' | b'{' | b'[' | b')' | b'(' | b'"'
+                b':' | b',' | b'}' | b']' | b'{' | b'[' | b')' | b'(' | b'"' | b'='
             )
             && quote_at(b, k, end).is_none()
             && wide_sep(b, k, end).is_none()
