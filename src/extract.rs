@@ -346,9 +346,9 @@ pub(crate) struct Candidates {
     /// Fences and tags.
     listed: Vec<Candidate>,
     /// Balanced spans in prose, sorted by start (no two start at the same
-    /// opener): kept as ranges, since a reply may hold one in every few
+    /// opener): kept as [`Span`]s, since a reply may hold one in every few
     /// bytes.
-    balanced: Vec<Range<usize>>,
+    balanced: Vec<Span>,
     /// The trailing spans in prose (at most two), sorted by start.
     trailing: Vec<Range<usize>>,
 }
@@ -382,10 +382,10 @@ impl Iterator for CandidateIter<'_> {
             self.listed += 1;
             return Some(c.clone());
         }
-        let b = self.all.balanced.get(self.balanced);
+        let b = self.all.balanced.get(self.balanced).map(Span::range);
         let t = self.all.trailing.get(self.trailing);
         match (b, t) {
-            (Some(b), Some(t)) if t.start < b.start => {
+            (Some(ref b), Some(t)) if t.start < b.start => {
                 self.trailing += 1;
                 Some(Candidate {
                     span: t.clone(),
@@ -395,7 +395,7 @@ impl Iterator for CandidateIter<'_> {
             (Some(b), _) => {
                 self.balanced += 1;
                 Some(Candidate {
-                    span: b.clone(),
+                    span: b,
                     strategy: Strategy::Balanced,
                 })
             }
@@ -832,7 +832,7 @@ fn balanced(
     out: &mut Candidates,
 ) {
     let b = text.as_bytes();
-    let mut found: Vec<Range<usize>> = Vec::new();
+    let mut found: Vec<Span> = Vec::new();
     let mut open = Openers::default();
     let mut next_skip = 0;
     let mut i = body.start;
@@ -870,11 +870,11 @@ fn balanced(
                 if let Some(start) = open.pop() {
                     if starts_like_json(b, start, body.end) {
                         // Spans inside this one are not candidates of their own.
-                        while found.last().is_some_and(|f| f.start > start) {
+                        while found.last().is_some_and(|f| f.range().start > start) {
                             found.pop();
                         }
                     }
-                    found.push(start..i + 1);
+                    Span::push(&mut found, start..i + 1);
                 }
             }
             _ => {}
@@ -890,7 +890,10 @@ fn balanced(
         .iter()
         .find(|&start| starts_like_json(b, start, body.end));
     if which.balanced {
-        found.retain(|f| cut.is_none_or(|cut| f.start < cut) && !is_marker(&b[f.clone()]));
+        found.retain(|f| {
+            let f = f.range();
+            cut.is_none_or(|cut| f.start < cut) && !is_marker(&b[f])
+        });
         // Each opener starts one span at most: no two are equal to keep in
         // order.
         found.sort_unstable_by_key(|f| f.start);
@@ -903,6 +906,32 @@ fn balanced(
             out.trailing
                 .extend(trimmed(text.as_bytes(), start..body.end));
         }
+    }
+}
+
+/// A span of the reply in eight bytes (offsets below 4 GiB, as the tape
+/// keeps them): a reply may hold a balanced span in every three bytes.
+#[derive(Clone, Copy, Debug)]
+struct Span {
+    start: u32,
+    end: u32,
+}
+
+impl Span {
+    fn range(&self) -> Range<usize> {
+        self.start as usize..self.end as usize
+    }
+
+    /// Appends `r` to `list`, which grows by a quarter of its length, not
+    /// by doubling (its spare room stays small).
+    fn push(list: &mut Vec<Span>, r: Range<usize>) {
+        if list.len() == list.capacity() {
+            list.reserve_exact((list.len() / 4).max(16));
+        }
+        list.push(Span {
+            start: r.start as u32,
+            end: r.end as u32,
+        });
     }
 }
 
@@ -1125,11 +1154,21 @@ fn roots(
         }
         let (close, _) = lex::matching_close(b, i, span.end);
         let end = close.map_or(span.end, |c| c + 1);
-        let empty = close.is_some_and(|c| lex::next_significant(b, i + 1, span.end) == c);
+        let empty = close.is_some_and(|c| {
+            lex::next_significant(b, i + 1, span.end) == c || placeholder(&b[i..=c])
+        });
         let root = i..end;
         i = end;
         Some(Some((root, empty)))
     })
+}
+
+/// A placeholder in braces, `{name}` or `{ user_id }`: one bare word and
+/// nothing else, which reads as an empty object (a key with no value) and
+/// carries nothing beside real values.
+fn placeholder(span: &[u8]) -> bool {
+    let inner = span[1..span.len() - 1].trim_ascii();
+    span[0] == b'{' && !inner.is_empty() && inner.iter().all(|&c| lex::is_word(c))
 }
 
 fn find(b: &[u8], mut from: usize, end: usize, needle: &[u8]) -> Option<usize> {

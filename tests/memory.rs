@@ -174,15 +174,6 @@ struct Family {
     tail: &'static str,
     /// The typed target that makes sense for it.
     typed: Run,
-    /// The calls known to be over the bound on it, which
-    /// [`known_excess`] keeps visible (all: `&["*"]`).
-    over: &'static [&'static str],
-}
-
-impl Family {
-    fn over(&self, how: &str) -> bool {
-        self.over.iter().any(|&o| o == "*" || o == how)
-    }
 }
 
 /// The API calls measured on every family. The calls with a report drop
@@ -224,7 +215,6 @@ const FAMILIES: &[Family] = &[
         unit: "[",
         tail: "",
         typed: ("Vec<Value>", |t| measure(|| from_llm_str::<Vec<Value>>(t))),
-        over: &[],
     },
     Family {
         // One string with inner quotes, as a model's quoted words are.
@@ -235,7 +225,6 @@ const FAMILIES: &[Family] = &[
         typed: ("Vec<String>", |t| {
             measure(|| from_llm_str::<Vec<String>>(t))
         }),
-        over: &[],
     },
     Family {
         name: "`[1] ` repeated",
@@ -245,7 +234,6 @@ const FAMILIES: &[Family] = &[
         typed: ("Vec<Vec<u8>>", |t| {
             measure(|| from_llm_str::<Vec<Vec<u8>>>(t))
         }),
-        over: &[],
     },
     Family {
         name: "`{\"a\": ` repeated",
@@ -253,7 +241,6 @@ const FAMILIES: &[Family] = &[
         unit: "{\"a\": ",
         tail: "",
         typed: ("Item", |t| measure(|| from_llm_str::<Item>(t))),
-        over: &[],
     },
     Family {
         name: "array of objects, cut off",
@@ -261,7 +248,6 @@ const FAMILIES: &[Family] = &[
         unit: "{\"a\": 1, \"b\": \"x\"}, ",
         tail: "{\"a\": 2, \"b\": \"y",
         typed: ("Vec<Item>", |t| measure(|| from_llm_str::<Vec<Item>>(t))),
-        over: &[],
     },
     Family {
         name: "quoted numbers, coerced",
@@ -269,7 +255,6 @@ const FAMILIES: &[Family] = &[
         unit: "{\"a\": \"1\", \"b\": \"x\"}, ",
         tail: "{\"a\": \"2\", \"b\": \"y\"}]",
         typed: ("Vec<Item>", |t| measure(|| from_llm_str::<Vec<Item>>(t))),
-        over: &[],
     },
     Family {
         name: "`{name}` placeholders",
@@ -277,7 +262,6 @@ const FAMILIES: &[Family] = &[
         unit: "Dear {name}, your order {id} ships {day}. ",
         tail: "{\"a\": 1, \"b\": \"x\"}",
         typed: ("Item", |t| measure(|| from_llm_str::<Item>(t))),
-        over: &[],
     },
     Family {
         name: "fenced reply",
@@ -285,7 +269,6 @@ const FAMILIES: &[Family] = &[
         unit: "{\"a\": 1, \"b\": 'x',}, ",
         tail: "{\"a\": 2, \"b\": \"y\"}]\n```\nAnything else?",
         typed: ("Vec<Item>", |t| measure(|| from_llm_str::<Vec<Item>>(t))),
-        over: &[],
     },
     Family {
         // Dense: a `{` skipped at every byte, one run of one repair.
@@ -294,7 +277,6 @@ const FAMILIES: &[Family] = &[
         unit: "{",
         tail: "",
         typed: ("Item", |t| measure(|| from_llm_str::<Item>(t))),
-        over: &[],
     },
     Family {
         // Dense: a key without quotes and a missing colon every two bytes.
@@ -303,7 +285,6 @@ const FAMILIES: &[Family] = &[
         unit: "a{",
         tail: "",
         typed: ("Item", |t| measure(|| from_llm_str::<Item>(t))),
-        over: &["Item"],
     },
     Family {
         // Dense: a candidate in prose every four bytes.
@@ -312,7 +293,6 @@ const FAMILIES: &[Family] = &[
         unit: "{x} ",
         tail: "{\"a\": 1, \"b\": \"x\"}",
         typed: ("Item", |t| measure(|| from_llm_str::<Item>(t))),
-        over: &["*"],
     },
 ];
 
@@ -370,15 +350,14 @@ fn print(rows: &[Row]) {
     }
 }
 
-/// Measures `families` at n and 8n through every call (those known to be
-/// over the bound, or only those: `known`), and fails on any measurement
-/// over the bound (`--nocapture` shows the table).
-fn check(families: &[Family], known: bool, stream_too: bool) {
+/// Measures `families` at n and 8n through every call, and fails on any
+/// measurement over the bound (`--nocapture` shows the table).
+fn check(families: &[Family], stream_too: bool) {
     let mut rows = Vec::new();
-    for f in families.iter().filter(|f| !known || !f.over.is_empty()) {
+    for f in families {
         for n in [N, 8 * N] {
             let text = reply(f.head, f.unit, n, f.tail);
-            for (how, run) in runs(f).into_iter().filter(|(how, _)| f.over(how) == known) {
+            for (how, run) in runs(f) {
                 let usage = run(&text);
                 rows.push(Row {
                     family: f.name,
@@ -426,34 +405,9 @@ static ONE_AT_A_TIME: Mutex<()> = Mutex::new(());
 
 /// Every family, at n and 8n, through `from_llm_str::<Value>`, `repair`, a
 /// typed target, the calls with a report and the CLI's, and a stream
-/// decoder fed 4 KiB chunks; but the calls known to be over the bound.
+/// decoder fed 4 KiB chunks.
 #[test]
 fn working_memory_is_at_most_four_times_the_input() {
     let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
-    check(FAMILIES, false, true);
-}
-
-/// The calls still over the bound, kept visible (`cargo test --test memory
-/// -- --ignored --nocapture` shows their table):
-///
-/// - A `{x}` placeholder in every 4 bytes of prose, then an object: 24n for
-///   a `Value`, 9n for `repair()`, 8n for a struct. The balanced scan keeps
-///   each span it finds in prose as a 16-byte range until the search ends
-///   (4n here, up to twice that while the list grows); and the whole reply,
-///   read first as several values gathered (an array of empty objects),
-///   decodes, so the choice holds that reading's value while it tries the
-///   other candidates, until the clean object beats it. Meeting the bound
-///   needs candidates kept in fewer bytes than a range and a choice that
-///   decodes its winner again rather than holding the best value so far: no
-///   result would change, but that is a redesign of the choice, not done.
-/// - `a{` repeated, for a struct: 5n. A losing candidate (the reply read as
-///   one unquoted string) fails with an error that quotes the whole value,
-///   and formatting that message makes several copies of it. The message is
-///   the result when that error wins, so it cannot be shortened; built with
-///   fewer copies, it would fit.
-#[test]
-#[ignore = "over the bound: see the comment"]
-fn known_excess() {
-    let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
-    check(FAMILIES, true, false);
+    check(FAMILIES, true);
 }
