@@ -938,7 +938,7 @@ impl<V: DeserializeOwned + View> Live<V> {
         self.levels(j, d, has);
         let around = match out.probe && !out.admit {
             true => usize::MAX,
-            false => self.frames[j..d].iter().filter(|f| f.fields).count(),
+            false => self.exempt(j, d),
         };
         let route = self.frames[j].route.take().unwrap_or_default();
         let mut cx = grow::Local {
@@ -963,6 +963,20 @@ impl<V: DeserializeOwned + View> Live<V> {
         f.local = tried;
         f.route = Some(route);
         done
+    }
+
+    /// How many struct fields on the path from depth `from` to the part at
+    /// depth `d` are exempt from admission: those whose values hold the
+    /// part (their other members are not in the part's text), not the one
+    /// whose value the part is, which is judged as a decode of the text
+    /// judges it (`{"meta": {` shows no `meta` that lacks a required field).
+    fn exempt(&self, from: usize, d: usize) -> usize {
+        let path = &self.frames[from.min(d)..d.min(self.frames.len())];
+        let fields = path.iter().filter(|f| f.fields).count();
+        match path.last() {
+            Some(f) if f.fields && !f.array && d <= self.frames.len() => fields - 1,
+            _ => fields,
+        }
     }
 
     /// The text of the part at depth `d` alone: the openers and keys of the
@@ -1013,10 +1027,7 @@ impl<V: DeserializeOwned + View> Live<V> {
         self.synthetic(text, 0, d, span, complete);
         let around = match all {
             true => usize::MAX,
-            false => self.frames[..d.min(self.frames.len())]
-                .iter()
-                .filter(|f| f.fields)
-                .count(),
+            false => self.exempt(0, d),
         };
         let read = self.decoder.part::<V>(&self.syn, around);
         match read {
