@@ -260,9 +260,11 @@ impl<'a, 'de> Deserializer<'a, 'de> {
         start: usize,
     ) -> Result<S::Value> {
         seed.deserialize(&mut *self).map_err(|e| {
+            let refused = e.rejected_at().is_some();
             let e = self.place_root(e, start).or_at(self.scan.offset());
-            // Met where the reply was cut off: the cut's, maybe.
-            match self.scan.reached_cut() {
+            // Met where the reply was cut off, or a part refused at its
+            // start for being cut: the cut's, maybe.
+            match refused || self.scan.reached_cut() {
                 true => e.in_cut_reply(),
                 false => e,
             }
@@ -742,8 +744,18 @@ impl<'a, 'de> Deserializer<'a, 'de> {
             let value = self.string(visitor)?;
             return self.one_element_end(value);
         }
-        let ev = self.begin(true)?;
         let rules = self.policy.rules;
+        if matches!(self.scan.peek()?, Event::StartObject | Event::StartArray)
+            && !self.scan.complete()
+            && rules.coerce(CoercionKind::JsonToString)
+            && self.positional_at != self.scan.offset()
+        {
+            // A cut container where a string is wanted: once complete it is
+            // its text, which is not known yet. Left unread, as a cut value
+            // this place does not take.
+            return Err(Error::rejected(self.scan.offset()));
+        }
+        let ev = self.begin(true)?;
         let at = self.scan.offset();
         match ev {
             Event::StartObject | Event::StartArray
