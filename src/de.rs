@@ -15,7 +15,7 @@ use serde::de::{
 use serde::forward_to_deserialize_any;
 
 use crate::coerce::{self, NameMatch};
-use crate::error::{quote, Error, ErrorKind, Found, Hint, Result, Segment};
+use crate::error::{quote, Error, ErrorKind, Found, Hint, Result, Segment, Wanted};
 use crate::policy::{Allow, Rules};
 use crate::report::CoercionKind;
 use crate::report::{Coercion, Repair};
@@ -1121,6 +1121,23 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'_, 'de> {
     type Error = Error;
 
     fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        if !self.hints.is_empty() {
+            // A value serde buffers, learned to be wanted as another kind.
+            self.scan.peek()?;
+            let at = self.scan.offset();
+            let to = self.hints.iter().find_map(|h| match h {
+                Hint::Coerce { at: a, to } if *a == at => Some(*to),
+                _ => None,
+            });
+            match to {
+                Some(Wanted::Int) => return self.number(visitor, Want::Int),
+                Some(Wanted::Int128) => return self.number(visitor, Want::Int128),
+                Some(Wanted::Float) => return self.number(visitor, Want::Float),
+                Some(Wanted::Bool) => return self.boolean(visitor),
+                Some(Wanted::Str) => return self.string(visitor),
+                None => {}
+            }
+        }
         let ev = self.begin(false)?;
         self.visit(ev, visitor, false, None)
     }

@@ -273,6 +273,44 @@ pub(crate) enum Hint {
     /// The field `name` is written under its own name too: no key in
     /// another style is read as it (see `Field`).
     Exact { name: &'static str },
+    /// The scalar at offset `at`, which serde read from content it buffered
+    /// (an internally tagged enum's fields, a `flatten`ed struct's) and
+    /// found of the wrong kind: read as `to`, coerced as the same value is
+    /// where the Deserializer is asked for its type. Keyed by the offset,
+    /// not by a kind of place: in buffered content the type wanted is
+    /// serde's to know, and two variants may give a field of one name two
+    /// types.
+    Coerce { at: usize, to: Wanted },
+}
+
+/// A scalar kind a visitor wanted, told by serde's `Expected` text (the
+/// one thing serde says of the type it reads buffered content as).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Wanted {
+    /// `i8` … `u64`, `isize`, `usize`.
+    Int,
+    /// `i128`, `u128`.
+    Int128,
+    /// `f32`, `f64`.
+    Float,
+    Bool,
+    /// A string or a character.
+    Str,
+}
+
+impl Wanted {
+    fn of(exp: &str) -> Option<Wanted> {
+        Some(match exp {
+            "u8" | "u16" | "u32" | "u64" | "usize" | "i8" | "i16" | "i32" | "i64" | "isize" => {
+                Wanted::Int
+            }
+            "u128" | "i128" => Wanted::Int128,
+            "f32" | "f64" => Wanted::Float,
+            "a boolean" => Wanted::Bool,
+            "a string" | "a character" => Wanted::Str,
+            _ => return None,
+        })
+    }
 }
 
 impl Error {
@@ -606,10 +644,18 @@ impl Error {
 
     /// Placed at the value it was raised for: `path` (outermost first)
     /// inside the container being read, at `offset`.
+    /// A member's scalar of the wrong kind is then read again as the kind
+    /// wanted (see [`Hint::Coerce`]); an element's is not (serde reads an
+    /// internally tagged enum from a list too, `[tag, fields…]`, which is
+    /// no call a model writes).
     #[cold]
     pub(crate) fn placed(mut self, path: Vec<Segment>, offset: usize) -> Error {
+        let member = matches!(path.last(), Some(Segment::Key(_)));
         self.inner.path.extend(path.into_iter().rev());
         self.inner.offset = Some(offset);
+        if let Some((placed, Hint::Coerce { at, .. })) = &mut self.inner.hint {
+            (*placed, *at) = (member, offset);
+        }
         self
     }
 
@@ -885,9 +931,16 @@ impl Error {
             format_args!("{what}: {}, expected {exp}", Json(unexp)),
         );
         e.inner.found = Found::of(unexp);
+        let exp = exp.to_string();
+        if let (Some(_), Some(to)) = (&e.inner.found, Wanted::of(&exp)) {
+            // Confirmed only once placed at one value in serde's buffer (see
+            // `placed`): a value read from the text itself had its
+            // coercions tried already.
+            e.inner.hint = Some((false, Hint::Coerce { at: usize::MAX, to }));
+        }
         e.detail(format!(
             "expected {}, got {}",
-            expected_words(&exp.to_string()),
+            expected_words(&exp),
             got_words(unexp)
         ))
     }

@@ -246,8 +246,11 @@
 //!
 //! - serde reads internally and adjacently tagged enums (tool calls),
 //!   untagged enums and `flatten`ed fields from content it buffers, without
-//!   asking the decoder for a type: values there are not coerced, and a cut
-//!   value there stands as missing (see [`partial`] for the details).
+//!   asking the decoder for a type. A member's scalar serde fails on is
+//!   read again as the kind its error names (`"4"` where a `u32` is
+//!   wanted), up to 64 such values per reply; an object or a list where a
+//!   scalar is wanted, and untagged enums' values, are not coerced, and a
+//!   cut value there stands as missing (see [`partial`] for the details).
 //!   Externally tagged enums are coerced as structs are.
 //! - JSON written inside a string is decoded (and repaired), then read as it
 //!   is: its own values are not coerced, nor its keys matched in another

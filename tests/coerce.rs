@@ -791,21 +791,56 @@ fn untagged_enums_and_values_receive_values_as_written() {
 }
 
 #[test]
-fn buffered_parts_are_not_coerced() {
+fn buffered_parts_are_coerced_as_structs_are() {
     // serde reads an internally tagged enum's fields from a buffer, without
-    // asking the decoder for types: the reply's "5" stays a string there.
-    #[derive(Debug, Deserialize)]
+    // asking the decoder for types; its error names the kind it wanted, and
+    // the decode reads that one value again as that kind.
+    #[derive(Debug, PartialEq, Deserialize)]
     #[serde(tag = "type")]
-    #[allow(dead_code)]
     enum Tool {
-        Search { limit: u32 },
+        Search { limit: u32, label: String },
+        Raw { limit: Value },
     }
-    let e = err::<Tool>(r#"{"type": "Search", "limit": "5"}"#);
-    assert_eq!(e.message(), "invalid type: string \"5\", expected u32");
     assert_eq!(
-        coerced::<Tool>(r#"{"type": "Search", "limit": 5}"#).1,
+        coerced::<Tool>(r#"{"type": "Search", "limit": "5", "label": 7}"#),
+        (
+            Tool::Search {
+                limit: 5,
+                label: "7".into()
+            },
+            [
+                rec(StringToNumber, "$.limit", "\"5\"", "5"),
+                rec(ToString, "$.label", "7", "\"7\""),
+            ]
+            .concat()
+        )
+    );
+    assert_eq!(
+        coerced::<Tool>(r#"{"type": "Search", "limit": 5, "label": "x"}"#).1,
         vec![]
     );
+    // Only the value serde failed on: a field of another variant with the
+    // same name keeps what was written.
+    assert_eq!(
+        coerced::<Vec<Tool>>(
+            r#"[{"type": "Search", "limit": "5", "label": "a"}, {"type": "Raw", "limit": "5"}]"#
+        )
+        .0,
+        [
+            Tool::Search {
+                limit: 5,
+                label: "a".into()
+            },
+            Tool::Raw { limit: json!("5") }
+        ]
+    );
+    // What no rule coerces stays serde's error, at the value.
+    let e = err::<Tool>(r#"{"type": "Search", "limit": "five", "label": "x"}"#);
+    assert_eq!(e.message(), "invalid type: string \"five\", expected u32");
+    assert_eq!(e.path(), "$.limit");
+    // Strict mode coerces nothing, buffered or not.
+    let e = strict_err::<Tool>(r#"{"type": "Search", "limit": "5", "label": "x"}"#);
+    assert_eq!(e.message(), "invalid type: string \"5\", expected u32");
 }
 
 // ----- strict mode and per-kind policy ---------------------------------------

@@ -951,7 +951,9 @@ fn a_cut_container_where_a_string_is_wanted_is_not_known_yet() {
     }
     replay::<Calls>(calls, &(1..calls.len()).collect::<Vec<_>>());
     let cut = r#"{"calls": [{"tool": "search", "query": {"or": "brown", "email": "d"#;
-    let view = serde_llm::from_llm_str_partial::<Calls>(cut).unwrap().unwrap();
+    let view = serde_llm::from_llm_str_partial::<Calls>(cut)
+        .unwrap()
+        .unwrap();
     assert_eq!(view.calls, Some(vec![]));
     // Complete, the object is the query's text.
     let done = &calls[..calls.find("2}").unwrap() + 2];

@@ -102,8 +102,10 @@ fn a_call_cut_inside_a_required_field_is_truncated() {
     assert_eq!(e.kind(), ErrorKind::Data);
     assert_eq!(e.feedback(), r#"$: missing required field "max_results""#);
     // Cut, a value of the wrong type is still the model's.
-    let e = serde_llm::from_llm_str::<ToolCall>(r#"{"tool": "search", "query": 5, "max_res"#)
-        .unwrap_err();
+    let e = serde_llm::from_llm_str::<ToolCall>(
+        r#"{"tool": "search", "max_results": "many", "query": "ru"#,
+    )
+    .unwrap_err();
     assert_eq!(e.kind(), ErrorKind::Data);
 }
 
@@ -137,8 +139,8 @@ fn feedback_names_no_rust_type() {
         );
     }
     assert_eq!(
-        tool(r#"{"tool": "search", "query": 5, "max_results": 1}"#),
-        "$.query: expected a string, got 5"
+        tool(r#"{"tool": "search", "query": "q", "max_results": "many"}"#),
+        r#"$.max_results: expected a non-negative integer, got "many""#
     );
     let e =
         serde_llm::from_llm_str::<Adjacent>(r#"{"name": "search", "arguments": [1]}"#).unwrap_err();
@@ -287,4 +289,93 @@ fn a_tag_written_twice_is_no_call() {
             limit: None
         })
     );
+}
+
+/// Values inside a call are coerced as a plain struct's are: serde buffers
+/// the call's fields and reads them without asking the decoder for types,
+/// but its error names the kind it wanted, and the decode reads that value
+/// again as that kind. Differential: a call and a struct of the same fields
+/// decode every pair of member values alike, with the same coercions. The
+/// one difference: an object or a list where a scalar is wanted, which
+/// serde's error does not place (it names no value), stays the error.
+#[test]
+fn values_inside_a_call_are_coerced_as_a_structs_are() {
+    #[derive(Debug, Deserialize, PartialEq)]
+    struct Args {
+        query: String,
+        max_results: u32,
+    }
+    let queries = [
+        r#""rust""#,
+        "5",
+        "2.5",
+        "true",
+        "null",
+        "-3",
+        r#"["one"]"#,
+        r#"{"a": 1}"#,
+    ];
+    let counts = [
+        r#""4""#,
+        "4",
+        "4.0",
+        r#"" 4 ""#,
+        r#""4.5""#,
+        r#""-1""#,
+        "true",
+        r#""many""#,
+        "1e2",
+        "null",
+        r#"["4"]"#,
+    ];
+    let decoder = Decoder::new();
+    for q in queries {
+        for n in counts {
+            let args = format!(r#"{{"query": {q}, "max_results": {n}}}"#);
+            let call = format!(r#"{{"tool": "search", "query": {q}, "max_results": {n}}}"#);
+            let plain = decoder.decode_with_report::<Args>(&args);
+            let tool = decoder.decode_with_report::<ToolCall>(&call);
+            match (plain, tool) {
+                (Ok((a, ra)), Ok((ToolCall::Search { query, max_results }, rt))) => {
+                    assert_eq!((a.query, a.max_results), (query, max_results), "{call}");
+                    let kinds = |r: &serde_llm::Report| {
+                        r.coercions
+                            .iter()
+                            .map(|c| (c.kind, c.path.clone()))
+                            .collect::<Vec<_>>()
+                    };
+                    assert_eq!(kinds(&ra), kinds(&rt), "{call}");
+                }
+                (Err(_), Err(e)) => assert_eq!(e.kind(), ErrorKind::Data, "{call}"),
+                (Ok(_), Err(e)) if q.starts_with(['[', '{']) || n.starts_with('[') => {
+                    assert_eq!(e.kind(), ErrorKind::Data, "{call}")
+                }
+                (a, t) => panic!("{call}: a struct gives {a:?}, the call {t:?}"),
+            }
+        }
+    }
+    // A list of calls: each value read again where it is.
+    let calls = r#"[{"tool": "search", "query": "a", "max_results": "1"},
+        {"tool": "reply", "text": 2}, {"tool": "search", "query": "b", "max_results": 3.0}]"#;
+    let (got, report) = decoder.decode_with_report::<Vec<ToolCall>>(calls).unwrap();
+    assert_eq!(
+        got,
+        [
+            ToolCall::Search {
+                query: "a".into(),
+                max_results: 1
+            },
+            ToolCall::Reply { text: "2".into() },
+            ToolCall::Search {
+                query: "b".into(),
+                max_results: 3
+            },
+        ]
+    );
+    let paths: Vec<&str> = report.coercions.iter().map(|c| c.path.as_str()).collect();
+    assert_eq!(paths, ["$[0].max_results", "$[1].text", "$[2].max_results"]);
+    // serde also reads a tagged enum from a list (`[tag, fields…]`): no
+    // value there is read again, so a list is still no call.
+    let e = serde_llm::from_llm_str::<ToolCall>("[1, 2]").unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::NoJson);
 }

@@ -2150,9 +2150,9 @@ fn errors_inside_buffered_content_keep_their_path() {
         r#"$.calls[1].limit: expected a non-negative integer, got "many""#
     );
     // As a member.
-    let input = r#"{"calls": [], "last": {"tool": "finish", "answer": 7}}"#;
+    let input = r#"{"calls": [], "last": {"tool": "search", "query": "q", "limit": true}}"#;
     let err = from_llm_str::<Turn>(input).unwrap_err();
-    assert_eq!(err.path(), "$.last.answer");
+    assert_eq!(err.path(), "$.last.limit");
     // Inside a `flatten`ed struct.
     let err = from_llm_str::<PageOf>(r#"{"title": "t", "words": -4}"#).unwrap_err();
     assert_eq!(err.path(), "$.words");

@@ -516,13 +516,14 @@ impl Decoder {
     /// type, then kept), and `T` is read from the value that gives.
     ///
     /// When to use it: where serde reads `T` from content it buffers rather
-    /// than through the decoder, which gets no coercion from
-    /// [`decode`](Self::decode) — internally tagged enums (a tool call
+    /// than through the decoder — internally tagged enums (a tool call
     /// tagged by its name), untagged enums, and structs with a
-    /// `#[serde(flatten)]` field. Through the schema every part is read by
-    /// the decoder, so `"max_results": "4"` for a `u32` in a tool call is 4,
-    /// an untagged enum takes the variant that needed the fewest coercions,
-    /// and a variant's tag written in another style is found. For other
+    /// `#[serde(flatten)]` field. [`decode`](Self::decode) coerces only a
+    /// member's scalar there (read again as the kind serde's error names).
+    /// Through the schema every part is read by the decoder, so an object
+    /// where a string is wanted in a tool call is its text, an untagged
+    /// enum takes the variant that needed the fewest coercions, and a
+    /// variant's tag written in another style is found. For other
     /// types [`decode`](Self::decode) gives the same value, faster (no
     /// value is built on the way). The schema's bounds and formats are
     /// checked as well (an [`ErrorKind::Contract`] error), and a key a
@@ -537,11 +538,13 @@ impl Decoder {
     ///     Stop,
     /// }
     ///
-    /// let reply = r#"{"tool": "Search", "query": "serde", "max_results": "4"}"#;
-    /// // serde reads the variant's fields from its buffer: no coercion.
+    /// let reply = r#"{"tool": "search", "query": {"all": ["serde", "llm"]}, "max_results": "4"}"#;
+    /// // serde reads the variant's fields from its buffer: an object is no
+    /// // string there.
     /// assert!(serde_llm::from_llm_str::<Call>(reply).is_err());
     /// let call: Call = serde_llm::Decoder::new().decode_aligned(reply)?;
-    /// assert_eq!(call, Call::Search { query: "serde".into(), max_results: 4 });
+    /// let query = r#"{"all":["serde","llm"]}"#.to_owned();
+    /// assert_eq!(call, Call::Search { query, max_results: 4 });
     /// # Ok::<(), serde_llm::Error>(())
     /// ```
     pub fn decode_aligned<T>(&self, text: &str) -> Result<T>
