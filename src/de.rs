@@ -326,9 +326,36 @@ impl<'a, 'de> Deserializer<'a, 'de> {
                 *i += 1;
             }
         };
+        // A value read again as another kind (`Hint::Coerce`) is found as
+        // what it was read as, too.
+        let coerced = |scan: &Scanner<'_>, ev: Event<'_>, at: usize| {
+            let Some(to) = self.hints.iter().find_map(|h| match h {
+                Hint::Coerce { at: a, to } if *a == at => Some(*to),
+                _ => None,
+            }) else {
+                return false;
+            };
+            let text = match ev {
+                Event::Str(t) => scan.str(t),
+                Event::Num(n) => scan.str(n.text),
+                Event::Bool(true) => "true",
+                Event::Bool(false) => "false",
+                _ => return false,
+            };
+            let number = || text.trim().parse::<f64>().ok();
+            match (to, found) {
+                (Wanted::Int | Wanted::Int128, Found::Unsigned(u)) => number() == Some(*u as f64),
+                (Wanted::Int | Wanted::Int128, Found::Signed(i)) => number() == Some(*i as f64),
+                (Wanted::Float, Found::Float(f)) => number() == Some(*f),
+                (Wanted::Bool, Found::Bool(b)) => coerce::bool_word(text) == Some(*b),
+                (Wanted::Str, _) => found.is_str(text),
+                _ => false,
+            }
+        };
         while let Ok(ev) = scan.next() {
             let at = scan.offset();
             let matches = match (ev, found) {
+                _ if coerced(&scan, ev, at) => true,
                 (Event::Key(t), Found::Key(k)) => {
                     path.push(Segment::Key(scan.str(t).to_owned()));
                     if scan.str(t) == k {

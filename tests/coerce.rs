@@ -838,6 +838,10 @@ fn buffered_parts_are_coerced_as_structs_are() {
     let e = err::<Tool>(r#"{"type": "Search", "limit": "five", "label": "x"}"#);
     assert_eq!(e.message(), "invalid type: string \"five\", expected u32");
     assert_eq!(e.path(), "$.limit");
+    // Read again and still wrong: the error is at the value.
+    let e = err::<Tool>(r#"{"type": "Search", "limit": "-5", "label": "x"}"#);
+    assert_eq!(e.message(), "invalid value: integer `-5`, expected u32");
+    assert_eq!(e.path(), "$.limit");
     // Strict mode coerces nothing, buffered or not.
     let e = strict_err::<Tool>(r#"{"type": "Search", "limit": "5", "label": "x"}"#);
     assert_eq!(e.message(), "invalid type: string \"5\", expected u32");
