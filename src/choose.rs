@@ -101,6 +101,15 @@ fn reread<R>(mut read: impl FnMut(&[Hint]) -> Result<R>) -> Result<R> {
     }
 }
 
+/// Whether a candidate starting with `first` has the shape `shape` wants.
+fn wants(shape: Shape, first: Option<u8>) -> bool {
+    match (shape, first) {
+        (Shape::Object, Some(b)) => b == b'{',
+        (Shape::Array, Some(b)) => b == b'[' || b == b'{',
+        _ => true,
+    }
+}
+
 /// One thing to try after the whole text.
 enum Step {
     One(Candidate),
@@ -369,31 +378,27 @@ impl Decoder {
             return Err(e.locate(text));
         }
         let mut tally = Tally::new();
-        let wants = |first: Option<u8>| match (shape, first) {
-            (Shape::Object, Some(b)) => b == b'{',
-            (Shape::Array, Some(b)) => b == b'[' || b == b'{',
-            _ => true,
-        };
+        let wants = |first: Option<u8>| wants(shape, first);
 
-        if self.opts.strategies.whole {
-            if let Some(c) = extract::whole(text, body.clone()) {
-                let outcome = self.candidate(text, &c, shape, policy, &mut sink);
-                let outcome = self.judge(text, &c.span, shape, outcome);
-                if matches!(&outcome, Ok(a) if a.covers) {
-                    // The whole text is one object or array (maybe repaired):
-                    // pieces of it are not better answers.
-                    let a = outcome.expect("checked");
-                    return Ok((a.value, a.report));
-                }
-                if tally.consider(
-                    text,
-                    c.strategy,
-                    &c.span,
-                    true,
-                    wants(c.first_byte(text)),
-                    outcome,
-                ) {
-                    return Ok(tally.take_best().expect("clean result"));
+        // A reply that opens with a word and holds a fence reads the fence
+        // first: read whole, it is prose (refused) for any target but a
+        // scalar, or structure built around its words, which a marked
+        // reading without prose beats. The whole read is then skipped (it
+        // was a fifth of a short fenced reply's decode).
+        let mut whole = match self.opts.strategies.whole {
+            true => extract::whole(text, body.clone()),
+            false => None,
+        };
+        let opens_with_word = text[body.clone()]
+            .trim_start()
+            .starts_with(|c: char| c.is_ascii_alphabetic());
+        let defer = opens_with_word
+            && !matches!(shape, Shape::Scalar(_))
+            && memchr::memmem::find(&text.as_bytes()[body.clone()], b"```").is_some();
+        if !defer {
+            if let Some(c) = whole.take() {
+                if let Some(done) = self.whole(text, &c, shape, policy, &mut sink, &mut tally) {
+                    return Ok(done);
                 }
             }
         }
@@ -401,6 +406,13 @@ impl Decoder {
         // Reasoning blocks after the start: nothing inside them is a candidate.
         let thoughts = extract::reasoning(text, body.clone(), angle);
         for phase in [Strategy::Fence, Strategy::Balanced] {
+            if phase == Strategy::Balanced && !tally.marked_found() {
+                if let Some(c) = whole.take() {
+                    if let Some(done) = self.whole(text, &c, shape, policy, &mut sink, &mut tally) {
+                        return Ok(done);
+                    }
+                }
+            }
             let candidates = if phase == Strategy::Fence {
                 extract::marked(text, body.clone(), self.opts.strategies, &thoughts, angle)
             } else if tally.marked_found() {
@@ -484,6 +496,35 @@ impl Decoder {
             },
         };
         Err(err.locate(text))
+    }
+
+    /// The whole body as one candidate, `c`, tallied: the reading to return
+    /// at once, if it is one (it covers the text, or it is clean).
+    fn whole<'de, R, F>(
+        &self,
+        text: &'de str,
+        c: &Candidate,
+        shape: Shape,
+        policy: Mode,
+        sink: &mut F,
+        tally: &mut Tally<R>,
+    ) -> Option<(R, Reading)>
+    where
+        F: FnMut(Source<'_, 'de>, &[Hint], Range<usize>) -> Result<Decoded<R>>,
+    {
+        let outcome = self.candidate(text, c, shape, policy, sink);
+        let outcome = self.judge(text, &c.span, shape, outcome);
+        if matches!(&outcome, Ok(a) if a.covers) {
+            // The whole text is one object or array (maybe repaired):
+            // pieces of it are not better answers.
+            let a = outcome.expect("checked");
+            return Some((a.value, a.report));
+        }
+        let first = c.first_byte(text);
+        if tally.consider(text, c.strategy, &c.span, true, wants(shape, first), outcome) {
+            return tally.take_best();
+        }
+        None
     }
 
     /// Several object spans read as one sequence. Spans that plainly are

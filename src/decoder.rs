@@ -869,7 +869,12 @@ pub(crate) fn by_serde_json_seed<'de, S: DeserializeSeed<'de>>(
     };
     let value = match value {
         Ok(v) => v,
-        Err(e) => return Err(watch && e.to_string().starts_with(watch::IGNORED)),
+        // The watch's error is a custom one, which serde_json files as
+        // `Data`: a syntax error (what most text that is not JSON gives) is
+        // not formatted to be told from it.
+        Err(e) => {
+            return Err(watch && e.is_data() && e.to_string().starts_with(watch::IGNORED));
+        }
     };
     Ok(match de.end() {
         Ok(()) => Some((value, slice.len())),
