@@ -15,6 +15,24 @@ enum Kind {
     C { x: Option<f64> },
 }
 
+/// Read from content serde buffers: a member of the wrong kind is read
+/// again as the kind serde's error names (`Hint::Coerce`).
+#[derive(Debug, Deserialize, PartialEq)]
+#[serde(tag = "t")]
+#[allow(dead_code)]
+enum Call {
+    S { q: String, n: u32, f: Option<f32> },
+    F { a: bool, x: Option<i8> },
+}
+
+#[derive(Debug, Deserialize, PartialEq)]
+#[allow(dead_code)]
+struct Flat {
+    id: Option<u64>,
+    #[serde(flatten)]
+    call: Call,
+}
+
 #[derive(Debug, Deserialize, PartialEq)]
 #[allow(dead_code)]
 struct Target {
@@ -41,6 +59,8 @@ fuzz_target!(|data: &[u8]| {
     let _ = serde_llm::from_llm_slice::<f64>(data);
     let _ = serde_llm::from_llm_slice::<bool>(data);
     let _ = serde_llm::from_llm_slice::<Kind>(data);
+    let _ = serde_llm::from_llm_slice::<Vec<Call>>(data);
+    let _ = serde_llm::from_llm_slice::<Flat>(data);
     let ours = serde_llm::from_llm_slice::<serde_json::Value>(data);
     if let Ok(theirs) = serde_json::from_slice::<serde_json::Value>(data) {
         assert_eq!(ours.expect("valid JSON decodes"), theirs);
