@@ -428,7 +428,14 @@ impl Decoder {
             for step in plan(text, candidates.iter(), shape, gather) {
                 let (strategy, span, remember, first, outcome) = match step {
                     Step::One(c) => {
+                        // A list in prose is no struct or map: read in order
+                        // into one (serde's derive takes a sequence), a
+                        // bracketed aside (`[^'"]`, `[1]`) would fill fields.
+                        let list_in_prose = shape == Shape::Object
+                            && matches!(c.strategy, Strategy::Balanced | Strategy::Trailing)
+                            && c.first_byte(text) == Some(b'[');
                         if tally.skip(&c.span)
+                            || list_in_prose
                             || (shape == Shape::Any && not_a_value(text, &c, references))
                         {
                             continue;
@@ -521,7 +528,14 @@ impl Decoder {
             return Some((a.value, a.report));
         }
         let first = c.first_byte(text);
-        if tally.consider(text, c.strategy, &c.span, true, wants(shape, first), outcome) {
+        if tally.consider(
+            text,
+            c.strategy,
+            &c.span,
+            true,
+            wants(shape, first),
+            outcome,
+        ) {
             return tally.take_best();
         }
         None

@@ -1719,3 +1719,45 @@ fn a_placeholder_beside_values_carries_nothing() {
         json!([{"a": 1}, {"b": 2}])
     );
 }
+
+/// A list in prose is no struct: serde's derive reads a sequence into a
+/// struct in field order, so a bracketed aside would fill its fields (found
+/// by the `stream_typed` fuzz target: the `[^'"]` of a regex in the intro
+/// gave a partial view titled `^'`). Marked as the answer (a fence, the
+/// whole reply), a list still fills a struct in order.
+#[test]
+fn a_list_in_prose_is_no_struct() {
+    #[derive(Debug, Deserialize, Partial, PartialEq)]
+    struct Titled {
+        #[llm(partial)]
+        title: String,
+        n: Option<u32>,
+    }
+    for reply in [
+        "The pattern [^'\"]+ matches what is not a quote.",
+        "Use [\"a\", 2] as the pair, as [1] says.",
+        "Here is the tuple: [\"T\", 2] and that is all.",
+    ] {
+        let e = from_llm_str::<Titled>(reply).unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::NoJson, "{reply}: {e}");
+        assert_eq!(
+            serde_llm::from_llm_str_partial::<Titled>(reply).unwrap(),
+            None,
+            "{reply}"
+        );
+    }
+    let titled = Titled {
+        title: "T".into(),
+        n: Some(2),
+    };
+    assert_eq!(from_llm_str::<Titled>("[\"T\", 2]").unwrap(), titled);
+    assert_eq!(
+        from_llm_str::<Titled>("Here:\n```json\n[\"T\", 2]\n```").unwrap(),
+        titled
+    );
+    // An object in the same prose is the value.
+    assert_eq!(
+        from_llm_str::<Titled>("As [1] says: {\"title\": \"T\", \"n\": 2}.").unwrap(),
+        titled
+    );
+}
