@@ -436,6 +436,7 @@ impl Decoder {
                             && c.first_byte(text) == Some(b'[');
                         if tally.skip(&c.span)
                             || list_in_prose
+                            || marks_in_brackets(text, &c)
                             || (shape == Shape::Any && not_a_value(text, &c, references))
                         {
                             continue;
@@ -929,6 +930,18 @@ pub(crate) fn not_a_value(text: &str, c: &Candidate, references: usize) -> bool 
                 && (references > 1
                     || after_a_word(b, c.span.start)
                     || before_a_word(b, c.span.end))))
+}
+
+/// Brackets in prose around marks no JSON value starts with, for any
+/// target: a regex's class (`[^'"]`, `[\s,]`), a footnote (`[*]`, `[#]`), a
+/// handle (`[@user]`). Read as JSON they become strings made by repairs.
+fn marks_in_brackets(text: &str, c: &Candidate) -> bool {
+    if !matches!(c.strategy, Strategy::Balanced | Strategy::Trailing) {
+        return false;
+    }
+    let b = text.as_bytes();
+    let k = lex::next_significant(b, c.span.start + 1, c.span.end);
+    b[c.span.start] == b'[' && k < c.span.end && b"^\\*#@$%&|~<>=/!?;".contains(&b[k])
 }
 
 /// Whether the candidate is an elision in prose (`[...]`, `{…}`): a value

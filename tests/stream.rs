@@ -1370,3 +1370,41 @@ fn a_completed_part_is_exact_or_an_error() {
         }
     );
 }
+
+/// A regex in the intro (`[^'"]`) is no value for a struct (found by the
+/// `stream_typed` fuzz target: a decode of a prefix read it as a list
+/// filling the title, the stream showed nothing): every split, and the
+/// fuzz target's 32-byte chunks. The typed view, as the target checks it
+/// (the untyped one differs on this reply: the stream shows the object that
+/// comes later, a decode `["hello"]` from the `["hello"}` before it).
+#[test]
+fn a_bracketed_aside_in_the_intro_shows_nothing() {
+    let reply = r##" X    Here is the tupl'e1paiload\S*re_p:ath\(\s*[^'"]+['"]\s*,"$
+ OOOOO  Here Sis lhe tup  ["hello"} 1)
+        ```
+ {patte["hello"} 1)
+        ```
+ {patt^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ern{"headers": ["A", "B", "C"], "rows": [["r1a", "r1b" , "r1c"], ["r2a", "r2b", "r2c"], "r3a"5e+4, "r3b", ": r3c"], ["r4a", "r2b", "r4c"],"##;
+    let decoder = Decoder::new();
+    let splits = (0..=reply.len()).filter(|&i| reply.is_char_boundary(i));
+    let chunked: Vec<usize> = (32..reply.len()).step_by(32).collect();
+    for cuts in splits.map(|i| vec![i]).chain([chunked]) {
+        let mut dec = StreamDecoder::<Titled>::new();
+        let mut from = 0;
+        for &to in cuts.iter().chain([&reply.len()]) {
+            let pushed = dec.push(&reply[from..to]);
+            from = to;
+            let prefix = &reply[..to];
+            match (pushed, decoder.decode_partial::<Titled>(prefix)) {
+                (Ok(_), Ok(want)) => assert_eq!(dec.view(), &want, "{prefix:?}"),
+                (Err(_), Err(_)) => {}
+                (got, want) => panic!("{prefix:?}: the stream {got:?}, a decode {want:?}"),
+            }
+        }
+        let want = serde_llm::from_llm_str::<Titled>(reply);
+        assert_eq!(
+            dec.finish().map_err(|e| e.to_string()),
+            want.map_err(|e| e.to_string())
+        );
+    }
+}

@@ -1761,3 +1761,26 @@ fn a_list_in_prose_is_no_struct() {
         titled
     );
 }
+
+/// Brackets in prose around marks no JSON value starts with (a regex's
+/// class, a footnote mark, a handle) are no list for any target: read as
+/// JSON they became strings made by repairs (`["^'"]`).
+#[test]
+fn marks_in_brackets_are_no_list() {
+    for reply in [
+        "The regex [^'\"]+ matches what is not a quote.",
+        "Split on [\\s,]+ and trim each part.",
+        "See the note [*] below.",
+        "Ask [@maria] about it.",
+    ] {
+        let e = from_llm_str::<Value>(reply).unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::NoJson, "{reply}: {e}");
+        let e = from_llm_str::<Vec<String>>(reply).unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::NoJson, "{reply}: {e}");
+    }
+    // The list after such an aside is read.
+    assert_eq!(
+        from_llm_str::<Vec<String>>("Matched by [^a-z]: [\"A\", \"B\"]").unwrap(),
+        ["A", "B"]
+    );
+}
