@@ -392,9 +392,14 @@ impl Decoder {
         let opens_with_word = text[body.clone()]
             .trim_start()
             .starts_with(|c: char| c.is_ascii_alphabetic());
+        // Not when a bracket opens before the fence: the fence may be
+        // inside the value (`run_code({"code": ```…```})`), which only the
+        // whole read sees.
+        let before_fence = memchr::memmem::find(&text.as_bytes()[body.clone()], b"```")
+            .map(|at| &text.as_bytes()[body.start..body.start + at]);
         let defer = opens_with_word
             && !matches!(shape, Shape::Scalar(_))
-            && memchr::memmem::find(&text.as_bytes()[body.clone()], b"```").is_some();
+            && before_fence.is_some_and(|b| !b.iter().any(|c| matches!(c, b'{' | b'[' | b'(')));
         if !defer {
             if let Some(c) = whole.take() {
                 if let Some(done) = self.whole(text, &c, shape, policy, &mut sink, &mut tally) {

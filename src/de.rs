@@ -319,7 +319,7 @@ impl<'a, 'de> Deserializer<'a, 'de> {
         // being read sits.
         let mut stack: Vec<Option<usize>> = Vec::new();
         let mut path: Vec<Segment> = Vec::new();
-        let mut hits = Vec::new();
+        let mut hits: Vec<(Vec<Segment>, usize, bool)> = Vec::new();
         let enter = |stack: &mut Vec<Option<usize>>, path: &mut Vec<Segment>| {
             if let Some(Some(i)) = stack.last_mut() {
                 path.push(Segment::Index(*i));
@@ -342,11 +342,18 @@ impl<'a, 'de> Deserializer<'a, 'de> {
                 Event::Bool(false) => "false",
                 _ => return false,
             };
-            let number = || text.trim().parse::<f64>().ok();
+            // A number read as an integer may still be given as a float
+            // (`"3.7"`), and the other way round.
+            let number = match found {
+                Found::Unsigned(u) => Some(*u as f64),
+                Found::Signed(i) => Some(*i as f64),
+                Found::Float(f) => Some(*f),
+                _ => None,
+            };
             match (to, found) {
-                (Wanted::Int | Wanted::Int128, Found::Unsigned(u)) => number() == Some(*u as f64),
-                (Wanted::Int | Wanted::Int128, Found::Signed(i)) => number() == Some(*i as f64),
-                (Wanted::Float, Found::Float(f)) => number() == Some(*f),
+                (Wanted::Int | Wanted::Int128 | Wanted::Float, _) if number.is_some() => {
+                    text.trim().parse::<f64>().ok() == number
+                }
                 (Wanted::Bool, Found::Bool(b)) => coerce::bool_word(text) == Some(*b),
                 (Wanted::Str, _) => found.is_str(text),
                 _ => false,
@@ -354,12 +361,13 @@ impl<'a, 'de> Deserializer<'a, 'de> {
         };
         while let Ok(ev) = scan.next() {
             let at = scan.offset();
+            let as_read = coerced(&scan, ev, at);
             let matches = match (ev, found) {
-                _ if coerced(&scan, ev, at) => true,
+                _ if as_read => true,
                 (Event::Key(t), Found::Key(k)) => {
                     path.push(Segment::Key(scan.str(t).to_owned()));
                     if scan.str(t) == k {
-                        hits.push((path.clone(), at));
+                        hits.push((path.clone(), at, false));
                     }
                     continue;
                 }
@@ -391,15 +399,23 @@ impl<'a, 'de> Deserializer<'a, 'de> {
             };
             enter(&mut stack, &mut path);
             if matches {
-                hits.push((path.clone(), at));
+                hits.push((path.clone(), at, as_read));
             }
             if !stack.is_empty() {
                 path.pop();
             }
         }
-        match <[_; 1]>::try_from(hits) {
-            Ok([(path, at)]) => e.placed(path, at),
-            Err(_) => e,
+        // A value as written beats one that only reads as it once coerced
+        // (`"5"` read as 5 beside a `5` serde refused).
+        let written = hits.iter().filter(|h| !h.2).count();
+        let one = match (written, hits.len()) {
+            (1, _) => hits.into_iter().find(|h| !h.2),
+            (0, 1) => hits.pop(),
+            _ => None,
+        };
+        match one {
+            Some((path, at, _)) => e.placed(path, at),
+            None => e,
         }
     }
 

@@ -842,6 +842,28 @@ fn buffered_parts_are_coerced_as_structs_are() {
     let e = err::<Tool>(r#"{"type": "Search", "limit": "-5", "label": "x"}"#);
     assert_eq!(e.message(), "invalid value: integer `-5`, expected u32");
     assert_eq!(e.path(), "$.limit");
+    // A value coerced reads as what it became, but one written so is the
+    // one serde meant: `"5"` read as 5 beside a 5 wanted as a string.
+    #[derive(Debug, PartialEq, Deserialize)]
+    #[serde(tag = "type")]
+    enum Pair {
+        A { x: u32, y: String },
+    }
+    for reply in [
+        r#"{"type": "A", "x": "5", "y": 5}"#,
+        r#"{"type": "A", "y": 5, "x": "5"}"#,
+    ] {
+        assert_eq!(
+            from_llm_str::<Pair>(reply).unwrap(),
+            Pair::A {
+                x: 5,
+                y: "5".into()
+            }
+        );
+    }
+    // Read again as a number, a string that is no integer is still placed.
+    let e = err::<Tool>(r#"{"type": "Search", "limit": "3.7", "label": "x"}"#);
+    assert_eq!(e.path(), "$.limit");
     // Strict mode coerces nothing, buffered or not.
     let e = strict_err::<Tool>(r#"{"type": "Search", "limit": "5", "label": "x"}"#);
     assert_eq!(e.message(), "invalid type: string \"5\", expected u32");

@@ -1784,3 +1784,47 @@ fn marks_in_brackets_are_no_list() {
         ["A", "B"]
     );
 }
+
+/// A fence inside a value that opens the reply (a call with a fenced code
+/// argument) is part of that value: the reply is read whole first, not the
+/// fence's body alone (found by review: `print(1)` read as the call `1`).
+#[test]
+fn a_fence_inside_the_opening_value_is_part_of_it() {
+    #[derive(Debug, Deserialize, PartialEq)]
+    struct Run {
+        code: String,
+    }
+    #[derive(Debug, Deserialize, PartialEq)]
+    struct Doc {
+        name: String,
+        age: u32,
+    }
+    let reply = "run_code({\"code\":\n```python\nprint(1)\n```\n})";
+    assert_eq!(
+        from_llm_str::<Run>(reply).unwrap(),
+        Run {
+            code: "print(1)\n".into()
+        }
+    );
+    assert_eq!(
+        from_llm_str::<Value>(reply).unwrap(),
+        json!({"code": "print(1)\n"})
+    );
+    let reply = "callback({\"name\": \"A\", \"age\": 3, \"code\":\n```\n[1, 2]\n```\n})";
+    assert_eq!(
+        from_llm_str::<Doc>(reply).unwrap(),
+        Doc {
+            name: "A".into(),
+            age: 3
+        }
+    );
+    // A sentence before the fence: the fence is the value.
+    let reply = "Sure! Here it is:\n```json\n{name: 'A', age: 3,}\n```\nAnything else?";
+    assert_eq!(
+        from_llm_str::<Doc>(reply).unwrap(),
+        Doc {
+            name: "A".into(),
+            age: 3
+        }
+    );
+}
