@@ -62,12 +62,41 @@ fn past_plain_ws(b: &[u8], mut i: usize) -> (usize, Option<u8>) {
     }
 }
 
+/// Where the lane's tokens go: returned as events ([`Events`]), or
+/// written onto a tape where each is read (a [`Tape`](super::tape::Tape)),
+/// so that no event is built only to be taken apart again.
+pub(crate) trait Sink<'de> {
+    /// What a token becomes.
+    type Out;
+    /// The event `ev` the lane has just read (the scanner's state is the
+    /// one after it, as [`Scanner::next`] leaves it).
+    fn emit(&mut self, scan: &Scanner<'de>, ev: Event<'de>) -> Self::Out;
+}
+
+/// The lane's tokens as events.
+pub(super) struct Events;
+
+impl<'de> Sink<'de> for Events {
+    type Out = Event<'de>;
+
+    #[inline(always)]
+    fn emit(&mut self, _: &Scanner<'de>, ev: Event<'de>) -> Event<'de> {
+        ev
+    }
+}
+
 impl<'de> Scanner<'de> {
     /// The next event when it is one of valid JSON's common tokens inside an
     /// object or array; `None` hands the rest of this step to
     /// [`step`](Self::step), from the state reached so far.
     #[inline(always)]
     pub(super) fn fast(&mut self) -> Option<Event<'de>> {
+        self.fast_into(&mut Events)
+    }
+
+    /// [`fast`](Self::fast), the token given to `sink`.
+    #[inline(always)]
+    pub(super) fn fast_into<S: Sink<'de>>(&mut self, sink: &mut S) -> Option<S::Out> {
         #[cfg(test)]
         if !self.lane {
             return None;
@@ -99,11 +128,11 @@ impl<'de> Scanner<'de> {
                     if c != b'"' || top != Frame::Object {
                         return None;
                     }
-                    return self.fast_key(b, i);
+                    return self.fast_key(b, i, sink);
                 }
                 State::Value => match c {
                     b'"' | b'0'..=b'9' | b'-' | b't' | b'f' | b'n' => {
-                        return self.fast_scalar(b, i, c, top)
+                        return self.fast_scalar(b, i, c, top, sink)
                     }
                     b'{' => {
                         // Too deep: the step makes the error.
@@ -127,7 +156,7 @@ impl<'de> Scanner<'de> {
                         self.state = State::ArrayStart;
                         self.complete = true;
                         self.awaiting_value = false;
-                        return Some(Event::StartArray);
+                        return Some(sink.emit(self, Event::StartArray));
                     }
                     _ => return None,
                 },
@@ -140,7 +169,8 @@ impl<'de> Scanner<'de> {
                             return None;
                         }
                         self.pos = i + 1;
-                        return Some(self.fast_close(top));
+                        let ev = self.fast_close(top);
+                        return Some(sink.emit(self, ev));
                     }
                     self.state = State::Value;
                 }
@@ -153,8 +183,8 @@ impl<'de> Scanner<'de> {
                         self.pos = i + 1;
                         self.state = State::Value;
                     }
-                    (Frame::Object, b'}') => return self.fast_end_object(i),
-                    (Frame::Array, b']') => return self.fast_end_array(i),
+                    (Frame::Object, b'}') => return self.fast_end_object(i, sink),
+                    (Frame::Array, b']') => return self.fast_end_array(i, sink),
                     _ => return None,
                 },
                 _ => return None,
@@ -165,31 +195,40 @@ impl<'de> Scanner<'de> {
     /// The `]` at `i` right after an element of the innermost array, which
     /// is inside another container.
     #[inline(always)]
-    fn fast_end_array(&mut self, i: usize) -> Option<Event<'de>> {
+    fn fast_end_array<S: Sink<'de>>(&mut self, i: usize, sink: &mut S) -> Option<S::Out> {
         if !self.ends_array_plainly(i) || !self.closes_plainly() {
             return None;
         }
         self.pos = i + 1;
-        Some(self.fast_close(Frame::Array))
+        let ev = self.fast_close(Frame::Array);
+        Some(sink.emit(self, ev))
     }
 
     /// The `}` at `i` right after a member of the innermost object, which
     /// is inside another container.
     #[inline(always)]
-    fn fast_end_object(&mut self, i: usize) -> Option<Event<'de>> {
+    fn fast_end_object<S: Sink<'de>>(&mut self, i: usize, sink: &mut S) -> Option<S::Out> {
         // The outermost object may have closed too early (`{"a": 1}, "b":
         // 2}`): the step judges that.
         if self.is_outermost(self.stack.len() - 1) || !self.closes_plainly() {
             return None;
         }
         self.pos = i + 1;
-        Some(self.fast_close(Frame::Object))
+        let ev = self.fast_close(Frame::Object);
+        Some(sink.emit(self, ev))
     }
 
     /// A string, number or literal whose first byte, `c`, is at `i`, as a
     /// value inside `top` (an object or array).
     #[inline(always)]
-    fn fast_scalar(&mut self, b: &'de [u8], i: usize, c: u8, top: Frame) -> Option<Event<'de>> {
+    fn fast_scalar<S: Sink<'de>>(
+        &mut self,
+        b: &'de [u8],
+        i: usize,
+        c: u8,
+        top: Frame,
+        sink: &mut S,
+    ) -> Option<S::Out> {
         let end = b.len();
         match c {
             b'"' => {
@@ -205,19 +244,19 @@ impl<'de> Scanner<'de> {
                 self.pos = j + 1;
                 self.follow = j + 1;
                 self.scalar_in(top);
-                Some(Event::Str(text))
+                Some(sink.emit(self, Event::Str(text)))
             }
-            b't' => self.fast_literal(i, b"true", Event::Bool(true), top),
-            b'f' => self.fast_literal(i, b"false", Event::Bool(false), top),
-            b'n' => self.fast_literal(i, b"null", Event::Null, top),
-            _ => self.fast_number(b, i, top),
+            b't' => self.fast_literal(i, b"true", Event::Bool(true), top, sink),
+            b'f' => self.fast_literal(i, b"false", Event::Bool(false), top, sink),
+            b'n' => self.fast_literal(i, b"null", Event::Null, top, sink),
+            _ => self.fast_number(b, i, top, sink),
         }
     }
 
     /// A key at `i` (a `"`) in an object: plain, its colon right after it
     /// and its value's first byte after plain whitespace.
     #[inline(always)]
-    fn fast_key(&mut self, b: &'de [u8], i: usize) -> Option<Event<'de>> {
+    fn fast_key<S: Sink<'de>>(&mut self, b: &'de [u8], i: usize, sink: &mut S) -> Option<S::Out> {
         let end = b.len();
         let (text, j) = self.fast_text(b, i)?;
         if !(j + 1 < end && b[j + 1] == b':') {
@@ -236,14 +275,14 @@ impl<'de> Scanner<'de> {
         self.awaiting_value = true;
         let key = Event::Key(text);
         if !self.object_pending {
-            return Some(key);
+            return Some(sink.emit(self, key));
         }
         // The object's first key: the object is no set, and starts now.
         self.object_pending = false;
         self.pending = Some((key, i));
         self.token_start = self.object_open;
         self.complete = true;
-        Some(Event::StartObject)
+        Some(sink.emit(self, Event::StartObject))
     }
 
     /// The content of the string whose `"` is at `i`, and where its closing
@@ -337,7 +376,13 @@ impl<'de> Scanner<'de> {
     /// one with a fraction, right before a delimiter that ends it as JSON
     /// ends it (no digit groups, no words after it).
     #[inline(always)]
-    fn fast_number(&mut self, b: &'de [u8], i: usize, top: Frame) -> Option<Event<'de>> {
+    fn fast_number<S: Sink<'de>>(
+        &mut self,
+        b: &'de [u8],
+        i: usize,
+        top: Frame,
+        sink: &mut S,
+    ) -> Option<S::Out> {
         let end = b.len();
         let neg = b[i] == b'-';
         let digits = i + usize::from(neg);
@@ -389,23 +434,22 @@ impl<'de> Scanner<'de> {
         };
         self.pos = k;
         self.scalar_in(top);
-        Some(Event::Num(Number {
-            text: Text::Borrowed(self.cut(i, k)),
-            value,
-        }))
+        let text = Text::Borrowed(self.cut(i, k));
+        Some(sink.emit(self, Event::Num(Number { text, value })))
     }
 
     /// `true`, `false` or `null` at `i`, right before a delimiter (and not
     /// before a space in an object, where words may follow: `{"a": true
     /// love}`).
     #[inline(always)]
-    fn fast_literal(
+    fn fast_literal<S: Sink<'de>>(
         &mut self,
         i: usize,
         word: &[u8],
         ev: Event<'de>,
         top: Frame,
-    ) -> Option<Event<'de>> {
+        sink: &mut S,
+    ) -> Option<S::Out> {
         let b = self.b;
         let k = i + word.len();
         if k >= self.end || &b[i..k] != word || !delimits(b[k]) {
@@ -416,7 +460,7 @@ impl<'de> Scanner<'de> {
         }
         self.pos = k;
         self.scalar_in(top);
-        Some(ev)
+        Some(sink.emit(self, ev))
     }
 
     /// `text[from..to]`, where `from` is just after an ASCII byte or at one

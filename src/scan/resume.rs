@@ -300,8 +300,7 @@ impl<'de> Scanner<'de> {
         loop {
             if self.rules.all_repairs() && self.pending.is_none() {
                 self.complete = true;
-                if let Some(ev) = self.fast() {
-                    tape.event(self, ev);
+                if self.fast_into(tape).is_some() {
                     continue;
                 }
             }

@@ -322,6 +322,16 @@ impl Tape {
     }
 }
 
+impl<'de> super::fast::Sink<'de> for Tape {
+    type Out = ();
+
+    /// Written at once, where the lane read it.
+    #[inline(always)]
+    fn emit(&mut self, scan: &Scanner<'de>, ev: Event<'de>) {
+        self.event(scan, ev);
+    }
+}
+
 /// Where a tape was (see [`Tape::mark`]).
 #[cfg_attr(not(test), allow(dead_code))]
 pub(crate) struct TapeMark {
@@ -376,8 +386,7 @@ impl<'de> Scanner<'de> {
             // each written at once (no repair, nothing cut, nothing held).
             if lane && self.pending.is_none() {
                 self.complete = true;
-                if let Some(ev) = self.fast() {
-                    tape.event(self, ev);
+                if self.fast_into(tape).is_some() {
                     continue;
                 }
             }
