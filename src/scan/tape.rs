@@ -66,8 +66,6 @@ pub(crate) struct Tape {
     open: Vec<u32>,
     /// The error the read stopped with (a [`FAIL`] event marks where).
     error: Option<Error>,
-    /// How many events were written.
-    events: usize,
     /// Where a top-level value written as bare prose (a word or sentence
     /// taken as a string) starts, if one was read.
     prose_at: Option<usize>,
@@ -135,7 +133,6 @@ impl Tape {
     fn head(&mut self, kind: u16, flags: u16, offset: usize) {
         let step = offset.wrapping_sub(self.last);
         self.last = offset;
-        self.events += 1;
         if step < HEAD_STEP {
             self.word(kind << 12 | flags | step as u16);
         } else {
@@ -215,7 +212,6 @@ impl Tape {
             last: self.last,
             open: self.open.clone(),
             error: self.error.clone(),
-            events: self.events,
             prose_at: self.prose_at,
             truncated: self.truncated,
             cut: self.cut,
@@ -231,7 +227,6 @@ impl Tape {
         self.last = mark.last;
         self.open = mark.open;
         self.error = mark.error;
-        self.events = mark.events;
         self.prose_at = mark.prose_at;
         self.truncated = mark.truncated;
         self.cut = mark.cut;
@@ -325,10 +320,16 @@ impl Tape {
 impl<'de> super::fast::Sink<'de> for Tape {
     type Out = ();
 
-    /// Written at once, where the lane read it.
+    /// Written at once, where the lane read it: what [`Tape::event`]
+    /// writes, knowing that the lane's events are complete and inside a
+    /// container (no top-level prose).
     #[inline(always)]
     fn emit(&mut self, scan: &Scanner<'de>, ev: Event<'de>) {
-        self.event(scan, ev);
+        debug_assert!(scan.complete && !scan.prose_root());
+        if let Event::EndObject | Event::EndArray = ev {
+            self.close(!scan.cut_close, scan.roots_close);
+        }
+        self.push(scan.text, &scan.scratch, ev, scan.token_start, true);
     }
 }
 
@@ -340,7 +341,6 @@ pub(crate) struct TapeMark {
     last: usize,
     open: Vec<u32>,
     error: Option<Error>,
-    events: usize,
     prose_at: Option<usize>,
     truncated: bool,
     cut: bool,
