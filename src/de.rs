@@ -1232,6 +1232,10 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'_, 'de> {
     }
 
     fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        // `null` (complete or not): what the peek below finds, taken at once.
+        if self.scan.take_null() {
+            return visitor.visit_none();
+        }
         let ev = self.scan.peek()?;
         if let Event::Null = ev {
             self.scan.next()?;
@@ -1454,23 +1458,32 @@ impl<'de> de::SeqAccess<'de> for SeqAccess<'_, '_, 'de> {
                 self.done = true;
                 return Ok(None);
             }
-            let ev = self.de.scan.peek()?;
-            if let Event::EndArray = ev {
-                self.de.scan.next()?;
-                self.done = true;
-                return Ok(None);
-            }
-            if !self.typed && !self.de.admits(self.inner, ev, false) {
-                // The last element, cut off and not allowed to be: left out.
-                self.de.scan.next()?;
-                self.de.skip(ev)?;
-                continue;
-            }
+            // A complete element is admitted wherever it stands: read at
+            // once, not peeked first (so that a string or number is taken
+            // by the `take_` calls).
+            let (at, complete) = match self.de.scan.complete_value_at() {
+                Some(at) => (at, true),
+                None => {
+                    let ev = self.de.scan.peek()?;
+                    if let Event::EndArray = ev {
+                        self.de.scan.next()?;
+                        self.done = true;
+                        return Ok(None);
+                    }
+                    if !self.typed && !self.de.admits(self.inner, ev, false) {
+                        // The last element, cut off and not allowed to be:
+                        // left out.
+                        self.de.scan.next()?;
+                        self.de.skip(ev)?;
+                        continue;
+                    }
+                    (self.de.scan.offset(), self.de.scan.complete())
+                }
+            };
             let index = self.index;
             self.index += 1;
             self.de.accept = self.inner;
-            let at = self.de.scan.offset();
-            let cut = self.typed && !self.de.scan.complete();
+            let cut = self.typed && !complete;
             if self.positional {
                 self.de.positional_at = at;
             }

@@ -541,6 +541,47 @@ impl<'t, 'de> Cursor<'t, 'de> {
         })
     }
 
+    /// Where the next value starts, when it is complete and nothing is
+    /// peeked: the value's first event (an opener, a string, a number or a
+    /// literal, complete), left in place.
+    #[inline(always)]
+    pub(crate) fn complete_value_at(&self) -> Option<usize> {
+        if self.peeked {
+            return None;
+        }
+        let head = *self.tape.words.get(self.at.word)?;
+        let step = head & HEAD_STEP as u16;
+        let value = matches!(
+            head >> 12,
+            START_OBJECT | START_ARRAY | STR | NUM | TRUE | FALSE | NULL
+        );
+        if !value || head & COMPLETE == 0 || step == HEAD_STEP as u16 {
+            return None;
+        }
+        Some(self.at.offset + usize::from(step))
+    }
+
+    /// The next event when it is `null` (complete or not): taken.
+    #[inline(always)]
+    pub(crate) fn take_null(&mut self) -> bool {
+        if self.peeked {
+            return false;
+        }
+        let Some(&head) = self.tape.words.get(self.at.word) else {
+            return false;
+        };
+        if head >> 12 != NULL || head & HEAD_STEP as u16 == HEAD_STEP as u16 {
+            return false;
+        }
+        let offset = self.at.offset + usize::from(head & HEAD_STEP as u16);
+        self.offset = offset;
+        self.complete = head & COMPLETE != 0;
+        self.last = self.at.word;
+        self.at.word += 1;
+        self.at.offset = offset;
+        true
+    }
+
     /// The next event when it is a complete `true` or `false`: taken.
     #[inline(always)]
     pub(crate) fn take_bool(&mut self) -> Option<bool> {
