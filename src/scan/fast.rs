@@ -68,6 +68,11 @@ fn past_plain_ws(b: &[u8], mut i: usize) -> (usize, Option<u8>) {
 pub(crate) trait Sink<'de> {
     /// What a token becomes.
     type Out;
+    /// An object's first key is given right after the object's start,
+    /// with the scanner as [`Scanner::read`] leaves it when it gives the
+    /// key it held back (else the key is held back for `read`: one event
+    /// per call).
+    const AT_ONCE: bool = false;
     /// The event `ev` the lane has just read (the scanner's state is the
     /// one after it, as [`Scanner::next`] leaves it).
     fn emit(&mut self, scan: &Scanner<'de>, ev: Event<'de>) -> Self::Out;
@@ -279,6 +284,20 @@ impl<'de> Scanner<'de> {
         }
         // The object's first key: the object is no set, and starts now.
         self.object_pending = false;
+        if S::AT_ONCE {
+            self.token_start = self.object_open;
+            self.complete = true;
+            let _ = sink.emit(self, Event::StartObject);
+            // What `read` does with the key held back (nothing is held back
+            // while the lane runs, so neither is a cut close).
+            debug_assert!(self.pending.is_none() && !self.pending_cut);
+            self.plain = false;
+            self.reach = self.pos;
+            self.token_start = i;
+            self.complete = true;
+            self.cut_close = false;
+            return Some(sink.emit(self, key));
+        }
         self.pending = Some((key, i));
         self.token_start = self.object_open;
         self.complete = true;

@@ -319,6 +319,7 @@ impl Tape {
 
 impl<'de> super::fast::Sink<'de> for Tape {
     type Out = ();
+    const AT_ONCE: bool = true;
 
     /// Written at once, where the lane read it: what [`Tape::event`]
     /// writes, knowing that the lane's events are complete and inside a
