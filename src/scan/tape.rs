@@ -151,7 +151,9 @@ impl Tape {
 
     /// Writes one event of the text `text`, at `offset`; `scratch` is what
     /// [`Text::Scratch`] stands for. A container's start is marked complete
-    /// or cut when its end is written ([`close`](Self::close)).
+    /// or cut when its end is written ([`close`](Self::close)). `lane`: the
+    /// event is the fast lane's, whose borrowed texts are all the reply's
+    /// own (not to be told from a constant such as `"NaN"`).
     #[inline(always)]
     pub(crate) fn push(
         &mut self,
@@ -160,6 +162,7 @@ impl Tape {
         ev: Event<'_>,
         offset: usize,
         complete: bool,
+        lane: bool,
     ) {
         self.room();
         let c = if complete { COMPLETE } else { 0 };
@@ -175,9 +178,9 @@ impl Tape {
             }
             Event::EndObject => self.head(END_OBJECT, COMPLETE, offset),
             Event::EndArray => self.head(END_ARRAY, COMPLETE, offset),
-            Event::Key(t) => self.text(KEY, c, offset, t, text, scratch),
-            Event::Str(t) => self.text(STR, c, offset, t, text, scratch),
-            Event::Num(n) => self.text(NUM, c, offset, n.text, text, scratch),
+            Event::Key(t) => self.text(KEY, c, offset, t, text, scratch, lane),
+            Event::Str(t) => self.text(STR, c, offset, t, text, scratch, lane),
+            Event::Num(n) => self.text(NUM, c, offset, n.text, text, scratch, lane),
             Event::Bool(true) => self.head(TRUE, c, offset),
             Event::Bool(false) => self.head(FALSE, c, offset),
             Event::Null => self.head(NULL, c, offset),
@@ -199,6 +202,7 @@ impl Tape {
             ev,
             scan.token_start,
             scan.complete,
+            false,
         );
     }
 
@@ -259,12 +263,24 @@ impl Tape {
     }
 
     #[inline(always)]
-    fn text(&mut self, kind: u16, c: u16, offset: usize, t: Text<'_>, text: &str, scratch: &str) {
+    #[allow(clippy::too_many_arguments)]
+    fn text(
+        &mut self,
+        kind: u16,
+        c: u16,
+        offset: usize,
+        t: Text<'_>,
+        text: &str,
+        scratch: &str,
+        lane: bool,
+    ) {
         if let Text::Borrowed(s) = t {
             // Borrowed from the reply itself (not a constant such as
-            // `"NaN"`): kept as a span.
+            // `"NaN"`): kept as a span. The lane borrows only the reply.
             let at = (s.as_ptr() as usize).wrapping_sub(text.as_ptr() as usize);
-            if at <= text.len() && s.len() <= text.len() - at {
+            let within = at <= text.len() && s.len() <= text.len() - at;
+            debug_assert!(within || !lane);
+            if lane || within {
                 let lead = at.wrapping_sub(offset);
                 self.head(kind, c, offset);
                 if lead < 4 && s.len() < (1 << 14) - 1 {
@@ -330,7 +346,7 @@ impl<'de> super::fast::Sink<'de> for Tape {
         if let Event::EndObject | Event::EndArray = ev {
             self.close(!scan.cut_close, scan.roots_close);
         }
-        self.push(scan.text, &scan.scratch, ev, scan.token_start, true);
+        self.push(scan.text, &scan.scratch, ev, scan.token_start, true, true);
     }
 }
 
