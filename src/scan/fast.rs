@@ -234,23 +234,11 @@ impl<'de> Scanner<'de> {
         top: Frame,
         sink: &mut S,
     ) -> Option<S::Out> {
-        let end = b.len();
         match c {
-            b'"' => {
-                let (text, j) = self.fast_text(b, i)?;
-                let fits = j + 1 < end
-                    && match top {
-                        Frame::Object => matches!(b[j + 1], b',' | b'}'),
-                        _ => matches!(b[j + 1], b',' | b']'),
-                    };
-                if !fits {
-                    return None;
-                }
-                self.pos = j + 1;
-                self.follow = j + 1;
-                self.scalar_in(top);
-                Some(sink.emit(self, Event::Str(text)))
-            }
+            b'"' => match self.fast_string(b, i)? {
+                Ok(j) => self.fast_str_at(b, Text::Borrowed(self.cut(i + 1, j)), j, top, sink),
+                Err(j) => self.fast_str_escaped(b, i, j, top, sink),
+            },
             b't' => self.fast_literal(i, b"true", Event::Bool(true), top, sink),
             b'f' => self.fast_literal(i, b"false", Event::Bool(false), top, sink),
             b'n' => self.fast_literal(i, b"null", Event::Null, top, sink),
@@ -258,12 +246,85 @@ impl<'de> Scanner<'de> {
         }
     }
 
+    /// [`fast_str_at`](Self::fast_str_at) of a string with escapes, the
+    /// first at `j`, whose `"` is at `i`. Out of line, so that a plain
+    /// string's text is known to be borrowed where it is written.
+    #[inline(never)]
+    fn fast_str_escaped<S: Sink<'de>>(
+        &mut self,
+        b: &'de [u8],
+        i: usize,
+        j: usize,
+        top: Frame,
+        sink: &mut S,
+    ) -> Option<S::Out> {
+        let (text, j) = self.fast_escaped(i, j)?;
+        self.fast_str_at(b, text, j, top, sink)
+    }
+
+    /// A string value inside `top`, its content `text`, its closing quote
+    /// at `j`.
+    #[inline(always)]
+    fn fast_str_at<S: Sink<'de>>(
+        &mut self,
+        b: &'de [u8],
+        text: Text<'de>,
+        j: usize,
+        top: Frame,
+        sink: &mut S,
+    ) -> Option<S::Out> {
+        let end = b.len();
+        let fits = j + 1 < end
+            && match top {
+                Frame::Object => matches!(b[j + 1], b',' | b'}'),
+                _ => matches!(b[j + 1], b',' | b']'),
+            };
+        if !fits {
+            return None;
+        }
+        self.pos = j + 1;
+        self.follow = j + 1;
+        self.scalar_in(top);
+        Some(sink.emit(self, Event::Str(text)))
+    }
+
     /// A key at `i` (a `"`) in an object: plain, its colon right after it
     /// and its value's first byte after plain whitespace.
     #[inline(always)]
     fn fast_key<S: Sink<'de>>(&mut self, b: &'de [u8], i: usize, sink: &mut S) -> Option<S::Out> {
+        match self.fast_string(b, i)? {
+            Ok(j) => self.fast_key_at(b, i, Text::Borrowed(self.cut(i + 1, j)), j, sink),
+            Err(j) => self.fast_key_escaped(b, i, j, sink),
+        }
+    }
+
+    /// [`fast_key_at`](Self::fast_key_at) of a key with escapes, the first
+    /// at `j`, whose `"` is at `i`. Out of line, so that a plain key's text
+    /// is known to be borrowed where it is written.
+    #[inline(never)]
+    fn fast_key_escaped<S: Sink<'de>>(
+        &mut self,
+        b: &'de [u8],
+        i: usize,
+        j: usize,
+        sink: &mut S,
+    ) -> Option<S::Out> {
+        let (text, j) = self.fast_escaped(i, j)?;
+        self.fast_key_at(b, i, text, j, sink)
+    }
+
+    /// A key whose `"` is at `i`, its content `text`, its closing quote at
+    /// `j`.
+    #[inline(always)]
+    fn fast_key_at<S: Sink<'de>>(
+        &mut self,
+        b: &'de [u8],
+        i: usize,
+        text: Text<'de>,
+        j: usize,
+        sink: &mut S,
+    ) -> Option<S::Out> {
         let end = b.len();
-        let (text, j) = self.fast_text(b, i)?;
         if !(j + 1 < end && b[j + 1] == b':') {
             return None;
         }
@@ -304,27 +365,30 @@ impl<'de> Scanner<'de> {
         Some(sink.emit(self, Event::StartObject))
     }
 
-    /// The content of the string whose `"` is at `i`, and where its closing
-    /// quote is: plain, or with JSON's own escapes (decoded into the scratch
-    /// buffer, as the step decodes them). `None` for anything the step
-    /// judges: an empty string (`""` may open `""doubled""` text), a raw
-    /// control character, an escape that is no JSON escape or a lone
-    /// surrogate, the end of the span.
+    /// Where the string whose `"` is at `i` ends: `Ok` with its closing
+    /// quote when it is plain, `Err` with its first backslash when it has
+    /// escapes (read on by [`fast_escaped`](Self::fast_escaped)). `None`
+    /// for anything the step judges: an empty string (`""` may open
+    /// `""doubled""` text), a raw control character, the end of the span.
     #[inline(always)]
-    fn fast_text(&mut self, b: &'de [u8], i: usize) -> Option<(Text<'de>, usize)> {
+    fn fast_string(&self, b: &[u8], i: usize) -> Option<Result<usize, usize>> {
         let j = plain_json_run(b, i + 1, b.len());
         if j >= b.len() || j == i + 1 {
             return None;
         }
         match b[j] {
-            b'"' => Some((Text::Borrowed(self.cut(i + 1, j)), j)),
-            b'\\' => self.fast_escaped(i, j),
+            b'"' => Some(Ok(j)),
+            b'\\' => Some(Err(j)),
             _ => None,
         }
     }
 
-    /// [`fast_text`](Self::fast_text) from the first backslash, at `j`, of
-    /// the string whose `"` is at `i`.
+    /// The content of the string whose `"` is at `i` and whose first
+    /// backslash is at `j`, with JSON's own escapes decoded into the
+    /// scratch buffer (as the step decodes them), and where its closing
+    /// quote is. `None` for anything the step judges: an escape that is no
+    /// JSON escape or a lone surrogate, a raw control character, the end
+    /// of the span.
     #[inline(never)]
     fn fast_escaped(&mut self, i: usize, mut j: usize) -> Option<(Text<'de>, usize)> {
         let b = self.b;
