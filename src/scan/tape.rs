@@ -128,6 +128,21 @@ impl Tape {
         }
     }
 
+    /// Appends two words where [`room`](Self::room) made room.
+    #[inline(always)]
+    fn two(&mut self, a: u16, b: u16) {
+        debug_assert!(self.words.len() + 2 <= self.words.capacity());
+        let n = self.words.len();
+        // SAFETY: `room` left at least ten words of capacity, and no
+        // event writes more than eight.
+        unsafe {
+            let p = self.words.as_mut_ptr().add(n);
+            p.write(a);
+            p.add(1).write(b);
+            self.words.set_len(n + 2);
+        }
+    }
+
     /// An event's head word (and, for a step that does not fit, two more).
     #[inline(always)]
     fn head(&mut self, kind: u16, flags: u16, offset: usize) {
@@ -282,6 +297,14 @@ impl Tape {
             debug_assert!(within || !lane);
             if lane || within {
                 let lead = at.wrapping_sub(offset);
+                let step = offset.wrapping_sub(self.last);
+                if step < HEAD_STEP && lead < 4 && s.len() < (1 << 14) - 1 {
+                    // The common case: both words at once.
+                    self.last = offset;
+                    let head = kind << 12 | c | step as u16;
+                    self.two(head, (lead as u16) << 14 | s.len() as u16);
+                    return;
+                }
                 self.head(kind, c, offset);
                 if lead < 4 && s.len() < (1 << 14) - 1 {
                     self.word((lead as u16) << 14 | s.len() as u16);
