@@ -202,6 +202,7 @@ fn push_digits(out: &mut String, bytes: &[u8]) {
 }
 
 /// Classifies a JSON number the way `serde_json`'s `deserialize_any` does.
+#[inline]
 pub(crate) fn classify(text: &str) -> NumValue {
     let b = text.as_bytes();
     let neg = b[0] == b'-';
