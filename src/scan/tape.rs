@@ -531,16 +531,16 @@ impl<'t, 'de> Cursor<'t, 'de> {
         if self.peeked {
             return None;
         }
-        let words = &self.tape.words[..];
         let at = self.at.word;
-        let head = *words.get(at)?;
-        let want = kind << 12 | COMPLETE;
-        if head & (0xF000 | COMPLETE | OWNED) != want || head & HEAD_STEP as u16 == HEAD_STEP as u16
-        {
+        // A text's head is always followed by its span word.
+        let &[head, w] = self.tape.words.get(at..at + 2)? else {
             return None;
-        }
-        let w = *words.get(at + 1)?;
-        if w == WIDE {
+        };
+        let want = kind << 12 | COMPLETE;
+        if head & (0xF000 | COMPLETE | OWNED) != want
+            || head & HEAD_STEP as u16 == HEAD_STEP as u16
+            || w == WIDE
+        {
             return None;
         }
         let offset = self.at.offset + usize::from(head & HEAD_STEP as u16);
