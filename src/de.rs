@@ -583,6 +583,7 @@ impl<'a, 'de> Deserializer<'a, 'de> {
     }
 
     /// A number wanted.
+    #[inline]
     fn number<V: Visitor<'de>>(&mut self, visitor: V, want: Want) -> Result<V::Value> {
         // A complete number as written: what `visit` does with it.
         if let Some(n) = self.scan.take_num() {
@@ -592,6 +593,12 @@ impl<'a, 'de> Deserializer<'a, 'de> {
             let (at, text) = (self.scan.offset(), self.scan.str(n.text).to_owned());
             return self.integer_text(&text, visitor, want, at, None);
         }
+        self.number_slow(visitor, want)
+    }
+
+    /// [`number`](Self::number) past its hot path, out of line.
+    #[inline(never)]
+    fn number_slow<V: Visitor<'de>>(&mut self, visitor: V, want: Want) -> Result<V::Value> {
         if let Event::Num(n) = self.scan.peek()? {
             if self.scan.complete() && (want == Want::Float || n.value != NumValue::Float) {
                 self.scan.next()?;
@@ -723,12 +730,19 @@ impl<'a, 'de> Deserializer<'a, 'de> {
     }
 
     /// A string wanted: a number or a bool is taken as its text.
+    #[inline]
     fn string<V: Visitor<'de>>(&mut self, visitor: V) -> Result<V::Value> {
-        // A complete string: what `visit` does with it (the slow path
-        // below, for anything else).
+        // A complete string: what `visit` does with it (the slow path, for
+        // anything else).
         if let Some(s) = self.scan.take_str() {
             return visitor.visit_borrowed_str(s);
         }
+        self.string_slow(visitor)
+    }
+
+    /// [`string`](Self::string) past its hot path, out of line.
+    #[inline(never)]
+    fn string_slow<V: Visitor<'de>>(&mut self, visitor: V) -> Result<V::Value> {
         if let Event::Str(t) = self.scan.peek()? {
             if self.scan.complete() {
                 self.scan.next()?;
@@ -787,10 +801,17 @@ impl<'a, 'de> Deserializer<'a, 'de> {
     }
 
     /// A bool wanted: `"yes"`, `"False"`, `1`, `0.0` are bools.
+    #[inline]
     fn boolean<V: Visitor<'de>>(&mut self, visitor: V) -> Result<V::Value> {
         if let Some(b) = self.scan.take_bool() {
             return visitor.visit_bool(b);
         }
+        self.boolean_slow(visitor)
+    }
+
+    /// [`boolean`](Self::boolean) past its hot path, out of line.
+    #[inline(never)]
+    fn boolean_slow<V: Visitor<'de>>(&mut self, visitor: V) -> Result<V::Value> {
         if let Event::Bool(b) = self.scan.peek()? {
             if self.scan.complete() {
                 self.scan.next()?;
