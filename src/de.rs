@@ -889,6 +889,10 @@ impl<'a, 'de> Deserializer<'a, 'de> {
     /// other single value is a one-element sequence.
     /// `len`: a tuple's length (one value is a one-element tuple only).
     fn sequence<V: Visitor<'de>>(&mut self, visitor: V, len: Option<usize>) -> Result<V::Value> {
+        // A complete array: read as it is (where the peek below leads).
+        if self.scan.take_open(true) {
+            return self.visit(Event::StartArray, visitor, true, None);
+        }
         let ev = self.scan.peek()?;
         if !self.admits(self.accept, ev, true) {
             // Cut off where it may not be: as `begin` refuses it.
@@ -1223,6 +1227,10 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'_, 'de> {
         fields: &'static [&'static str],
         visitor: V,
     ) -> Result<V::Value> {
+        // A complete object: read as it is (where the peek below leads).
+        if self.scan.take_open(false) {
+            return self.visit(Event::StartObject, visitor, true, Some(fields));
+        }
         let ev = self.scan.peek()?;
         if let Some(v) = self.object_in_string(ev)? {
             return de::Deserializer::deserialize_struct(v, name, fields, visitor).map_err(nested);

@@ -601,6 +601,32 @@ impl<'t, 'de> Cursor<'t, 'de> {
         Some(self.at.offset + usize::from(step))
     }
 
+    /// The next event when it is a complete object's start (or, `array`,
+    /// an array's): taken.
+    #[inline(always)]
+    pub(crate) fn take_open(&mut self, array: bool) -> bool {
+        if self.peeked {
+            return false;
+        }
+        let Some(&head) = self.tape.words.get(self.at.word) else {
+            return false;
+        };
+        let kind = if array { START_ARRAY } else { START_OBJECT };
+        if head & (0xF000 | COMPLETE) != kind << 12 | COMPLETE
+            || head & HEAD_STEP as u16 == HEAD_STEP as u16
+        {
+            return false;
+        }
+        let offset = self.at.offset + usize::from(head & HEAD_STEP as u16);
+        self.offset = offset;
+        self.complete = true;
+        self.last = self.at.word;
+        self.at.word += 1;
+        self.at.offset = offset;
+        self.depth += 1;
+        true
+    }
+
     /// The next event when it is `null` (complete or not): taken.
     #[inline(always)]
     pub(crate) fn take_null(&mut self) -> bool {
