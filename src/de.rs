@@ -628,6 +628,7 @@ impl<'a, 'de> Deserializer<'a, 'de> {
     }
 
     /// A number wanted.
+    #[inline]
     fn number<V: Visitor<'de>>(&mut self, visitor: V, want: Want) -> Result<V::Value> {
         // A complete number as written: what `visit` does with it.
         if let Some(n) = self.scan.take_num() {
@@ -637,6 +638,12 @@ impl<'a, 'de> Deserializer<'a, 'de> {
             let (at, text) = (self.scan.offset(), self.scan.str(n.text).to_owned());
             return self.integer_text(&text, visitor, want, at, None);
         }
+        self.number_slow(visitor, want)
+    }
+
+    /// [`number`](Self::number) past its hot path, out of line.
+    #[inline(never)]
+    fn number_slow<V: Visitor<'de>>(&mut self, visitor: V, want: Want) -> Result<V::Value> {
         if let Event::Num(n) = self.scan.peek()? {
             if self.scan.complete() && (want == Want::Float || n.value != NumValue::Float) {
                 self.scan.next()?;
@@ -768,12 +775,19 @@ impl<'a, 'de> Deserializer<'a, 'de> {
     }
 
     /// A string wanted: a number or a bool is taken as its text.
+    #[inline]
     fn string<V: Visitor<'de>>(&mut self, visitor: V) -> Result<V::Value> {
-        // A complete string: what `visit` does with it (the slow path
-        // below, for anything else).
+        // A complete string: what `visit` does with it (the slow path, for
+        // anything else).
         if let Some(s) = self.scan.take_str() {
             return visitor.visit_borrowed_str(s);
         }
+        self.string_slow(visitor)
+    }
+
+    /// [`string`](Self::string) past its hot path, out of line.
+    #[inline(never)]
+    fn string_slow<V: Visitor<'de>>(&mut self, visitor: V) -> Result<V::Value> {
         if let Event::Str(t) = self.scan.peek()? {
             if self.scan.complete() {
                 self.scan.next()?;
@@ -842,10 +856,17 @@ impl<'a, 'de> Deserializer<'a, 'de> {
     }
 
     /// A bool wanted: `"yes"`, `"False"`, `1`, `0.0` are bools.
+    #[inline]
     fn boolean<V: Visitor<'de>>(&mut self, visitor: V) -> Result<V::Value> {
         if let Some(b) = self.scan.take_bool() {
             return visitor.visit_bool(b);
         }
+        self.boolean_slow(visitor)
+    }
+
+    /// [`boolean`](Self::boolean) past its hot path, out of line.
+    #[inline(never)]
+    fn boolean_slow<V: Visitor<'de>>(&mut self, visitor: V) -> Result<V::Value> {
         if let Event::Bool(b) = self.scan.peek()? {
             if self.scan.complete() {
                 self.scan.next()?;
@@ -923,6 +944,10 @@ impl<'a, 'de> Deserializer<'a, 'de> {
     /// other single value is a one-element sequence.
     /// `len`: a tuple's length (one value is a one-element tuple only).
     fn sequence<V: Visitor<'de>>(&mut self, visitor: V, len: Option<usize>) -> Result<V::Value> {
+        // A complete array: read as it is (where the peek below leads).
+        if self.scan.take_open(true) {
+            return self.visit(Event::StartArray, visitor, true, None);
+        }
         let ev = self.scan.peek()?;
         if !self.admits(self.accept, ev, true) {
             // Cut off where it may not be: as `begin` refuses it.
@@ -1274,6 +1299,10 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'_, 'de> {
         fields: &'static [&'static str],
         visitor: V,
     ) -> Result<V::Value> {
+        // A complete object: read as it is (where the peek below leads).
+        if self.scan.take_open(false) {
+            return self.visit(Event::StartObject, visitor, true, Some(fields));
+        }
         let ev = self.scan.peek()?;
         if let Some(v) = self.object_in_string(ev)? {
             return de::Deserializer::deserialize_struct(v, name, fields, visitor).map_err(nested);
@@ -1304,6 +1333,10 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'_, 'de> {
     }
 
     fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        // `null` (complete or not): what the peek below finds, taken at once.
+        if self.scan.take_null() {
+            return visitor.visit_none();
+        }
         let ev = self.scan.peek()?;
         if let Event::Null = ev {
             self.scan.next()?;
@@ -1526,23 +1559,32 @@ impl<'de> de::SeqAccess<'de> for SeqAccess<'_, '_, 'de> {
                 self.done = true;
                 return Ok(None);
             }
-            let ev = self.de.scan.peek()?;
-            if let Event::EndArray = ev {
-                self.de.scan.next()?;
-                self.done = true;
-                return Ok(None);
-            }
-            if !self.typed && !self.de.admits(self.inner, ev, false) {
-                // The last element, cut off and not allowed to be: left out.
-                self.de.scan.next()?;
-                self.de.skip(ev)?;
-                continue;
-            }
+            // A complete element is admitted wherever it stands: read at
+            // once, not peeked first (so that a string or number is taken
+            // by the `take_` calls).
+            let (at, complete) = match self.de.scan.complete_value_at() {
+                Some(at) => (at, true),
+                None => {
+                    let ev = self.de.scan.peek()?;
+                    if let Event::EndArray = ev {
+                        self.de.scan.next()?;
+                        self.done = true;
+                        return Ok(None);
+                    }
+                    if !self.typed && !self.de.admits(self.inner, ev, false) {
+                        // The last element, cut off and not allowed to be:
+                        // left out.
+                        self.de.scan.next()?;
+                        self.de.skip(ev)?;
+                        continue;
+                    }
+                    (self.de.scan.offset(), self.de.scan.complete())
+                }
+            };
             let index = self.index;
             self.index += 1;
             self.de.accept = self.inner;
-            let at = self.de.scan.offset();
-            let cut = self.typed && !self.de.scan.complete();
+            let cut = self.typed && !complete;
             if self.positional {
                 self.de.positional_at = at;
             }

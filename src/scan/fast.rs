@@ -62,12 +62,46 @@ fn past_plain_ws(b: &[u8], mut i: usize) -> (usize, Option<u8>) {
     }
 }
 
+/// Where the lane's tokens go: returned as events ([`Events`]), or
+/// written onto a tape where each is read (a [`Tape`](super::tape::Tape)),
+/// so that no event is built only to be taken apart again.
+pub(crate) trait Sink<'de> {
+    /// What a token becomes.
+    type Out;
+    /// An object's first key is given right after the object's start,
+    /// with the scanner as [`Scanner::read`] leaves it when it gives the
+    /// key it held back (else the key is held back for `read`: one event
+    /// per call).
+    const AT_ONCE: bool = false;
+    /// The event `ev` the lane has just read (the scanner's state is the
+    /// one after it, as [`Scanner::next`] leaves it).
+    fn emit(&mut self, scan: &Scanner<'de>, ev: Event<'de>) -> Self::Out;
+}
+
+/// The lane's tokens as events.
+pub(super) struct Events;
+
+impl<'de> Sink<'de> for Events {
+    type Out = Event<'de>;
+
+    #[inline(always)]
+    fn emit(&mut self, _: &Scanner<'de>, ev: Event<'de>) -> Event<'de> {
+        ev
+    }
+}
+
 impl<'de> Scanner<'de> {
     /// The next event when it is one of valid JSON's common tokens inside an
     /// object or array; `None` hands the rest of this step to
     /// [`step`](Self::step), from the state reached so far.
     #[inline(always)]
     pub(super) fn fast(&mut self) -> Option<Event<'de>> {
+        self.fast_into(&mut Events)
+    }
+
+    /// [`fast`](Self::fast), the token given to `sink`.
+    #[inline(always)]
+    pub(super) fn fast_into<S: Sink<'de>>(&mut self, sink: &mut S) -> Option<S::Out> {
         #[cfg(test)]
         if !self.lane {
             return None;
@@ -99,11 +133,11 @@ impl<'de> Scanner<'de> {
                     if c != b'"' || top != Frame::Object {
                         return None;
                     }
-                    return self.fast_key(b, i);
+                    return self.fast_key(b, i, sink);
                 }
                 State::Value => match c {
                     b'"' | b'0'..=b'9' | b'-' | b't' | b'f' | b'n' => {
-                        return self.fast_scalar(b, i, c, top)
+                        return self.fast_scalar(b, i, c, top, sink)
                     }
                     b'{' => {
                         // Too deep: the step makes the error.
@@ -127,7 +161,7 @@ impl<'de> Scanner<'de> {
                         self.state = State::ArrayStart;
                         self.complete = true;
                         self.awaiting_value = false;
-                        return Some(Event::StartArray);
+                        return Some(sink.emit(self, Event::StartArray));
                     }
                     _ => return None,
                 },
@@ -140,7 +174,8 @@ impl<'de> Scanner<'de> {
                             return None;
                         }
                         self.pos = i + 1;
-                        return Some(self.fast_close(top));
+                        let ev = self.fast_close(top);
+                        return Some(sink.emit(self, ev));
                     }
                     self.state = State::Value;
                 }
@@ -153,8 +188,8 @@ impl<'de> Scanner<'de> {
                         self.pos = i + 1;
                         self.state = State::Value;
                     }
-                    (Frame::Object, b'}') => return self.fast_end_object(i),
-                    (Frame::Array, b']') => return self.fast_end_array(i),
+                    (Frame::Object, b'}') => return self.fast_end_object(i, sink),
+                    (Frame::Array, b']') => return self.fast_end_array(i, sink),
                     _ => return None,
                 },
                 _ => return None,
@@ -165,61 +200,131 @@ impl<'de> Scanner<'de> {
     /// The `]` at `i` right after an element of the innermost array, which
     /// is inside another container.
     #[inline(always)]
-    fn fast_end_array(&mut self, i: usize) -> Option<Event<'de>> {
+    fn fast_end_array<S: Sink<'de>>(&mut self, i: usize, sink: &mut S) -> Option<S::Out> {
         if !self.ends_array_plainly(i) || !self.closes_plainly() {
             return None;
         }
         self.pos = i + 1;
-        Some(self.fast_close(Frame::Array))
+        let ev = self.fast_close(Frame::Array);
+        Some(sink.emit(self, ev))
     }
 
     /// The `}` at `i` right after a member of the innermost object, which
     /// is inside another container.
     #[inline(always)]
-    fn fast_end_object(&mut self, i: usize) -> Option<Event<'de>> {
+    fn fast_end_object<S: Sink<'de>>(&mut self, i: usize, sink: &mut S) -> Option<S::Out> {
         // The outermost object may have closed too early (`{"a": 1}, "b":
         // 2}`): the step judges that.
         if self.is_outermost(self.stack.len() - 1) || !self.closes_plainly() {
             return None;
         }
         self.pos = i + 1;
-        Some(self.fast_close(Frame::Object))
+        let ev = self.fast_close(Frame::Object);
+        Some(sink.emit(self, ev))
     }
 
     /// A string, number or literal whose first byte, `c`, is at `i`, as a
     /// value inside `top` (an object or array).
     #[inline(always)]
-    fn fast_scalar(&mut self, b: &'de [u8], i: usize, c: u8, top: Frame) -> Option<Event<'de>> {
-        let end = b.len();
+    fn fast_scalar<S: Sink<'de>>(
+        &mut self,
+        b: &'de [u8],
+        i: usize,
+        c: u8,
+        top: Frame,
+        sink: &mut S,
+    ) -> Option<S::Out> {
         match c {
-            b'"' => {
-                let (text, j) = self.fast_text(b, i)?;
-                let fits = j + 1 < end
-                    && match top {
-                        Frame::Object => matches!(b[j + 1], b',' | b'}'),
-                        _ => matches!(b[j + 1], b',' | b']'),
-                    };
-                if !fits {
-                    return None;
-                }
-                self.pos = j + 1;
-                self.follow = j + 1;
-                self.scalar_in(top);
-                Some(Event::Str(text))
-            }
-            b't' => self.fast_literal(i, b"true", Event::Bool(true), top),
-            b'f' => self.fast_literal(i, b"false", Event::Bool(false), top),
-            b'n' => self.fast_literal(i, b"null", Event::Null, top),
-            _ => self.fast_number(b, i, top),
+            b'"' => match self.fast_string(b, i)? {
+                Ok(j) => self.fast_str_at(b, Text::Borrowed(self.cut(i + 1, j)), j, top, sink),
+                Err(j) => self.fast_str_escaped(b, i, j, top, sink),
+            },
+            b't' => self.fast_literal(i, b"true", Event::Bool(true), top, sink),
+            b'f' => self.fast_literal(i, b"false", Event::Bool(false), top, sink),
+            b'n' => self.fast_literal(i, b"null", Event::Null, top, sink),
+            _ => self.fast_number(b, i, top, sink),
         }
+    }
+
+    /// [`fast_str_at`](Self::fast_str_at) of a string with escapes, the
+    /// first at `j`, whose `"` is at `i`. Out of line, so that a plain
+    /// string's text is known to be borrowed where it is written.
+    #[inline(never)]
+    fn fast_str_escaped<S: Sink<'de>>(
+        &mut self,
+        b: &'de [u8],
+        i: usize,
+        j: usize,
+        top: Frame,
+        sink: &mut S,
+    ) -> Option<S::Out> {
+        let (text, j) = self.fast_escaped(i, j)?;
+        self.fast_str_at(b, text, j, top, sink)
+    }
+
+    /// A string value inside `top`, its content `text`, its closing quote
+    /// at `j`.
+    #[inline(always)]
+    fn fast_str_at<S: Sink<'de>>(
+        &mut self,
+        b: &'de [u8],
+        text: Text<'de>,
+        j: usize,
+        top: Frame,
+        sink: &mut S,
+    ) -> Option<S::Out> {
+        let end = b.len();
+        let fits = j + 1 < end
+            && match top {
+                Frame::Object => matches!(b[j + 1], b',' | b'}'),
+                _ => matches!(b[j + 1], b',' | b']'),
+            };
+        if !fits {
+            return None;
+        }
+        self.pos = j + 1;
+        self.follow = j + 1;
+        self.scalar_in(top);
+        Some(sink.emit(self, Event::Str(text)))
     }
 
     /// A key at `i` (a `"`) in an object: plain, its colon right after it
     /// and its value's first byte after plain whitespace.
     #[inline(always)]
-    fn fast_key(&mut self, b: &'de [u8], i: usize) -> Option<Event<'de>> {
+    fn fast_key<S: Sink<'de>>(&mut self, b: &'de [u8], i: usize, sink: &mut S) -> Option<S::Out> {
+        match self.fast_string(b, i)? {
+            Ok(j) => self.fast_key_at(b, i, Text::Borrowed(self.cut(i + 1, j)), j, sink),
+            Err(j) => self.fast_key_escaped(b, i, j, sink),
+        }
+    }
+
+    /// [`fast_key_at`](Self::fast_key_at) of a key with escapes, the first
+    /// at `j`, whose `"` is at `i`. Out of line, so that a plain key's text
+    /// is known to be borrowed where it is written.
+    #[inline(never)]
+    fn fast_key_escaped<S: Sink<'de>>(
+        &mut self,
+        b: &'de [u8],
+        i: usize,
+        j: usize,
+        sink: &mut S,
+    ) -> Option<S::Out> {
+        let (text, j) = self.fast_escaped(i, j)?;
+        self.fast_key_at(b, i, text, j, sink)
+    }
+
+    /// A key whose `"` is at `i`, its content `text`, its closing quote at
+    /// `j`.
+    #[inline(always)]
+    fn fast_key_at<S: Sink<'de>>(
+        &mut self,
+        b: &'de [u8],
+        i: usize,
+        text: Text<'de>,
+        j: usize,
+        sink: &mut S,
+    ) -> Option<S::Out> {
         let end = b.len();
-        let (text, j) = self.fast_text(b, i)?;
         if !(j + 1 < end && b[j + 1] == b':') {
             return None;
         }
@@ -236,37 +341,54 @@ impl<'de> Scanner<'de> {
         self.awaiting_value = true;
         let key = Event::Key(text);
         if !self.object_pending {
-            return Some(key);
+            return Some(sink.emit(self, key));
         }
         // The object's first key: the object is no set, and starts now.
         self.object_pending = false;
+        if S::AT_ONCE {
+            self.token_start = self.object_open;
+            self.complete = true;
+            let _ = sink.emit(self, Event::StartObject);
+            // What `read` does with the key held back (nothing is held back
+            // while the lane runs, so neither is a cut close).
+            debug_assert!(self.pending.is_none() && !self.pending_cut);
+            self.plain = false;
+            self.reach = self.pos;
+            self.token_start = i;
+            self.complete = true;
+            self.cut_close = false;
+            return Some(sink.emit(self, key));
+        }
         self.pending = Some((key, i));
         self.token_start = self.object_open;
         self.complete = true;
-        Some(Event::StartObject)
+        Some(sink.emit(self, Event::StartObject))
     }
 
-    /// The content of the string whose `"` is at `i`, and where its closing
-    /// quote is: plain, or with JSON's own escapes (decoded into the scratch
-    /// buffer, as the step decodes them). `None` for anything the step
-    /// judges: an empty string (`""` may open `""doubled""` text), a raw
-    /// control character, an escape that is no JSON escape or a lone
-    /// surrogate, the end of the span.
+    /// Where the string whose `"` is at `i` ends: `Ok` with its closing
+    /// quote when it is plain, `Err` with its first backslash when it has
+    /// escapes (read on by [`fast_escaped`](Self::fast_escaped)). `None`
+    /// for anything the step judges: an empty string (`""` may open
+    /// `""doubled""` text), a raw control character, the end of the span.
     #[inline(always)]
-    fn fast_text(&mut self, b: &'de [u8], i: usize) -> Option<(Text<'de>, usize)> {
+    fn fast_string(&self, b: &[u8], i: usize) -> Option<Result<usize, usize>> {
         let j = plain_json_run(b, i + 1, b.len());
         if j >= b.len() || j == i + 1 {
             return None;
         }
         match b[j] {
-            b'"' => Some((Text::Borrowed(self.cut(i + 1, j)), j)),
-            b'\\' => self.fast_escaped(i, j),
+            b'"' => Some(Ok(j)),
+            b'\\' => Some(Err(j)),
             _ => None,
         }
     }
 
-    /// [`fast_text`](Self::fast_text) from the first backslash, at `j`, of
-    /// the string whose `"` is at `i`.
+    /// The content of the string whose `"` is at `i` and whose first
+    /// backslash is at `j`, with JSON's own escapes decoded into the
+    /// scratch buffer (as the step decodes them), and where its closing
+    /// quote is. `None` for anything the step judges: an escape that is no
+    /// JSON escape or a lone surrogate, a raw control character, the end
+    /// of the span.
     #[inline(never)]
     fn fast_escaped(&mut self, i: usize, mut j: usize) -> Option<(Text<'de>, usize)> {
         let b = self.b;
@@ -337,7 +459,13 @@ impl<'de> Scanner<'de> {
     /// one with a fraction, right before a delimiter that ends it as JSON
     /// ends it (no digit groups, no words after it).
     #[inline(always)]
-    fn fast_number(&mut self, b: &'de [u8], i: usize, top: Frame) -> Option<Event<'de>> {
+    fn fast_number<S: Sink<'de>>(
+        &mut self,
+        b: &'de [u8],
+        i: usize,
+        top: Frame,
+        sink: &mut S,
+    ) -> Option<S::Out> {
         let end = b.len();
         let neg = b[i] == b'-';
         let digits = i + usize::from(neg);
@@ -389,23 +517,22 @@ impl<'de> Scanner<'de> {
         };
         self.pos = k;
         self.scalar_in(top);
-        Some(Event::Num(Number {
-            text: Text::Borrowed(self.cut(i, k)),
-            value,
-        }))
+        let text = Text::Borrowed(self.cut(i, k));
+        Some(sink.emit(self, Event::Num(Number { text, value })))
     }
 
     /// `true`, `false` or `null` at `i`, right before a delimiter (and not
     /// before a space in an object, where words may follow: `{"a": true
     /// love}`).
     #[inline(always)]
-    fn fast_literal(
+    fn fast_literal<S: Sink<'de>>(
         &mut self,
         i: usize,
         word: &[u8],
         ev: Event<'de>,
         top: Frame,
-    ) -> Option<Event<'de>> {
+        sink: &mut S,
+    ) -> Option<S::Out> {
         let b = self.b;
         let k = i + word.len();
         if k >= self.end || &b[i..k] != word || !delimits(b[k]) {
@@ -416,7 +543,7 @@ impl<'de> Scanner<'de> {
         }
         self.pos = k;
         self.scalar_in(top);
-        Some(ev)
+        Some(sink.emit(self, ev))
     }
 
     /// `text[from..to]`, where `from` is just after an ASCII byte or at one

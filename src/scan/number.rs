@@ -202,20 +202,33 @@ fn push_digits(out: &mut String, bytes: &[u8]) {
 }
 
 /// Classifies a JSON number the way `serde_json`'s `deserialize_any` does.
+#[inline]
 pub(crate) fn classify(text: &str) -> NumValue {
     let b = text.as_bytes();
     let neg = b[0] == b'-';
+    let digits = &b[neg as usize..];
     let mut sig: u64 = 0;
-    for &c in &b[neg as usize..] {
-        if !c.is_ascii_digit() {
-            return NumValue::Float;
+    if digits.len() <= 19 {
+        // Nineteen digits always fit: no overflow to check.
+        for &c in digits {
+            let d = c.wrapping_sub(b'0');
+            if d > 9 {
+                return NumValue::Float;
+            }
+            sig = sig * 10 + u64::from(d);
         }
-        match sig
-            .checked_mul(10)
-            .and_then(|v| v.checked_add(u64::from(c - b'0')))
-        {
-            Some(v) => sig = v,
-            None => return NumValue::Float,
+    } else {
+        for &c in digits {
+            if !c.is_ascii_digit() {
+                return NumValue::Float;
+            }
+            match sig
+                .checked_mul(10)
+                .and_then(|v| v.checked_add(u64::from(c - b'0')))
+            {
+                Some(v) => sig = v,
+                None => return NumValue::Float,
+            }
         }
     }
     if !neg {
@@ -335,6 +348,16 @@ mod tests {
         assert_eq!(classify("-9223372036854775809"), NumValue::Float);
         assert_eq!(classify("18446744073709551615"), NumValue::U64(u64::MAX));
         assert_eq!(classify("18446744073709551616"), NumValue::Float);
+        assert_eq!(
+            classify("9999999999999999999"),
+            NumValue::U64(9999999999999999999)
+        );
+        assert_eq!(
+            classify("-999999999999999999"),
+            NumValue::I64(-999999999999999999)
+        );
+        assert_eq!(classify("-9999999999999999999"), NumValue::Float);
+        assert_eq!(classify("12a"), NumValue::Float);
         assert_eq!(classify("1.0"), NumValue::Float);
     }
 

@@ -144,6 +144,20 @@ struct Snapshot {
     segments: usize,
 }
 
+/// A tape fed by the lane one event per call, an object's first key held
+/// back for [`Scanner::read`] (which says how far it looked: see
+/// [`Scanner::feed`]).
+struct Stepwise<'t>(&'t mut Tape);
+
+impl<'de> super::fast::Sink<'de> for Stepwise<'_> {
+    type Out = ();
+
+    #[inline(always)]
+    fn emit(&mut self, scan: &Scanner<'de>, ev: Event<'de>) {
+        self.0.emit(scan, ev);
+    }
+}
+
 impl<'de> Scanner<'de> {
     /// The scanner between pushes (see [`resume`](Self::resume)).
     pub(crate) fn pause(self) -> Paused {
@@ -300,8 +314,7 @@ impl<'de> Scanner<'de> {
         loop {
             if self.rules.all_repairs() && self.pending.is_none() {
                 self.complete = true;
-                if let Some(ev) = self.fast() {
-                    tape.event(self, ev);
+                if self.fast_into(&mut Stepwise(tape)).is_some() {
                     continue;
                 }
             }

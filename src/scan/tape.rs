@@ -66,8 +66,6 @@ pub(crate) struct Tape {
     open: Vec<u32>,
     /// The error the read stopped with (a [`FAIL`] event marks where).
     error: Option<Error>,
-    /// How many events were written.
-    events: usize,
     /// Where a top-level value written as bare prose (a word or sentence
     /// taken as a string) starts, if one was read.
     prose_at: Option<usize>,
@@ -130,12 +128,26 @@ impl Tape {
         }
     }
 
+    /// Appends two words where [`room`](Self::room) made room.
+    #[inline(always)]
+    fn two(&mut self, a: u16, b: u16) {
+        debug_assert!(self.words.len() + 2 <= self.words.capacity());
+        let n = self.words.len();
+        // SAFETY: `room` left at least ten words of capacity, and no
+        // event writes more than eight.
+        unsafe {
+            let p = self.words.as_mut_ptr().add(n);
+            p.write(a);
+            p.add(1).write(b);
+            self.words.set_len(n + 2);
+        }
+    }
+
     /// An event's head word (and, for a step that does not fit, two more).
     #[inline(always)]
     fn head(&mut self, kind: u16, flags: u16, offset: usize) {
         let step = offset.wrapping_sub(self.last);
         self.last = offset;
-        self.events += 1;
         if step < HEAD_STEP {
             self.word(kind << 12 | flags | step as u16);
         } else {
@@ -154,7 +166,9 @@ impl Tape {
 
     /// Writes one event of the text `text`, at `offset`; `scratch` is what
     /// [`Text::Scratch`] stands for. A container's start is marked complete
-    /// or cut when its end is written ([`close`](Self::close)).
+    /// or cut when its end is written ([`close`](Self::close)). `lane`: the
+    /// event is the fast lane's, whose borrowed texts are all the reply's
+    /// own (not to be told from a constant such as `"NaN"`).
     #[inline(always)]
     pub(crate) fn push(
         &mut self,
@@ -163,6 +177,7 @@ impl Tape {
         ev: Event<'_>,
         offset: usize,
         complete: bool,
+        lane: bool,
     ) {
         self.room();
         let c = if complete { COMPLETE } else { 0 };
@@ -178,9 +193,9 @@ impl Tape {
             }
             Event::EndObject => self.head(END_OBJECT, COMPLETE, offset),
             Event::EndArray => self.head(END_ARRAY, COMPLETE, offset),
-            Event::Key(t) => self.text(KEY, c, offset, t, text, scratch),
-            Event::Str(t) => self.text(STR, c, offset, t, text, scratch),
-            Event::Num(n) => self.text(NUM, c, offset, n.text, text, scratch),
+            Event::Key(t) => self.text(KEY, c, offset, t, text, scratch, lane),
+            Event::Str(t) => self.text(STR, c, offset, t, text, scratch, lane),
+            Event::Num(n) => self.text(NUM, c, offset, n.text, text, scratch, lane),
             Event::Bool(true) => self.head(TRUE, c, offset),
             Event::Bool(false) => self.head(FALSE, c, offset),
             Event::Null => self.head(NULL, c, offset),
@@ -202,6 +217,7 @@ impl Tape {
             ev,
             scan.token_start,
             scan.complete,
+            false,
         );
     }
 
@@ -215,7 +231,6 @@ impl Tape {
             last: self.last,
             open: self.open.clone(),
             error: self.error.clone(),
-            events: self.events,
             prose_at: self.prose_at,
             truncated: self.truncated,
             cut: self.cut,
@@ -231,7 +246,6 @@ impl Tape {
         self.last = mark.last;
         self.open = mark.open;
         self.error = mark.error;
-        self.events = mark.events;
         self.prose_at = mark.prose_at;
         self.truncated = mark.truncated;
         self.cut = mark.cut;
@@ -264,13 +278,33 @@ impl Tape {
     }
 
     #[inline(always)]
-    fn text(&mut self, kind: u16, c: u16, offset: usize, t: Text<'_>, text: &str, scratch: &str) {
+    #[allow(clippy::too_many_arguments)]
+    fn text(
+        &mut self,
+        kind: u16,
+        c: u16,
+        offset: usize,
+        t: Text<'_>,
+        text: &str,
+        scratch: &str,
+        lane: bool,
+    ) {
         if let Text::Borrowed(s) = t {
             // Borrowed from the reply itself (not a constant such as
-            // `"NaN"`): kept as a span.
+            // `"NaN"`): kept as a span. The lane borrows only the reply.
             let at = (s.as_ptr() as usize).wrapping_sub(text.as_ptr() as usize);
-            if at <= text.len() && s.len() <= text.len() - at {
+            let within = at <= text.len() && s.len() <= text.len() - at;
+            debug_assert!(within || !lane);
+            if lane || within {
                 let lead = at.wrapping_sub(offset);
+                let step = offset.wrapping_sub(self.last);
+                if step < HEAD_STEP && lead < 4 && s.len() < (1 << 14) - 1 {
+                    // The common case: both words at once.
+                    self.last = offset;
+                    let head = kind << 12 | c | step as u16;
+                    self.two(head, (lead as u16) << 14 | s.len() as u16);
+                    return;
+                }
                 self.head(kind, c, offset);
                 if lead < 4 && s.len() < (1 << 14) - 1 {
                     self.word((lead as u16) << 14 | s.len() as u16);
@@ -322,6 +356,23 @@ impl Tape {
     }
 }
 
+impl<'de> super::fast::Sink<'de> for Tape {
+    type Out = ();
+    const AT_ONCE: bool = true;
+
+    /// Written at once, where the lane read it: what [`Tape::event`]
+    /// writes, knowing that the lane's events are complete and inside a
+    /// container (no top-level prose).
+    #[inline(always)]
+    fn emit(&mut self, scan: &Scanner<'de>, ev: Event<'de>) {
+        debug_assert!(scan.complete && !scan.prose_root());
+        if let Event::EndObject | Event::EndArray = ev {
+            self.close(!scan.cut_close, scan.roots_close);
+        }
+        self.push(scan.text, &scan.scratch, ev, scan.token_start, true, true);
+    }
+}
+
 /// Where a tape was (see [`Tape::mark`]).
 #[cfg_attr(not(test), allow(dead_code))]
 pub(crate) struct TapeMark {
@@ -330,7 +381,6 @@ pub(crate) struct TapeMark {
     last: usize,
     open: Vec<u32>,
     error: Option<Error>,
-    events: usize,
     prose_at: Option<usize>,
     truncated: bool,
     cut: bool,
@@ -376,8 +426,7 @@ impl<'de> Scanner<'de> {
             // each written at once (no repair, nothing cut, nothing held).
             if lane && self.pending.is_none() {
                 self.complete = true;
-                if let Some(ev) = self.fast() {
-                    tape.event(self, ev);
+                if self.fast_into(tape).is_some() {
                     continue;
                 }
             }
@@ -482,16 +531,16 @@ impl<'t, 'de> Cursor<'t, 'de> {
         if self.peeked {
             return None;
         }
-        let words = &self.tape.words[..];
         let at = self.at.word;
-        let head = *words.get(at)?;
-        let want = kind << 12 | COMPLETE;
-        if head & (0xF000 | COMPLETE | OWNED) != want || head & HEAD_STEP as u16 == HEAD_STEP as u16
-        {
+        // A text's head is always followed by its span word.
+        let &[head, w] = self.tape.words.get(at..at + 2)? else {
             return None;
-        }
-        let w = *words.get(at + 1)?;
-        if w == WIDE {
+        };
+        let want = kind << 12 | COMPLETE;
+        if head & (0xF000 | COMPLETE | OWNED) != want
+            || head & HEAD_STEP as u16 == HEAD_STEP as u16
+            || w == WIDE
+        {
             return None;
         }
         let offset = self.at.offset + usize::from(head & HEAD_STEP as u16);
@@ -530,6 +579,73 @@ impl<'t, 'de> Cursor<'t, 'de> {
             text: Text::Borrowed(s),
             value: number_value(s),
         })
+    }
+
+    /// Where the next value starts, when it is complete and nothing is
+    /// peeked: the value's first event (an opener, a string, a number or a
+    /// literal, complete), left in place.
+    #[inline(always)]
+    pub(crate) fn complete_value_at(&self) -> Option<usize> {
+        if self.peeked {
+            return None;
+        }
+        let head = *self.tape.words.get(self.at.word)?;
+        let step = head & HEAD_STEP as u16;
+        let value = matches!(
+            head >> 12,
+            START_OBJECT | START_ARRAY | STR | NUM | TRUE | FALSE | NULL
+        );
+        if !value || head & COMPLETE == 0 || step == HEAD_STEP as u16 {
+            return None;
+        }
+        Some(self.at.offset + usize::from(step))
+    }
+
+    /// The next event when it is a complete object's start (or, `array`,
+    /// an array's): taken.
+    #[inline(always)]
+    pub(crate) fn take_open(&mut self, array: bool) -> bool {
+        if self.peeked {
+            return false;
+        }
+        let Some(&head) = self.tape.words.get(self.at.word) else {
+            return false;
+        };
+        let kind = if array { START_ARRAY } else { START_OBJECT };
+        if head & (0xF000 | COMPLETE) != kind << 12 | COMPLETE
+            || head & HEAD_STEP as u16 == HEAD_STEP as u16
+        {
+            return false;
+        }
+        let offset = self.at.offset + usize::from(head & HEAD_STEP as u16);
+        self.offset = offset;
+        self.complete = true;
+        self.last = self.at.word;
+        self.at.word += 1;
+        self.at.offset = offset;
+        self.depth += 1;
+        true
+    }
+
+    /// The next event when it is `null` (complete or not): taken.
+    #[inline(always)]
+    pub(crate) fn take_null(&mut self) -> bool {
+        if self.peeked {
+            return false;
+        }
+        let Some(&head) = self.tape.words.get(self.at.word) else {
+            return false;
+        };
+        if head >> 12 != NULL || head & HEAD_STEP as u16 == HEAD_STEP as u16 {
+            return false;
+        }
+        let offset = self.at.offset + usize::from(head & HEAD_STEP as u16);
+        self.offset = offset;
+        self.complete = head & COMPLETE != 0;
+        self.last = self.at.word;
+        self.at.word += 1;
+        self.at.offset = offset;
+        true
     }
 
     /// The next event when it is a complete `true` or `false`: taken.
