@@ -447,9 +447,32 @@ pub(crate) fn prose(
 ) -> Candidates {
     let mut out = Candidates::default();
     if which.balanced || which.trailing {
-        balanced(text, body, which, skip, &mut out);
+        balanced(text, body.clone(), which, skip, &mut out);
     }
+    in_quotes(text, body, &mut out.balanced);
     out
+}
+
+/// Leaves out the balanced spans inside a quoted phrase of the prose: after
+/// an odd number of `"` since the body's start, with one more `"` after the
+/// span (`The answer is "see [] here"`: the `[]` is words of the string, not
+/// a value). The quotes (not those after a backslash) are counted once over
+/// the whole body.
+fn in_quotes(text: &str, body: Range<usize>, spans: &mut Vec<Span>) {
+    let b = text.as_bytes();
+    let Some(last) = memchr::memrchr(b'"', &b[body.clone()]).map(|k| body.start + k) else {
+        return;
+    };
+    let (mut at, mut quotes) = (body.start, 0usize);
+    spans.retain(|s| {
+        let r = s.range();
+        let from = at;
+        quotes += memchr::memchr_iter(b'"', &b[from..r.start.max(from)])
+            .filter(|&k| k == 0 || b[from + k - 1] != b'\\')
+            .count();
+        at = at.max(r.start);
+        quotes % 2 == 0 || last < r.end
+    });
 }
 
 /// Fenced blocks: ```` ```lang ```` … ```` ``` ````, or an opening fence left

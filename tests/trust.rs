@@ -1828,3 +1828,30 @@ fn a_fence_inside_the_opening_value_is_part_of_it() {
         }
     );
 }
+
+/// Brackets inside a quoted phrase of the prose are words of that phrase,
+/// not a value (found by the generated-documents property test: `The answer
+/// is "1[]…"` read as `[]`). Quotes before a value that close before it
+/// leave it a value.
+#[test]
+fn brackets_in_a_quoted_phrase_are_no_value() {
+    for reply in [
+        "The answer is \"see [] here\"",
+        "The answer is \"a {} b\"",
+        "The answer is \"1[]\u{a0}}\\u0000e \u{a0}te\u{feff}\"",
+    ] {
+        let e = from_llm_str::<Value>(reply).unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::NoJson, "{reply}: {e}");
+    }
+    for (reply, want) in [
+        ("Here is \"the data\": {\"a\": 1}", json!({"a": 1})),
+        ("The key \"a\" maps to [1, 2]", json!([1, 2])),
+        (
+            "He said \"use [1, 2]\" and left. Then {\"b\": 2}",
+            json!({"b": 2}),
+        ),
+        ("Escaped \"a \\\" b\" then [3, 4] and \"c\"", json!([3, 4])),
+    ] {
+        assert_eq!(from_llm_str::<Value>(reply).unwrap(), want, "{reply}");
+    }
+}
