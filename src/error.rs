@@ -247,7 +247,8 @@ impl Message {
 /// What a restarted decode reads differently, learned from an earlier try.
 /// A hint is about a kind of place, not one offset, so a reply with a
 /// hundred `"N/A"` scores or `userName` keys is read again once, not a
-/// hundred times.
+/// hundred times; all but [`Hint::Coerce`], whose place only serde knows
+/// the type of.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) enum Hint {
     /// The placeholder `text` (`"n/a"`, trimmed and lowercased) where an
