@@ -96,6 +96,12 @@ fn reread<R>(mut read: impl FnMut(&[Hint]) -> Result<R>) -> Result<R> {
                 Some(hint) if !hints.contains(hint) => hints.push(hint.clone()),
                 _ => return Err(e),
             },
+            Err(e)
+                if e.hint()
+                    .is_some_and(|h| matches!(h, Hint::Coerce { .. }) && !hints.contains(h)) =>
+            {
+                return Err(e.out_of_restarts(MAX_RESTARTS));
+            }
             result => return result,
         }
     }

@@ -419,6 +419,20 @@ impl Error {
         self
     }
 
+    /// An error whose hint could not be followed: the decode had read its
+    /// candidate again `times` times already. Said in the message, so a
+    /// value a plain struct would take is not a mystery.
+    #[cold]
+    pub(crate) fn out_of_restarts(mut self, times: usize) -> Error {
+        let text = format!(
+            "{} (not read again as the kind wanted: the decode already read the reply {times} times for other values)",
+            self.inner.message.as_str()
+        );
+        self.inner.message = Message::Text(text);
+        self.inner.hint = None;
+        self
+    }
+
     /// The restart hint, if this error carries a confirmed one.
     pub(crate) fn hint(&self) -> Option<&Hint> {
         match &self.inner.hint {

@@ -379,3 +379,27 @@ fn values_inside_a_call_are_coerced_as_a_structs_are() {
     let e = serde_llm::from_llm_str::<ToolCall>("[1, 2]").unwrap_err();
     assert_eq!(e.kind(), ErrorKind::NoJson);
 }
+
+/// Each value serde refuses in a call is read again once, up to 64 per
+/// reply: past that the error says why a value a struct takes was not.
+#[test]
+fn values_read_again_past_the_limit_say_so() {
+    let call = |i: usize| format!(r#"{{"tool": "search", "query": "q{i}", "max_results": "{i}"}}"#);
+    let list = |n: usize| format!("[{}]", (0..n).map(call).collect::<Vec<_>>().join(", "));
+    let got = serde_llm::from_llm_str::<Vec<ToolCall>>(&list(64)).unwrap();
+    assert_eq!(got.len(), 64);
+    assert_eq!(
+        got[63],
+        ToolCall::Search {
+            query: "q63".into(),
+            max_results: 63
+        }
+    );
+    let e = serde_llm::from_llm_str::<Vec<ToolCall>>(&list(70)).unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::Data);
+    assert_eq!(e.path(), "$[64].max_results");
+    assert_eq!(
+        e.message(),
+        r#"invalid type: string "64", expected u32 (not read again as the kind wanted: the decode already read the reply 64 times for other values)"#
+    );
+}
