@@ -617,14 +617,21 @@ impl<'t, 'de> Cursor<'t, 'de> {
         {
             return false;
         }
+        self.step_past(head, true);
+        self.depth += 1;
+        true
+    }
+
+    /// Moves past the one-word event `head` (its step fits the head word),
+    /// as `complete`: what each `take_` does once it knows the event.
+    #[inline(always)]
+    fn step_past(&mut self, head: u16, complete: bool) {
         let offset = self.at.offset + usize::from(head & HEAD_STEP as u16);
         self.offset = offset;
-        self.complete = true;
+        self.complete = complete;
         self.last = self.at.word;
         self.at.word += 1;
         self.at.offset = offset;
-        self.depth += 1;
-        true
     }
 
     /// The next event when it is `null` (complete or not): taken.
@@ -639,12 +646,7 @@ impl<'t, 'de> Cursor<'t, 'de> {
         if head >> 12 != NULL || head & HEAD_STEP as u16 == HEAD_STEP as u16 {
             return false;
         }
-        let offset = self.at.offset + usize::from(head & HEAD_STEP as u16);
-        self.offset = offset;
-        self.complete = head & COMPLETE != 0;
-        self.last = self.at.word;
-        self.at.word += 1;
-        self.at.offset = offset;
+        self.step_past(head, head & COMPLETE != 0);
         true
     }
 
@@ -663,12 +665,7 @@ impl<'t, 'de> Cursor<'t, 'de> {
         if head & HEAD_STEP as u16 == HEAD_STEP as u16 {
             return None;
         }
-        let offset = self.at.offset + usize::from(head & HEAD_STEP as u16);
-        self.offset = offset;
-        self.complete = true;
-        self.last = self.at.word;
-        self.at.word += 1;
-        self.at.offset = offset;
+        self.step_past(head, true);
         Some(b)
     }
 
@@ -686,12 +683,7 @@ impl<'t, 'de> Cursor<'t, 'de> {
         if head >> 12 != kind || head & HEAD_STEP as u16 == HEAD_STEP as u16 {
             return false;
         }
-        let offset = self.at.offset + usize::from(head & HEAD_STEP as u16);
-        self.offset = offset;
-        self.complete = true;
-        self.last = self.at.word;
-        self.at.word += 1;
-        self.at.offset = offset;
+        self.step_past(head, true);
         self.depth -= 1;
         true
     }
