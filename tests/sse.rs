@@ -241,7 +241,7 @@ where
     for fragment in &stream.fragments {
         text.push_str(fragment);
         let deltas = dec
-            .push(fragment)
+            .push_deltas(fragment)
             .unwrap_or_else(|e| panic!("{}: push after {text:?}: {e}", stream.key));
         log.push_str(&format!("> {}\n", Value::from(&fragment[..])));
         for d in &deltas {
@@ -249,12 +249,12 @@ where
             log.push('\n');
             d.apply(&mut built);
         }
-        assert_eq!(&built, dec.value(), "deltas after {text:?}");
+        assert_eq!(Some(&built), dec.value(), "deltas after {text:?}");
         let want = from_llm_str_partial::<T>(&text).expect("the one-shot partial view");
         assert_eq!(dec.view(), &want, "view after {text:?}");
     }
     assert_eq!(dec.text(), text);
-    let untyped = dec.value().clone();
+    let untyped = dec.value().expect("kept").clone();
     let value = dec.finish().expect("finish");
     let once = from_llm_str::<T>(&text).expect("the one-shot decode");
     assert_eq!(value, once, "finish and the one-shot decode of {text:?}");

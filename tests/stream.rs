@@ -14,7 +14,8 @@ use serde::de::DeserializeOwned;
 use serde::Deserialize;
 use serde_json::Value;
 use serde_llm::{
-    from_llm_str_partial, Allow, Decoder, ErrorKind, Partial, Path, StreamDecoder, View,
+    from_llm_str, from_llm_str_partial, Allow, Decoder, ErrorKind, Partial, Path, StreamDecoder,
+    View,
 };
 
 #[derive(Debug, Deserialize, Partial, PartialEq)]
@@ -88,18 +89,33 @@ where
             .decode::<Value>(text)
             .unwrap_or(Value::Null)
     };
+    // Two decoders side by side: one that keeps the untyped view and the
+    // deltas, and one that shows only the typed view (it builds neither).
     let mut dec = decoder.stream::<T>();
+    let mut typed = decoder.stream::<T>();
     let mut built = Value::Null;
     let mut from = 0;
     for &to in cuts.iter().chain([&text.len()]) {
-        let got = dec.push(&text.as_bytes()[from..to]);
+        let got = dec.push_deltas(&text.as_bytes()[from..to]);
+        let got_typed = typed.push(&text.as_bytes()[from..to]);
         from = to;
         let mut end = to;
         while !text.is_char_boundary(end) {
             end -= 1;
         }
         let prefix = &text[..end];
-        match (decoder.decode_partial::<T>(prefix), got) {
+        let want = decoder.decode_partial::<T>(prefix);
+        match (&want, got_typed) {
+            (Ok(want), Ok(())) => {
+                assert_eq!(typed.view(), want, "typed-only view after {prefix:?}")
+            }
+            (Err(want), Err(e)) => assert_eq!(e.to_string(), want.to_string(), "{prefix:?}"),
+            (want, got) => {
+                panic!("{prefix:?}: the one-shot gives {want:?}, the typed-only stream {got:?}")
+            }
+        }
+        assert_eq!(typed.value(), None, "no untyped view kept");
+        match (want, got) {
             (Ok(want), Ok(deltas)) => {
                 assert_eq!(dec.view(), &want, "view after {prefix:?}");
                 for d in &deltas {
@@ -107,7 +123,7 @@ where
                 }
                 assert_eq!(
                     dec.value(),
-                    &untyped(prefix),
+                    Some(&untyped(prefix)),
                     "untyped view after {prefix:?}"
                 );
             }
@@ -118,13 +134,15 @@ where
             }
             (want, got) => panic!("{prefix:?}: the one-shot gives {want:?}, the stream {got:?}"),
         }
-        assert_eq!(&built, dec.value(), "deltas after {prefix:?}");
+        assert_eq!(Some(&built), dec.value(), "deltas after {prefix:?}");
     }
     let want = decoder.decode::<T>(text);
-    match (dec.finish(), want) {
-        (Ok(a), Ok(b)) => assert_eq!(a, b, "{text:?}"),
-        (Err(a), Err(b)) => assert_eq!(a.to_string(), b.to_string(), "{text:?}"),
-        (a, b) => panic!("{text:?}: finish gives {a:?}, the one-shot {b:?}"),
+    for got in [dec.finish(), typed.finish()] {
+        match (got, &want) {
+            (Ok(a), Ok(b)) => assert_eq!(&a, b, "{text:?}"),
+            (Err(a), Err(b)) => assert_eq!(a.to_string(), b.to_string(), "{text:?}"),
+            (a, b) => panic!("{text:?}: finish gives {a:?}, the one-shot {b:?}"),
+        }
     }
 }
 
@@ -894,9 +912,9 @@ fn errors_are_the_one_shot_errors() {
         replay::<Value>("[1e400, 2]", cuts);
     }
     let mut dec = StreamDecoder::<Value>::new();
-    dec.push("[").unwrap();
-    let _ = dec.push("1e400, 2]");
-    assert_ne!(dec.value(), &serde_json::json!([null, 2]));
+    dec.push_deltas("[").unwrap();
+    let _ = dec.push_deltas("1e400, 2]");
+    assert_ne!(dec.value(), Some(&serde_json::json!([null, 2])));
 }
 
 /// The recorded model replies the examples decode (fenced, prose around,
@@ -1144,9 +1162,9 @@ fn nothing_shows_from_inside_an_open_reasoning_block() {
     );
     let mut dec = StreamDecoder::<X>::new();
     for piece in thinking.as_bytes().chunks(3) {
-        assert!(dec.push(piece).unwrap().is_empty());
+        assert!(dec.push_deltas(piece).unwrap().is_empty());
         assert_eq!(dec.view(), &None);
-        assert_eq!(dec.value(), &Value::Null);
+        assert_eq!(dec.value(), Some(&Value::Null));
     }
     // Never closed: the finished reply is read from the block.
     assert_eq!(dec.finish().unwrap(), X { x: 1, y: 1 });
@@ -1312,12 +1330,12 @@ fn a_completed_call_is_taken_typed_mid_stream() {
         };
         for cut in 0..=text.len() {
             let mut dec = StreamDecoder::<Calls>::new();
-            dec.push(&text.as_bytes()[..cut]).unwrap();
+            dec.push_deltas(&text.as_bytes()[..cut]).unwrap();
             check(&dec, cut);
         }
         let mut dec = StreamDecoder::<Calls>::new();
         for (i, b) in text.bytes().enumerate() {
-            dec.push([b]).unwrap();
+            dec.push_deltas([b]).unwrap();
             check(&dec, i + 1);
         }
     }
@@ -1340,11 +1358,11 @@ fn a_completed_part_is_exact_or_an_error() {
     }
     let text = r#"{"items": [{"id": 123456789012345678901234567}, {"id": 1"#;
     let mut dec = StreamDecoder::<Bigs>::new();
-    dec.push(text).unwrap();
+    dec.push_deltas(text).unwrap();
     let path = Path::root().key("items").index(0);
     let e = dec.complete_at::<Big>(&path).unwrap().unwrap_err();
     assert_eq!(e.kind(), ErrorKind::Number, "{e}");
-    dec.push("}]}").unwrap();
+    dec.push_deltas("}]}").unwrap();
     assert_eq!(
         dec.finish().unwrap().items[0].id,
         123456789012345678901234567
@@ -1356,7 +1374,7 @@ fn a_completed_part_is_exact_or_an_error() {
         steps: Vec<Step>,
     }
     let mut dec = StreamDecoder::<Doc>::new();
-    dec.push(r#"{"steps": [{"n": "3", "text": "mix"}, {"n": 4, "te"#)
+    dec.push_deltas(r#"{"steps": [{"n": "3", "text": "mix"}, {"n": 4, "te"#)
         .unwrap();
     let step: Step = dec
         .complete_at(&Path::root().key("steps").index(0))
@@ -1406,5 +1424,60 @@ fn a_bracketed_aside_in_the_intro_shows_nothing() {
             dec.finish().map_err(|e| e.to_string()),
             want.map_err(|e| e.to_string())
         );
+    }
+}
+
+/// Deltas asked for late: a decoder pushed with `push` (only the typed view
+/// kept), then with `push_deltas`, reads the text so far again once, and its
+/// first deltas build the untyped view from nothing; a `push` between two
+/// `push_deltas` owes its deltas to the next. At every split of the replies,
+/// the deltas build the untyped decode of the text, and the views are a
+/// decode's.
+#[test]
+fn deltas_asked_for_late_build_the_whole_view() {
+    let untyped = |text: &str| {
+        if in_open_block(text) {
+            return Value::Null;
+        }
+        Decoder::new()
+            .allow_partial(Allow::STR | Allow::ARR | Allow::OBJ)
+            .decode::<Value>(text)
+            .unwrap_or(Value::Null)
+    };
+    for text in replies() {
+        for i in (0..=text.len()).filter(|i| text.is_char_boundary(*i)) {
+            let j = (i + (text.len() - i) / 2).min(text.len());
+            let j = (j..=text.len())
+                .find(|j| text.is_char_boundary(*j))
+                .unwrap();
+            // push, push_deltas, push, push_deltas.
+            let mut dec = StreamDecoder::<Recipe>::new();
+            let mut built = Value::Null;
+            let h = (0..=i / 2)
+                .rev()
+                .find(|h| text.is_char_boundary(*h))
+                .unwrap();
+            let pieces = [&text[..h], &text[h..i], &text[i..j], &text[j..]];
+            for (k, piece) in pieces.iter().enumerate() {
+                let so_far = &text[..pieces[..=k].iter().map(|p| p.len()).sum::<usize>()];
+                let want = from_llm_str_partial::<Recipe>(so_far);
+                if k % 2 == 0 {
+                    let got = dec.push(piece);
+                    assert_eq!(got.is_ok(), want.is_ok(), "{so_far:?}");
+                    assert_eq!(dec.value().is_some(), k > 0, "{so_far:?}");
+                } else if let Ok(deltas) = dec.push_deltas(piece) {
+                    deltas.iter().for_each(|d| d.apply(&mut built));
+                    assert_eq!(dec.value(), Some(&built), "deltas after {so_far:?}");
+                    assert_eq!(built, untyped(so_far), "untyped view after {so_far:?}");
+                }
+                if let Ok(want) = want {
+                    assert_eq!(dec.view(), &want, "view after {so_far:?}");
+                }
+            }
+            assert_eq!(
+                dec.finish().map_err(|e| e.to_string()),
+                from_llm_str::<Recipe>(&text).map_err(|e| e.to_string())
+            );
+        }
     }
 }

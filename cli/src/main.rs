@@ -758,7 +758,7 @@ fn stream(args: &StreamArgs) -> Result<(), Failure> {
             Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
             Err(e) => return Err(Failure::msg(format!("cannot read {name}: {e}"))),
         };
-        let deltas = match decoder.push(&buf[..n]) {
+        let deltas = match decoder.push_deltas(&buf[..n]) {
             Ok(deltas) => deltas,
             // No later chunk makes the reply UTF-8: `repair` would refuse it.
             Err(e) if e.kind() == ErrorKind::InvalidUtf8 => return Err(Failure::msg(describe(&e))),
@@ -777,9 +777,13 @@ fn stream(args: &StreamArgs) -> Result<(), Failure> {
                     _ => None,
                 };
             }
-        } else if decoder.value() != last.as_ref().unwrap_or(&Value::Null) {
-            write_line(&mut out, decoder.value().to_string().as_bytes())?;
-            last = Some(decoder.value().clone());
+        } else {
+            // (Kept: this decoder pushes with deltas.)
+            let value = decoder.value().unwrap_or(&Value::Null);
+            if value != last.as_ref().unwrap_or(&Value::Null) {
+                write_line(&mut out, value.to_string().as_bytes())?;
+                last = Some(value.clone());
+            }
         }
     }
     // The text the report's offsets count in, kept only when it is shown.

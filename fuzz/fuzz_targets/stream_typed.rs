@@ -3,7 +3,9 @@
 //! partial string, an untyped member): after every push the typed view is
 //! `from_llm_str_partial` of the text so far (the stream's central
 //! property), and `finish()` is `from_llm_str` of the whole (the same value,
-//! or an error for both). Never a panic.
+//! or an error for both). Never a panic. Two decoders run side by side: one
+//! that shows only the typed view (`push`) and one that keeps the deltas
+//! too (`push_deltas`).
 //!
 //! The input is cut into chunks as in the `stream` target: the first byte's
 //! low 3 bits say how many chunk lengths follow (0 to 7 bytes, each 0 to
@@ -66,7 +68,9 @@ fuzz_target!(|data: &[u8]| {
         return;
     };
     let decoder = Decoder::new();
+    // One decoder shows only the typed view; the other keeps the deltas too.
     let mut dec = StreamDecoder::<Turn>::new();
+    let mut full = StreamDecoder::<Turn>::new();
     let mut at = 0;
     for push in 0..MAX_PUSHES {
         let end = match lens.get(push % lens.len().max(1)) {
@@ -74,24 +78,38 @@ fuzz_target!(|data: &[u8]| {
             _ => reply.len(),
         };
         let pushed = dec.push(&reply.as_bytes()[at..end]);
+        let pushed_full = full.push_deltas(&reply.as_bytes()[at..end]).map(|_| ());
         at = end;
         let mut cut = at;
         while !reply.is_char_boundary(cut) {
             cut -= 1;
         }
         let prefix = &reply[..cut];
-        match (pushed, decoder.decode_partial::<Turn>(prefix)) {
-            (Ok(_), Ok(want)) => assert_eq!(dec.view(), &want, "the view after {prefix:?}"),
-            (Err(_), Err(_)) => {}
-            (got, want) => panic!("after {prefix:?}: the stream gave {got:?}, a decode {want:?}"),
+        let want = decoder.decode_partial::<Turn>(prefix);
+        for (got, view) in [(pushed, dec.view()), (pushed_full, full.view())] {
+            match (got, &want) {
+                (Ok(()), Ok(want)) => assert_eq!(view, want, "the view after {prefix:?}"),
+                (Err(_), Err(_)) => {}
+                (got, want) => {
+                    panic!("after {prefix:?}: the stream gave {got:?}, a decode {want:?}")
+                }
+            }
         }
         if at == reply.len() {
             break;
         }
     }
-    match (dec.finish(), serde_llm::from_llm_str::<Turn>(reply)) {
-        (Ok(s), Ok(w)) => assert_eq!(s, w, "finish() differs from a one-shot decode of {reply:?}"),
-        (Err(_), Err(_)) => {}
-        (s, w) => panic!("finish() gave {s:?}, a one-shot decode of {reply:?} gave {w:?}"),
+    let whole = serde_llm::from_llm_str::<Turn>(reply);
+    for streamed in [dec.finish(), full.finish()] {
+        match (streamed, &whole) {
+            (Ok(s), Ok(w)) => {
+                assert_eq!(
+                    &s, w,
+                    "finish() differs from a one-shot decode of {reply:?}"
+                )
+            }
+            (Err(_), Err(_)) => {}
+            (s, w) => panic!("finish() gave {s:?}, a one-shot decode of {reply:?} gave {w:?}"),
+        }
     }
 });

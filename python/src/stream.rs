@@ -299,7 +299,7 @@ impl StreamParser {
             )));
         };
         let got = match &mut self.source {
-            Source::Untyped(dec) => dec.push(bytes),
+            Source::Untyped(dec) => dec.push_deltas(bytes),
             Source::Schema {
                 stream,
                 shown,

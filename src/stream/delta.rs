@@ -98,7 +98,7 @@ impl serde::Serialize for Path {
 }
 
 /// A change to the untyped view of a streaming reply (see
-/// [`StreamDecoder::push`](crate::StreamDecoder::push)).
+/// [`StreamDecoder::push_deltas`](crate::StreamDecoder::push_deltas)).
 ///
 /// The untyped view is the reply's value as `serde_json::Value` so far, with
 /// objects, arrays and strings shown as far as they have arrived and numbers
@@ -111,8 +111,8 @@ impl serde::Serialize for Path {
 /// use serde_json::{json, Value};
 ///
 /// let mut dec = StreamDecoder::<Value>::new();
-/// let mut deltas = dec.push(r#"{"name": "Ad"#)?;
-/// deltas.extend(dec.push(r#"a", "n": 2}"#)?);
+/// let mut deltas = dec.push_deltas(r#"{"name": "Ad"#)?;
+/// deltas.extend(dec.push_deltas(r#"a", "n": 2}"#)?);
 /// assert_eq!(deltas, [
 ///     Delta::Started { path: Path::root(), value: json!({}) },
 ///     Delta::Started { path: Path::root().key("name"), value: json!("") },

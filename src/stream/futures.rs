@@ -18,7 +18,7 @@ use crate::report::Report;
 /// `E` is the source's error, such as `std::io::Error`), and a
 /// [`StreamDecoder<T>`], and is itself a [`Stream`] with one item per chunk:
 /// the [`Delta`]s that chunk made (what
-/// [`StreamDecoder::push`] returns), or the error, wrapped in [`StreamError`].
+/// [`StreamDecoder::push_deltas`] returns), or the error, wrapped in [`StreamError`].
 ///
 /// [`decoder`](Self::decoder) gives the decoder between items, for its
 /// [`view`](StreamDecoder::view) and [`value`](StreamDecoder::value); when
@@ -27,7 +27,7 @@ use crate::report::Report;
 ///
 /// An error from the source is passed on as [`StreamError::Source`], and a
 /// chunk the decoder refuses as [`StreamError::Decode`] (its deltas come
-/// with the next chunk it takes, see [`StreamDecoder::push`]); either way the
+/// with the next chunk it takes, see [`StreamDecoder::push_deltas`]); either way the
 /// next poll goes on with the source's next chunk, if it has one. The stream
 /// ends when the source ends.
 ///
@@ -162,7 +162,7 @@ where
             }
             Poll::Ready(Some(Err(e))) => Some(Err(StreamError::Source(e))),
             Poll::Ready(Some(Ok(chunk))) => {
-                Some(this.decoder.push(chunk).map_err(StreamError::Decode))
+                Some(this.decoder.push_deltas(chunk).map_err(StreamError::Decode))
             }
         };
         Poll::Ready(item)

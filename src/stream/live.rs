@@ -244,6 +244,11 @@ pub(super) struct Live<V> {
     /// no typed updates, and a container's `Completed` delta carries an
     /// empty container of its kind, not a copy of it.
     lean: bool,
+    /// The untyped view and the deltas are kept. A stream that shows only
+    /// the typed view builds them while the value is locked onto (the
+    /// stream decoder compares the untyped view with a decode's) and drops
+    /// them afterwards ([`Live::typed_only`]).
+    untyped: bool,
     /// Buffers kept from one part read to the next: the part's text and
     /// its levels.
     syn: String,
@@ -287,6 +292,7 @@ impl<V: DeserializeOwned + View> Live<V> {
             failed: false,
             typed: false,
             lean,
+            untyped: true,
             syn: String::new(),
             levels: Vec::new(),
         };
@@ -304,6 +310,14 @@ impl<V: DeserializeOwned + View> Live<V> {
         }
         live.typed = !lean;
         Some((live, status))
+    }
+
+    /// From here on, only the typed view is kept: the untyped view and the
+    /// deltas are dropped and no longer built.
+    pub(super) fn typed_only(&mut self) {
+        self.untyped = false;
+        self.value = Value::Null;
+        self.deltas = Vec::new();
     }
 
     /// A cut string that a decode of the text so far ends early (see
@@ -386,7 +400,9 @@ impl<V: DeserializeOwned + View> Live<V> {
         // whitespace at the end.
         self.now = end - (s.decoded.len() - new);
         s.visible = new;
-        if !s.untyped && (s.member || s.content) {
+        if !self.untyped {
+            // Only the typed view is kept.
+        } else if !s.untyped && (s.member || s.content) {
             s.untyped = true;
             let v = Value::String(s.decoded[..new].to_owned());
             self.set(&s.path, v.clone());
@@ -1073,12 +1089,14 @@ impl<V: DeserializeOwned + View> Sink for Live<V> {
         };
         let root = self.frames.is_empty();
         let path = self.child_path();
-        self.set(&path, empty.clone());
+        if self.untyped {
+            self.set(&path, empty.clone());
+            self.deltas.push(Delta::Started {
+                path: path.clone(),
+                value: empty,
+            });
+        }
         self.grow_untyped();
-        self.deltas.push(Delta::Started {
-            path: path.clone(),
-            value: empty,
-        });
         let mut frame = Frame {
             array,
             path: path.clone(),
@@ -1142,16 +1160,18 @@ impl<V: DeserializeOwned + View> Sink for Live<V> {
         self.now = end;
         let frame = self.frames.pop().expect("a container is open");
         self.member_done(end);
-        let value = match (self.lean, frame.array) {
-            // What the deltas before it built: the caller has it.
-            (true, true) => Value::Array(Vec::new()),
-            (true, false) => Value::Object(serde_json::Map::new()),
-            (false, _) => self.slot(&frame.path).cloned().unwrap_or(Value::Null),
-        };
-        self.deltas.push(Delta::Completed {
-            path: frame.path.clone(),
-            value,
-        });
+        if self.untyped {
+            let value = match (self.lean, frame.array) {
+                // What the deltas before it built: the caller has it.
+                (true, true) => Value::Array(Vec::new()),
+                (true, false) => Value::Object(serde_json::Map::new()),
+                (false, _) => self.slot(&frame.path).cloned().unwrap_or(Value::Null),
+            };
+            self.deltas.push(Delta::Completed {
+                path: frame.path.clone(),
+                value,
+            });
+        }
         if !self.frames.is_empty() {
             self.path.pop();
         }
@@ -1190,10 +1210,12 @@ impl<V: DeserializeOwned + View> Sink for Live<V> {
             self.failed = true;
             return;
         };
-        let path = self.child_path();
-        self.set(&path, value.clone());
+        if self.untyped {
+            let path = self.child_path();
+            self.set(&path, value.clone());
+            self.deltas.push(Delta::Completed { path, value });
+        }
         self.grow_untyped();
-        self.deltas.push(Delta::Completed { path, value });
         if self.completed_in(text) {
             self.typed_part(text, span, true, false);
         }
@@ -1203,7 +1225,7 @@ impl<V: DeserializeOwned + View> Sink for Live<V> {
         self.now = at + 1;
         let path = self.child_path();
         let member = self.frames.last().is_some_and(|f| !f.array);
-        if member {
+        if member && self.untyped {
             self.set(&path, Value::String(String::new()));
             self.deltas.push(Delta::Started {
                 path: path.clone(),
@@ -1261,12 +1283,18 @@ impl<V: DeserializeOwned + View> Sink for Live<V> {
         };
         self.member_done(end);
         // The untyped view (its path as the string had it), then the typed.
+        if !s.untyped {
+            self.grow_untyped();
+        }
+        if !self.untyped {
+            self.typed_string_end(text, end, &s);
+            return;
+        }
         if s.untyped {
             if let Some(Value::String(v)) = self.slot(&s.path) {
                 v.push_str(&s.decoded[s.visible.min(s.decoded.len())..]);
             }
         } else {
-            self.grow_untyped();
             self.set(&s.path, Value::String(s.decoded.clone()));
         }
         self.typed_string_end(text, end, &s);

@@ -2,7 +2,8 @@
 //!
 //! The invariant: after every [`push`](StreamDecoder::push) the typed view is
 //! what [`from_llm_str_partial`](crate::from_llm_str_partial) gives for the
-//! text so far, the untyped view is what the deltas so far build, and
+//! text so far, the untyped view (kept once deltas are asked for) is what
+//! the deltas so far build, and
 //! [`finish`](StreamDecoder::finish) gives what
 //! [`from_llm_str`](crate::from_llm_str) gives for the whole text.
 
@@ -131,10 +132,12 @@ where
 /// # What it guarantees
 ///
 /// After every push, [`view`](Self::view) is what
-/// [`Decoder::decode_partial`] gives for the text so far, and
-/// [`value`](Self::value) is the untyped view (`serde_json::Value`, with
-/// strings, objects and arrays as far as they have arrived and numbers and
-/// literals once complete) that the deltas so far build. [`finish`](Self::finish)
+/// [`Decoder::decode_partial`] gives for the text so far. A decoder pushed
+/// with [`push_deltas`](Self::push_deltas) also keeps the untyped view,
+/// [`value`](Self::value) (`serde_json::Value`, with strings, objects and
+/// arrays as far as they have arrived and numbers and literals once
+/// complete), which the deltas so far build; one pushed only with
+/// [`push`](Self::push) builds neither. [`finish`](Self::finish)
 /// is [`Decoder::decode`] of the whole text. The decoder's options (strict
 /// mode, repairs allowed, partial flags, depth limit) apply throughout.
 ///
@@ -233,6 +236,9 @@ pub struct StreamDecoder<T: Streamable> {
     early: Option<(Option<T::Shown>, Value)>,
     /// Only the untyped view is kept (see [`Self::__untyped_only`]).
     lean: bool,
+    /// The untyped view and the deltas are kept: since the first
+    /// [`push_deltas`](Self::push_deltas).
+    untyped_kept: bool,
     /// The text so far is [`quiet_prose`] up to here, then at most a fence
     /// opener being written ([`opening_fence`]), and both views of it are
     /// nothing: a push that adds more of either changes nothing, and is not
@@ -285,27 +291,91 @@ where
             owed: Vec::new(),
             broken: None,
             lean: false,
+            untyped_kept: false,
             quiet: None,
             _target: PhantomData,
         }
     }
 
     /// Adds the next chunk of the reply (`&str` or bytes, split anywhere)
-    /// and returns what changed in the untyped view.
+    /// and brings the typed view up to date.
     ///
     /// An error is what [`from_llm_str_partial`](crate::from_llm_str_partial)
     /// gives for the text so far (a complete value of the wrong type, invalid
     /// UTF-8); later chunks may still make a value (a later candidate that
-    /// fits). The deltas of a push that fails come with the next push that
-    /// succeeds. Invalid UTF-8 (unless the decoder is
+    /// fits). Invalid UTF-8 (unless the decoder is
     /// [`lossy`](Decoder::lossy)) is final: every later push and `finish`
     /// give that error, as a one-shot decode of the bytes does.
-    pub fn push(&mut self, chunk: impl AsRef<[u8]>) -> Result<Vec<Delta>> {
+    ///
+    /// Once [`push_deltas`](Self::push_deltas) has been called, the untyped
+    /// view is kept too, and the deltas of a `push` come with the next
+    /// `push_deltas`.
+    pub fn push(&mut self, chunk: impl AsRef<[u8]>) -> Result<()> {
+        let deltas = self.advance(chunk.as_ref())?;
+        if self.untyped_kept {
+            self.owed = deltas;
+        }
+        Ok(())
+    }
+
+    /// [`push`](Self::push), and what changed in the untyped view
+    /// ([`value`](Self::value)): the deltas.
+    ///
+    /// The untyped view and the deltas are built only for a decoder that
+    /// asks for them: from the first call of this method on. If text was
+    /// pushed before it, that text is read again once (it costs one decode
+    /// of it), and the deltas returned build the untyped view from
+    /// `Value::Null`. The deltas of a push that fails come with the next push
+    /// that succeeds.
+    ///
+    /// ```
+    /// use serde_llm::{Delta, StreamDecoder};
+    ///
+    /// let mut dec = StreamDecoder::<serde_json::Value>::new();
+    /// let deltas = dec.push_deltas(r#"{"path": "a.txt", "body": "he"#)?;
+    /// assert!(deltas.iter().any(|d| matches!(d, Delta::Completed { path, .. } if path.to_string() == "$.path")));
+    /// let deltas = dec.push_deltas("llo")?;
+    /// assert!(matches!(&deltas[..], [Delta::Appended { text, .. }] if text == "llo"));
+    /// # Ok::<(), serde_llm::Error>(())
+    /// ```
+    pub fn push_deltas(&mut self, chunk: impl AsRef<[u8]>) -> Result<Vec<Delta>> {
+        if !self.untyped_kept {
+            self.keep_untyped();
+        }
+        self.advance(chunk.as_ref())
+    }
+
+    /// From here on the untyped view and the deltas are kept: the text so
+    /// far is read again by a decoder that keeps them, and its deltas are
+    /// owed to the next push (with an error for that text, they are owed
+    /// all the same, and the next push says what it says of the text then).
+    /// Past invalid UTF-8 nothing is read again: every push fails.
+    fn keep_untyped(&mut self) {
+        if self.broken.is_some() {
+            self.untyped_kept = true;
+            return;
+        }
+        let mut fresh = StreamDecoder::<T>::with_decoder(self.decoder.clone());
+        fresh.lean = self.lean;
+        fresh.untyped_kept = true;
+        let mut bytes = std::mem::take(&mut self.text).into_bytes();
+        bytes.append(&mut self.tail);
+        *self = fresh;
+        if !bytes.is_empty() {
+            if let Ok(deltas) = self.advance(&bytes) {
+                self.owed = deltas;
+            }
+        }
+    }
+
+    /// Adds `chunk` and brings the views up to date: the deltas, with
+    /// those owed first.
+    fn advance(&mut self, chunk: &[u8]) -> Result<Vec<Delta>> {
         if self.broken.is_some() {
             return Err(self.invalid_utf8());
         }
         let from = self.text.len();
-        self.append(chunk.as_ref())?;
+        self.append(chunk)?;
         let mut deltas = self.refresh(from)?;
         if !self.owed.is_empty() {
             self.owed.append(&mut deltas);
@@ -341,7 +411,18 @@ where
     }
 
     /// The untyped view: what the deltas so far build from `Value::Null`.
-    pub fn value(&self) -> &Value {
+    /// `None` for a decoder that has not asked for deltas (see
+    /// [`push_deltas`](Self::push_deltas)): one that shows only the typed
+    /// view does not build the untyped one.
+    pub fn value(&self) -> Option<&Value> {
+        if !self.untyped_kept {
+            return None;
+        }
+        Some(self.untyped())
+    }
+
+    /// The untyped view, kept or not.
+    fn untyped(&self) -> &Value {
         match (&self.mode, &self.early) {
             (Mode::Live(_), Some((_, v))) => v,
             (Mode::Live(live), None) => &live.value,
@@ -356,8 +437,17 @@ where
 
     /// Whether the value at `path` in the untyped view is complete (it will
     /// not change any more). `false` for a path not in the view.
+    ///
+    /// # Panics
+    ///
+    /// If the decoder keeps no untyped view: call
+    /// [`push_deltas`](Self::push_deltas) rather than `push`.
     pub fn is_complete(&self, path: &Path) -> bool {
-        get(self.value(), path).is_some()
+        assert!(
+            self.untyped_kept,
+            "StreamDecoder::is_complete needs the untyped view: push with push_deltas"
+        );
+        get(self.untyped(), path).is_some()
             && match &self.mode {
                 Mode::Live(live) => live.is_complete(path, self.done),
                 _ => self.done,
@@ -375,6 +465,11 @@ where
     /// untyped view holds as a float, is an error rather than a rounded
     /// number: take it from [`finish`](Self::finish).
     ///
+    /// # Panics
+    ///
+    /// If the decoder keeps no untyped view: call
+    /// [`push_deltas`](Self::push_deltas) rather than `push`.
+    ///
     /// ```
     /// use serde_llm::{Partial, Path, StreamDecoder};
     ///
@@ -389,7 +484,7 @@ where
     /// struct Turn { #[llm(partial)] calls: Vec<Call> }
     ///
     /// let mut dec = StreamDecoder::<Turn>::new();
-    /// dec.push(r#"{"calls": [{"tool": "search", "query": "rust", "limit": 3}, {"tool": "reply", "te"#)?;
+    /// dec.push_deltas(r#"{"calls": [{"tool": "search", "query": "rust", "limit": 3}, {"tool": "reply", "te"#)?;
     /// let first = Path::root().key("calls").index(0);
     /// let call: Call = dec.complete_at(&first).expect("complete")?;
     /// assert_eq!(call, Call::Search { query: "rust".into(), limit: Some(3) });
@@ -401,7 +496,7 @@ where
         if !self.is_complete(path) {
             return None;
         }
-        let part = get(self.value(), path)?;
+        let part = get(self.untyped(), path)?;
         if inexact(part) {
             return Some(Err(Error::new(
                 ErrorKind::Number,
@@ -502,8 +597,14 @@ where
                                     return Err(e);
                                 }
                             };
-                            let (value, _, _) = self.untyped_view();
-                            delta::diff(&live.value, &value, false, &mut deltas);
+                            let value = match self.untyped_kept {
+                                true => {
+                                    let (value, _, _) = self.untyped_view();
+                                    delta::diff(&live.value, &value, false, &mut deltas);
+                                    value
+                                }
+                                false => Value::Null,
+                            };
                             self.early = Some((view, value));
                         }
                         self.mode = Mode::Live(live);
@@ -672,21 +773,26 @@ where
             Err(e) if e.is_nothing() => None,
             Err(e) => return Err(e),
         };
-        let (value, done, untyped_start) = self.untyped_view();
         let mut deltas = Vec::new();
-        if !self.done || value != self.value {
-            delta::diff(&self.value, &value, done, &mut deltas);
+        // The untyped view, and where its value starts (`None` if not kept:
+        // it is then read only when the stream may lock onto the value).
+        let mut untyped_start = None;
+        if self.untyped_kept {
+            let (value, done, start) = self.untyped_view();
+            if !self.done || value != self.value {
+                delta::diff(&self.value, &value, done, &mut deltas);
+            }
+            self.value = value;
+            self.done = done;
+            untyped_start = Some(start);
         }
-        self.value = value;
-        self.done = done;
         self.mode = Mode::Whole { tried };
         let Some((view, report)) = typed else {
             self.view = None;
             return Ok(deltas);
         };
         let start = report.span.start;
-        let lockable = untyped_start == Some(start)
-            && tried != Some(start)
+        let lockable = tried != Some(start)
             && self.untyped.opts.allow == Allow::STR | Allow::ARR | Allow::OBJ
             && matches!(
                 report.strategy,
@@ -701,10 +807,20 @@ where
                 (Some(b'{'), Shape::Object | Shape::Wrapper | Shape::Any)
                     | (Some(b'['), Shape::Array | Shape::Any)
             );
-        if !lockable {
+        // The untyped view's value must start where the typed one does
+        // (and, to lock on, be what the live path reads).
+        // (Not kept: read here, once per value the stream may lock onto.)
+        let mut read = None;
+        if lockable && untyped_start.is_none() {
+            let (value, _, at) = self.untyped_view();
+            read = Some(value);
+            untyped_start = Some(at);
+        }
+        if !lockable || untyped_start != Some(Some(start)) {
             self.view = view.admitted();
             return Ok(deltas);
         }
+        let untyped_value = read.as_ref().unwrap_or(&self.value);
         if !report.truncated {
             self.view = view.admitted();
             self.mode = Mode::After {
@@ -730,11 +846,14 @@ where
             &self.decoder,
             (fenced, lenient, self.lean),
         ) {
-            Some((mut live, Status::Open)) if live.value == self.value => {
+            Some((mut live, Status::Open)) if live.value == *untyped_value => {
                 // From nothing, the live path's own deltas say more.
                 let own = std::mem::take(&mut live.deltas);
                 if fresh {
                     deltas = own;
+                }
+                if !self.untyped_kept {
+                    live.typed_only();
                 }
                 self.mode = Mode::Live(Box::new(live));
             }

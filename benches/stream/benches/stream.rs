@@ -8,10 +8,12 @@
 //! it arrives in chunks of 16 bytes (split anywhere, even inside a UTF-8
 //! character).
 //!
-//! - `stream/a_push_deltas`: a `StreamDecoder` fed every chunk, the deltas
-//!   of each push consumed, then `finish()`;
-//! - `stream/b_push_view`: the same, and the typed view read after every
-//!   push;
+//! - `stream/a_push_deltas`: a `StreamDecoder` fed every chunk with
+//!   `push_deltas` (the untyped view and the deltas kept), the deltas of
+//!   each push consumed, then `finish()`;
+//! - `stream/b_push_view`: a `StreamDecoder` fed every chunk with `push`
+//!   (only the typed view kept), the typed view read after every push, then
+//!   `finish()`;
 //! - `stream/c_naive_prefixes`: `from_llm_str_partial` on the whole text so
 //!   far at every chunk boundary (as a UI that re-decodes its buffer would);
 //! - `stream/d_once`: one `from_llm_str` of the whole reply;
@@ -429,7 +431,7 @@ fn stream(c: &mut Criterion) {
         b.iter(|| {
             let mut dec = StreamDecoder::<Doc>::new();
             for chunk in &chunks {
-                black_box(dec.push(black_box(chunk)).unwrap());
+                black_box(dec.push_deltas(black_box(chunk)).unwrap());
             }
             dec.finish().unwrap()
         })
