@@ -1022,13 +1022,13 @@ struct Titled {
 
 /// Found by the `stream_typed` fuzz target, and older than it: a reply that
 /// is not JSON as written (a value closed twice, then prose and another
-/// value, all cut) read in small chunks. After a late push the stream shows
-/// an empty view where a decode of the text so far shows the title and the
-/// first call: the stream's choice among the
-/// candidates in a messy reply (read whole on every push) differs from the
-/// decode's there. `finish()` is the decode.
+/// value, all cut) read in small chunks. When `, {` arrives late, a decode
+/// of the text so far takes that empty `{` (no repair) over the value
+/// closed twice (repaired); once the `{` holds a key the target does not
+/// know, the decode goes back to the first value. The stream used to lock
+/// onto the `{` and show an empty view from then on; a span in prose with a
+/// value before it is now read whole on every push.
 #[test]
-#[ignore = "known difference: the stream's view of a messy, cut reply with two candidate values differs from a decode of the same text after one push"]
 fn a_messy_reply_with_two_candidates() {
     let t = "{\"title\": \"T\", \"calls\": [{\"tool\": \"search\"}}}(\u{feff}{\"title\u{1}p.\0T\", l:ac\"\"ls Y{\"tls [{\"tool\": \"search\"}\", \"limit\": 5}ool\": \"search\"}\", \"limit\": 5}, {\"tool\": \"finish\"ooooo, \"answt\": er\": \"d\"";
     let cuts = [
@@ -1480,4 +1480,15 @@ fn deltas_asked_for_late_build_the_whole_view() {
             );
         }
     }
+}
+
+/// One object where a list marked partial is wanted (models write a single
+/// element without its brackets), cut anywhere, at the root and inside a
+/// struct: the view after each push is a decode's.
+#[test]
+fn one_object_standing_for_a_list() {
+    every_split::<Vec<Step>>(r#"{"n": 1, "text": "mix"}"#);
+    every_split::<Recipe>(
+        r#"{"id": 1, "title": "t", "steps": {"n": 1, "text": "mix"}, "tags": ["a"]}"#,
+    );
 }

@@ -163,7 +163,9 @@ where
 /// bracket, quote, fence or tag (another candidate might win).
 ///
 /// Where that cannot hold, the decoder reads the whole text on every push,
-/// and stays correct: a value that needs other repairs, or one of those
+/// and stays correct: a value cut in a span found in prose with a value of
+/// `T` before it (a decode weighs the two anew as the cut one grows); a
+/// value that needs other repairs, or one of those
 /// where the tolerant scanner's reading looks further (an apostrophe inside
 /// a single-quoted string, `'it's'`; a key with spaces), whose reading is
 /// then the answer; and a cut string whose text so far ends in
@@ -807,6 +809,17 @@ where
                 (Some(b'{'), Shape::Object | Shape::Wrapper | Shape::Any)
                     | (Some(b'['), Shape::Array | Shape::Any)
             );
+        // A value being cut in a span found in prose (not the whole reply, a
+        // fence or a tag) with a value of `T` in the text before it: the
+        // decode weighs the two anew as the span grows (an empty `{` at the
+        // end wins over a repaired value before it, and loses once it holds
+        // a key `T` does not know), so the whole text is read on every push.
+        let prose = matches!(report.strategy, Strategy::Balanced | Strategy::Trailing);
+        if lockable && report.truncated && prose && self.value_before(start) {
+            self.view = view.admitted();
+            self.mode = Mode::Whole { tried: Some(start) };
+            return Ok(deltas);
+        }
         // The untyped view's value must start where the typed one does
         // (and, to lock on, be what the live path reads).
         // (Not kept: read here, once per value the stream may lock onto.)
@@ -867,6 +880,20 @@ where
             }
         }
         Ok(deltas)
+    }
+}
+
+impl<T: Streamable> StreamDecoder<T> {
+    /// Whether the text before `start` holds a value a decode gives as
+    /// `T`'s view (a candidate that may win over one at `start`).
+    fn value_before(&self, start: usize) -> bool {
+        let before = &self.text[..start];
+        let shape = shape::of::<T::Shown>();
+        before.bytes().any(|b| b == b'{' || b == b'[')
+            && self
+                .decoder
+                .decode_as::<T::Shown>(before, shape, true, false)
+                .is_ok()
     }
 }
 
