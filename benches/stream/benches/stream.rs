@@ -34,7 +34,7 @@
 use std::hint::black_box;
 use std::time::Duration;
 
-use criterion::{criterion_group, criterion_main, Criterion, SamplingMode, Throughput};
+use criterion::{criterion_group, Criterion, SamplingMode, Throughput};
 use jiter::{JsonValue, PartialMode};
 use jsonmodem::{ParseEvent, ParserOptions, PathComponent, StreamingParser};
 use serde_llm::{Partial, StreamDecoder};
@@ -521,4 +521,40 @@ fn stream(c: &mut Criterion) {
 }
 
 criterion_group!(benches, stream);
-criterion_main!(benches);
+
+/// `BENCH_ONCE=<path>` runs one path once and exits, for counting its
+/// instructions (`valgrind --tool=callgrind`), which do not drift as wall
+/// time does: `a` (push with deltas), `b` (push, the typed view read after
+/// each), `d` (one decode), or `none` (only the reply built, to subtract).
+/// Without it, criterion runs as usual (with the checks before timing).
+fn main() {
+    if let Ok(path) = std::env::var("BENCH_ONCE") {
+        let (text, _, _) = reply();
+        let chunks: Vec<&[u8]> = text.as_bytes().chunks(CHUNK).collect();
+        match path.as_str() {
+            "a" => {
+                let mut dec = StreamDecoder::<Doc>::new();
+                for chunk in &chunks {
+                    black_box(dec.push_deltas(black_box(chunk)).unwrap());
+                }
+                black_box(dec.finish().unwrap());
+            }
+            "b" => {
+                let mut dec = StreamDecoder::<Doc>::new();
+                for chunk in &chunks {
+                    dec.push(black_box(chunk)).unwrap();
+                    black_box(shown(dec.view()));
+                }
+                black_box(dec.finish().unwrap());
+            }
+            "d" => drop(black_box(
+                serde_llm::from_llm_str::<Doc>(black_box(&text)).unwrap(),
+            )),
+            "none" => drop(black_box(chunks)),
+            other => panic!("BENCH_ONCE: no path {other:?} (a, b, d, none)"),
+        }
+        return;
+    }
+    benches();
+    Criterion::default().configure_from_args().final_summary();
+}
