@@ -1492,3 +1492,19 @@ fn one_object_standing_for_a_list() {
         r#"{"id": 1, "title": "t", "steps": {"n": 1, "text": "mix"}, "tags": ["a"]}"#,
     );
 }
+
+/// Found by the `stream_typed` fuzz target: a value read with a repair (the
+/// list `["Mrs."}` closed by a `}`) looked complete, and the stream took the
+/// text after it as prose that cannot change the decode. But with `,` and
+/// more words after it, the `}` was the list's closer and the object goes
+/// on (here into an unquoted key followed by more words: an error). A
+/// complete value read with repairs is now read whole on every push.
+#[test]
+fn a_value_complete_only_by_a_repair_may_go_on() {
+    let t = "\n {\"use\": \"official\", \"given\": [\"Keisha\", \"Sunny\"], \"prefix\": [\"Mrs.\"}\u{1}\0,\n@@@@@@@@P@\0\0\0T@@@@@@ {\"use\": \"x\"}";
+    let end = t.find('}').unwrap() + 1;
+    for cut in end..t.len() {
+        replay::<Titled>(t, &[end, cut]);
+    }
+    replay::<Titled>(t, &(1..t.len()).collect::<Vec<_>>());
+}

@@ -160,7 +160,9 @@ where
 /// place; strings marked to grow are appended to; nothing is rebuilt from
 /// the whole text. A fenced value is final once its fence closes; after a
 /// value in prose, the text after it is read again only when it holds a
-/// bracket, quote, fence or tag (another candidate might win).
+/// bracket, quote, fence or tag (another candidate might win). A value
+/// complete only with a repair (a list closed by `}`) may still go on with
+/// the text after it, so that text is read again on every push.
 ///
 /// Where that cannot hold, the decoder reads the whole text on every push,
 /// and stays correct: a value cut in a span found in prose with a value of
@@ -836,10 +838,16 @@ where
         let untyped_value = read.as_ref().unwrap_or(&self.value);
         if !report.truncated {
             self.view = view.admitted();
-            self.mode = Mode::After {
-                start,
-                fence: Fence::No,
-            };
+            // Complete as written: only a candidate after it can change the
+            // decode. A value read with repairs may end elsewhere once more
+            // text arrives (`["Mrs."}` then `, key: ...`: the `}` was the
+            // list's closer, and the object goes on), so it is read whole.
+            if report.repairs.is_empty() {
+                self.mode = Mode::After {
+                    start,
+                    fence: Fence::No,
+                };
+            }
             return Ok(deltas);
         }
         let fenced = report.strategy == Strategy::Fence;
