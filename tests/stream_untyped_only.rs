@@ -112,3 +112,31 @@ fn a_whole_record_list_completes_with_empty_containers() {
     );
     assert_eq!(only.value(), Some(&json!({"a": [1]})));
 }
+
+/// A decoder asked for the untyped view before anything arrives (as the
+/// Python binding's parser and `DeltaStream` are) answers at once:
+/// nothing is complete, the view is `Null`, and the first push's deltas
+/// build it.
+#[test]
+fn the_untyped_view_is_there_before_the_first_push() {
+    // (The untyped-only decoder's `Completed` deltas carry empty
+    // containers: its caller builds the view from the others.)
+    for (dec, lean) in [
+        (StreamDecoder::<Value>::new().__untyped_only(), true),
+        (StreamDecoder::<Value>::new().with_deltas(), false),
+    ] {
+        let mut dec = dec;
+        assert!(!dec.is_complete(&serde_llm::Path::root()));
+        assert_eq!(dec.value(), Some(&Value::Null));
+        let mut built = Value::Null;
+        dec.push("[1, ").unwrap();
+        for d in dec.push_deltas("2]").unwrap() {
+            d.apply(&mut built);
+        }
+        assert_eq!(dec.value(), Some(&json!([1, 2])));
+        if !lean {
+            assert_eq!(built, json!([1, 2]));
+        }
+        assert!(dec.is_complete(&serde_llm::Path::root()));
+    }
+}

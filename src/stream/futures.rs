@@ -99,11 +99,12 @@ where
     T: Streamable,
 {
     /// Decodes `chunks` with `decoder` (a new one, or one already fed the
-    /// start of the reply).
+    /// start of the reply), which keeps the untyped view and the deltas
+    /// ([`StreamDecoder::with_deltas`]).
     pub fn new(chunks: S, decoder: StreamDecoder<T>) -> Self {
         DeltaStream {
             chunks,
-            decoder,
+            decoder: decoder.with_deltas(),
             ended: false,
         }
     }

@@ -49,8 +49,9 @@ enum Mode<V> {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Fence {
     /// Not in a fence: text after it may hold a candidate that wins (a
-    /// fence, more values).
-    No,
+    /// fence, more values), and what follows it at once may say what it is
+    /// (`[1] the docs` is a citation): the value ends here.
+    No(usize),
     /// In a fence that has not closed yet; the value ended here. Once the
     /// fence closes right after it, nothing after can win over a clean
     /// fenced value.
@@ -165,8 +166,10 @@ where
 /// the text after it, so that text is read again on every push.
 ///
 /// Where that cannot hold, the decoder reads the whole text on every push,
-/// and stays correct: a value cut in a span found in prose with a value of
-/// `T` before it (a decode weighs the two anew as the cut one grows); a
+/// and stays correct: a value cut in a span found in prose after text that
+/// reads as a value of `T` only with repairs (a `{placeholder}` for a
+/// struct of optional fields: a decode weighs the two anew as the cut one
+/// grows); a
 /// value that needs other repairs, or one of those
 /// where the tolerant scanner's reading looks further (an apostrophe inside
 /// a single-quoted string, `'it's'`; a key with spaces), whose reading is
@@ -411,6 +414,17 @@ where
     #[doc(hidden)]
     pub fn __untyped_only(mut self) -> Self {
         self.lean = true;
+        self.with_deltas()
+    }
+
+    /// This decoder, keeping the untyped view and the deltas from now on
+    /// (as a first [`push_deltas`](Self::push_deltas) does): for a caller
+    /// that reads [`value`](Self::value) or
+    /// [`is_complete`](Self::is_complete) before it pushes anything.
+    pub fn with_deltas(mut self) -> Self {
+        if !self.untyped_kept {
+            self.keep_untyped();
+        }
         self
     }
 
@@ -597,7 +611,7 @@ where
                                 Ok(view) => view,
                                 Err(e) => {
                                     self.mode = Mode::Live(live);
-                                    self.owed = deltas;
+                                    self.owed.append(&mut deltas);
                                     return Err(e);
                                 }
                             };
@@ -619,7 +633,7 @@ where
                         self.done = self.tail.is_empty();
                         let fence = match live.fenced() {
                             true => Fence::Open(end),
-                            false => Fence::No,
+                            false => Fence::No(end),
                         };
                         self.mode = Mode::After {
                             start: live.start(),
@@ -627,11 +641,14 @@ where
                         };
                         self.value = live.value;
                         self.view = live.view.and_then(View::admitted);
-                        if self.after_matters(fence, end) {
+                        // A value in prose is read whole once complete: what
+                        // it is may show only then (`See [2]` is a
+                        // citation, no value).
+                        if matches!(fence, Fence::No(_)) || self.after_matters(fence, end) {
                             match self.whole(None) {
                                 Ok(more) => deltas.extend(more),
                                 Err(e) => {
-                                    self.owed = deltas;
+                                    self.owed.append(&mut deltas);
                                     return Err(e);
                                 }
                             }
@@ -647,7 +664,7 @@ where
                 match self.whole(tried) {
                     Ok(more) => deltas.extend(more),
                     Err(e) => {
-                        self.owed = deltas;
+                        self.owed.append(&mut deltas);
                         return Err(e);
                     }
                 }
@@ -726,7 +743,17 @@ where
                 let after = self.text[end..].trim_start();
                 !(after.starts_with("```") || "```".starts_with(after))
             }
-            Fence::No => may_matter(&self.text.as_bytes()[from..]),
+            // A candidate after it, or the first thing after it (past
+            // spaces) arriving now.
+            Fence::No(end) => {
+                let b = self.text.as_bytes();
+                let next = end
+                    + b[end..]
+                        .iter()
+                        .take_while(|&&c| c == b' ' || c == b'\t')
+                        .count();
+                may_matter(&b[from..]) || (from <= next && next < b.len())
+            }
         }
     }
 
@@ -812,14 +839,14 @@ where
                     | (Some(b'['), Shape::Array | Shape::Any)
             );
         // A value being cut in a span found in prose (not the whole reply, a
-        // fence or a tag) with a value of `T` in the text before it: the
-        // decode weighs the two anew as the span grows (an empty `{` at the
-        // end wins over a repaired value before it, and loses once it holds
-        // a key `T` does not know), so the whole text is read on every push.
+        // fence or a tag) with a value of `T` read with repairs in the text
+        // before it: the decode weighs the two anew as the span grows (an
+        // empty `{` at the end wins over a repaired value before it, and
+        // loses once it holds a key `T` does not know), so the whole text is
+        // read on every push while the span is cut.
         let prose = matches!(report.strategy, Strategy::Balanced | Strategy::Trailing);
-        if lockable && report.truncated && prose && self.value_before(start) {
+        if lockable && report.truncated && prose && self.repaired_before(start) {
             self.view = view.admitted();
-            self.mode = Mode::Whole { tried: Some(start) };
             return Ok(deltas);
         }
         // The untyped view's value must start where the typed one does
@@ -845,7 +872,7 @@ where
             if report.repairs.is_empty() {
                 self.mode = Mode::After {
                     start,
-                    fence: Fence::No,
+                    fence: Fence::No(report.span.end),
                 };
             }
             return Ok(deltas);
@@ -893,15 +920,18 @@ where
 
 impl<T: Streamable> StreamDecoder<T> {
     /// Whether the text before `start` holds a value a decode gives as
-    /// `T`'s view (a candidate that may win over one at `start`).
-    fn value_before(&self, start: usize) -> bool {
+    /// `T`'s view only with repairs or coercions: a candidate whose weight
+    /// a cut one at `start` may pass or fall behind as it grows. (A clean
+    /// value there, or a placeholder such as `{name}`, never trades places
+    /// with it.)
+    fn repaired_before(&self, start: usize) -> bool {
         let before = &self.text[..start];
         let shape = shape::of::<T::Shown>();
         before.bytes().any(|b| b == b'{' || b == b'[')
             && self
                 .decoder
                 .decode_as::<T::Shown>(before, shape, true, false)
-                .is_ok()
+                .is_ok_and(|(_, report)| !report.is_clean())
     }
 }
 
