@@ -142,9 +142,10 @@
 //! # Ok::<(), serde_llm::Error>(())
 //! ```
 //!
-//! [`StreamDecoder::push`] also returns [`Delta`]s (what changed, by
-//! JSON [`Path`]), and [`DeltaStream`] drives a decoder from an async stream
-//! of chunks. The partial policy, exactly, is in the [`partial`] module.
+//! [`StreamDecoder::push_deltas`] also keeps the untyped view and returns
+//! [`Delta`]s (what changed, by JSON [`Path`]); a decoder that never asks
+//! for them builds neither. [`DeltaStream`] drives a decoder from an async
+//! stream of chunks. The partial policy, exactly, is in the [`partial`] module.
 //!
 //! # Schemas and prompts
 //!

@@ -194,7 +194,7 @@ where
 pub enum StreamError<E> {
     /// The source's own error (reading the reply failed).
     Source(E),
-    /// The decoder refused the chunk (see [`StreamDecoder::push`]).
+    /// The decoder refused the chunk (see [`StreamDecoder::push_deltas`]).
     Decode(Error),
 }
 
