@@ -1548,3 +1548,63 @@ fn inline_code_before_a_cut_value() {
     every_split::<Value>("`{x}` then {\"\"");
     every_split::<Value>("`{x}` then {\"a\": 1, \"b\": [2]} and more");
 }
+
+/// The `stream_typed` fuzz target's reply type.
+mod fuzzed {
+    use serde::Deserialize;
+    use serde_llm::Partial;
+
+    #[derive(Debug, Deserialize, Partial, PartialEq)]
+    #[serde(tag = "tool", rename_all = "snake_case")]
+    pub enum Call {
+        Search {
+            #[llm(partial)]
+            query: String,
+            limit: Option<u32>,
+        },
+        Finish {
+            #[llm(partial)]
+            answer: String,
+        },
+        Stop,
+    }
+
+    #[derive(Debug, Deserialize, Partial, PartialEq)]
+    pub struct Step {
+        #[llm(required)]
+        n: u32,
+        #[llm(partial)]
+        text: Option<String>,
+        #[serde(default)]
+        tags: Vec<String>,
+    }
+
+    #[derive(Debug, Deserialize, Partial, PartialEq)]
+    pub struct Turn {
+        #[llm(partial)]
+        title: String,
+        #[serde(default)]
+        #[llm(partial)]
+        calls: Vec<Call>,
+        #[serde(default)]
+        #[llm(partial)]
+        steps: Vec<Step>,
+        next: Option<Box<Step>>,
+        extra: Option<serde_json::Value>,
+    }
+}
+
+/// Found by the `stream_typed` fuzz target (shortened): a value in prose
+/// read as it arrived completes, and a decode of the text then fails (an
+/// earlier candidate's error, `205555555555` where a struct is wanted, wins
+/// once the later value is complete). The stream gave the error for that
+/// push but stayed in the mode that reads the text after a complete value
+/// only when it could hold a candidate, so the next pushes showed the
+/// earlier view where a decode still fails. An error now leaves the stream
+/// reading the whole text.
+#[test]
+fn an_error_at_a_values_end_is_read_again() {
+    let t = " X   \"he\0\0\0\0 \0\0\0\0\0\0\0\0\0\0\0,\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0x\",\n55555555555555555555555555{\"next\":205555555555 \x005555555503:01:17.171Z\"),\n   \"re\r\r\r\r\r\r\r\r\re0+20gu4f09bdae8abe8\",\n      \"index\": 0,\n      \" \"c\": 0} ] \n}```guid in voluptate culpa. Exercitation nulla adipisicing culpa aute est deserunt eae.\",\n      \"registered\": \"2p15-09-03T11:47:15 -02:00\",\n      \"latitude\": -19.768953,\n      \"longitude\": 8.948458,\n      \"tags\": [\n        \"laboris\",\n        \"occaecat\",\n        \"laborum\",\n        \"laborum\",\n        \"ex\",\n        \"cillum\",\n        \"occaecat\"\n      ],\n      \"friends\": [\n ' \0\0       {\n          \"id\": 0,\n          \"name\": \"Erna Kelly\"\n        },\n        {\n          \"id\": 1,\n          \"name\": \"Black Mays\"\n        },\n        {\n          \"id\": 2,\n          \"name\": \"Davis Buck\"\n        }\n   \"grng aliinim null";
+    let cuts: Vec<usize> = (32..t.len()).step_by(32).collect();
+    replay::<fuzzed::Turn>(t, &cuts);
+}

@@ -781,6 +781,9 @@ where
     /// Reads the whole text, and locks onto its value if that value is JSON
     /// as written so far.
     fn whole(&mut self, tried: Option<usize>) -> Result<Vec<Delta>> {
+        // Until this read says otherwise (an error leaves it so), the next
+        // push reads the whole text again.
+        self.mode = Mode::Whole { tried };
         if let Some((_, close)) = extract::open_block(&self.text) {
             // What a partial decode gives inside an open block: nothing.
             let mut deltas = Vec::new();
