@@ -1608,3 +1608,13 @@ fn an_error_at_a_values_end_is_read_again() {
     let cuts: Vec<usize> = (32..t.len()).step_by(32).collect();
     replay::<fuzzed::Turn>(t, &cuts);
 }
+
+/// A value cut in a fence after an earlier fence whose value needed a
+/// repair (found by review): a decode takes the second fence's empty `{`,
+/// then, once a key's quote opens, the first fence's value again. The
+/// stream reads the whole text while the second value is cut.
+#[test]
+fn a_cut_fence_after_a_repaired_fence() {
+    every_split::<Value>("```json\n{\"a\": [1}\n```\nOr:\n```json\n{\"a\": \"z\"}\n```");
+    every_split::<Value>("```json\n{\"a\": [1]}\n```\nOr:\n```json\n{\"a\": \"z\"}\n```");
+}

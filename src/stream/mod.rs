@@ -847,8 +847,17 @@ where
         // empty `{` at the end wins over a repaired value before it, and
         // loses once it holds a key `T` does not know), so the whole text is
         // read on every push while the span is cut.
-        let prose = matches!(report.strategy, Strategy::Balanced | Strategy::Trailing);
-        if lockable && report.truncated && prose && self.repaired_before(start) {
+        // So too a value cut in a fence after an earlier fence whose value
+        // needed repairs (fences rank above prose, so only those rival it).
+        let rival = match report.strategy {
+            Strategy::Balanced | Strategy::Trailing => self.repaired_before(start),
+            Strategy::Fence => match self.text[..start].rfind("```") {
+                Some(open) => self.text[..open].contains("```") && self.repaired_before(open),
+                None => false,
+            },
+            _ => false,
+        };
+        if lockable && report.truncated && rival {
             self.view = view.admitted();
             return Ok(deltas);
         }
@@ -868,11 +877,11 @@ where
         let untyped_value = read.as_ref().unwrap_or(&self.value);
         if !report.truncated {
             self.view = view.admitted();
-            // Complete as written: only a candidate after it can change the
-            // decode. A value read with repairs may end elsewhere once more
+            // Complete: only a candidate after it can change the decode. A
+            // value whose end a repair placed may end elsewhere once more
             // text arrives (`["Mrs."}` then `, key: ...`: the `}` was the
             // list's closer, and the object goes on), so it is read whole.
-            if report.repairs.is_empty() {
+            if end_is_known(&report) {
                 self.mode = Mode::After {
                     start,
                     fence: Fence::No(report.span.end),
@@ -936,6 +945,31 @@ impl<T: Streamable> StreamDecoder<T> {
                 .decode_as::<T::Shown>(before, shape, true, false)
                 .is_ok_and(|(_, report)| !report.is_clean())
     }
+}
+
+/// Whether a complete value's end is where its text says, whatever comes
+/// after it: none of its repairs is one whose reading can move the end (a
+/// closer taken for another kind or dropped, a quote's extent judged by
+/// what follows, a wrapper's or a concatenation's reach, text skipped).
+/// Repairs inside the value (quotes, keys without quotes, trailing commas,
+/// comments, literals) and prose after it leave the end where it is.
+fn end_is_known(report: &crate::report::Reading) -> bool {
+    use crate::RepairKind as K;
+    report.repairs.iter().all(|r| {
+        !matches!(
+            r.kind,
+            K::MismatchedCloser
+                | K::StrayCloser
+                | K::MissingCloser
+                | K::MissingQuote
+                | K::InnerQuote
+                | K::MissingComma
+                | K::Wrapper
+                | K::Concatenation
+                | K::EscapedJson
+                | K::Skipped
+        )
+    })
 }
 
 /// Whether text after a complete value may hold another candidate (a
