@@ -340,6 +340,14 @@ fn stream_link_in_the_intro_then_json() {
 }
 
 #[test]
+fn stream_fenced_value_then_prose_with_apostrophes() {
+    assert_stream_linear::<Doc>("a fenced value, then prose with apostrophes", |n| {
+        let prose = streamed("", "It's step {i}, and that's fine.", " ", n, "");
+        format!("```json\n{{\"items\": [{{\"n\": 1, \"text\": \"a\"}}]}}\n```\n{prose}")
+    });
+}
+
+#[test]
 fn stream_repaired_value_then_prose() {
     // A value read with the repairs models need most (single quotes, keys
     // without quotes, a trailing comma), bare, in a tag or in a fence, then

@@ -882,10 +882,17 @@ where
             // text arrives (`["Mrs."}` then `, key: ...`: the `}` was the
             // list's closer, and the object goes on), so it is read whole.
             if end_is_known(&report) {
-                self.mode = Mode::After {
-                    start,
-                    fence: Fence::No(report.span.end),
+                // A clean value in a fence is final once the fence closes
+                // (nothing after it can win); another waits for a candidate.
+                let end = report.span.end;
+                let fence = match report.strategy {
+                    Strategy::Fence if report.repairs.is_empty() => match self.fence_closed(end) {
+                        true => Fence::Closed,
+                        false => Fence::Open(end),
+                    },
+                    _ => Fence::No(end),
                 };
+                self.mode = Mode::After { start, fence };
             }
             return Ok(deltas);
         }
