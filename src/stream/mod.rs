@@ -849,15 +849,18 @@ where
         // read on every push while the span is cut.
         // So too a value cut in a fence after an earlier fence whose value
         // needed repairs (fences rank above prose, so only those rival it).
-        let rival = match report.strategy {
-            Strategy::Balanced | Strategy::Trailing => self.repaired_before(start),
-            Strategy::Fence => match self.text[..start].rfind("```") {
-                Some(open) => self.text[..open].contains("```") && self.repaired_before(open),
-                None => false,
-            },
-            _ => false,
-        };
-        if lockable && report.truncated && rival {
+        // (Found out only for a value it could lock onto.)
+        let rival = lockable
+            && report.truncated
+            && match report.strategy {
+                Strategy::Balanced | Strategy::Trailing => self.repaired_before(start),
+                Strategy::Fence => match self.text[..start].rfind("```") {
+                    Some(open) => self.text[..open].contains("```") && self.repaired_before(open),
+                    None => false,
+                },
+                _ => false,
+            };
+        if rival {
             self.view = view.admitted();
             return Ok(deltas);
         }
