@@ -674,6 +674,9 @@ where
                 if !self.after_matters(fence, from) {
                     let fence = match fence {
                         Fence::Open(end) if self.fence_closed(end) => Fence::Closed,
+                        // Past the spaces after the value: each is looked at
+                        // once, however many pushes they take.
+                        Fence::No(end) => Fence::No(self.past_spaces(end)),
                         f => f,
                     };
                     self.mode = Mode::After { start, fence };
@@ -747,14 +750,16 @@ where
             // spaces) arriving now.
             Fence::No(end) => {
                 let b = self.text.as_bytes();
-                let next = end
-                    + b[end..]
-                        .iter()
-                        .take_while(|&&c| c == b' ' || c == b'\t')
-                        .count();
+                let next = self.past_spaces(end);
                 may_matter(&b[from..]) || (from <= next && next < b.len())
             }
         }
+    }
+
+    /// Where the spaces and tabs from `at` on end.
+    fn past_spaces(&self, at: usize) -> usize {
+        let b = &self.text.as_bytes()[at..];
+        at + b.iter().take_while(|&&c| c == b' ' || c == b'\t').count()
     }
 
     /// Whether the fence closed right after the value that ended at `end`.
