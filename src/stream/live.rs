@@ -400,33 +400,34 @@ impl<V: DeserializeOwned + View> Live<V> {
         // whitespace at the end.
         self.now = end - (s.decoded.len() - new);
         s.visible = new;
-        if !self.untyped {
-            // Only the typed view is kept.
-        } else if !s.untyped && (s.member || s.content) {
-            s.untyped = true;
-            let v = Value::String(s.decoded[..new].to_owned());
-            self.set(&s.path, v.clone());
-            self.grow_untyped();
-            self.deltas.push(Delta::Started {
-                path: s.path.clone(),
-                value: v,
-            });
-        } else if s.untyped && new < old {
-            let v = Value::String(s.decoded[..new].to_owned());
-            self.set(&s.path, v.clone());
-            self.deltas.push(Delta::Started {
-                path: s.path.clone(),
-                value: v,
-            });
-        } else if s.untyped && new > old {
-            let grown = s.decoded[old..new].to_owned();
-            if let Some(Value::String(v)) = self.slot(&s.path) {
-                v.push_str(&grown);
+        // The untyped view, when it is kept.
+        if self.untyped {
+            if !s.untyped && (s.member || s.content) {
+                s.untyped = true;
+                let v = Value::String(s.decoded[..new].to_owned());
+                self.set(&s.path, v.clone());
+                self.grow_untyped();
+                self.deltas.push(Delta::Started {
+                    path: s.path.clone(),
+                    value: v,
+                });
+            } else if s.untyped && new < old {
+                let v = Value::String(s.decoded[..new].to_owned());
+                self.set(&s.path, v.clone());
+                self.deltas.push(Delta::Started {
+                    path: s.path.clone(),
+                    value: v,
+                });
+            } else if s.untyped && new > old {
+                let grown = s.decoded[old..new].to_owned();
+                if let Some(Value::String(v)) = self.slot(&s.path) {
+                    v.push_str(&grown);
+                }
+                self.deltas.push(Delta::Appended {
+                    path: s.path.clone(),
+                    text: grown,
+                });
             }
-            self.deltas.push(Delta::Appended {
-                path: s.path.clone(),
-                text: grown,
-            });
         }
         // The typed view: the string's text as far as it is shown. While a
         // decode would end it early, the stream decoder shows that decode's
@@ -1286,22 +1287,22 @@ impl<V: DeserializeOwned + View> Sink for Live<V> {
         if !s.untyped {
             self.grow_untyped();
         }
-        if !self.untyped {
-            self.typed_string_end(text, end, &s);
-            return;
-        }
-        if s.untyped {
-            if let Some(Value::String(v)) = self.slot(&s.path) {
-                v.push_str(&s.decoded[s.visible.min(s.decoded.len())..]);
+        match (self.untyped, s.untyped) {
+            (false, _) => {}
+            (true, true) => {
+                if let Some(Value::String(v)) = self.slot(&s.path) {
+                    v.push_str(&s.decoded[s.visible.min(s.decoded.len())..]);
+                }
             }
-        } else {
-            self.set(&s.path, Value::String(s.decoded.clone()));
+            (true, false) => self.set(&s.path, Value::String(s.decoded.clone())),
         }
         self.typed_string_end(text, end, &s);
-        self.deltas.push(Delta::Completed {
-            path: s.path,
-            value: Value::String(s.decoded),
-        });
+        if self.untyped {
+            self.deltas.push(Delta::Completed {
+                path: s.path,
+                value: Value::String(s.decoded),
+            });
+        }
     }
 }
 
