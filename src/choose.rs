@@ -156,8 +156,27 @@ pub(crate) fn rank(text: &str, strategy: Strategy, report: &Reading) -> Rank {
     Rank {
         prose: prose_words(text, report.repairs.iter()),
         unmarked: u32::from(!matches!(strategy, Strategy::Fence | Strategy::Tag)),
-        bent: report.weight() + u32::from(report.truncated),
+        bent: bent(text, report),
     }
+}
+
+/// How much a reading bent the text (see [`Rank::bent`]). A reply cut off
+/// counts one, however it was cut: the repairs in the member the cut falls
+/// in (its closers, a key with no value yet, a literal or number cut short,
+/// a comma with nothing after it yet) are the cut's, not the model's. Else
+/// a cut value would weigh more or less as each byte arrives (`{"` more
+/// than `{`), and a partial view would flip between it and a rival.
+fn bent(text: &str, report: &Reading) -> u32 {
+    if !report.truncated {
+        return report.weight();
+    }
+    let span = &text.as_bytes()[report.span.clone()];
+    let member = report.span.start
+        + span
+            .iter()
+            .rposition(|b| matches!(b, b',' | b'{' | b'[' | b'('))
+            .unwrap_or(0);
+    report.weight_before(member) + 1
 }
 
 /// How many of `repairs` made structure out of prose (see [`Rank::prose`]).
@@ -1228,7 +1247,8 @@ mod tests {
                     bent: 4,
                 },
             ),
-            // A key cut off by the end of the reply is truncation, not prose.
+            // A key cut off by the end of the reply is truncation, not prose,
+            // and the repairs in the member it cuts are the cut's: one.
             (
                 "key cut at the end",
                 cut,
@@ -1242,7 +1262,7 @@ mod tests {
                 Rank {
                     prose: 0,
                     unmarked: 1,
-                    bent: 6,
+                    bent: 1,
                 },
             ),
             (

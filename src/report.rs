@@ -1216,7 +1216,18 @@ impl Reading {
     /// How much the reply was bent: the repairs' weights, and one for each
     /// coercion (a candidate that needed none beats one that did).
     pub(crate) fn weight(&self) -> u32 {
-        let repairs: u32 = self.repairs.iter().map(|r| r.kind.weight()).sum();
+        self.weight_before(usize::MAX)
+    }
+
+    /// [`weight`](Self::weight), counting only the repairs made before
+    /// offset `end`.
+    pub(crate) fn weight_before(&self, end: usize) -> u32 {
+        let repairs: u32 = self
+            .repairs
+            .iter()
+            .filter(|r| r.offset < end)
+            .map(|r| r.kind.weight())
+            .sum();
         repairs + u32::try_from(self.coercions()).unwrap_or(u32::MAX)
     }
 

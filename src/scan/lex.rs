@@ -326,6 +326,29 @@ pub(crate) fn key_then_colon(b: &[u8], i: usize, end: usize) -> Option<usize> {
     (c < end && (b[c] == b':' || wide_sep(b, c, end) == Some(b':'))).then_some(c)
 }
 
+/// Whether a key that the end of the text cut off starts at `i`: a quoted
+/// string or a bare word with nothing after it (the rest of it, or its
+/// colon, has not arrived).
+pub(crate) fn key_cut_at_end(b: &[u8], i: usize, end: usize) -> bool {
+    let after = match quote_at(b, i, end) {
+        Some((_, n)) => match simple_string_end(b, i, end) {
+            Some(after) => after,
+            None => return !b[i + n..end].iter().any(|&c| matches!(c, b'\n' | b'\r')),
+        },
+        None => {
+            let mut k = i;
+            while k < end && is_key_byte(b[k]) {
+                k += 1;
+            }
+            if k == i {
+                return false;
+            }
+            k
+        }
+    };
+    next_significant(b, after, end) >= end
+}
+
 /// From an opener (`{`, `[` or `(`) at `i`: the position of its matching closer
 /// (if it closes) and whether a comma appears at its top level. Strings in
 /// double quotes are skipped; closers of the wrong kind close anyway.

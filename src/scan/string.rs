@@ -596,7 +596,9 @@ impl<'de> Scanner<'de> {
             end
         };
         let (j, skipped) = skip_ws(b, after, window);
-        if j >= end {
+        // The text ends here, or with a `/` that may start a comment: as far
+        // as the text goes, the quote closes.
+        if j >= end || (j + 1 == end && b[j] == b'/') {
             return Some(j);
         }
         if j >= window {
@@ -941,9 +943,12 @@ impl<'de> Scanner<'de> {
                     Ctx::Array => true,
                     // Before a key, or before the object's closer (`{a: b,},
                     // c: "d"}`: a trailing comma, not text).
+                    // A key cut off by the end of the text counts too (`{a:
+                    // b, "` is `b` and a key still being written).
                     Ctx::Object => {
                         let n = next_significant(b, comma + 1, end);
-                        n < k && (key_then_colon(b, n, end).is_some() || b[n] == b'}')
+                        (n < k && (key_then_colon(b, n, end).is_some() || b[n] == b'}'))
+                            || super::lex::key_cut_at_end(b, n, end)
                     }
                     _ => false,
                 },
@@ -1025,6 +1030,16 @@ impl<'de> Scanner<'de> {
         }
         self.record(RepairKind::UnquotedString, start);
         self.pos = start + text.len();
+        // A bare value goes on across spaces (`{a: hello world}`, `[two
+        // words]`): one that runs to the end of the text may go on, spaces
+        // after it or not. So may a member's value across a comma or a line
+        // end with nothing after it yet (`{a: Smith, John}`).
+        let open_end = |k: usize| next_significant(b, k, end) >= end;
+        if (k >= end && w.ctx != Ctx::Root)
+            || (joins && k < end && matches!(b[k], b',' | b'\n' | b'\r') && open_end(k + 1))
+        {
+            self.complete = false;
+        }
         Some(Text::Borrowed(text))
     }
 
