@@ -1038,6 +1038,35 @@ fn a_messy_reply_with_two_candidates() {
     replay::<Titled>(t, &cuts);
 }
 
+/// Optional fields only: a `{placeholder}` in prose reads as one (with a
+/// bare key and no value), as a list of one does for `Value`.
+#[derive(Debug, Deserialize, Partial, PartialEq)]
+struct Loose {
+    #[llm(partial)]
+    name: Option<String>,
+    #[serde(default)]
+    #[llm(partial)]
+    items: Vec<Step>,
+}
+
+/// A placeholder in the prose before the value (`Replace {name} with
+/// yours`) reads as the target only as structure made of prose, which loses
+/// to any value without it, cut or not: the stream does not read the whole
+/// text again on every push for it (`stream_placeholder_in_the_intro_then_json`
+/// in tests/linear.rs), and shows what a decode of the text so far shows,
+/// whatever follows the value.
+#[test]
+fn a_placeholder_before_the_value() {
+    for reply in [
+        "Replace {name} with yours. Here is the JSON:\n{\"items\": [{\"n\": 1, \"text\": \"a b\"}, {\"n\": 2, \"text\": \"c\"}]}\nDone.",
+        "Use {name} and {other}: {\"name\": \"x\", \"items\": [{\"n\": 1, \"text\": \"a\"} x, {\"n\": 2}]} ok",
+        "Fill {name}, then ```json\n{'name': 'y', items: [{n: 3, text: 'd',},],}\n```",
+    ] {
+        every_split::<Loose>(reply);
+        every_split::<Value>(reply);
+    }
+}
+
 /// A required field of an internally tagged enum in a list at the root:
 /// the element stays out of the view until the field is complete, in the
 /// stream as in a decode of the text so far. The stream used to show it as

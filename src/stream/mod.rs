@@ -18,6 +18,7 @@ use serde_json::Value;
 
 pub use delta::{Delta, Path, Segment};
 
+use crate::choose;
 use crate::error::{Error, ErrorKind, Result};
 use crate::extract;
 use crate::partial::{Allow, Partial, View};
@@ -949,8 +950,8 @@ impl<T: Streamable> StreamDecoder<T> {
     /// Whether the text before `start` holds a value a decode gives as
     /// `T`'s view only with repairs or coercions: a candidate whose weight
     /// a cut one at `start` may pass or fall behind as it grows. (A clean
-    /// value there, or a placeholder such as `{name}`, never trades places
-    /// with it.)
+    /// value there never trades places with it, nor does a placeholder such
+    /// as `{name}`: structure made of prose loses to any value without.)
     fn repaired_before(&self, start: usize) -> bool {
         let before = &self.text[..start];
         let shape = shape::of::<T::Shown>();
@@ -958,7 +959,9 @@ impl<T: Streamable> StreamDecoder<T> {
             && self
                 .decoder
                 .decode_as::<T::Shown>(before, shape, true, false)
-                .is_ok_and(|(_, report)| !report.is_clean())
+                .is_ok_and(|(_, report)| {
+                    !report.is_clean() && choose::rank(before, report.strategy, &report).prose == 0
+                })
     }
 }
 
