@@ -100,6 +100,7 @@ impl Policy {
             max_depth: self.max_depth,
             multi: false,
             partial: false,
+            view: false,
             rules: self.rules,
             #[cfg(test)]
             lane: self.lane,

@@ -48,6 +48,7 @@ impl Decoder {
                 rules: Rules::DEFAULT,
                 max_repairs: None,
                 lossy: false,
+                view: false,
                 #[cfg(test)]
                 lane: true,
             },
@@ -417,8 +418,20 @@ impl Decoder {
     {
         let watch = self.opts.rules.coerce(CoercionKind::FieldName);
         let mut ignored = false;
-        if let Some(done) = self.fast_lane(text, seed.clone(), watch, &mut ignored) {
-            return Ok(done);
+        // A view of a reply that ends in a scalar (`12`, `true`, `"a"`) does
+        // not take it as complete: the next byte may go on with it.
+        let open_end = |slice: &str| {
+            self.opts.view
+                && slice
+                    .trim_end()
+                    .bytes()
+                    .last()
+                    .is_some_and(|c| !matches!(c, b'}' | b']'))
+        };
+        if !open_end(text) {
+            if let Some(done) = self.fast_lane(text, seed.clone(), watch, &mut ignored) {
+                return Ok(done);
+            }
         }
         let policy = self.opts.policy(typed, listed);
         // A candidate (a fence's body, a span in prose) that is one valid
@@ -430,7 +443,10 @@ impl Decoder {
             // end. Valid JSON ends with a closer, a quote, a digit or a
             // literal's last letter.
             let last = slice.as_bytes().last();
-            if !lane || !matches!(last, Some(b'}' | b']' | b'"' | b'0'..=b'9' | b'e' | b'l')) {
+            if !lane
+                || !matches!(last, Some(b'}' | b']' | b'"' | b'0'..=b'9' | b'e' | b'l'))
+                || open_end(slice)
+            {
                 return None;
             }
             match by_serde_json_seed(slice, seed.clone(), watch) {
@@ -602,6 +618,19 @@ impl Decoder {
         self.decode_view::<T::View>(text)
     }
 
+    /// This decoder reading views of a reply still being written (see
+    /// `ScanOptions::view`); the caller's acceptance test is not kept (it
+    /// judges finished replies).
+    pub(crate) fn viewing(&self) -> Decoder {
+        Decoder {
+            opts: Options {
+                view: true,
+                ..self.opts
+            },
+            accept: None,
+        }
+    }
+
     /// [`decode_partial`](Self::decode_partial) by the view's type.
     pub(crate) fn decode_view<'de, V>(&self, text: &'de str) -> Result<Option<V>>
     where
@@ -616,7 +645,10 @@ impl Decoder {
         if extract::open_block(text).is_some() {
             return Ok(None);
         }
-        match self.decode_as::<V>(text, shape::of::<V>(), true, false) {
+        match self
+            .viewing()
+            .decode_as::<V>(text, shape::of::<V>(), true, false)
+        {
             Ok((view, _)) => Ok(view.admitted()),
             // Nothing written yet, or the reply is cut off before the view can
             // be formed (an enum's tag, a value cut before it showed anything).
@@ -717,7 +749,10 @@ impl Decoder {
         S: DeserializeSeed<'de> + Clone,
     {
         let (shape, _) = shape::root_seed(seed.clone());
-        match self.decode_seed_as(text, seed, shape, true, false) {
+        match self
+            .viewing()
+            .decode_seed_as(text, seed, shape, true, false)
+        {
             Ok((value, _)) => Ok(Some(value)),
             Err(e) if e.is_nothing() => Ok(None),
             Err(e) => Err(e),

@@ -40,6 +40,9 @@ pub(crate) struct Options {
     pub rules: Rules,
     pub max_repairs: Option<usize>,
     pub lossy: bool,
+    /// Views of a reply still being written are read (see
+    /// `ScanOptions::view`).
+    pub view: bool,
     /// See `ScanOptions::lane`.
     #[cfg(test)]
     pub lane: bool,
@@ -71,6 +74,7 @@ impl Options {
             max_depth: self.max_depth,
             multi,
             partial,
+            view: self.view,
             rules: self.rules,
             #[cfg(test)]
             lane: self.lane,

@@ -105,8 +105,11 @@ fn cut_reply_shows_complete_fields_and_partial_ones_so_far() {
         // The id complete (a delimiter and a space follow it).
         (r#"{"id": 7, "#, Some(base.clone())),
         (r#"{"id": 7, "title": "Sour"#, Some(base.clone())),
+        // Complete once the byte after its quote is in (`"Sourdough"s` would
+        // go on).
+        (r#"{"id": 7, "title": "Sourdough""#, Some(base.clone())),
         (
-            r#"{"id": 7, "title": "Sourdough""#,
+            r#"{"id": 7, "title": "Sourdough","#,
             Some(AnswerView {
                 title: Some("Sourdough".into()),
                 ..base.clone()
@@ -647,7 +650,8 @@ fn untagged_enum() {
                 reason: Some("no".into()),
             },
         ),
-        (r#"7"#, ReplyView::Count(Some(7))),
+        // (A number that ends the text may go on: `7` may become `75`.)
+        (r#"7 "#, ReplyView::Count(Some(7))),
         (
             r#"{"answer": "42", "#,
             ReplyView::Answer {
@@ -825,10 +829,11 @@ fn atomic_fields_over_every_prefix() {
     let customer = INVOICE.find(r#""Ada"#).unwrap();
     for n in 0..=INVOICE.len() {
         let text = &INVOICE[..n];
-        // What a careful reader expects: each atomic value once its last
-        // character is in (a string's closing quote, an object's or a list's
-        // closer), exactly as written; the partial string as far as it goes.
-        let done = |what: &str| n >= end_of(what);
+        // What a careful reader expects: each atomic value once it is
+        // known to end (an object's or a list's closer is in; for a string,
+        // the byte after its closing quote, which until then may be inside
+        // it), exactly as written; the partial string as far as it goes.
+        let done = |what: &str| n > end_of(what) || (n == end_of(what) && !what.ends_with('"'));
         let expected = (n > 0).then(|| InvoiceView {
             customer: (n > customer).then(|| INVOICE[customer + 1..n.min(customer + 4)].into()),
             total: done(r#""12.50 EUR""#).then(|| eur(1250)),
@@ -854,7 +859,7 @@ fn atomic_fields_over_every_prefix() {
 
 #[test]
 fn an_atomic_option_is_none_for_null() {
-    let v = view::<Invoice>(r#"{"due": null, "total": "1.00 EUR""#).unwrap();
+    let v = view::<Invoice>(r#"{"due": null, "total": "1.00 EUR"}"#).unwrap();
     assert_eq!((v.due, v.total), (None, Some(eur(100))));
     // `null` cut off is nothing yet either.
     assert_eq!(view::<Invoice>(r#"{"due": nu"#).unwrap().due, None);
@@ -893,8 +898,10 @@ fn a_required_atomic_field_gates_the_view() {
     let cases = [
         (r#"{"memo": "rent", "amount": "12.5"#, None),
         (r#"{"memo": "rent", "amount": "12.50 EUR"#, None),
+        // The quote at the end may yet be inside the string.
+        (r#"{"memo": "rent", "amount": "12.50 EUR""#, None),
         (
-            r#"{"memo": "rent", "amount": "12.50 EUR""#,
+            r#"{"memo": "rent", "amount": "12.50 EUR","#,
             Some(payment("rent", 1250)),
         ),
         (
@@ -956,7 +963,8 @@ enum Entry {
 fn atomic_fields_in_enum_variants() {
     let cases = [
         (r#"{"Pay": "1.5"#, Some(OpView::Pay(None))),
-        (r#"{"Pay": "1.50 EUR""#, Some(OpView::Pay(Some(eur(150))))),
+        (r#"{"Pay": "1.50 EUR""#, Some(OpView::Pay(None))),
+        (r#"{"Pay": "1.50 EUR"}"#, Some(OpView::Pay(Some(eur(150))))),
         (
             r#"{"Move": {"why": "north", "to": {"x": 1"#,
             Some(OpView::Move {
@@ -1024,7 +1032,9 @@ where
     let list = doc.find(r#""list": ["#).unwrap() + r#""list": ["#.len();
     for n in 0..=doc.len() {
         let text = &doc[..n];
-        let done = |end: usize| n >= end;
+        // A string once the byte after its quote is in (until then the
+        // quote may be inside it: `"x"y`).
+        let done = |end: usize| n > end || (n == end && !written.ends_with('"'));
         let expected = (n > 0).then(|| WholeView::<T> {
             one: done(ends[0]).then(|| value.clone()),
             some: done(ends[1]).then(|| value.clone()),

@@ -1250,7 +1250,11 @@ fn a_tool_call_at_the_root_grows() {
     // The tag last: nothing until it is complete, then the fields so far.
     let late = r#"{"query": "rust", "limit": 5, "tool": "sea"#;
     assert_eq!(serde_llm::from_llm_str_partial::<Call>(late).unwrap(), None);
+    // A quote at the end of the text may yet be inside the tag (`"search"x`):
+    // the tag is complete once the byte after its quote arrives.
     let late = r#"{"query": "rust", "limit": 5, "tool": "search""#;
+    assert_eq!(serde_llm::from_llm_str_partial::<Call>(late).unwrap(), None);
+    let late = r#"{"query": "rust", "limit": 5, "tool": "search","#;
     assert_eq!(
         serde_llm::from_llm_str_partial::<Call>(late).unwrap(),
         Some(CallView::Search {

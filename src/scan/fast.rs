@@ -684,6 +684,7 @@ mod tests {
                         max_depth: 8,
                         multi,
                         partial,
+                        view: false,
                         rules,
                         lane: true,
                     };

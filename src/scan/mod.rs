@@ -157,6 +157,11 @@ pub(crate) struct ScanOptions {
     /// the read truncated. (`repair()` with every kind of cut value
     /// allowed takes the guess as it is.)
     pub partial: bool,
+    /// A view of a reply still being written is read: what only the next
+    /// byte settles is not complete yet (a string closed by a quote at the
+    /// end of the text, which the next byte may show to be inside it; a
+    /// number or literal at the top level that ends the text).
+    pub view: bool,
     /// The repairs allowed: a repair of a denied kind is an
     /// [`ErrorKind::Denied`] error where it would be made.
     pub rules: Rules,
@@ -231,6 +236,8 @@ pub(crate) struct Scanner<'de> {
     roots_close: bool,
     /// See [`ScanOptions::partial`].
     partial: bool,
+    /// See [`ScanOptions::view`].
+    view: bool,
     /// How far the last step looked, where its path says exactly (a
     /// string closed at its quote by the delimiter right after it, a key
     /// and its colon): the bytes it read end before this. `usize::MAX`:
@@ -285,6 +292,7 @@ impl<'de> Scanner<'de> {
             pending_cut: false,
             roots_close: false,
             partial: opts.partial,
+            view: opts.view,
             reach: usize::MAX,
             plain: false,
             rules: opts.rules,
@@ -436,8 +444,12 @@ impl<'de> Scanner<'de> {
     /// container may have gone on.
     fn touches_end(&mut self, end: usize) {
         // Spans are trimmed: whitespace right after the span in the caller's
-        // text still ends the token.
-        if end >= self.end && !self.followed_by_space() && !self.top_level(self.stack.len()) {
+        // text still ends the token. In a view, a value at the top level
+        // that ends the text may go on too (`12` may become `12.5`).
+        if end >= self.end
+            && !self.followed_by_space()
+            && (!self.top_level(self.stack.len()) || (self.view && self.end >= self.b.len()))
+        {
             self.complete = false;
         }
     }
@@ -1194,6 +1206,11 @@ impl<'de> Scanner<'de> {
 
     /// Whether whitespace follows the span in the caller's text (spans are
     /// trimmed): a token at the span's end has ended.
+    /// Whether only whitespace follows offset `end` in the caller's text.
+    fn ends_text(&self, end: usize) -> bool {
+        self.b[end..].iter().all(|&c| lex::is_ws(c))
+    }
+
     fn followed_by_space(&self) -> bool {
         self.end < self.b.len() && lex::is_ws(self.b[self.end])
     }

@@ -107,6 +107,7 @@ pub(crate) struct Paused {
     pending_cut: bool,
     roots_close: bool,
     partial: bool,
+    view: bool,
     rules: Rules,
     checked: usize,
 }
@@ -190,6 +191,7 @@ impl<'de> Scanner<'de> {
             pending_cut: self.pending_cut,
             roots_close: self.roots_close,
             partial: self.partial,
+            view: self.view,
             rules: self.rules,
             checked: self.checked,
         }
@@ -235,6 +237,7 @@ impl<'de> Scanner<'de> {
             pending_cut: p.pending_cut,
             roots_close: p.roots_close,
             partial: p.partial,
+            view: p.view,
             reach: usize::MAX,
             plain: false,
             rules: p.rules,
@@ -513,6 +516,7 @@ mod tests {
                     max_depth: 128,
                     multi: false,
                     partial,
+                    view: false,
                     rules: Rules::DEFAULT,
                     lane: true,
                 };
@@ -550,6 +554,7 @@ mod tests {
                     max_depth: 128,
                     multi: false,
                     partial,
+                    view: false,
                     rules: Rules::DEFAULT,
                     lane: true,
                 };
@@ -573,6 +578,7 @@ mod tests {
             max_depth: 128,
             multi: false,
             partial: true,
+            view: false,
             rules: Rules::DEFAULT,
             lane: true,
         };

@@ -190,6 +190,14 @@ impl<'de> Scanner<'de> {
                 self.record(RepairKind::DoubledQuotes, open);
                 doubled_mark = self.repairs.len();
             } else {
+                // In a view, `""` ending the text may open `""text""`.
+                if self.view
+                    && n >= end
+                    && matches!(w.ctx, Ctx::Object | Ctx::Array)
+                    && self.ends_text(end)
+                {
+                    self.complete = false;
+                }
                 self.pos = after;
                 return Scan::Done(Some(Text::Borrowed("")));
             }
@@ -309,6 +317,18 @@ impl<'de> Scanner<'de> {
             balance = Some(judge.balance);
             if let Some(follow) = verdict {
                 self.plain = plain && follow == after;
+                // In a view, a quote with nothing after it but the end of the
+                // text closes a member's or an element's string only as far
+                // as the text goes: the next byte may show it to be inside
+                // (`"v"a`). (A string at the top level keeps its text
+                // whatever follows its quote.)
+                if self.view
+                    && follow >= end
+                    && matches!(w.ctx, Ctx::Object | Ctx::Array)
+                    && self.ends_text(end)
+                {
+                    self.complete = false;
+                }
                 let text = self.finish_closed(start, seg, i, owned, raw_newline);
                 self.pos = after;
                 self.follow = follow;
@@ -599,7 +619,7 @@ impl<'de> Scanner<'de> {
         // The text ends here, or with a `/` that may start a comment: as far
         // as the text goes, the quote closes.
         if j >= end || (j + 1 == end && b[j] == b'/') {
-            return Some(j);
+            return Some(end);
         }
         if j >= window {
             return None;

@@ -328,15 +328,24 @@ impl SchemaDecoder {
         track: bool,
         listed: bool,
     ) -> Result<(Decoded, Reading)> {
-        let cx = Cx::new(&self.schema, &self.decoder, view, track);
+        // A view reads as `Decoder::decode_partial` does (see
+        // `Decoder::viewing`).
+        let viewing;
+        let decoder = match view {
+            true => {
+                viewing = self.decoder.viewing();
+                &viewing
+            }
+            false => &self.decoder,
+        };
+        let cx = Cx::new(&self.schema, decoder, view, track);
         let (shape, typed) = self.schema.shape();
         let root = Root {
             cx: &cx,
             id: self.schema.root,
         };
         let (mut decoded, mut reading) =
-            self.decoder
-                .decode_seed_as(text, root, shape, typed || view, listed)?;
+            decoder.decode_seed_as(text, root, shape, typed || view, listed)?;
         let entries = std::mem::take(&mut decoded.entries);
         if entries.is_empty() {
             return Ok((decoded, reading));

@@ -27,6 +27,10 @@ pub(crate) trait Sink {
     fn string_piece(&mut self, text: &str, piece: &str, end: usize, escaped: bool);
     /// The open string value closed; `end` is just after its quote.
     fn string_end(&mut self, text: &str, end: usize);
+    /// The string value that closed at `end` is known to end there: a
+    /// byte other than a space followed its quote (a view of the text up
+    /// to the quote takes the quote as perhaps inside the string).
+    fn string_settled(&mut self, text: &str, end: usize);
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -103,6 +107,9 @@ pub(crate) struct Tokens {
     key: String,
     /// Where the string or word being read started.
     start: usize,
+    /// A string value closed at this offset, not yet settled (see
+    /// [`Sink::string_settled`]).
+    closed: Option<usize>,
 }
 
 impl Tokens {
@@ -121,6 +128,7 @@ impl Tokens {
             after_comma: false,
             key: String::new(),
             start: at,
+            closed: None,
         }
     }
 
@@ -205,6 +213,9 @@ impl Tokens {
             if matches!(c, b' ' | b'\t' | b'\n' | b'\r') {
                 self.pos += 1;
                 continue;
+            }
+            if let Some(end) = self.closed.take() {
+                sink.string_settled(text, end);
             }
             let at = self.pos;
             let after_comma = std::mem::take(&mut self.after_comma);
@@ -391,6 +402,7 @@ impl Tokens {
             self.key = key;
         } else {
             sink.string_end(text, self.pos);
+            self.closed = Some(self.pos);
         }
     }
 
@@ -578,6 +590,9 @@ mod tests {
         fn string_end(&mut self, _: &str, end: usize) {
             self.0.push(format!("end {end}"));
         }
+        fn string_settled(&mut self, _: &str, end: usize) {
+            self.0.push(format!("settled {end}"));
+        }
     }
 
     /// Fed one byte at a time, the same events but for where string pieces
@@ -755,7 +770,9 @@ mod tests {
                 .map(|e| match e.split_once(' ') {
                     Some(("key", rest)) => format!("key {}", rest.split(' ').next().unwrap()),
                     Some(("open", rest)) => format!("open {}", rest.split(' ').next().unwrap()),
-                    Some(("close" | "str" | "end", _)) => e.split(' ').next().unwrap().to_owned(),
+                    Some(("close" | "str" | "end" | "settled", _)) => {
+                        e.split(' ').next().unwrap().to_owned()
+                    }
                     _ => e,
                 })
                 .collect()

@@ -143,6 +143,8 @@ struct Str {
     /// An escape started or something but whitespace arrived (an element
     /// shows from then on).
     content: bool,
+    /// Its closing quote arrived (see [`Sink::string_settled`]).
+    closed: bool,
 }
 
 impl Str {
@@ -170,6 +172,10 @@ impl Str {
     /// `src/scan/string.rs`: a string with no quote inside ends early only
     /// there).
     fn ends_early(&self, mut open: impl Iterator<Item = bool>) -> bool {
+        // Its quote bounds it.
+        if self.closed {
+            return false;
+        }
         // The text since the last escape is the raw text (an escape's raw
         // text holds no space or closer, so the run below stops at it as
         // the scanner's does).
@@ -216,6 +222,11 @@ pub(super) struct Live<V> {
     /// The typed view, before the root's own admission (always `Some`).
     pub(super) view: Option<V>,
     decoder: Decoder,
+    /// `decoder` reading views (see `ScanOptions::view`): a part that is
+    /// not known to end is read as a view of the text so far is.
+    viewer: Decoder,
+    /// The part written into `syn` is known to end there.
+    syn_ends: bool,
     /// The value is the first in a fence.
     fenced: bool,
     /// Where the token being reported ends: the text read so far (the
@@ -283,6 +294,8 @@ impl<V: DeserializeOwned + View> Live<V> {
             deltas: Vec::new(),
             view: admit_parts(view),
             decoder: decoder.clone(),
+            viewer: decoder.viewing(),
+            syn_ends: false,
             fenced,
             now: start,
             scalar_end: usize::MAX,
@@ -386,10 +399,18 @@ impl<V: DeserializeOwned + View> Live<V> {
     /// Done once per push (and before the string ends), not per piece, so
     /// a push gives one `Appended` for it however many escapes it holds.
     fn grown(&mut self, text: &str) {
+        self.grow(text, None);
+    }
+
+    /// [`grown`](Self::grown); `closed`: the string's closing quote arrived,
+    /// ending at that offset. A view of the text so far then holds all of
+    /// the string (its quote bounds it) as a cut one, until the next byte
+    /// says the quote closes it (see [`Sink::string_settled`]).
+    fn grow(&mut self, text: &str, closed: Option<usize>) {
         let Some(mut s) = self.string.take() else {
             return;
         };
-        if s.end == s.seen {
+        if s.end == s.seen && closed.is_none() {
             self.string = Some(s);
             return;
         }
@@ -432,14 +453,17 @@ impl<V: DeserializeOwned + View> Live<V> {
         // The typed view: the string's text as far as it is shown. While a
         // decode would end it early, the stream decoder shows that decode's
         // view, and this one catches up with the next text.
+        let (new, cut) = match closed {
+            Some(quote) => (s.decoded.len(), s.start..quote),
+            None => (new, s.start..end - (s.decoded.len() - new)),
+        };
         if s.shown == Shown::Hidden
-            || s.ends_early(self.open_kinds())
+            || (closed.is_none() && s.ends_early(self.open_kinds()))
             || (new == s.typed && s.shown == Shown::Yes)
         {
             self.string = Some(s);
             return;
         }
-        let cut = s.start..end - (s.decoded.len() - new);
         if s.shown == Shown::Yes && s.appended && new > s.typed {
             let grown = &s.decoded[s.typed..new];
             if self.root().__append(&s.route, grown) {
@@ -959,7 +983,10 @@ impl<V: DeserializeOwned + View> Live<V> {
         };
         let route = self.frames[j].route.take().unwrap_or_default();
         let mut cx = grow::Local {
-            decoder: &self.decoder,
+            decoder: match self.syn_ends {
+                true => &self.decoder,
+                false => &self.viewer,
+            },
             text: &self.syn,
             around,
             levels: &self.levels,
@@ -1027,6 +1054,7 @@ impl<V: DeserializeOwned + View> Live<V> {
         if ends {
             s.push(' ');
         }
+        self.syn_ends = ends;
     }
 
     /// Decodes the part at depth `d`, written at `span` (see
@@ -1046,7 +1074,11 @@ impl<V: DeserializeOwned + View> Live<V> {
             true => usize::MAX,
             false => self.exempt(0, d),
         };
-        let read = self.decoder.part::<V>(&self.syn, around);
+        let decoder = match self.syn_ends {
+            true => &self.decoder,
+            false => &self.viewer,
+        };
+        let read = decoder.part::<V>(&self.syn, around);
         match read {
             Ok(v) => {
                 self.blocked = false;
@@ -1246,6 +1278,7 @@ impl<V: DeserializeOwned + View> Sink for Live<V> {
             appended: false,
             typed: 0,
             content: false,
+            closed: false,
             known: at + 1,
             known_ends: false,
             end: at + 1,
@@ -1277,12 +1310,11 @@ impl<V: DeserializeOwned + View> Sink for Live<V> {
     }
 
     fn string_end(&mut self, text: &str, end: usize) {
-        self.grown(text);
+        self.grow(text, Some(end));
         self.now = end;
-        let Some(s) = self.string.take() else {
+        let Some(mut s) = self.string.take() else {
             return;
         };
-        self.member_done(end);
         // The untyped view (its path as the string had it), then the typed.
         if !s.untyped {
             self.grow_untyped();
@@ -1296,13 +1328,26 @@ impl<V: DeserializeOwned + View> Sink for Live<V> {
             }
             (true, false) => self.set(&s.path, Value::String(s.decoded.clone())),
         }
-        self.typed_string_end(text, end, &s);
         if self.untyped {
             self.deltas.push(Delta::Completed {
-                path: s.path,
-                value: Value::String(s.decoded),
+                path: s.path.clone(),
+                value: Value::String(s.decoded.clone()),
             });
         }
+        // The typed view shows it whole, still cut, until the next byte
+        // says the quote closes it: it stays the open string until then.
+        s.closed = true;
+        self.string = Some(s);
+    }
+
+    fn string_settled(&mut self, text: &str, end: usize) {
+        let Some(s) = self.string.take() else {
+            return;
+        };
+        // Known to end here, as a number is once its delimiter arrives.
+        self.scalar_end = end;
+        self.member_done(end);
+        self.typed_string_end(text, end, &s);
     }
 }
 

@@ -807,6 +807,7 @@ where
         let shape = shape::of::<T::Shown>();
         let typed = match self
             .decoder
+            .viewing()
             .decode_as::<T::Shown>(&self.text, shape, true, false)
         {
             Ok((v, report)) => Some((v, report)),
@@ -958,6 +959,7 @@ impl<T: Streamable> StreamDecoder<T> {
         before.bytes().any(|b| b == b'{' || b == b'[')
             && self
                 .decoder
+                .viewing()
                 .decode_as::<T::Shown>(before, shape, true, false)
                 .is_ok_and(|(_, report)| {
                     !report.is_clean() && choose::rank(before, report.strategy, &report).prose == 0
