@@ -15,7 +15,17 @@
 //!   array itself (shown with its own parts so far); a cut scalar is dropped.
 //!
 //! A cut number, literal, enum variant or key is never shown: `12` may be the
-//! start of `1234`. Untyped values (`serde_json::Value`, or anything read with
+//! start of `1234`.
+//!
+//! A view of a reply still being written ([`Decoder::decode_partial`](crate::Decoder::decode_partial),
+//! [`StreamDecoder`](crate::StreamDecoder)) shows nothing it may take back:
+//! what only the next byte settles counts as cut. A member's or an
+//! element's string whose closing quote ends the text is shown as a cut
+//! string (its text so far, where the place takes one; else not yet): the
+//! next byte may show the quote to be inside it (`"v"alue"`). A number or
+//! literal at the top level that ends the text is not shown (`2` may
+//! become `2.5`). A one-shot decode of a finished reply takes both as they
+//! stand. Untyped values (`serde_json::Value`, or anything read with
 //! `deserialize_any`) follow [`Allow`], which
 //! [`Decoder::allow_partial`](crate::Decoder::allow_partial) sets.
 //!
