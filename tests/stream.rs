@@ -1649,3 +1649,16 @@ fn a_cut_fence_after_a_repaired_fence() {
     every_split::<Value>("```json\n{\"a\": [1}\n```\nOr:\n```json\n{\"a\": \"z\"}\n```");
     every_split::<Value>("```json\n{\"a\": [1]}\n```\nOr:\n```json\n{\"a\": \"z\"}\n```");
 }
+
+/// Found by the `stream_typed` fuzz target (also wrong before): a value in
+/// prose after a quote left open (`(  "{`) is cut; the stream locked onto
+/// it, and a decode then read the `{` as the string's text once the quote
+/// after it arrived (the view's `title`). A value after a quote left open
+/// is read whole while it is cut.
+#[test]
+fn a_value_after_a_quote_left_open() {
+    let t = "   (  \"{\n        \"results\": [\n      \"gs*,\"}\n   }";
+    replay::<fuzzed::Turn>(t, &[10, 42]);
+    every_split::<fuzzed::Turn>(t);
+    every_split::<Value>("He said \"use {\"a\": [1, 2]} or\" and {\"b\": 3}");
+}

@@ -860,7 +860,10 @@ where
         let rival = lockable
             && report.truncated
             && match report.strategy {
-                Strategy::Balanced | Strategy::Trailing => self.repaired_before(start),
+                // (Or after a quote left open, which may yet hold it.)
+                Strategy::Balanced | Strategy::Trailing => {
+                    quote_open_before(&self.text[..start]) || self.repaired_before(start)
+                }
                 Strategy::Fence => match self.text[..start].rfind("```") {
                     Some(open) => self.text[..open].contains("```") && self.repaired_before(open),
                     None => false,
@@ -965,6 +968,13 @@ impl<T: Streamable> StreamDecoder<T> {
                     !report.is_clean() && choose::rank(before, report.strategy, &report).prose == 0
                 })
     }
+}
+
+/// Whether `prose` leaves a double quote open: the value after it may yet
+/// read as that string's text (`(  "{"results": [` is a string once its
+/// closing quote arrives).
+fn quote_open_before(prose: &str) -> bool {
+    prose.bytes().filter(|&b| b == b'"').count() % 2 == 1
 }
 
 /// Whether a complete value's end is where its text says, whatever comes
