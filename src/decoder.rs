@@ -418,15 +418,15 @@ impl Decoder {
     {
         let watch = self.opts.rules.coerce(CoercionKind::FieldName);
         let mut ignored = false;
-        // A view of a reply that ends in a scalar (`12`, `true`, `"a"`) does
-        // not take it as complete: the next byte may go on with it.
+        // A view of a reply that ends in a number or literal (`12`, `true`)
+        // does not take it as complete: the next byte may go on with it.
         let open_end = |slice: &str| {
             self.opts.view
                 && slice
                     .trim_end()
                     .bytes()
                     .last()
-                    .is_some_and(|c| !matches!(c, b'}' | b']'))
+                    .is_some_and(|c| !matches!(c, b'}' | b']' | b'"'))
         };
         if !open_end(text) {
             if let Some(done) = self.fast_lane(text, seed.clone(), watch, &mut ignored) {

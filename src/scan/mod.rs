@@ -1204,13 +1204,13 @@ impl<'de> Scanner<'de> {
         }
     }
 
-    /// Whether whitespace follows the span in the caller's text (spans are
-    /// trimmed): a token at the span's end has ended.
     /// Whether only whitespace follows offset `end` in the caller's text.
     fn ends_text(&self, end: usize) -> bool {
         self.b[end..].iter().all(|&c| lex::is_ws(c))
     }
 
+    /// Whether whitespace follows the span in the caller's text (spans are
+    /// trimmed): a token at the span's end has ended.
     fn followed_by_space(&self) -> bool {
         self.end < self.b.len() && lex::is_ws(self.b[self.end])
     }

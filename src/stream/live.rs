@@ -1074,6 +1074,7 @@ impl<V: DeserializeOwned + View> Live<V> {
             true => usize::MAX,
             false => self.exempt(0, d),
         };
+        // A view's decoder, unless the part is known to end there.
         let decoder = match self.syn_ends {
             true => &self.decoder,
             false => &self.viewer,
