@@ -168,10 +168,10 @@ where
 ///
 /// Where that cannot hold, the decoder reads the whole text on every push,
 /// and stays correct: a value cut in a span found in prose after text that
-/// reads as a value of `T` only with repairs (a `{placeholder}` for a
-/// struct of optional fields: a decode weighs the two anew as the cut one
-/// grows); a
-/// value that needs other repairs, or one of those
+/// reads as a value of `T` only with repairs (an example `{'id': 1}` before
+/// the real one; a `{placeholder}`, structure made of prose, never beats
+/// it) or after a quote left open (a decode weighs the two anew as the cut
+/// one grows); a value that needs other repairs, or one of those
 /// where the tolerant scanner's reading looks further (an apostrophe inside
 /// a single-quoted string, `'it's'`; a key with spaces), whose reading is
 /// then the answer; and a cut string whose text so far ends in
