@@ -322,8 +322,14 @@ impl<'de> Scanner<'de> {
                 // as the text goes: the next byte may show it to be inside
                 // (`"v"a`). (A string at the top level keeps its text
                 // whatever follows its quote.)
+                // So does a quote after an inner one with only a comma
+                // after it: the next key (or not) says whether it closes.
+                let by_end = follow >= end
+                    || (last_inner.is_some()
+                        && matches!(b[follow], b',' | b';')
+                        && next_significant(b, follow + 1, end) >= end);
                 if self.view
-                    && follow >= end
+                    && by_end
                     && matches!(w.ctx, Ctx::Object | Ctx::Array)
                     && self.ends_text(end)
                 {
