@@ -44,6 +44,10 @@ pub(super) struct Judge {
     inner_seen: bool,
     /// Brackets counted in the content so far (only when a rule needs them).
     balance: Balance,
+    /// The verdict rests on the text ending where it does (a comma with
+    /// nothing after it yet, where only the next key would say): a view
+    /// takes the string as cut.
+    by_end: bool,
 }
 
 /// Counts brackets in a string's content incrementally, so judging many
@@ -281,6 +285,7 @@ impl<'de> Scanner<'de> {
                     quote: i,
                     inner_seen: true,
                     balance: Balance::new(start),
+                    by_end: false,
                 };
                 if self.closes(after, w, &mut probe).is_none() {
                     doubled = false;
@@ -302,6 +307,7 @@ impl<'de> Scanner<'de> {
                 quote: i,
                 inner_seen: last_inner.is_some(),
                 balance: balance.take().expect("kept between quotes"),
+                by_end: false,
             };
             // The common case (`closes`' first branch): the delimiter this
             // place expects right after the quote, nothing else looked at.
@@ -314,6 +320,7 @@ impl<'de> Scanner<'de> {
                     (Ctx::Key, b':') | (Ctx::Object, b',' | b'}') | (Ctx::Array, b',' | b']')
                 );
             let verdict = self.closes(after, w, &mut judge);
+            let by_end = judge.by_end;
             balance = Some(judge.balance);
             if let Some(follow) = verdict {
                 self.plain = plain && follow == after;
@@ -322,14 +329,11 @@ impl<'de> Scanner<'de> {
                 // as the text goes: the next byte may show it to be inside
                 // (`"v"a`). (A string at the top level keeps its text
                 // whatever follows its quote.)
-                // So does a quote after an inner one with only a comma
-                // after it: the next key (or not) says whether it closes.
-                let by_end = follow >= end
-                    || (last_inner.is_some()
-                        && matches!(b[follow], b',' | b';')
-                        && next_significant(b, follow + 1, end) >= end);
+                // So does one whose verdict rests on where the text ends (a
+                // comma after it with nothing after that yet, where the next
+                // key would say whether it closes).
                 if self.view
-                    && by_end
+                    && (follow >= end || by_end)
                     && matches!(w.ctx, Ctx::Object | Ctx::Array)
                     && self.ends_text(end)
                 {
@@ -653,6 +657,7 @@ impl<'de> Scanner<'de> {
                 // the next key (`"lorem "ipsum", sic."` goes on).
                 b',' if judge.inner_seen => {
                     let n = next_significant(b, j + clen, window);
+                    judge.by_end = n >= end;
                     n >= end
                         || (n < window && (b[n] == b'}' || key_then_colon(b, n, window).is_some()))
                 }
@@ -660,6 +665,7 @@ impl<'de> Scanner<'de> {
                 // `{"a": "x"; "b": "y"}`: a semicolon between members.
                 b';' => {
                     let n = next_significant(b, j + 1, window);
+                    judge.by_end = n >= end;
                     n >= end
                         || (n < window && (b[n] == b'}' || key_then_colon(b, n, window).is_some()))
                 }
@@ -680,6 +686,7 @@ impl<'de> Scanner<'de> {
                             } else {
                                 n
                             };
+                            judge.by_end = m >= end;
                             m >= end || b[m] == b'}'
                         })
                 }
@@ -954,6 +961,7 @@ impl<'de> Scanner<'de> {
                         quote: k,
                         inner_seen: false,
                         balance: Balance::new(start.max(k.saturating_sub(LOOKAHEAD))),
+                        by_end: false,
                     };
                     let v = self.closes(k + 1, w, &mut judge).is_some();
                     self.quote_verdict = Some((k, w.ctx, w.paren, v));
