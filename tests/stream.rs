@@ -1662,3 +1662,16 @@ fn a_value_after_a_quote_left_open() {
     every_split::<fuzzed::Turn>(t);
     every_split::<Value>("He said \"use {\"a\": [1, 2]} or\" and {\"b\": 3}");
 }
+
+/// Found by the `stream_typed` fuzz target (also wrong before): a clean
+/// value in a fence was final once its fence closed, but the fence stood in
+/// a string of a value opened before it (`[{"a": "```json {…}```"…`), which
+/// a decode reads once it goes on. A fenced value after a bracket not closed
+/// or a quote left open is read again as a value in prose is.
+#[test]
+fn a_fence_inside_a_value_opened_before_it() {
+    let t = "[\0{\n\"a\": \"\n```{\n         **Decision**: bla, bla (some clarification):\n\n   {\"\0     ```json\n        {\n     }```\n\"\n     }``a\":,\"b\":`\n\"\n    \"] \"2ke\",\n'b': \"x\",\n}y\": \"value\"\n   }  ";
+    let cuts: Vec<usize> = (1..6).map(|i| i * 35).collect();
+    replay::<fuzzed::Turn>(t, &cuts);
+    every_split::<Value>("{\"doc\": \"see ```json\n{\"a\": 1}\n``` and\", \"n\": 2}");
+}

@@ -633,8 +633,10 @@ where
                         let live = *live;
                         self.done = self.tail.is_empty();
                         let fence = match live.fenced() {
-                            true => Fence::Open(end),
-                            false => Fence::No(end),
+                            true if !may_be_enclosed(&self.text[..live.start()]) => {
+                                Fence::Open(end)
+                            }
+                            _ => Fence::No(end),
                         };
                         self.mode = Mode::After {
                             start: live.start(),
@@ -899,10 +901,14 @@ where
                 // (nothing after it can win); another waits for a candidate.
                 let end = report.span.end;
                 let fence = match report.strategy {
-                    Strategy::Fence if report.repairs.is_empty() => match self.fence_closed(end) {
-                        true => Fence::Closed,
-                        false => Fence::Open(end),
-                    },
+                    Strategy::Fence
+                        if report.repairs.is_empty() && !may_be_enclosed(&self.text[..start]) =>
+                    {
+                        match self.fence_closed(end) {
+                            true => Fence::Closed,
+                            false => Fence::Open(end),
+                        }
+                    }
                     _ => Fence::No(end),
                 };
                 self.mode = Mode::After { start, fence };
@@ -968,6 +974,24 @@ impl<T: Streamable> StreamDecoder<T> {
                     !report.is_clean() && choose::rank(before, report.strategy, &report).prose == 0
                 })
     }
+}
+
+/// Whether the text before a fenced value may open a candidate that holds
+/// the fence (a bracket not closed, a quote left open: a reply that is one
+/// value, with the fence in one of its strings): the fenced value is then
+/// not final when its fence closes.
+fn may_be_enclosed(before: &str) -> bool {
+    let mut depth = 0usize;
+    let mut quotes = 0usize;
+    for b in before.bytes() {
+        match b {
+            b'{' | b'[' => depth += 1,
+            b'}' | b']' => depth = depth.saturating_sub(1),
+            b'"' => quotes += 1,
+            _ => {}
+        }
+    }
+    depth > 0 || quotes % 2 == 1
 }
 
 /// Whether `prose` leaves a double quote open: the value after it may yet
