@@ -981,17 +981,12 @@ impl<T: Streamable> StreamDecoder<T> {
 /// value, with the fence in one of its strings): the fenced value is then
 /// not final when its fence closes.
 fn may_be_enclosed(before: &str) -> bool {
-    let mut depth = 0usize;
-    let mut quotes = 0usize;
-    for b in before.bytes() {
-        match b {
-            b'{' | b'[' => depth += 1,
-            b'}' | b']' => depth = depth.saturating_sub(1),
-            b'"' => quotes += 1,
-            _ => {}
-        }
-    }
-    depth > 0 || quotes % 2 == 1
+    let depth = before.bytes().fold(0usize, |depth, b| match b {
+        b'{' | b'[' => depth + 1,
+        b'}' | b']' => depth.saturating_sub(1),
+        _ => depth,
+    });
+    depth > 0 || quote_open_before(before)
 }
 
 /// Whether `prose` leaves a double quote open: the value after it may yet
