@@ -574,6 +574,28 @@ pub mod grow {
         }
     }
 
+    /// A struct view's flattened field on the path: its members are the
+    /// struct's, at the same level, so the walk goes on into it at `at`. A
+    /// view that does not grow by fields (a map, an enum) is rebuilt with
+    /// the struct around it; one not there yet asks for that struct's
+    /// rebuild once.
+    pub fn place_flat<V: super::View>(
+        slot: &mut Option<V>,
+        from: V,
+        levels: &[Level],
+        at: usize,
+        out: &mut Placed,
+    ) {
+        match slot {
+            Some(v) if v.__fields() => v.__place(from, levels, at, out),
+            Some(_) => {
+                out.rebuild = Some(at);
+                out.fixed = true;
+            }
+            None => out.rebuild = Some(at),
+        }
+    }
+
     /// A struct view's field whose type is a parameter: replaced whole.
     pub fn place_whole<V>(
         slot: &mut Option<V>,

@@ -162,6 +162,23 @@ struct Rest {
     items: Vec<Item>,
 }
 
+/// A flattened part beside the field that streams (what a tool call's
+/// metadata often is).
+#[allow(dead_code)]
+#[derive(Debug, Deserialize, Partial)]
+struct Beside {
+    #[llm(partial)]
+    items: Vec<Item>,
+    #[serde(flatten)]
+    meta: Source,
+}
+
+#[allow(dead_code)]
+#[derive(Debug, Deserialize, Partial)]
+struct Source {
+    source: Option<String>,
+}
+
 #[allow(dead_code)]
 #[derive(Debug, Deserialize, Partial)]
 #[serde(untagged)]
@@ -392,10 +409,17 @@ fn stream_strings_holding_braces() {
 }
 
 #[test]
-#[ignore = "issue 20: a struct with flatten is read again from its text on every push"]
+#[ignore = "issue 20: while a member of a flattened struct is cut a decode shows nothing (serde buffers it), and the stream reads the whole text on every push to find when it shows again"]
 fn stream_flatten() {
     assert_stream_linear::<Flat>("a flatten struct", |n| {
         streamed("{\"id\": 1, \"items\": [", ITEM, ", ", n, "]}")
+    });
+}
+
+#[test]
+fn stream_flatten_beside_the_streaming_field() {
+    assert_stream_linear::<Beside>("a flattened part beside the list", |n| {
+        streamed("{\"source\": \"model\", \"items\": [", ITEM, ", ", n, "]}")
     });
 }
 

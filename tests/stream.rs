@@ -878,6 +878,52 @@ fn views_that_are_read_again() {
     }
 }
 
+/// A struct whose own fields stream beside a flattened part: it grows in
+/// place by its fields and its flattened part's (a member cut inside the
+/// flattened part is content serde buffers, so the view waits for it, as a
+/// decode does); a flattened map is read again with the struct around it.
+#[derive(Debug, Deserialize, Partial, PartialEq)]
+struct Post {
+    #[llm(partial)]
+    body: String,
+    #[serde(default)]
+    #[llm(partial)]
+    calls: Vec<Call>,
+    #[serde(flatten)]
+    meta: PostMeta,
+}
+
+#[derive(Debug, Deserialize, Partial, PartialEq)]
+struct PostMeta {
+    #[llm(required)]
+    author: String,
+    #[llm(partial)]
+    bio: Option<String>,
+    origin: Option<Meta>,
+}
+
+#[derive(Debug, Deserialize, Partial, PartialEq)]
+struct Tallied {
+    #[llm(partial)]
+    title: String,
+    #[serde(flatten)]
+    counts: std::collections::BTreeMap<String, u32>,
+}
+
+#[test]
+fn flattened_parts_every_split() {
+    let posts = [
+        r#"{"author": "Ann", "body": "Mix {the} \"flour\"", "calls": [{"tool": "finish", "answer": "ok"}], "bio": "baker"}"#,
+        r#"{"body": "hello", "origin": {"source": "model"}, "author": "Bo", "calls": [{"tool": "search", "query": "q", "limit": 2}]}"#,
+        r#"Here:\n```json\n{"bio": "b", "unknown": [1, {"x": "y"}], "body": "z", "author": "Cy"}\n```"#,
+    ];
+    for post in posts {
+        every_split::<Post>(post);
+    }
+    every_split::<Tallied>(r#"{"title": "Counts", "a": 1, "bb": 22, "ccc": 333}"#);
+    every_split::<Tallied>(r#"{"a": 1, "title": "Counts", "bb": 22}"#);
+}
+
 /// A list of internally tagged enums cut inside its last element's tag keeps
 /// the elements before it (the view does not vanish while a tool call
 /// starts), in a view and in a typed decode.

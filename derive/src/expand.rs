@@ -469,25 +469,46 @@ fn admitted(path: &TokenStream, fields: &[&Field], bindings: &[Ident]) -> Option
 }
 
 /// How a struct's view grows in place while a reply streams (see
-/// `serde_llm::partial::grow`): by its named fields. A flattened field or a
-/// transparent struct reads its members differently, so such a view is
-/// rebuilt from its text instead (for fields of generic type, see
+/// `serde_llm::partial::grow`): by its named fields. One flattened field
+/// (of a type that is not a parameter) grows with the struct's own: its
+/// members are the struct's, so a member no other field takes is put into
+/// it at the same level (`grow::place_flat`). Several flattened fields (a
+/// member goes to the first that knows it, which a part read alone does
+/// not say) or a transparent struct read their members differently, so such
+/// a view is rebuilt from its text instead (for fields of generic type, see
 /// [`Growers`]).
 fn grow(cx: &Cx, s: &Struct, fields: &[&Field]) -> TokenStream {
-    if s.style != Style::Named || s.cont.serde.transparent || fields.iter().any(|f| f.serde.flatten)
-    {
+    let flat: Vec<usize> = (0..fields.len())
+        .filter(|&i| fields[i].serde.flatten)
+        .collect();
+    let flat_plain = match flat[..] {
+        [] => true,
+        [i] => !fields[i].atomic() && !mentions(&fields[i].ty, &cx.params),
+        _ => false,
+    };
+    if s.style != Style::Named || s.cont.serde.transparent || !flat_plain {
         return TokenStream::new();
     }
     let grow = quote!(::serde_llm::__private::grow);
     let members: Vec<_> = fields.iter().map(|f| &f.member).collect();
     let bindings = bindings("f", fields);
     let index: Vec<u32> = (0..fields.len() as u32).collect();
+    // The struct's own fields are placed first, then the flattened one,
+    // which serde gives every member the others do not take.
+    let own: Vec<usize> = (0..fields.len()).filter(|i| !flat.contains(i)).collect();
+    let own_bindings: Vec<_> = own.iter().map(|&i| &bindings[i]).collect();
+    let own_members: Vec<_> = own.iter().map(|&i| members[i]).collect();
+    let own_index: Vec<u32> = own.iter().map(|&i| index[i]).collect();
+    let flat_bindings: Vec<_> = flat.iter().map(|&i| &bindings[i]).collect();
+    let flat_members: Vec<_> = flat.iter().map(|&i| members[i]).collect();
+    let flat_index: Vec<u32> = flat.iter().map(|&i| index[i]).collect();
     let Growers {
         place,
         append,
         kind,
         local,
     } = Growers::of(cx, fields);
+    let own_place: Vec<_> = own.iter().map(|&i| &place[i]).collect();
     let required = fields.iter().filter(|f| f.required()).map(|f| &f.member);
     // A view with generics may not be `DeserializeOwned` (a borrowed one
     // never is), so only a plain one is read on its own.
@@ -533,9 +554,15 @@ fn grow(cx: &Cx, s: &Struct, fields: &[&Field]) -> TokenStream {
             };
             let Self { #(#members: #bindings),* } = from;
             #(
-                if let ::core::option::Option::Some(v) = #bindings {
-                    out.route.push(#grow::Route::Field(#index));
-                    return #grow::#place(&mut self.#members, v, levels, at + 1, out);
+                if let ::core::option::Option::Some(v) = #own_bindings {
+                    out.route.push(#grow::Route::Field(#own_index));
+                    return #grow::#own_place(&mut self.#own_members, v, levels, at + 1, out);
+                }
+            )*
+            #(
+                if let ::core::option::Option::Some(v) = #flat_bindings {
+                    out.route.push(#grow::Route::Field(#flat_index));
+                    return #grow::place_flat(&mut self.#flat_members, v, levels, at, out);
                 }
             )*
         }
@@ -553,6 +580,7 @@ fn grow(cx: &Cx, s: &Struct, fields: &[&Field]) -> TokenStream {
 
         fn __shown(&self) -> bool {
             true #(&& self.#required.is_some())*
+                #(&& self.#flat_members.as_ref().map_or(true, ::serde_llm::View::__shown))*
         }
 
         fn __fields(&self) -> bool {

@@ -180,8 +180,12 @@ where
 /// a fence, a tag or the string (for that push only; a `{placeholder}` or
 /// `[1]` inside a string costs nothing). Views that
 /// cannot grow in place (a map, an adjacently tagged or untagged enum, a
-/// struct with `flatten`, a field of a generic type) are read again from
-/// their own text once per push while they are open.
+/// struct with several `flatten`ed fields or a flattened map or enum, a
+/// field of a generic type) are read again from their own text once per
+/// push while they are open. A struct with one flattened struct grows in
+/// place, its flattened members as its own; while one of those members is
+/// cut, a decode shows nothing (serde buffers it), and the text is read
+/// whole on each push until it completes.
 ///
 /// An internally tagged enum (`#[serde(tag = "tool")]`, a tool call) grows
 /// in place, as a struct does, once its tag is complete: each part inside
