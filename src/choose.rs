@@ -19,7 +19,7 @@ use crate::options::Decoder;
 use crate::report::Coercion;
 use crate::report::{Reading, Repair, RepairKind, Strategy};
 use crate::scan::tape::{Summary, Tape};
-use crate::scan::{lex, Scanner};
+use crate::scan::{lex, Scanner, Spare};
 use crate::shape::Shape;
 use crate::work;
 
@@ -777,6 +777,7 @@ impl Decoder {
         &self,
         text: &'de str,
         around: usize,
+        spare: &mut Spare,
     ) -> Result<V> {
         let policy = de::Policy {
             on: true,
@@ -785,17 +786,23 @@ impl Decoder {
         };
         let span = 0..text.len();
         let opts = self.opts.scan(false, true);
-        let mut tape = Tape::for_span(text.len());
-        let summary = Scanner::over(text, std::slice::from_ref(&span), &opts).tape(&mut tape);
+        let mut tape = std::mem::take(&mut spare.tape);
+        tape.clear();
+        let summary = Scanner::over(text, std::slice::from_ref(&span), &opts)
+            .with_spare(spare)
+            .tape_spare(&mut tape, spare);
         // A part is read to its end (it is cut there).
         work::add(text.len());
-        reread(|hints| {
+        let read = reread(|hints| {
             let mut de = de::Deserializer::new(tape.cursor(text), policy, hints);
             let value = de.root_seed(std::marker::PhantomData::<V>, 0)?;
             de.finish()?;
             Ok(value)
         })
-        .map_err(|e| e.or_at(summary.offset))
+        .map_err(|e| e.or_at(summary.offset));
+        spare.tape = tape;
+        spare.keep_repairs(summary.repairs);
+        read
     }
 
     fn attempt<'de, R, F>(

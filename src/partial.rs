@@ -453,6 +453,8 @@ pub mod grow {
     /// read that fails here is read from the root instead, which decides.
     pub struct Local<'a> {
         pub(crate) decoder: &'a crate::Decoder,
+        /// The buffers the stream's part reads pass on.
+        pub(crate) spare: &'a mut crate::scan::Spare,
         pub(crate) text: &'a str,
         pub(crate) around: usize,
         pub(crate) levels: &'a [Level],
@@ -477,9 +479,9 @@ pub mod grow {
                 // The read as a partial field is itself a field's read: it
                 // is exempt too, with every field on the path under it.
                 true => decoder
-                    .part::<AsPartial<V>>(text, self.around.saturating_add(1))
+                    .part::<AsPartial<V>>(text, self.around.saturating_add(1), self.spare)
                     .map(|p| p.0),
-                false => decoder.part::<V>(text, self.around),
+                false => decoder.part::<V>(text, self.around, self.spare),
             };
             match read {
                 Ok(part) => {
@@ -574,25 +576,41 @@ pub mod grow {
         }
     }
 
-    /// A struct view's flattened field on the path: its members are the
-    /// struct's, at the same level, so the walk goes on into it at `at`. A
-    /// view that does not grow by fields (a map, an enum) is rebuilt with
-    /// the struct around it; one not there yet asks for that struct's
-    /// rebuild once.
+    /// A struct view's flattened field (the `index`th) on the path, when
+    /// none of the struct's own fields took the part: its members are the
+    /// struct's, at the same level, so the walk goes on into it at `at`.
+    ///
+    /// serde reads the flattened part from all the members no own field
+    /// takes, and a part that fails to read (a member of another type) is
+    /// `None` whatever else comes. So a part read as `None` (`from`) makes
+    /// the view's `None`, and one that is `None` stays so: nothing placed
+    /// in it changes that. (Read alone, a member the flattened part does not
+    /// know reads as an empty part, which places nothing.) A view that does
+    /// not grow by fields (a map, an enum) is rebuilt with the struct
+    /// around it.
     pub fn place_flat<V: super::View>(
         slot: &mut Option<V>,
-        from: V,
+        from: Option<V>,
+        index: u32,
         levels: &[Level],
         at: usize,
         out: &mut Placed,
     ) {
-        match slot {
-            Some(v) if v.__fields() => v.__place(from, levels, at, out),
-            Some(_) => {
+        match (slot, from) {
+            (slot, None) => {
+                if !out.probe {
+                    *slot = None;
+                }
+            }
+            (None, Some(_)) => {}
+            (Some(v), Some(from)) if v.__fields() => {
+                out.route.push(Route::Field(index));
+                v.__place(from, levels, at, out);
+            }
+            (Some(_), Some(_)) => {
                 out.rebuild = Some(at);
                 out.fixed = true;
             }
-            None => out.rebuild = Some(at),
         }
     }
 

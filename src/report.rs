@@ -1385,6 +1385,12 @@ impl Repairs {
         }
     }
 
+    /// Empties it, keeping its room.
+    pub(crate) fn clear(&mut self) {
+        self.runs.clear();
+        self.len = 0;
+    }
+
     /// Adds a repair before the others.
     pub(crate) fn push_front(&mut self, r: Repair) {
         self.len += 1;

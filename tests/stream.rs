@@ -910,6 +910,18 @@ struct Tallied {
     counts: std::collections::BTreeMap<String, u32>,
 }
 
+/// Two flattened parts: the view is read whole, and is shown only once the
+/// required field inside one has arrived.
+#[derive(Debug, Deserialize, Partial, PartialEq)]
+struct Twice {
+    #[llm(partial)]
+    title: String,
+    #[serde(flatten)]
+    meta: PostMeta,
+    #[serde(flatten)]
+    rest: std::collections::BTreeMap<String, Value>,
+}
+
 #[test]
 fn flattened_parts_every_split() {
     let posts = [
@@ -919,6 +931,19 @@ fn flattened_parts_every_split() {
     ];
     for post in posts {
         every_split::<Post>(post);
+    }
+    // A member of the flattened part of another type (`next` is a struct):
+    // serde's flattened part is `None` from then on, whatever comes after
+    // (found by the fuzz target, which panicked on it before).
+    every_split::<Post>(
+        r#"{"index": 0, "next": "abc", "author": "Di", "registered": "2023-1", "body": "b"}"#,
+    );
+    every_split::<Post>(r#"{"author": "Di", "next": [1, 2], "bio": "x", "body": "b"}"#);
+    for twice in [
+        r#"{"title": "T", "author": "Ann", "x": [1, "y"], "bio": "b"}"#,
+        r#"{"x": 1, "title": "T", "bio": "b", "author": "Ann"}"#,
+    ] {
+        every_split::<Twice>(twice);
     }
     every_split::<Tallied>(r#"{"title": "Counts", "a": 1, "bb": 22, "ccc": 333}"#);
     every_split::<Tallied>(r#"{"a": 1, "title": "Counts", "bb": 22}"#);

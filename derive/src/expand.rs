@@ -468,6 +468,31 @@ fn admitted(path: &TokenStream, fields: &[&Field], bindings: &[Ident]) -> Option
     })
 }
 
+/// `View::__shown` for a struct view: what [`admitted`] keeps, checked
+/// without taking the view apart (its required fields are there, and so are
+/// its flattened parts' where they are). `None` when nothing needs checking.
+fn shown(fields: &[&Field]) -> Option<TokenStream> {
+    let required: Vec<_> = fields
+        .iter()
+        .filter(|f| !f.serde.skip && f.required())
+        .map(|f| &f.member)
+        .collect();
+    let flat: Vec<_> = fields
+        .iter()
+        .filter(|f| !f.serde.skip && !f.required() && f.serde.flatten)
+        .map(|f| &f.member)
+        .collect();
+    if required.is_empty() && flat.is_empty() {
+        return None;
+    }
+    Some(quote! {
+        fn __shown(&self) -> bool {
+            true #(&& self.#required.is_some())*
+                #(&& self.#flat.as_ref().map_or(true, ::serde_llm::View::__shown))*
+        }
+    })
+}
+
 /// How a struct's view grows in place while a reply streams (see
 /// `serde_llm::partial::grow`): by its named fields. One flattened field
 /// (of a type that is not a parameter) grows with the struct's own: its
@@ -509,7 +534,6 @@ fn grow(cx: &Cx, s: &Struct, fields: &[&Field]) -> TokenStream {
         local,
     } = Growers::of(cx, fields);
     let own_place: Vec<_> = own.iter().map(|&i| &place[i]).collect();
-    let required = fields.iter().filter(|f| f.required()).map(|f| &f.member);
     // A view with generics may not be `DeserializeOwned` (a borrowed one
     // never is), so only a plain one is read on its own.
     let partial: Vec<bool> = fields.iter().map(|f| f.partial()).collect();
@@ -560,10 +584,7 @@ fn grow(cx: &Cx, s: &Struct, fields: &[&Field]) -> TokenStream {
                 }
             )*
             #(
-                if let ::core::option::Option::Some(v) = #flat_bindings {
-                    out.route.push(#grow::Route::Field(#flat_index));
-                    return #grow::place_flat(&mut self.#flat_members, v, levels, at, out);
-                }
+                #grow::place_flat(&mut self.#flat_members, #flat_bindings, #flat_index, levels, at, out);
             )*
         }
 
@@ -576,11 +597,6 @@ fn grow(cx: &Cx, s: &Struct, fields: &[&Field]) -> TokenStream {
                 )*
                 _ => false,
             }
-        }
-
-        fn __shown(&self) -> bool {
-            true #(&& self.#required.is_some())*
-                #(&& self.#flat_members.as_ref().map_or(true, ::serde_llm::View::__shown))*
         }
 
         fn __fields(&self) -> bool {
@@ -704,12 +720,13 @@ fn expand_struct(s: &Struct) -> TokenStream {
         }
     });
 
+    let shown = shown(&fields);
     let grow = grow(&cx, s, &fields);
     let partial_impl = cx.partial_impl();
     let view_impl = cx.view_impl(
         &quote!(::serde_llm::View),
         &flattened_views(&cx, &fields),
-        &quote!(#admitted #grow),
+        &quote!(#admitted #shown #grow),
     );
     let default_impl = cx.view_impl(
         &quote!(::core::default::Default),

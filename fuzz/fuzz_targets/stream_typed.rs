@@ -10,7 +10,8 @@
 //! The input is cut into chunks as in the `stream` target: the first byte's
 //! low 3 bits say how many chunk lengths follow (0 to 7 bytes, each 0 to
 //! 255), the rest is the reply. Only valid UTF-8 replies are checked (the
-//! `stream` target covers bytes).
+//! `stream` target covers bytes). Bit 3 of the first byte picks the type:
+//! the turn above, or a post whose fields stream beside a flattened part.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
@@ -56,6 +57,28 @@ struct Turn {
     extra: Option<serde_json::Value>,
 }
 
+/// A struct whose own fields stream beside a flattened part (its view
+/// grows by both), read when bit 3 of the first byte is set.
+#[derive(Debug, Deserialize, Partial, PartialEq)]
+struct Post {
+    #[llm(partial)]
+    body: String,
+    #[serde(default)]
+    #[llm(partial)]
+    calls: Vec<Call>,
+    #[serde(flatten)]
+    meta: PostMeta,
+}
+
+#[derive(Debug, Deserialize, Partial, PartialEq)]
+struct PostMeta {
+    #[llm(required)]
+    author: String,
+    #[llm(partial)]
+    bio: Option<String>,
+    next: Option<Step>,
+}
+
 /// Pushes per input, the last one taking whatever is left.
 const MAX_PUSHES: usize = 32;
 
@@ -67,10 +90,23 @@ fuzz_target!(|data: &[u8]| {
     let Ok(reply) = std::str::from_utf8(reply) else {
         return;
     };
+    match head & 8 {
+        0 => check::<Turn>(lens, reply),
+        _ => check::<Post>(lens, reply),
+    }
+});
+
+/// The stream's views and final value for `T` against the one-shot
+/// decodes, `reply` pushed in chunks of the lengths `lens` cycles through.
+fn check<T>(lens: &[u8], reply: &str)
+where
+    T: Partial + serde::de::DeserializeOwned + PartialEq + std::fmt::Debug,
+    T::View: serde::de::DeserializeOwned + serde_llm::View + PartialEq + std::fmt::Debug,
+{
     let decoder = Decoder::new();
     // One decoder shows only the typed view; the other keeps the deltas too.
-    let mut dec = StreamDecoder::<Turn>::new();
-    let mut full = StreamDecoder::<Turn>::new();
+    let mut dec = StreamDecoder::<T>::new();
+    let mut full = StreamDecoder::<T>::new();
     let mut at = 0;
     for push in 0..MAX_PUSHES {
         let end = match lens.get(push % lens.len().max(1)) {
@@ -85,7 +121,7 @@ fuzz_target!(|data: &[u8]| {
             cut -= 1;
         }
         let prefix = &reply[..cut];
-        let want = decoder.decode_partial::<Turn>(prefix);
+        let want = decoder.decode_partial::<T>(prefix);
         for (got, view) in [(pushed, dec.view()), (pushed_full, full.view())] {
             match (got, &want) {
                 (Ok(()), Ok(want)) => assert_eq!(view, want, "the view after {prefix:?}"),
@@ -99,7 +135,7 @@ fuzz_target!(|data: &[u8]| {
             break;
         }
     }
-    let whole = serde_llm::from_llm_str::<Turn>(reply);
+    let whole = serde_llm::from_llm_str::<T>(reply);
     for streamed in [dec.finish(), full.finish()] {
         match (streamed, &whole) {
             (Ok(s), Ok(w)) => {
@@ -112,4 +148,4 @@ fuzz_target!(|data: &[u8]| {
             (s, w) => panic!("finish() gave {s:?}, a one-shot decode of {reply:?} gave {w:?}"),
         }
     }
-});
+}

@@ -171,6 +171,37 @@ pub(crate) struct ScanOptions {
     pub lane: bool,
 }
 
+/// What reads of many small texts (the stream's parts, a few bytes each,
+/// thousands of them) pass from one to the next: the scanner's buffers and
+/// the tape, emptied, so that each read allocates nothing they hold.
+#[derive(Debug, Default)]
+pub(crate) struct Spare {
+    stack: Vec<Frame>,
+    opened: Vec<usize>,
+    scratch: String,
+    repairs: Repairs,
+    /// The tape the next read writes.
+    pub(crate) tape: tape::Tape,
+}
+
+impl Spare {
+    /// Keeps a scanner's buffers, emptied.
+    fn keep(&mut self, stack: &mut Vec<Frame>, opened: &mut Vec<usize>, scratch: &mut String) {
+        stack.clear();
+        std::mem::swap(&mut self.stack, stack);
+        opened.clear();
+        std::mem::swap(&mut self.opened, opened);
+        scratch.clear();
+        std::mem::swap(&mut self.scratch, scratch);
+    }
+
+    /// Keeps the repairs a read's summary took, emptied.
+    pub(crate) fn keep_repairs(&mut self, mut repairs: Repairs) {
+        repairs.clear();
+        self.repairs = repairs;
+    }
+}
+
 pub(crate) struct Scanner<'de> {
     /// See [`ScanOptions::lane`].
     #[cfg(test)]
@@ -304,6 +335,18 @@ impl<'de> Scanner<'de> {
             s.pending = Some((Event::StartArray, first.start));
         }
         s
+    }
+
+    /// The scanner with `spare`'s buffers in place of new ones (see
+    /// [`Spare`]).
+    pub(crate) fn with_spare(mut self, spare: &mut Spare) -> Scanner<'de> {
+        if self.stack.is_empty() {
+            std::mem::swap(&mut self.stack, &mut spare.stack);
+            std::mem::swap(&mut self.opened, &mut spare.opened);
+        }
+        std::mem::swap(&mut self.scratch, &mut spare.scratch);
+        std::mem::swap(&mut self.repairs, &mut spare.repairs);
+        self
     }
 
     /// Whether another top-level value follows the root value.

@@ -87,6 +87,24 @@ impl Tape {
         Tape::default()
     }
 
+    /// Empties it for another read, keeping its room.
+    pub(crate) fn clear(&mut self) {
+        let (mut words, mut side, mut open) = (
+            std::mem::take(&mut self.words),
+            std::mem::take(&mut self.side),
+            std::mem::take(&mut self.open),
+        );
+        words.clear();
+        side.clear();
+        open.clear();
+        *self = Tape {
+            words,
+            side,
+            open,
+            ..Tape::default()
+        };
+    }
+
     /// A tape with room for the events of a span of `len` bytes as most
     /// replies write them (a quarter of a word per byte: about 127,000
     /// events, 0.43 bytes of tape per byte, for a megabyte of records).
@@ -452,6 +470,17 @@ impl<'de> Scanner<'de> {
                 }
             }
         }
+    }
+
+    /// [`tape`](Self::tape) of a scanner made [`with_spare`](Self::with_spare):
+    /// its buffers go back to `spare`, emptied.
+    pub(crate) fn tape_spare(mut self, tape: &mut Tape, spare: &mut super::Spare) -> Summary {
+        tape.gathered =
+            !self.segments.is_empty() || self.stack.first() == Some(&super::Frame::Roots);
+        self.tape_rest(tape);
+        tape.truncated = self.truncated;
+        spare.keep(&mut self.stack, &mut self.opened, &mut self.scratch);
+        self.summary()
     }
 
     /// What the read found beside its events (see [`Summary`]).

@@ -19,7 +19,7 @@ use super::json::{Sink, Status, Tokens};
 use crate::error::Result;
 use crate::partial::grow::{self, Kind, Level, Placed, Route};
 use crate::partial::View;
-use crate::scan::lex;
+use crate::scan::{lex, Spare};
 use crate::Decoder;
 
 /// Whether a part on the spine is in the typed view.
@@ -263,6 +263,8 @@ pub(super) struct Live<V> {
     /// Buffers kept from one part read to the next: the part's text and
     /// its levels.
     syn: String,
+    /// The buffers each part read passes to the next.
+    spare: Spare,
     levels: Vec<Level>,
 }
 
@@ -307,6 +309,7 @@ impl<V: DeserializeOwned + View> Live<V> {
             lean,
             untyped: true,
             syn: String::new(),
+            spare: Spare::default(),
             levels: Vec::new(),
         };
         let status = live.tokenize(text);
@@ -987,6 +990,7 @@ impl<V: DeserializeOwned + View> Live<V> {
                 true => &self.decoder,
                 false => &self.viewer,
             },
+            spare: &mut self.spare,
             text: &self.syn,
             around,
             levels: &self.levels,
@@ -1079,7 +1083,7 @@ impl<V: DeserializeOwned + View> Live<V> {
             true => &self.decoder,
             false => &self.viewer,
         };
-        let read = decoder.part::<V>(&self.syn, around);
+        let read = decoder.part::<V>(&self.syn, around, &mut self.spare);
         match read {
             Ok(v) => {
                 self.blocked = false;

@@ -120,6 +120,11 @@ const TAGS: &[&str] = &[
 
 /// The reply, and where the JSON inside its fence starts and ends.
 fn reply() -> (String, usize, usize) {
+    reply_of(TARGET_LEN)
+}
+
+/// The reply in about `target_len` bytes.
+fn reply_of(target_len: usize) -> (String, usize, usize) {
     let mut rng = Rng(0x5EED_5712_EA30_0001);
     let mut text = String::from(
         "Sure! Here is the recipe as JSON, with every step spelled out so you can follow along:\n\n```json\n",
@@ -128,7 +133,7 @@ fn reply() -> (String, usize, usize) {
     text.push_str("{\n  \"title\": \"Cr\\u00e8me \\\"br\\u00fbl\\u00e9e\\\" — the long way\",\n  \"steps\": [\n");
     let mut n = 1;
     // Leave room for the tags, the closing fence and the last sentence.
-    while text.len() < TARGET_LEN - 400 {
+    while text.len() < target_len - 400 {
         if n > 1 {
             text.push_str(",\n");
         }
@@ -160,6 +165,52 @@ fn reply() -> (String, usize, usize) {
     let end = text.len();
     text.push_str("\n```\n\nLet me know if you would like a shorter version, or one without eggs.");
     (text, start, end)
+}
+
+/// The reply's JSON written as local models often write it: every string
+/// and key in single quotes (an apostrophe inside escaped as `\'`, a `\"`
+/// kept), without the fence, about 100 KB.
+fn single_quoted() -> String {
+    let (text, start, end) = reply();
+    let mut out = String::with_capacity(end - start + 16);
+    let (mut in_str, mut escaped) = (false, false);
+    for c in text[start..end].chars() {
+        match c {
+            _ if escaped => {
+                escaped = false;
+                out.push(c);
+            }
+            '\\' if in_str => {
+                escaped = true;
+                out.push(c);
+            }
+            '"' => {
+                in_str = !in_str;
+                out.push('\'');
+            }
+            '\'' if in_str => out.push_str("\\'"),
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
+/// A reasoning model's reply: a 60 KB `<think>` block (sentences with
+/// `{braces}` and `[brackets]` in them), then the fenced reply, about 100 KB
+/// in all.
+fn reasoning() -> String {
+    let mut rng = Rng(0x7411_4B00_C0DE_0002);
+    let mut text = String::from("<think>\n");
+    while text.len() < 60_000 {
+        text.push_str(&format!(
+            "Step {} says to {}; I weigh {{x}} against [y]. ",
+            rng.next() % 1000,
+            rng.pick(&PIECES[..10])
+        ));
+    }
+    text.push_str("\n</think>\n");
+    text.push_str(&reply_of(TARGET_LEN - text.len()).0);
+    text
 }
 
 /// The chunk boundaries a reader can decode at: every 16th byte that is a
@@ -224,6 +275,34 @@ fn check(text: &str, chunks: &[&[u8]], json: &str, json_ends: &[usize]) -> Doc {
     };
     assert_eq!(steps.len(), once.steps.len());
     once
+}
+
+/// Pushes `text` in chunks with the typed view read after each, then
+/// `finish()`: (b) for any reply.
+fn push_view(chunks: &[&[u8]]) -> Doc {
+    let mut dec = StreamDecoder::<Doc>::new();
+    for chunk in chunks {
+        dec.push(black_box(chunk)).unwrap();
+        black_box(shown(dec.view()));
+    }
+    dec.finish().unwrap()
+}
+
+/// Checks, outside the timing, that a reply of another family streams:
+/// the view after some pushes is the naive decode of the text so far, and
+/// `finish()` is the whole decode, which holds `want` steps.
+fn check_family(name: &str, text: &str, want: usize) {
+    let once = serde_llm::from_llm_str::<Doc>(text).unwrap();
+    assert_eq!(once.steps.len(), want, "{name}");
+    let mut dec = StreamDecoder::<Doc>::new();
+    for (i, chunk) in text.as_bytes().chunks(CHUNK).enumerate() {
+        dec.push(chunk).unwrap();
+        if i % 97 == 0 {
+            let naive = serde_llm::from_llm_str_partial::<Doc>(dec.text()).unwrap();
+            assert_eq!(dec.view(), &naive, "{name}, after push {i}");
+        }
+    }
+    assert_eq!(dec.finish().unwrap(), once, "{name}");
 }
 
 /// The doc for deser-incomplete: every field defaulted, so a prefix that
@@ -518,6 +597,31 @@ fn stream(c: &mut Criterion) {
         },
     );
     group.finish();
+
+    // Two families of the issue's table at 100 KB: a single-quoted reply
+    // and a reasoning block before the reply, each streamed as (b) and
+    // decoded once.
+    let quoted = single_quoted();
+    let thinking = reasoning();
+    check_family("single quotes", &quoted, doc.steps.len());
+    let thought = serde_llm::from_llm_str::<Doc>(&thinking).unwrap().steps.len();
+    check_family("reasoning", &thinking, thought);
+    let mut group = c.benchmark_group("families");
+    group
+        .sample_size(20)
+        .warm_up_time(Duration::from_secs(1))
+        .measurement_time(Duration::from_secs(4));
+    for (name, text) in [("single_quotes", &quoted), ("reasoning", &thinking)] {
+        let chunks: Vec<&[u8]> = text.as_bytes().chunks(CHUNK).collect();
+        group.throughput(Throughput::Bytes(text.len() as u64));
+        group.bench_function(format!("{name}_push_view"), |b| {
+            b.iter(|| push_view(&chunks))
+        });
+        group.bench_function(format!("{name}_once"), |b| {
+            b.iter(|| serde_llm::from_llm_str::<Doc>(black_box(text)).unwrap())
+        });
+    }
+    group.finish();
 }
 
 criterion_group!(benches, stream);
@@ -539,19 +643,31 @@ fn main() {
                 }
                 black_box(dec.finish().unwrap());
             }
-            "b" => {
-                let mut dec = StreamDecoder::<Doc>::new();
-                for chunk in &chunks {
-                    dec.push(black_box(chunk)).unwrap();
-                    black_box(shown(dec.view()));
-                }
-                black_box(dec.finish().unwrap());
-            }
+            "b" => drop(black_box(push_view(&chunks))),
             "d" => drop(black_box(
                 serde_llm::from_llm_str::<Doc>(black_box(&text)).unwrap(),
             )),
             "none" => drop(black_box(chunks)),
-            other => panic!("BENCH_ONCE: no path {other:?} (a, b, d, none)"),
+            // The families: `q` single quotes, `r` a reasoning block; `b`
+            // (push, view) or `d` (one decode) after the letter; `qnone` and
+            // `rnone` only build the reply.
+            family @ ("qb" | "qd" | "qnone" | "rb" | "rd" | "rnone") => {
+                let text = match &family[..1] {
+                    "q" => single_quoted(),
+                    _ => reasoning(),
+                };
+                let chunks: Vec<&[u8]> = text.as_bytes().chunks(CHUNK).collect();
+                match &family[1..] {
+                    "b" => drop(black_box(push_view(&chunks))),
+                    "d" => drop(black_box(
+                        serde_llm::from_llm_str::<Doc>(black_box(&text)).unwrap(),
+                    )),
+                    _ => drop(black_box(chunks)),
+                }
+            }
+            other => panic!(
+                "BENCH_ONCE: no path {other:?} (a, b, d, none, qb, qd, qnone, rb, rd, rnone)"
+            ),
         }
         return;
     }
