@@ -1745,4 +1745,9 @@ fn a_fence_inside_a_value_opened_before_it() {
     let cuts: Vec<usize> = (1..6).map(|i| i * 35).collect();
     replay::<fuzzed::Turn>(t, &cuts);
     every_split::<Value>("{\"doc\": \"see ```json\n{\"a\": 1}\n``` and\", \"n\": 2}");
+    // A bracket left open in a reasoning block at the start opens no
+    // candidate: a decode reads the reply after the block.
+    every_split::<Value>(
+        "<think>I will write {\"doc\": \"x and [1</think>\n```json\n{\"doc\": \"x\", \"n\": 2}\n``` Done.",
+    );
 }

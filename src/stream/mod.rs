@@ -983,8 +983,11 @@ impl<T: Streamable> StreamDecoder<T> {
 /// Whether the text before a fenced value may open a candidate that holds
 /// the fence (a bracket not closed, a quote left open: a reply that is one
 /// value, with the fence in one of its strings): the fenced value is then
-/// not final when its fence closes.
+/// not final when its fence closes. A reasoning block at the start holds no
+/// candidate (a decode reads the reply after it), so its text is not
+/// looked at.
 fn may_be_enclosed(before: &str) -> bool {
+    let before = &before[extract::body(before, extract::first_angle(before)).start..];
     let depth = before.bytes().fold(0usize, |depth, b| match b {
         b'{' | b'[' => depth + 1,
         b'}' | b']' => depth.saturating_sub(1),
