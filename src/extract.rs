@@ -620,11 +620,27 @@ fn fences(text: &str, body: Range<usize>, out: &mut Vec<Candidate>) {
                 }
             }
             None => {
-                push(out, text, content..body.end, Strategy::Fence);
+                let end = closer_being_written(b, first, body.end).unwrap_or(body.end);
+                push(out, text, content..end, Strategy::Fence);
                 break;
             }
         }
     }
+}
+
+/// Where the closing fence of an open block starts when the text ends
+/// while it is written: one or two backticks alone on the last line, right
+/// after the closer or quote that ends the value opening at `first` (where
+/// three would close the block). The block's body ends there, as it will
+/// once the fence is whole; read as the body, the backticks would make the
+/// value a repaired one for a byte or two.
+fn closer_being_written(b: &[u8], first: usize, end: usize) -> Option<usize> {
+    if end != b.len() || first >= end || !matches!(b[first], b'{' | b'[' | b'"' | b'\'') {
+        return None;
+    }
+    let ticks = b[..end].iter().rev().take_while(|&&c| c == b'`').count();
+    let at = end - ticks;
+    ((1..=2).contains(&ticks) && closes_value(b, first, at)).then_some(at)
 }
 
 /// Whether the fence at `close` starts a line and follows (past spaces) the

@@ -301,6 +301,14 @@ fn stream_tool_calls() {
 }
 
 #[test]
+fn stream_raw_newlines_in_strings() {
+    assert_stream_linear::<Doc>("raw newlines and tabs in strings", |n| {
+        let unit = "{\"n\": {i}, \"text\": \"line one\n\tline two\n\"}";
+        streamed("```json\n{\"items\": [", unit, ", ", n, "]}\n```")
+    });
+}
+
+#[test]
 fn stream_single_quotes() {
     assert_stream_linear::<Doc>("single quotes throughout", |n| {
         streamed(

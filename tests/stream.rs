@@ -878,6 +878,51 @@ fn views_that_are_read_again() {
     }
 }
 
+/// Raw control characters in strings (code and prose written with real
+/// newlines and tabs, as models often write them): read as they come, as a
+/// decode reads them, including a closing quote put on the next line.
+#[test]
+fn raw_control_characters_in_strings_every_split() {
+    #[derive(Debug, Deserialize, Partial, PartialEq)]
+    struct Snippet {
+        #[llm(partial)]
+        code: String,
+        lang: String,
+        #[serde(default)]
+        #[llm(partial)]
+        notes: Vec<String>,
+    }
+    let replies = [
+        "{\"code\": \"def f():\n    return 1\n\", \"lang\": \"py\"}",
+        "Here:\n```json\n{\"lang\": \"c\", \"code\": \"int x;\n\tx = 1;\n  \n\", \"notes\": [\"a\nb\", \"\n\", \"c\\n\n \"]}\n```",
+        "{\"code\": \"one\r\ntwo \\u00e9\n\t\",\n \"lang\": \"txt\"}",
+        "{\"code\": \"line one\n  \"lang\": \"x\"}",
+        "{\"notes\": [\"x\n\", \"y\"\n], \"code\": \"\n\n\", \"lang\": \"\t\"}",
+    ];
+    for reply in replies {
+        every_split::<Snippet>(reply);
+        every_split::<Value>(reply);
+    }
+}
+
+/// A reply with a repaired value in one fence and a clean one in a second:
+/// once the second is whole it wins, and its closing fence being written
+/// (a backtick or two on the last line) is the fence's, not the value's, so
+/// the view does not go back to the first for a byte.
+#[test]
+fn a_closing_fence_being_written_ends_the_block() {
+    for reply in [
+        "```json\n{'a': 1}\n```\nOr:\n```json\n{\"a\": 2}\n```\n",
+        "```json\n{\"a\": \"x\ny\"}\n```\nOr:\n```json\n[2]\n  ```",
+    ] {
+        every_split::<Value>(reply);
+        let cut = &reply[..reply.rfind("```").unwrap() + 1];
+        let shown = Decoder::new().decode_partial::<Value>(cut).unwrap();
+        let whole = Decoder::new().decode::<Value>(reply).unwrap();
+        assert_eq!(shown, Some(whole), "{cut:?}");
+    }
+}
+
 /// A struct whose own fields stream beside a flattened part: it grows in
 /// place by its fields and its flattened part's (a member cut inside the
 /// flattened part is content serde buffers, so the view waits for it, as a

@@ -98,6 +98,10 @@ pub(crate) struct Tokens {
     single_quotes: bool,
     /// Keys without quotes (`{n: 1}`), likewise.
     bare_keys: bool,
+    /// Raw control characters (a newline, a tab) in a string value are its
+    /// text, as the tolerant scanner reads them (the decoder allows that
+    /// repair). Models write code and prose with raw newlines in strings.
+    control_chars: bool,
     /// The quote the string being read opened with.
     quote: u8,
     /// The last token was a comma in an array: a value or, with
@@ -110,6 +114,10 @@ pub(crate) struct Tokens {
     /// A string value closed at this offset, not yet settled (see
     /// [`Sink::string_settled`]).
     closed: Option<usize>,
+    /// A raw line break in the open string at this offset, whose next line
+    /// has not said yet whether it is a fence on a line of its own (see
+    /// [`fence_line`]).
+    line: Option<usize>,
 }
 
 impl Tokens {
@@ -124,11 +132,13 @@ impl Tokens {
             trailing_commas: false,
             single_quotes: false,
             bare_keys: false,
+            control_chars: false,
             quote: b'"',
             after_comma: false,
             key: String::new(),
             start: at,
             closed: None,
+            line: None,
         }
     }
 
@@ -148,15 +158,22 @@ impl Tokens {
     /// - `bare_keys`: a key of letters, digits, `_`, `$` and `-` not
     ///   starting with a digit or `-` and not a literal's name, then a
     ///   colon (spaces between); anything else is `Bad`.
+    /// - `control_chars`: a raw control character in a string value is
+    ///   part of its text (in a key it is `Bad`). The sink sees the raw
+    ///   text; the tolerant scanner drops a raw whitespace tail that holds a
+    ///   newline from such a string when its quote closes it, which the
+    ///   sink applies.
     pub(crate) fn lenient(
         mut self,
         trailing_commas: bool,
         single_quotes: bool,
         bare_keys: bool,
+        control_chars: bool,
     ) -> Tokens {
         self.trailing_commas = trailing_commas;
         self.single_quotes = single_quotes;
         self.bare_keys = bare_keys;
+        self.control_chars = control_chars;
         self
     }
 
@@ -343,8 +360,25 @@ impl Tokens {
             let run = self.pos;
             let mut i = run;
             let q = self.quote;
-            while i < b.len() && b[i] != q && b[i] != b'\\' && b[i] >= 0x20 {
+            let control = self.control_chars && !self.in_key;
+            while i < b.len() && b[i] != q && b[i] != b'\\' && (b[i] >= 0x20 || control) {
                 i += 1;
+            }
+            // A fence on a line of its own inside a string that runs to the
+            // end closes the fenced block for a decode of the text so far
+            // (`line_close` in `src/extract.rs`): not read as it comes.
+            if control {
+                let from = self.line.take().unwrap_or(run);
+                for nl in memchr::memchr_iter(b'\n', &b[from.min(i)..i]).map(|k| k + from.min(i)) {
+                    match fence_line(b, nl) {
+                        Some(true) => return Err(nl),
+                        Some(false) => {}
+                        None => {
+                            self.line = Some(nl);
+                            break;
+                        }
+                    }
+                }
             }
             if i > run {
                 self.pos = i;
@@ -394,6 +428,7 @@ impl Tokens {
     /// Ends the string being read at `end` (after its closing quote).
     fn close_string(&mut self, text: &str, sink: &mut impl Sink, end: usize) {
         self.pos = end;
+        self.line = None;
         self.state = State::After;
         if self.in_key {
             self.state = State::Colon;
@@ -488,6 +523,25 @@ enum BareKey {
 /// The longest key without quotes read as it comes (its spaces before the
 /// colon included).
 const MAX_BARE_KEY: usize = 256;
+
+/// Whether the line after the raw line break at `nl` is a fence on a line
+/// of its own (`` ``` `` or more, spaces around it, then a line break or
+/// the end of the text so far); `None` while the text so far does not say.
+fn fence_line(b: &[u8], nl: usize) -> Option<bool> {
+    let mut k = nl + 1;
+    while k < b.len() && matches!(b[k], b' ' | b'\t') {
+        k += 1;
+    }
+    let ticks = b[k..].iter().take_while(|&&c| c == b'`').count();
+    let mut e = k + ticks;
+    if ticks < 3 {
+        return (e < b.len()).then_some(false);
+    }
+    while e < b.len() && matches!(b[e], b' ' | b'\t' | b'\r') {
+        e += 1;
+    }
+    Some(e == b.len() || b[e] == b'\n')
+}
 
 /// Reads a key without quotes at `at` (see [`Tokens::lenient`]).
 fn bare_key(b: &[u8], at: usize) -> BareKey {
@@ -684,18 +738,18 @@ mod tests {
         let mut t = Tokens::new(0, 128);
         assert_eq!(t.feed(without, &mut want), Status::Done(without.len()));
         let mut got = Log::default();
-        let mut t = Tokens::new(0, 128).lenient(true, false, false);
+        let mut t = Tokens::new(0, 128).lenient(true, false, false, false);
         assert_eq!(t.feed(with, &mut got), Status::Done(with.len()));
         assert_eq!(got.0, want.0);
         let mut bytes = Log::default();
-        let mut t = Tokens::new(0, 128).lenient(true, false, false);
+        let mut t = Tokens::new(0, 128).lenient(true, false, false, false);
         for end in 1..=with.len() {
             let status = t.feed(&with[..end], &mut bytes);
             assert_eq!(status == Status::Open, end < with.len(), "{end}");
         }
         assert_eq!(bytes.0, want.0);
         for bad in ["[1,,]", "[,]", "{,}", "{\"a\":,}", "{\"a\": 1,,}", "[1,}"] {
-            let mut t = Tokens::new(0, 128).lenient(true, false, false);
+            let mut t = Tokens::new(0, 128).lenient(true, false, false, false);
             assert!(
                 matches!(t.feed(bad, &mut Log::default()), Status::Bad(_)),
                 "{bad}"
@@ -712,10 +766,10 @@ mod tests {
     /// tokenizer, which must agree (string pieces joined); the status.
     fn lenient_events(doc: &str) -> (Vec<String>, Status) {
         let mut whole = Log::default();
-        let mut t = Tokens::new(0, 128).lenient(true, true, true);
+        let mut t = Tokens::new(0, 128).lenient(true, true, true, false);
         let status = t.feed(doc, &mut whole);
         let mut bytes = Log::default();
-        let mut t = Tokens::new(0, 128).lenient(true, true, true);
+        let mut t = Tokens::new(0, 128).lenient(true, true, true, false);
         let mut last = Status::Open;
         for end in 1..=doc.len() {
             if doc.is_char_boundary(end) {
@@ -807,7 +861,7 @@ mod tests {
         assert_eq!(lenient_events(&long).1, Status::Bad(1));
         // Off, each is `Bad`.
         for doc in ["{'a': 1}", "{a: 1}", "['a']"] {
-            let mut t = Tokens::new(0, 128).lenient(true, false, false);
+            let mut t = Tokens::new(0, 128).lenient(true, false, false, false);
             let status = t.feed(doc, &mut Log::default());
             assert!(matches!(status, Status::Bad(_)), "{doc}");
         }

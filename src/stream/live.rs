@@ -145,15 +145,34 @@ struct Str {
     content: bool,
     /// Its closing quote arrived (see [`Sink::string_settled`]).
     closed: bool,
+    /// A raw newline is in its text (see [`closed_len`](Self::closed_len)).
+    raw_newline: bool,
 }
 
 impl Str {
     /// Takes in what arrived: raw text, or an escape's character.
     fn take(&mut self, piece: &str, escaped: bool) {
         self.content |= escaped || !piece.trim_start().is_empty();
+        self.raw_newline |= !escaped && piece.contains('\n');
         self.decoded.push_str(piece);
         if escaped {
             self.seg = self.decoded.len();
+        }
+    }
+
+    /// How much of the string its closing quote closes, as the tolerant
+    /// scanner reads it: a string that holds a raw newline loses a raw
+    /// whitespace tail that holds one (its quote was put on the next line;
+    /// `finish_closed` in `src/scan/string.rs`).
+    fn closed_len(&self) -> usize {
+        if !self.raw_newline {
+            return self.decoded.len();
+        }
+        let tail = &self.decoded[self.seg..];
+        let kept = tail.trim_end_matches([' ', '\t', '\r', '\n']);
+        match tail[kept.len()..].contains('\n') {
+            true => self.seg + kept.len(),
+            false => self.decoded.len(),
         }
     }
 
@@ -286,6 +305,7 @@ impl<V: DeserializeOwned + View> Live<V> {
                 allows(crate::RepairKind::TrailingComma),
                 allows(crate::RepairKind::Quotes),
                 allows(crate::RepairKind::UnquotedKey),
+                allows(crate::RepairKind::ControlCharacter),
             ),
             start,
             value: Value::Null,
@@ -457,7 +477,7 @@ impl<V: DeserializeOwned + View> Live<V> {
         // decode would end it early, the stream decoder shows that decode's
         // view, and this one catches up with the next text.
         let (new, cut) = match closed {
-            Some(quote) => (s.decoded.len(), s.start..quote),
+            Some(quote) => (s.closed_len(), s.start..quote),
             None => (new, s.start..end - (s.decoded.len() - new)),
         };
         if s.shown == Shown::Hidden
@@ -1284,6 +1304,7 @@ impl<V: DeserializeOwned + View> Sink for Live<V> {
             typed: 0,
             content: false,
             closed: false,
+            raw_newline: false,
             known: at + 1,
             known_ends: false,
             end: at + 1,
@@ -1324,19 +1345,20 @@ impl<V: DeserializeOwned + View> Sink for Live<V> {
         if !s.untyped {
             self.grow_untyped();
         }
+        let len = s.closed_len();
         match (self.untyped, s.untyped) {
             (false, _) => {}
             (true, true) => {
                 if let Some(Value::String(v)) = self.slot(&s.path) {
-                    v.push_str(&s.decoded[s.visible.min(s.decoded.len())..]);
+                    v.push_str(&s.decoded[s.visible.min(len)..len]);
                 }
             }
-            (true, false) => self.set(&s.path, Value::String(s.decoded.clone())),
+            (true, false) => self.set(&s.path, Value::String(s.decoded[..len].to_owned())),
         }
         if self.untyped {
             self.deltas.push(Delta::Completed {
                 path: s.path.clone(),
-                value: Value::String(s.decoded.clone()),
+                value: Value::String(s.decoded[..len].to_owned()),
             });
         }
         // The typed view shows it whole, still cut, until the next byte
@@ -1388,12 +1410,17 @@ impl<V: DeserializeOwned + View> Live<V> {
     fn typed_string_end(&mut self, text: &str, end: usize, s: &Str) {
         if self.completed_in(text) {
             // Grown in place so far: the rest of it, appended, is the whole.
-            let rest = &s.decoded[s.typed.min(s.decoded.len())..];
+            let len = s.closed_len();
+            let rest = &s.decoded[s.typed.min(len)..len];
             if s.shown == Shown::Yes && s.appended && self.root().__append(&s.route, rest) {
                 return;
             }
             let cut = s.start..end - 1 - (s.decoded.len() - s.visible);
             let cut = match s.shown {
+                // The view read the text up to its closing quote or past
+                // it: it holds the string as that reading does (a closed
+                // one, which may show where a cut one would not).
+                Shown::Unknown if s.known >= end && s.known != NOTHING => s.start..end,
                 Shown::Unknown => s.start..s.known.min(cut.end),
                 _ => cut,
             };
