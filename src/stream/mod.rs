@@ -156,7 +156,8 @@ where
 /// stream as tool arguments, and what models write in a fence), or, as the
 /// whole reply, fence or tag, JSON with the repairs models need most where
 /// their reading is local (trailing commas, strings in single quotes, keys
-/// without quotes: see below), it is read as it arrives: each push costs what arrived
+/// without quotes, raw newlines and tabs in strings: see below), it is read
+/// as it arrives: each push costs what arrived
 /// plus the parts of the view it changed. Complete members and elements are
 /// read once, through the same Deserializer as a one-shot decode, and put in
 /// place; strings marked to grow are appended to; nothing is rebuilt from
@@ -173,7 +174,8 @@ where
 /// it) or after a quote left open (a decode weighs the two anew as the cut
 /// one grows); a value that needs other repairs, or one of those
 /// where the tolerant scanner's reading looks further (an apostrophe inside
-/// a single-quoted string, `'it's'`; a key with spaces), whose reading is
+/// a single-quoted string, `'it's'`; a key with spaces; a fence on a line
+/// of its own inside a string with raw newlines), whose reading is
 /// then the answer; and a cut string whose text so far ends in
 /// a backtick or `>`, or in closers that close every container still open
 /// (`{"a": "b}`), which a decode of the text so far may read as the end of
