@@ -162,6 +162,21 @@ struct Rest {
     items: Vec<Item>,
 }
 
+#[allow(dead_code)]
+#[derive(Debug, Deserialize, Partial)]
+struct Flags {
+    #[llm(partial)]
+    items: Vec<Switches>,
+}
+
+#[allow(dead_code)]
+#[derive(Debug, Deserialize, Partial)]
+struct Switches {
+    on: bool,
+    off: bool,
+    none: Option<bool>,
+}
+
 /// A flattened part beside the field that streams (what a tool call's
 /// metadata often is).
 #[allow(dead_code)]
@@ -305,6 +320,14 @@ fn stream_raw_newlines_in_strings() {
     assert_stream_linear::<Doc>("raw newlines and tabs in strings", |n| {
         let unit = "{\"n\": {i}, \"text\": \"line one\n\tline two\n\"}";
         streamed("```json\n{\"items\": [", unit, ", ", n, "]}\n```")
+    });
+}
+
+#[test]
+fn stream_python_literals() {
+    assert_stream_linear::<Flags>("Python's literals", |n| {
+        let unit = "{\"on\": True, \"off\": False, \"none\": None}";
+        streamed("{\"items\": [", unit, ", ", n, "]}")
     });
 }
 

@@ -905,6 +905,31 @@ fn raw_control_characters_in_strings_every_split() {
     }
 }
 
+/// Python's literals as values (`True`, `False`, `None`, as models used to
+/// Python write them): read as they come, as a decode reads them; a word
+/// that only starts like one is read whole.
+#[test]
+fn python_literals_every_split() {
+    #[derive(Debug, Deserialize, Partial, PartialEq)]
+    struct Flags {
+        done: bool,
+        #[serde(default)]
+        #[llm(partial)]
+        marks: Vec<Option<bool>>,
+        note: Option<String>,
+    }
+    let replies = [
+        "{\"done\": True, \"marks\": [False, None, True], \"note\": None}",
+        "```json\n{'done': False, 'marks': [None], 'note': 'x'}\n```",
+        "{\"marks\": [True ,False\n], \"done\": Nonetheless}",
+        "{\"done\": true, \"note\": \"ok\", \"marks\": [Trueish]}",
+    ];
+    for reply in replies {
+        every_split::<Flags>(reply);
+        every_split::<Value>(reply);
+    }
+}
+
 /// A reply with a repaired value in one fence and a clean one in a second:
 /// once the second is whole it wins, and its closing fence being written
 /// (a backtick or two on the last line) is the fence's, not the value's, so

@@ -77,6 +77,38 @@ enum Escape {
     Low(u32, u8, u32),
 }
 
+/// The repairs models need most, which a [`Tokens`] reads as they come:
+/// each where the tolerant scanner's reading of it is local (decided by the
+/// bytes up to the next token), so that the events are the ones the
+/// scanner's reading gives. Each is on only if the decoder allows its
+/// repair. Anything else is [`Status::Bad`], and the caller reads the text
+/// the tolerant way.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Lenient {
+    /// A comma before a closer (`[1, 2,]`, `{"a": 1,}`) is read as absent.
+    pub trailing_commas: bool,
+    /// A string in single quotes, where `"` is content and `\'` an escape;
+    /// its closing quote is one followed by the delimiter its place expects
+    /// (`:` after a key, `,` or the closer after a value), spaces between,
+    /// or by the end of the text so far (as a decode of that text reads
+    /// it). A quote followed by anything else (`'it's'`) is `Bad`.
+    pub single_quotes: bool,
+    /// A key of letters, digits, `_`, `$` and `-` not starting with a digit
+    /// or `-` and not a literal's name, then a colon (spaces between);
+    /// anything else is `Bad`.
+    pub bare_keys: bool,
+    /// A raw control character in a string value (a newline, a tab: code
+    /// and prose as models write them) is part of its text (in a key it is
+    /// `Bad`). The sink sees the raw text; the tolerant scanner drops a raw
+    /// whitespace tail that holds a newline from such a string when its
+    /// quote closes it, which the sink applies. A fence on a line of its
+    /// own inside such a string is `Bad` (a decode of the text so far ends
+    /// the fenced block there).
+    pub control_chars: bool,
+    /// Python's `True`, `False` and `None` as values are the JSON literals.
+    pub python_literals: bool,
+}
+
 /// The tokenizer's state: resumable at any byte.
 #[derive(Debug)]
 pub(crate) struct Tokens {
@@ -89,19 +121,8 @@ pub(crate) struct Tokens {
     /// The string being read is a key.
     in_key: bool,
     escape: Escape,
-    /// A comma before a closer (`[1, 2,]`, `{"a": 1,}`) is read as if it
-    /// were not there, as the tolerant scanner reads it (the decoder
-    /// allows that repair).
-    trailing_commas: bool,
-    /// Strings in single quotes (`{'n': 'x'}`) are read where the tolerant
-    /// scanner reads them the same way (see [`Tokens::lenient`]).
-    single_quotes: bool,
-    /// Keys without quotes (`{n: 1}`), likewise.
-    bare_keys: bool,
-    /// Raw control characters (a newline, a tab) in a string value are its
-    /// text, as the tolerant scanner reads them (the decoder allows that
-    /// repair). Models write code and prose with raw newlines in strings.
-    control_chars: bool,
+    /// The repairs read as they come (see [`Lenient`]).
+    lenient: Lenient,
     /// The quote the string being read opened with.
     quote: u8,
     /// The last token was a comma in an array: a value or, with
@@ -129,10 +150,7 @@ impl Tokens {
             max_depth,
             in_key: false,
             escape: Escape::None,
-            trailing_commas: false,
-            single_quotes: false,
-            bare_keys: false,
-            control_chars: false,
+            lenient: Lenient::default(),
             quote: b'"',
             after_comma: false,
             key: String::new(),
@@ -142,38 +160,9 @@ impl Tokens {
         }
     }
 
-    /// Reads the repairs models need most as they come, each where the
-    /// tolerant scanner's reading of it is local (decided by the bytes up to
-    /// the next token), so that the events are the ones the scanner's
-    /// reading gives; anything else is `Bad`, and the caller reads the text
-    /// the tolerant way. Each is on only if the decoder allows its repair:
-    ///
-    /// - `trailing_commas`: a comma before a closer is read as absent.
-    /// - `single_quotes`: a string in single quotes, where `"` is content
-    ///   and `\'` an escape; its closing quote is one followed by the
-    ///   delimiter its place expects (`:` after a key, `,` or the closer
-    ///   after a value), spaces between, or by the end of the text so far
-    ///   (as a decode of that text reads it). A quote followed by anything
-    ///   else (`'it's'`) is `Bad`.
-    /// - `bare_keys`: a key of letters, digits, `_`, `$` and `-` not
-    ///   starting with a digit or `-` and not a literal's name, then a
-    ///   colon (spaces between); anything else is `Bad`.
-    /// - `control_chars`: a raw control character in a string value is
-    ///   part of its text (in a key it is `Bad`). The sink sees the raw
-    ///   text; the tolerant scanner drops a raw whitespace tail that holds a
-    ///   newline from such a string when its quote closes it, which the
-    ///   sink applies.
-    pub(crate) fn lenient(
-        mut self,
-        trailing_commas: bool,
-        single_quotes: bool,
-        bare_keys: bool,
-        control_chars: bool,
-    ) -> Tokens {
-        self.trailing_commas = trailing_commas;
-        self.single_quotes = single_quotes;
-        self.bare_keys = bare_keys;
-        self.control_chars = control_chars;
+    /// Reads the repairs `lenient` turns on as it goes (see [`Lenient`]).
+    pub(crate) fn lenient(mut self, lenient: Lenient) -> Tokens {
+        self.lenient = lenient;
         self
     }
 
@@ -196,15 +185,13 @@ impl Tokens {
                     let groups = c == b','
                         && self.pos + 1 == b.len()
                         && self.stack.last() == Some(&false)
-                        && b[self.start] != b't'
-                        && b[self.start] != b'f'
-                        && b[self.start] != b'n';
+                        && !matches!(b[self.start], b't' | b'f' | b'n' | b'T' | b'F' | b'N');
                     if groups {
                         return Status::Open;
                     }
                     if is_delimiter(c) {
                         let span = self.start..self.pos;
-                        if !valid_word(&text[span.clone()]) {
+                        if !valid_word(&text[span.clone()], self.lenient.python_literals) {
                             return Status::Bad(self.start);
                         }
                         sink.scalar(text, span);
@@ -216,7 +203,8 @@ impl Tokens {
                     } else if c.is_ascii_alphanumeric() || matches!(c, b'-' | b'+' | b'.') {
                         self.pos += 1;
                         // `[truee`: no number or literal starts so.
-                        if !valid_prefix(&text[self.start..self.pos]) {
+                        if !valid_prefix(&text[self.start..self.pos], self.lenient.python_literals)
+                        {
                             return Status::Bad(self.start);
                         }
                     } else {
@@ -236,7 +224,7 @@ impl Tokens {
             }
             let at = self.pos;
             let after_comma = std::mem::take(&mut self.after_comma);
-            let trailing = self.trailing_commas
+            let trailing = self.lenient.trailing_commas
                 && match (self.state, c) {
                     (State::Value, b']') => after_comma,
                     (State::Key, b'}') => true,
@@ -267,12 +255,14 @@ impl Tokens {
                     self.begin_string(at, c);
                     sink.string_start(text, at);
                 }
-                (State::Value | State::ArrayStart, b'\'') if self.single_quotes => {
+                (State::Value | State::ArrayStart, b'\'') if self.lenient.single_quotes => {
                     self.in_key = false;
                     self.begin_string(at, c);
                     sink.string_start(text, at);
                 }
-                (State::Value | State::ArrayStart, b'-' | b'0'..=b'9' | b't' | b'f' | b'n') => {
+                (State::Value | State::ArrayStart, _)
+                    if starts_word(c, self.lenient.python_literals) =>
+                {
                     // The root is always a container here.
                     self.state = State::Word;
                     self.start = at;
@@ -283,13 +273,14 @@ impl Tokens {
                     self.key.clear();
                     self.begin_string(at, c);
                 }
-                (State::ObjectStart | State::Key, b'\'') if self.single_quotes => {
+                (State::ObjectStart | State::Key, b'\'') if self.lenient.single_quotes => {
                     self.in_key = true;
                     self.key.clear();
                     self.begin_string(at, c);
                 }
                 (State::ObjectStart | State::Key, c)
-                    if self.bare_keys && (c.is_ascii_alphabetic() || c == b'_' || c == b'$') =>
+                    if self.lenient.bare_keys
+                        && (c.is_ascii_alphabetic() || c == b'_' || c == b'$') =>
                 {
                     match bare_key(b, at) {
                         BareKey::Key(end, colon) => {
@@ -360,7 +351,7 @@ impl Tokens {
             let run = self.pos;
             let mut i = run;
             let q = self.quote;
-            let control = self.control_chars && !self.in_key;
+            let control = self.lenient.control_chars && !self.in_key;
             while i < b.len() && b[i] != q && b[i] != b'\\' && (b[i] >= 0x20 || control) {
                 i += 1;
             }
@@ -571,10 +562,19 @@ fn is_delimiter(c: u8) -> bool {
     matches!(c, b' ' | b'\t' | b'\n' | b'\r' | b',' | b']' | b'}')
 }
 
+/// Whether a number or literal starts with `c` (`python`: or Python's).
+fn starts_word(c: u8, python: bool) -> bool {
+    matches!(c, b'-' | b'0'..=b'9' | b't' | b'f' | b'n')
+        || (python && matches!(c, b'T' | b'F' | b'N'))
+}
+
 /// Whether a JSON number or literal starts with `w` (checked on each byte
 /// of the token, without allocating).
-fn valid_prefix(w: &str) -> bool {
+fn valid_prefix(w: &str, python: bool) -> bool {
     if ["true", "false", "null"].iter().any(|l| l.starts_with(w)) {
+        return true;
+    }
+    if python && ["True", "False", "None"].iter().any(|l| l.starts_with(w)) {
         return true;
     }
     let b = w.as_bytes();
@@ -610,9 +610,11 @@ fn valid_prefix(w: &str) -> bool {
     i == n
 }
 
-/// A complete JSON number or literal.
-fn valid_word(w: &str) -> bool {
-    matches!(w, "true" | "false" | "null") || crate::coerce::is_json_number(w)
+/// A complete JSON number or literal (`python`: or Python's literal).
+fn valid_word(w: &str, python: bool) -> bool {
+    matches!(w, "true" | "false" | "null")
+        || (python && matches!(w, "True" | "False" | "None"))
+        || crate::coerce::is_json_number(w)
 }
 
 #[cfg(test)]
@@ -687,12 +689,25 @@ mod tests {
         for ok in [
             "-", "0", "-0", "1", "12", "1.", "1.5", "1e", "1E+", "1.5e-3", "t", "nul", "false",
         ] {
-            assert!(valid_prefix(ok), "{ok}");
+            assert!(valid_prefix(ok, false), "{ok}");
         }
         for bad in [
             "00", "01", "-a", "1.e5", "1..", "1e5e", "truee", "nx", "+1", ".5", "1.5.2",
         ] {
-            assert!(!valid_prefix(bad), "{bad}");
+            assert!(!valid_prefix(bad, false), "{bad}");
+        }
+        // Python's literals only where they are read.
+        for word in ["T", "Tru", "True", "F", "None", "N"] {
+            assert!(
+                valid_prefix(word, true) && !valid_prefix(word, false),
+                "{word}"
+            );
+        }
+        for word in ["True", "False", "None"] {
+            assert!(valid_word(word, true) && !valid_word(word, false), "{word}");
+        }
+        for bad in ["Truee", "Nonetheless", "TRUE", "none", "Null"] {
+            assert!(!valid_word(bad, true), "{bad}");
         }
     }
 
@@ -738,18 +753,27 @@ mod tests {
         let mut t = Tokens::new(0, 128);
         assert_eq!(t.feed(without, &mut want), Status::Done(without.len()));
         let mut got = Log::default();
-        let mut t = Tokens::new(0, 128).lenient(true, false, false, false);
+        let mut t = Tokens::new(0, 128).lenient(Lenient {
+            trailing_commas: true,
+            ..Lenient::default()
+        });
         assert_eq!(t.feed(with, &mut got), Status::Done(with.len()));
         assert_eq!(got.0, want.0);
         let mut bytes = Log::default();
-        let mut t = Tokens::new(0, 128).lenient(true, false, false, false);
+        let mut t = Tokens::new(0, 128).lenient(Lenient {
+            trailing_commas: true,
+            ..Lenient::default()
+        });
         for end in 1..=with.len() {
             let status = t.feed(&with[..end], &mut bytes);
             assert_eq!(status == Status::Open, end < with.len(), "{end}");
         }
         assert_eq!(bytes.0, want.0);
         for bad in ["[1,,]", "[,]", "{,}", "{\"a\":,}", "{\"a\": 1,,}", "[1,}"] {
-            let mut t = Tokens::new(0, 128).lenient(true, false, false, false);
+            let mut t = Tokens::new(0, 128).lenient(Lenient {
+                trailing_commas: true,
+                ..Lenient::default()
+            });
             assert!(
                 matches!(t.feed(bad, &mut Log::default()), Status::Bad(_)),
                 "{bad}"
@@ -766,10 +790,20 @@ mod tests {
     /// tokenizer, which must agree (string pieces joined); the status.
     fn lenient_events(doc: &str) -> (Vec<String>, Status) {
         let mut whole = Log::default();
-        let mut t = Tokens::new(0, 128).lenient(true, true, true, false);
+        let mut t = Tokens::new(0, 128).lenient(Lenient {
+            trailing_commas: true,
+            single_quotes: true,
+            bare_keys: true,
+            ..Lenient::default()
+        });
         let status = t.feed(doc, &mut whole);
         let mut bytes = Log::default();
-        let mut t = Tokens::new(0, 128).lenient(true, true, true, false);
+        let mut t = Tokens::new(0, 128).lenient(Lenient {
+            trailing_commas: true,
+            single_quotes: true,
+            bare_keys: true,
+            ..Lenient::default()
+        });
         let mut last = Status::Open;
         for end in 1..=doc.len() {
             if doc.is_char_boundary(end) {
@@ -861,7 +895,10 @@ mod tests {
         assert_eq!(lenient_events(&long).1, Status::Bad(1));
         // Off, each is `Bad`.
         for doc in ["{'a': 1}", "{a: 1}", "['a']"] {
-            let mut t = Tokens::new(0, 128).lenient(true, false, false, false);
+            let mut t = Tokens::new(0, 128).lenient(Lenient {
+                trailing_commas: true,
+                ..Lenient::default()
+            });
             let status = t.feed(doc, &mut Log::default());
             assert!(matches!(status, Status::Bad(_)), "{doc}");
         }

@@ -15,7 +15,7 @@ use serde::de::DeserializeOwned;
 use serde_json::Value;
 
 use super::delta::{Delta, Path, Segment};
-use super::json::{Sink, Status, Tokens};
+use super::json::{Lenient, Sink, Status, Tokens};
 use crate::error::Result;
 use crate::partial::grow::{self, Kind, Level, Placed, Route};
 use crate::partial::View;
@@ -301,12 +301,13 @@ impl<V: DeserializeOwned + View> Live<V> {
     ) -> Option<(Live<V>, Status)> {
         let allows = |kind| lenient && decoder.opts.rules.repair(kind);
         let mut live = Live {
-            tokens: Tokens::new(start, decoder.opts.max_depth).lenient(
-                allows(crate::RepairKind::TrailingComma),
-                allows(crate::RepairKind::Quotes),
-                allows(crate::RepairKind::UnquotedKey),
-                allows(crate::RepairKind::ControlCharacter),
-            ),
+            tokens: Tokens::new(start, decoder.opts.max_depth).lenient(Lenient {
+                trailing_commas: allows(crate::RepairKind::TrailingComma),
+                single_quotes: allows(crate::RepairKind::Quotes),
+                bare_keys: allows(crate::RepairKind::UnquotedKey),
+                control_chars: allows(crate::RepairKind::ControlCharacter),
+                python_literals: allows(crate::RepairKind::Literal),
+            }),
             start,
             value: Value::Null,
             path: Vec::new(),
@@ -333,6 +334,12 @@ impl<V: DeserializeOwned + View> Live<V> {
             levels: Vec::new(),
         };
         let status = live.tokenize(text);
+        if let Status::Bad(at) = status {
+            eprintln!(
+                "LOCK BAD at {at} {:?}",
+                &text[at..(at + 20).min(text.len())]
+            );
+        }
         if matches!(status, Status::Bad(_)) {
             return None;
         }
@@ -1378,15 +1385,16 @@ impl<V: DeserializeOwned + View> Sink for Live<V> {
     }
 }
 
-/// The value of a number or literal as JSON writes it: what serde_json
-/// reads, with the literals and the integers that fit 64 bits read here
+/// The value of a number or literal as JSON writes it (or a Python literal,
+/// as the decoder reads it): what serde_json reads, with the literals and
+/// the integers that fit 64 bits read here
 /// (a whole deserializer for each costs more than the rest of the token's
 /// reading); `None` for a number beyond `f64`.
 fn scalar_value(word: &str) -> Option<Value> {
     match word {
-        "true" => return Some(Value::Bool(true)),
-        "false" => return Some(Value::Bool(false)),
-        "null" => return Some(Value::Null),
+        "true" | "True" => return Some(Value::Bool(true)),
+        "false" | "False" => return Some(Value::Bool(false)),
+        "null" | "None" => return Some(Value::Null),
         _ => {}
     }
     let digits = word.strip_prefix('-').unwrap_or(word);
