@@ -332,6 +332,20 @@ fn stream_python_literals() {
 }
 
 #[test]
+fn stream_comments() {
+    assert_stream_linear::<Doc>("comments between tokens", |n| {
+        let unit = "{\"n\": {i}, // the step\n \"text\": \"step {i}\" /* done */}";
+        streamed(
+            "```jsonc\n{\"items\": [ # the steps\n",
+            unit,
+            ",\n",
+            n,
+            "]}\n```",
+        )
+    });
+}
+
+#[test]
 fn stream_single_quotes() {
     assert_stream_linear::<Doc>("single quotes throughout", |n| {
         streamed(

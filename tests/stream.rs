@@ -930,6 +930,26 @@ fn python_literals_every_split() {
     }
 }
 
+/// Comments between tokens (JSONC, and `#` lines), as models annotate the
+/// JSON they write: read as they come, as a decode skips them.
+#[test]
+fn comments_every_split() {
+    let replies = [
+        "{\n  // the title\n  \"title\": \"Bread\", /* servings */ \"servings\": 4,\n  \"tags\": [\"a\" /* first */, \"b\"] # last\n}",
+        "```json\n{\"id\": 7, // why\n \"title\": \"x\" // done\n, \"servings\": 2}\n```",
+        "{\"title\" /* k */ : /* v */ \"t\", \"id\": 1 /* unclosed",
+        "[1, # one\n 2, /**/ 3 // end",
+        "{\"a\": \"x\" /", 
+        "{\"a\": 1 #not a comment\n}",
+    ];
+    for reply in replies {
+        every_split::<Value>(reply);
+    }
+    for reply in &replies[..3] {
+        every_split::<Recipe>(reply);
+    }
+}
+
 /// A reply with a repaired value in one fence and a clean one in a second:
 /// once the second is whole it wins, and its closing fence being written
 /// (a backtick or two on the last line) is the fence's, not the value's, so

@@ -107,6 +107,11 @@ pub(crate) struct Lenient {
     pub control_chars: bool,
     /// Python's `True`, `False` and `None` as values are the JSON literals.
     pub python_literals: bool,
+    /// Comments between tokens (`//` and `#` to the line's end, `/* */`)
+    /// are read as spaces, as the tolerant scanner skips them (`skip_ws`
+    /// in `src/scan/lex.rs`; a `#` is one when a space, a `#` or a line end
+    /// follows it).
+    pub comments: bool,
 }
 
 /// The tokenizer's state: resumable at any byte.
@@ -135,6 +140,9 @@ pub(crate) struct Tokens {
     /// A string value closed at this offset, not yet settled (see
     /// [`Sink::string_settled`]).
     closed: Option<usize>,
+    /// Inside a comment that ran to the end of the text so far: `b'/'` for
+    /// one to the line's end, `b'*'` for a block.
+    comment: Option<u8>,
     /// A raw line break in the open string at this offset, whose next line
     /// has not said yet whether it is a fence on a line of its own (see
     /// [`fence_line`]).
@@ -156,6 +164,7 @@ impl Tokens {
             key: String::new(),
             start: at,
             closed: None,
+            comment: None,
             line: None,
         }
     }
@@ -170,6 +179,16 @@ impl Tokens {
     pub(crate) fn feed(&mut self, text: &str, sink: &mut impl Sink) -> Status {
         let b = text.as_bytes();
         while self.pos < b.len() {
+            if let Some(kind) = self.comment {
+                // A comment that went on to the end of the last text.
+                let (end, done) = comment_end(b, self.pos, kind);
+                self.pos = end;
+                if !done {
+                    return Status::Open;
+                }
+                self.comment = None;
+                continue;
+            }
             let c = b[self.pos];
             match self.state {
                 State::Str => {
@@ -218,6 +237,25 @@ impl Tokens {
             if matches!(c, b' ' | b'\t' | b'\n' | b'\r') {
                 self.pos += 1;
                 continue;
+            }
+            // (Not after a key's colon: a decode reads a lone `/` there as
+            // a value of its own until the next byte.)
+            let after_colon = self.state == State::Value && self.stack.last() == Some(&false);
+            if self.lenient.comments && matches!(c, b'/' | b'#') && !after_colon {
+                let next = b.get(self.pos + 1).copied();
+                let kind = match (c, next) {
+                    // Not known yet: the next byte says.
+                    (_, None) => return Status::Open,
+                    (b'/', Some(b'/')) => Some(b'/'),
+                    (b'/', Some(b'*')) => Some(b'*'),
+                    (b'#', Some(b' ' | b'#' | b'\n' | b'\r' | b'\t')) => Some(b'/'),
+                    _ => None,
+                };
+                if let Some(kind) = kind {
+                    self.pos += 2;
+                    self.comment = Some(kind);
+                    continue;
+                }
             }
             if let Some(end) = self.closed.take() {
                 sink.string_settled(text, end);
@@ -514,6 +552,21 @@ enum BareKey {
 /// The longest key without quotes read as it comes (its spaces before the
 /// colon included).
 const MAX_BARE_KEY: usize = 256;
+
+/// Where the comment of `kind` (see [`Tokens::comment`]) that goes on at
+/// `i` ends, and whether it ended (else it runs to the end of `b`; a block
+/// comment's `*` at the very end is left to be read with the next text).
+fn comment_end(b: &[u8], i: usize, kind: u8) -> (usize, bool) {
+    if kind == b'/' {
+        let end = crate::text::find_line_end(b, i, b.len());
+        return (end, end < b.len());
+    }
+    match memchr::memmem::find(&b[i..], b"*/") {
+        Some(k) => (i + k + 2, true),
+        None if b.last() == Some(&b'*') => (b.len() - 1, false),
+        None => (b.len(), false),
+    }
+}
 
 /// Whether the line after the raw line break at `nl` is a fence on a line
 /// of its own (`` ``` `` or more, spaces around it, then a line break or

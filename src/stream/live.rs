@@ -307,6 +307,7 @@ impl<V: DeserializeOwned + View> Live<V> {
                 bare_keys: allows(crate::RepairKind::UnquotedKey),
                 control_chars: allows(crate::RepairKind::ControlCharacter),
                 python_literals: allows(crate::RepairKind::Literal),
+                comments: allows(crate::RepairKind::Comment),
             }),
             start,
             value: Value::Null,

@@ -156,8 +156,9 @@ where
 /// stream as tool arguments, and what models write in a fence), or, as the
 /// whole reply, fence or tag, JSON with the repairs models need most where
 /// their reading is local (trailing commas, strings in single quotes, keys
-/// without quotes, raw newlines and tabs in strings: see below), it is read
-/// as it arrives: each push costs what arrived
+/// without quotes, raw newlines and tabs in strings, comments between
+/// tokens, Python's literals: see below), it is read as it arrives: each
+/// push costs what arrived
 /// plus the parts of the view it changed. Complete members and elements are
 /// read once, through the same Deserializer as a one-shot decode, and put in
 /// place; strings marked to grow are appended to; nothing is rebuilt from
