@@ -1,10 +1,12 @@
-//! A strict JSON tokenizer that can stop at the end of any chunk and go on
-//! with the next: the live path of [`StreamDecoder`](super::StreamDecoder).
+//! A JSON tokenizer that can stop at the end of any chunk and go on with
+//! the next: the live path of [`StreamDecoder`](super::StreamDecoder).
 //!
-//! It accepts exactly JSON (RFC 8259) and reports the structure it reads to
-//! a [`Sink`]. Anything else — a repair the tolerant scanner would make —
-//! stops it ([`Status::Bad`]), and the stream decoder goes back to reading
-//! the whole text (where every repair is the tolerant scanner's).
+//! It accepts JSON (RFC 8259), and the repairs of [`Lenient`] it is given
+//! (those models need most, read exactly as the tolerant scanner reads
+//! them), and reports the structure it reads to a [`Sink`]. Anything else —
+//! another repair the tolerant scanner would make — stops it
+//! ([`Status::Bad`]), and the stream decoder goes back to reading the whole
+//! text (where every repair is the tolerant scanner's).
 
 use crate::scan::lex::short_escape;
 
@@ -180,7 +182,7 @@ impl Tokens {
         let b = text.as_bytes();
         while self.pos < b.len() {
             if let Some(kind) = self.comment {
-                // A comment that went on to the end of the last text.
+                // Inside a comment: on to its end, if it has come.
                 let (end, done) = comment_end(b, self.pos, kind);
                 self.pos = end;
                 if !done {
