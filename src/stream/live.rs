@@ -335,12 +335,6 @@ impl<V: DeserializeOwned + View> Live<V> {
             levels: Vec::new(),
         };
         let status = live.tokenize(text);
-        if let Status::Bad(at) = status {
-            eprintln!(
-                "LOCK BAD at {at} {:?}",
-                &text[at..(at + 20).min(text.len())]
-            );
-        }
         if matches!(status, Status::Bad(_)) {
             return None;
         }
