@@ -784,25 +784,17 @@ impl Decoder {
             around,
             ..self.opts.policy(true, false)
         };
-        let span = 0..text.len();
         let opts = self.opts.scan(false, true);
-        let mut tape = std::mem::take(&mut spare.tape);
-        tape.clear();
-        let summary = Scanner::over(text, std::slice::from_ref(&span), &opts)
-            .with_spare(spare)
-            .tape_spare(&mut tape, spare);
+        let (tape, offset) = spare.tape_of(text, &opts);
         // A part is read to its end (it is cut there).
         work::add(text.len());
-        let read = reread(|hints| {
+        reread(|hints| {
             let mut de = de::Deserializer::new(tape.cursor(text), policy, hints);
             let value = de.root_seed(std::marker::PhantomData::<V>, 0)?;
             de.finish()?;
             Ok(value)
         })
-        .map_err(|e| e.or_at(summary.offset));
-        spare.tape = tape;
-        spare.keep_repairs(summary.repairs);
-        read
+        .map_err(|e| e.or_at(offset))
     }
 
     fn attempt<'de, R, F>(

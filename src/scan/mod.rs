@@ -147,7 +147,7 @@ pub(crate) struct Where {
 }
 
 /// How the scanner reads its span.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub(crate) struct ScanOptions {
     pub max_depth: usize,
     /// Gather every top-level value into one array.
@@ -173,7 +173,11 @@ pub(crate) struct ScanOptions {
 
 /// What reads of many small texts (the stream's parts, a few bytes each,
 /// thousands of them) pass from one to the next: the scanner's buffers and
-/// the tape, emptied, so that each read allocates nothing they hold.
+/// the tape, emptied, so that each read allocates nothing they hold; and
+/// the tapes of the last few texts, which come back (each element's
+/// opening `[{`, each string's start `{"text":"`): a tape is what the
+/// scanner reads from the text with the options, nothing else, so one read
+/// before is the same.
 #[derive(Debug, Default)]
 pub(crate) struct Spare {
     stack: Vec<Frame>,
@@ -182,9 +186,65 @@ pub(crate) struct Spare {
     repairs: Repairs,
     /// The tape the next read writes.
     pub(crate) tape: tape::Tape,
+    /// Recent reads of short texts, and which one goes next.
+    recent: Vec<Recent>,
+    next: usize,
 }
 
+/// A short text's tape (see [`Spare`]), with where its read stopped.
+#[derive(Debug)]
+struct Recent {
+    text: String,
+    opts: ScanOptions,
+    tape: tape::Tape,
+    offset: usize,
+}
+
+/// How many recent tapes a [`Spare`] keeps, and how long a text it keeps one
+/// for.
+const RECENT: usize = 8;
+const RECENT_LEN: usize = 256;
+
 impl Spare {
+    /// The tape of `text` read with `opts`, and where the read stopped:
+    /// a recent one, or read now.
+    pub(crate) fn tape_of(&mut self, text: &str, opts: &ScanOptions) -> (&tape::Tape, usize) {
+        if let Some(i) = self
+            .recent
+            .iter()
+            .position(|r| r.opts == *opts && r.text == text)
+        {
+            return (&self.recent[i].tape, self.recent[i].offset);
+        }
+        let mut tape = std::mem::take(&mut self.tape);
+        tape.clear();
+        let span = 0..text.len();
+        let summary = Scanner::over(text, std::slice::from_ref(&span), opts)
+            .with_spare(self)
+            .tape_spare(&mut tape, self);
+        let offset = summary.offset;
+        let mut repairs = summary.repairs;
+        repairs.clear();
+        self.repairs = repairs;
+        if text.len() > RECENT_LEN {
+            self.tape = tape;
+            return (&self.tape, offset);
+        }
+        let recent = Recent {
+            text: text.to_owned(),
+            opts: *opts,
+            tape,
+            offset,
+        };
+        let i = self.next;
+        self.next = (i + 1) % RECENT;
+        match self.recent.get_mut(i) {
+            Some(old) => self.tape = std::mem::replace(old, recent).tape,
+            None => self.recent.push(recent),
+        }
+        (&self.recent[i].tape, offset)
+    }
+
     /// Keeps a scanner's buffers, emptied.
     fn keep(&mut self, stack: &mut Vec<Frame>, opened: &mut Vec<usize>, scratch: &mut String) {
         stack.clear();
@@ -193,12 +253,6 @@ impl Spare {
         std::mem::swap(&mut self.opened, opened);
         scratch.clear();
         std::mem::swap(&mut self.scratch, scratch);
-    }
-
-    /// Keeps the repairs a read's summary took, emptied.
-    pub(crate) fn keep_repairs(&mut self, mut repairs: Repairs) {
-        repairs.clear();
-        self.repairs = repairs;
     }
 }
 
