@@ -284,6 +284,8 @@ pub(super) struct Live<V> {
     syn: String,
     /// The buffers each part read passes to the next.
     spare: Spare,
+    /// The last string's buffer, emptied, for the next one's text.
+    decoded: String,
     levels: Vec<Level>,
 }
 
@@ -332,6 +334,7 @@ impl<V: DeserializeOwned + View> Live<V> {
             untyped: true,
             syn: String::new(),
             spare: Spare::default(),
+            decoded: String::new(),
             levels: Vec::new(),
         };
         let status = live.tokenize(text);
@@ -1298,7 +1301,7 @@ impl<V: DeserializeOwned + View> Sink for Live<V> {
             untyped: member,
             shown: Shown::Hidden,
             route: Vec::new(),
-            decoded: String::new(),
+            decoded: std::mem::take(&mut self.decoded),
             visible: 0,
             seg: 0,
             member,
@@ -1377,6 +1380,10 @@ impl<V: DeserializeOwned + View> Sink for Live<V> {
         self.scalar_end = end;
         self.member_done(end);
         self.typed_string_end(text, end, &s);
+        // Its buffer, emptied, is the next string's.
+        let mut decoded = s.decoded;
+        decoded.clear();
+        self.decoded = decoded;
     }
 }
 
