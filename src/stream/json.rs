@@ -392,13 +392,20 @@ impl Tokens {
             let mut i = run;
             let q = self.quote;
             let control = self.lenient.control_chars && !self.in_key;
-            while i < b.len() && b[i] != q && b[i] != b'\\' && (b[i] >= 0x20 || control) {
+            let mut raw = false;
+            while i < b.len() && b[i] != q && b[i] != b'\\' {
+                if b[i] < 0x20 {
+                    if !control {
+                        break;
+                    }
+                    raw = true;
+                }
                 i += 1;
             }
             // A fence on a line of its own inside a string that runs to the
             // end closes the fenced block for a decode of the text so far
             // (`line_close` in `src/extract.rs`): not read as it comes.
-            if control {
+            if raw || self.line.is_some() {
                 let from = self.line.take().unwrap_or(run);
                 for nl in memchr::memchr_iter(b'\n', &b[from.min(i)..i]).map(|k| k + from.min(i)) {
                     match fence_line(b, nl) {
