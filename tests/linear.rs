@@ -332,6 +332,14 @@ fn stream_python_literals() {
 }
 
 #[test]
+fn stream_missing_commas() {
+    assert_stream_linear::<Doc>("commas missing between values", |n| {
+        let unit = r#"{"n": {i} "text": "step {i}"}"#;
+        streamed("```json\n{\"items\": [", unit, "\n", n, "]}\n```")
+    });
+}
+
+#[test]
 fn stream_comments() {
     assert_stream_linear::<Doc>("comments between tokens", |n| {
         let unit = "{\"n\": {i}, // the step\n \"text\": \"step {i}\" /* done */}";

@@ -930,6 +930,26 @@ fn python_literals_every_split() {
     }
 }
 
+/// Commas missing between values (`}` then `{` in a list, a member after
+/// a number with no comma), as models drop them in long lists: read as they
+/// come, as a decode puts them back; after a string, where the quote's
+/// reading depends on what follows, read whole.
+#[test]
+fn missing_commas_every_split() {
+    let replies = [
+        "{\"id\": 3 \"title\": \"Bread\", \"steps\": [\n  {\"n\": 1, \"text\": \"Mix\"}\n  {\"n\": 2, \"text\": \"Bake\"}{\"n\": 3, \"text\": \"\"}\n], \"tags\": [\"a\" \"b\"] \"conf\": 0.5}",
+        "```json\n[[1 2] [true false null] {\"a\": [1] \"b\": {\"c\": 2} \"d\": \"x\"} \"s\" 4 -5]\n```",
+        "[{\"a\": 1} {\"b\": \"two\" \"c\": 3}, \"x\" {\"d\": 4} \"y\" 5]",
+        "{\"id\": 1 \"tags\": [\"x\" {\"n\": 1} [2]]}",
+        "{\"id\": 1 \"tags\": [\"x\" \"y\"] \"title\": \"t\" \"steps\": [{\"n\": 1 \"text\": \"a\"} {\"n\": 2, \"text\": \"b\"}]}",
+    ];
+    for reply in replies {
+        every_split::<Value>(reply);
+    }
+    every_split::<Recipe>(replies[0]);
+    every_split::<Recipe>(replies[4]);
+}
+
 /// Comments between tokens (JSONC, and `#` lines), as models annotate the
 /// JSON they write: read as they come, as a decode skips them.
 #[test]

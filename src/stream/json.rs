@@ -114,6 +114,14 @@ pub(crate) struct Lenient {
     /// in `src/scan/lex.rs`; a `#` is one when a space, a `#` or a line end
     /// follows it).
     pub comments: bool,
+    /// A comma missing between two values, where the tolerant scanner puts
+    /// one back (`after_value` in `src/scan/mod.rs`) whatever comes later:
+    /// in an array before a container, and before a string, a number or a
+    /// literal after anything but a string; in an object before a quoted key
+    /// after anything but a string. (After a string, whether its quote
+    /// closed it may depend on text to come: `["a" "b` reads as one string
+    /// until the second one ends.)
+    pub missing_commas: bool,
 }
 
 /// The tokenizer's state: resumable at any byte.
@@ -135,6 +143,8 @@ pub(crate) struct Tokens {
     /// The last token was a comma in an array: a value or, with
     /// `trailing_commas`, the array's end follows.
     after_comma: bool,
+    /// The last value read was a string (see `missing_commas`).
+    after_string: bool,
     /// A key's text so far (unescaped).
     key: String,
     /// Where the string or word being read started.
@@ -163,6 +173,7 @@ impl Tokens {
             lenient: Lenient::default(),
             quote: b'"',
             after_comma: false,
+            after_string: false,
             key: String::new(),
             start: at,
             closed: None,
@@ -216,6 +227,7 @@ impl Tokens {
                             return Status::Bad(self.start);
                         }
                         sink.scalar(text, span);
+                        self.after_string = false;
                         self.state = State::After;
                         if self.stack.is_empty() {
                             self.state = State::Done;
@@ -274,6 +286,21 @@ impl Tokens {
                 // `[1, 2,]`, `{"a": 1,}`: the comma goes, the closer ends
                 // the container.
                 self.state = State::After;
+            }
+            if self.state == State::After && self.lenient.missing_commas {
+                let array = self.stack.last() == Some(&true);
+                let missing = match c {
+                    b'{' | b'[' => array,
+                    b'"' => !self.after_string,
+                    _ => {
+                        array && !self.after_string && starts_word(c, self.lenient.python_literals)
+                    }
+                };
+                if missing {
+                    // `[{"a": 1} {"b": 2}]`, `{"a": 1 "b": 2}`: the comma
+                    // goes back where it belonged.
+                    self.state = if array { State::Value } else { State::Key };
+                }
             }
             match (self.state, c) {
                 (State::Value | State::ArrayStart, b'{' | b'[') => {
@@ -350,6 +377,7 @@ impl Tokens {
                 {
                     self.stack.pop();
                     self.pos += 1;
+                    self.after_string = false;
                     sink.close(text, self.pos);
                     if self.stack.is_empty() {
                         self.state = State::Done;
@@ -476,6 +504,7 @@ impl Tokens {
         } else {
             sink.string_end(text, self.pos);
             self.closed = Some(self.pos);
+            self.after_string = true;
         }
     }
 

@@ -310,6 +310,7 @@ impl<V: DeserializeOwned + View> Live<V> {
                 control_chars: allows(crate::RepairKind::ControlCharacter),
                 python_literals: allows(crate::RepairKind::Literal),
                 comments: allows(crate::RepairKind::Comment),
+                missing_commas: allows(crate::RepairKind::MissingComma),
             }),
             start,
             value: Value::Null,

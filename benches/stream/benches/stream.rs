@@ -451,6 +451,28 @@ fn check_peers(json: &str, json_chunks: &[&str], once: &Doc) -> (bool, bool) {
     (modem, incomplete)
 }
 
+/// The JSON with its one surrogate pair escape (`\ud83c\udf70`) written
+/// as the character it stands for, which jsonmodem rejects: what (f2) gives
+/// it, so that it reads the whole reply.
+fn surrogate_free(json: &str) -> String {
+    json.replace("\\ud83c\\udf70", "\u{1f370}")
+}
+
+/// `json` in chunks of `CHUNK` bytes, each widened to a char boundary.
+fn char_chunks(json: &str) -> Vec<&str> {
+    let mut chunks = Vec::new();
+    let mut at = 0;
+    while at < json.len() {
+        let mut to = (at + CHUNK).min(json.len());
+        while !json.is_char_boundary(to) {
+            to += 1;
+        }
+        chunks.push(&json[at..to]);
+        at = to;
+    }
+    chunks
+}
+
 /// A benchmark's name, marked when the peer's output was wrong.
 fn named(name: &str, right: bool) -> String {
     if right {
@@ -578,6 +600,18 @@ fn stream(c: &mut Criterion) {
     group.bench_function(named("f_jsonmodem_events", modem_right), |b| {
         b.iter(|| jsonmodem_run(black_box(&json_chunks)))
     });
+    // jsonmodem over the whole reply: the surrogate pair it rejects written
+    // as its character (checked to build that JSON's value).
+    let modem_json = surrogate_free(json);
+    let modem_chunks = char_chunks(&modem_json);
+    let modem_want: serde_json::Value = serde_json::from_str(&modem_json).unwrap();
+    let modem_whole = jsonmodem_run(&modem_chunks).is_ok_and(|v| to_json(&v) == modem_want);
+    if !modem_whole {
+        eprintln!("jsonmodem: WRONG on the JSON without its surrogate pair escape");
+    }
+    group.bench_function(named("f2_jsonmodem_events_no_surrogate", modem_whole), |b| {
+        b.iter(|| jsonmodem_run(black_box(&modem_chunks)))
+    });
 
     group
         .sample_size(10)
@@ -629,7 +663,9 @@ criterion_group!(benches, stream);
 /// `BENCH_ONCE=<path>` runs one path once and exits, for counting its
 /// instructions (`valgrind --tool=callgrind`), which do not drift as wall
 /// time does: `a` (push with deltas), `b` (push, the typed view read after
-/// each), `d` (one decode), or `none` (only the reply built, to subtract).
+/// each), `d` (one decode), `u` (the untyped stream alone, as the Python
+/// package runs it), `ud` (one decode into `serde_json::Value`), `f` (jsonmodem,
+/// with `fnone` to subtract), or `none` (only the reply built, to subtract).
 /// Without it, criterion runs as usual (with the checks before timing).
 fn main() {
     if let Ok(path) = std::env::var("BENCH_ONCE") {
@@ -646,6 +682,30 @@ fn main() {
             "b" => drop(black_box(push_view(&chunks))),
             "d" => drop(black_box(
                 serde_llm::from_llm_str::<Doc>(black_box(&text)).unwrap(),
+            )),
+            // The untyped stream alone, as the Python package runs it.
+            "u" => {
+                let mut dec = serde_llm::Decoder::new()
+                    .stream::<serde_json::Value>()
+                    .__untyped_only();
+                for chunk in &chunks {
+                    black_box(dec.push_deltas(black_box(chunk)).unwrap());
+                }
+                black_box(dec.finish().unwrap());
+            }
+            // jsonmodem as (f2) runs it; `fnone` only builds its text.
+            modem @ ("f" | "fnone") => {
+                let (text, start, end) = reply();
+                let json = surrogate_free(&text[start..end]);
+                let chunks = char_chunks(&json);
+                if modem == "f" {
+                    black_box(jsonmodem_run(black_box(&chunks)).unwrap());
+                } else {
+                    black_box(chunks);
+                }
+            }
+            "ud" => drop(black_box(
+                serde_llm::from_llm_str::<serde_json::Value>(black_box(&text)).unwrap(),
             )),
             "none" => drop(black_box(chunks)),
             // The families: `q` single quotes, `r` a reasoning block; `b`
@@ -666,7 +726,7 @@ fn main() {
                 }
             }
             other => panic!(
-                "BENCH_ONCE: no path {other:?} (a, b, d, none, qb, qd, qnone, rb, rd, rnone)"
+                "BENCH_ONCE: no path {other:?} (a, b, d, u, ud, f, fnone, none, qb, qd, qnone, rb, rd, rnone)"
             ),
         }
         return;
