@@ -7,8 +7,8 @@
 //! one look at the next significant byte.
 
 use super::lex::{
-    byte_table, closing_quote_at, is_word, is_ws, key_then_colon, next_significant, quote_at,
-    short_escape, simple_string_end, skip_ws, trim_back, wide_sep, Quote,
+    byte_table, closing_quote_at, is_word, is_ws, key_cut_at_end, key_then_colon, next_significant,
+    quote_at, short_escape, simple_string_end, skip_ws, trim_back, wide_sep, Quote,
 };
 use super::{Ctx, Frame, Scanner, Text, Where};
 use crate::error::Result;
@@ -676,6 +676,15 @@ impl<'de> Scanner<'de> {
                 }
                 _ if quote_at(b, j, end).is_some() => {
                     key_then_colon(b, j, end).is_some()
+                        // `{"a": "x"\n "b` at the end: a key that has not
+                        // arrived whole may be the next member's (a comma
+                        // missing at the line's end): closed as far as the
+                        // text goes (read as an inner quote, the string's
+                        // text would be taken back once the colon comes).
+                        || (!judge.inner_seen && key_cut_at_end(b, j, end) && {
+                            judge.by_end = true;
+                            true
+                        })
                         // `"hello\n"\n",}`: a lone quote before the object's end
                         // is junk after the real closing quote. (Before another
                         // key, the lone quote is the closing one.)
@@ -695,7 +704,16 @@ impl<'de> Scanner<'de> {
             },
             Ctx::Array => match c {
                 b',' | b']' | b'}' | b':' | b'{' | b'[' | b'-' | b'0'..=b'9' => true,
-                _ if quote_at(b, j, end).is_some() => skipped.newline || self.string_value_at(j),
+                _ if quote_at(b, j, end).is_some() => {
+                    skipped.newline
+                        || self.string_value_at(j)
+                        // `["a" "b` at the end: the next element, as far as
+                        // the text goes (see the object's case).
+                        || (!judge.inner_seen && key_cut_at_end(b, j, end) && {
+                            judge.by_end = true;
+                            true
+                        })
+                }
                 _ => !judge.inner_seen && spaced && is_word(c) && self.word_run_closes(j, b']'),
             },
             Ctx::Root => c == b',' || c == b'{' || c == b'[' || skipped.newline,

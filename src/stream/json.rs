@@ -8,7 +8,7 @@
 //! ([`Status::Bad`]), and the stream decoder goes back to reading the whole
 //! text (where every repair is the tolerant scanner's).
 
-use crate::scan::lex::short_escape;
+use crate::scan::lex::{key_cut_at_end, key_then_colon, short_escape};
 
 /// What a [`Tokens`] reports as it reads.
 pub(crate) trait Sink {
@@ -117,10 +117,11 @@ pub(crate) struct Lenient {
     /// A comma missing between two values, where the tolerant scanner puts
     /// one back (`after_value` in `src/scan/mod.rs`) whatever comes later:
     /// in an array before a container, and before a string, a number or a
-    /// literal after anything but a string; in an object before a quoted key
-    /// after anything but a string. (After a string, whether its quote
-    /// closed it may depend on text to come: `["a" "b` reads as one string
-    /// until the second one ends.)
+    /// literal after anything but a string; in an object before a quoted
+    /// key, after a string only once the key's colon has come (before that,
+    /// the string is as cut as it is at its quote). (In an array after a
+    /// string, whether its quote closed it may depend on text to come:
+    /// `["a" "b" c` reads as one string.)
     pub missing_commas: bool,
 }
 
@@ -271,6 +272,23 @@ impl Tokens {
                     continue;
                 }
             }
+            let object = self.stack.last() == Some(&false);
+            if self.state == State::After
+                && c == b'"'
+                && object
+                && self.after_string
+                && self.lenient.missing_commas
+                && key_then_colon(b, self.pos, b.len()).is_none()
+            {
+                // `{"a": "x"\n "b` with no comma: the quote after `x` closed
+                // the string only if a key and its colon follow (`closes` in
+                // `src/scan/string.rs`); until they have come, the string is
+                // as cut as it is at its quote.
+                if key_cut_at_end(b, self.pos, b.len()) {
+                    return Status::Open;
+                }
+                return Status::Bad(self.pos);
+            }
             if let Some(end) = self.closed.take() {
                 sink.string_settled(text, end);
             }
@@ -288,10 +306,11 @@ impl Tokens {
                 self.state = State::After;
             }
             if self.state == State::After && self.lenient.missing_commas {
-                let array = self.stack.last() == Some(&true);
+                let array = !object;
                 let missing = match c {
                     b'{' | b'[' => array,
-                    b'"' => !self.after_string,
+                    // (In an object after a string: with its key's colon.)
+                    b'"' => !self.after_string || object,
                     _ => {
                         array && !self.after_string && starts_word(c, self.lenient.python_literals)
                     }
