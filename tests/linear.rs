@@ -334,7 +334,7 @@ fn stream_python_literals() {
 #[test]
 fn stream_missing_commas() {
     assert_stream_linear::<Doc>("commas missing between values", |n| {
-        let unit = "{\"n\": {i} \"text\": \"step {i}\"\n  \"note\": \"-\"}";
+        let unit = "{\"n\": {i} \"text\": \"step {i}\"\n  \"tags\": [\"a\"\n  \"b\"]}";
         streamed("```json\n{\"items\": [", unit, "\n", n, "]}\n```")
     });
 }

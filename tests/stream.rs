@@ -933,8 +933,9 @@ fn python_literals_every_split() {
 /// Commas missing between values (`}` then `{` in a list, a member after
 /// a number with no comma), as models drop them in long lists: read as they
 /// come, as a decode puts them back (after a string in an object, once the
-/// next key's colon says the quote closed it); in an array after a string,
-/// where the quote's reading depends on what follows, read whole.
+/// next key's colon says the quote closed it; in an array, across a line
+/// break); in an array after a string on the same line, where the quote's
+/// reading depends on what follows, read whole.
 #[test]
 fn missing_commas_every_split() {
     let replies = [
@@ -945,11 +946,12 @@ fn missing_commas_every_split() {
         "{\"id\": 1 \"tags\": [\"x\" \"y\"] \"title\": \"t\" \"steps\": [{\"n\": 1 \"text\": \"a\"} {\"n\": 2, \"text\": \"b\"}]}",
         "{\n  \"title\": \"Bread\"\n  \"id\": 3\n  \"body\": \"Mix \\\"well\\\"\"\n  \"tags\": [\"a\", \"b\"]\n  \"steps\": [{\"n\": 1, \"text\": \"x\" \"n2\": 2}]\n}",
         "{\"title\": \"x\" \"y\" \"z\", \"body\": \"He said \"hi\" \"there\"\", \"id\": 2}",
+        "{\"id\": 4, \"tags\": [\n  \"a\"\n  \"b\" // two\n  \"c\" \"d\"\r\n  \"e\"\n]}",
     ];
     for reply in replies {
         every_split::<Value>(reply);
     }
-    for reply in [replies[0], replies[4], replies[5], replies[6]] {
+    for reply in [replies[0], replies[4], replies[5], replies[6], replies[7]] {
         every_split::<Recipe>(reply);
     }
 }

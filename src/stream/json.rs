@@ -116,11 +116,12 @@ pub(crate) struct Lenient {
     pub comments: bool,
     /// A comma missing between two values, where the tolerant scanner puts
     /// one back (`after_value` in `src/scan/mod.rs`) whatever comes later:
-    /// in an array before a container, and before a string, a number or a
-    /// literal after anything but a string; in an object before a quoted
-    /// key, after a string only once the key's colon has come (before that,
-    /// the string is as cut as it is at its quote). (In an array after a
-    /// string, whether its quote closed it may depend on text to come:
+    /// in an array before a container, before a string (after a string,
+    /// only across a line break), and before a number or a literal after
+    /// anything but a string; in an object before a quoted key, after a
+    /// string only once the key's colon has come (before that, the string
+    /// is as cut as it is at its quote). (In an array, after a string on the
+    /// same line, whether its quote closed it depends on text to come:
     /// `["a" "b" c` reads as one string.)
     pub missing_commas: bool,
 }
@@ -275,19 +276,31 @@ impl Tokens {
             let object = self.stack.last() == Some(&false);
             if self.state == State::After
                 && c == b'"'
-                && object
                 && self.after_string
                 && self.lenient.missing_commas
-                && key_then_colon(b, self.pos, b.len()).is_none()
             {
-                // `{"a": "x"\n "b` with no comma: the quote after `x` closed
-                // the string only if a key and its colon follow (`closes` in
-                // `src/scan/string.rs`); until they have come, the string is
-                // as cut as it is at its quote.
-                if key_cut_at_end(b, self.pos, b.len()) {
-                    return Status::Open;
+                // A string, then another with no comma between: whether the
+                // first one's quote closed it is `closes`' verdict (in
+                // `src/scan/string.rs`).
+                if object && key_then_colon(b, self.pos, b.len()).is_none() {
+                    // `{"a": "x"\n "b`: it did only if a key and its colon
+                    // follow; until they have come, the string is as cut as
+                    // it is at its quote.
+                    if key_cut_at_end(b, self.pos, b.len()) {
+                        return Status::Open;
+                    }
+                    return Status::Bad(self.pos);
                 }
-                return Status::Bad(self.pos);
+                // In a list, it did when a line break stands between them
+                // (on one line, the verdict waits on what follows the next).
+                let gap = self.closed.map_or(&b[..0], |end| &b[end..self.pos]);
+                let line = gap.iter().any(|&c| matches!(c, b'\n' | b'\r'))
+                    && gap
+                        .iter()
+                        .all(|&c| matches!(c, b' ' | b'\t' | b'\n' | b'\r'));
+                if !object && !line {
+                    return Status::Bad(self.pos);
+                }
             }
             if let Some(end) = self.closed.take() {
                 sink.string_settled(text, end);
@@ -309,8 +322,8 @@ impl Tokens {
                 let array = !object;
                 let missing = match c {
                     b'{' | b'[' => array,
-                    // (In an object after a string: with its key's colon.)
-                    b'"' => !self.after_string || object,
+                    // (After a string: as checked above.)
+                    b'"' => true,
                     _ => {
                         array && !self.after_string && starts_word(c, self.lenient.python_literals)
                     }
