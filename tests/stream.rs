@@ -932,10 +932,10 @@ fn python_literals_every_split() {
 
 /// Commas missing between values (`}` then `{` in a list, a member after
 /// a number with no comma), as models drop them in long lists: read as they
-/// come, as a decode puts them back (after a string in an object, once the
-/// next key's colon says the quote closed it; in an array, across a line
-/// break); in an array after a string on the same line, where the quote's
-/// reading depends on what follows, read whole.
+/// come, as a decode puts them back (after a string, once what follows says
+/// its quote closed it: the next key's colon, or in a list a line break);
+/// else (`["a" "b"`, where the next string's end and what follows it say)
+/// read whole.
 #[test]
 fn missing_commas_every_split() {
     let replies = [
@@ -947,11 +947,12 @@ fn missing_commas_every_split() {
         "{\n  \"title\": \"Bread\"\n  \"id\": 3\n  \"body\": \"Mix \\\"well\\\"\"\n  \"tags\": [\"a\", \"b\"]\n  \"steps\": [{\"n\": 1, \"text\": \"x\" \"n2\": 2}]\n}",
         "{\"title\": \"x\" \"y\" \"z\", \"body\": \"He said \"hi\" \"there\"\", \"id\": 2}",
         "{\"id\": 4, \"tags\": [\n  \"a\"\n  \"b\" // two\n  \"c\" \"d\"\r\n  \"e\"\n]}",
+        "{\"id\": 5, \"tags\": [\"a\" \"b\" \"c\" 3 \"d\" x \"e\"], \"title\": \"t\"}",
     ];
     for reply in replies {
         every_split::<Value>(reply);
     }
-    for reply in [replies[0], replies[4], replies[5], replies[6], replies[7]] {
+    for reply in [replies[0], replies[4], replies[5], replies[6], replies[7], replies[8]] {
         every_split::<Recipe>(reply);
     }
 }
