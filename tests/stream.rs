@@ -952,7 +952,9 @@ fn missing_commas_every_split() {
     for reply in replies {
         every_split::<Value>(reply);
     }
-    for reply in [replies[0], replies[4], replies[5], replies[6], replies[7], replies[8]] {
+    for reply in [
+        replies[0], replies[4], replies[5], replies[6], replies[7], replies[8],
+    ] {
         every_split::<Recipe>(reply);
     }
 }

@@ -145,8 +145,6 @@ pub(crate) struct Tokens {
     /// The last token was a comma in an array: a value or, with
     /// `trailing_commas`, the array's end follows.
     after_comma: bool,
-    /// The last value read was a string (see `missing_commas`).
-    after_string: bool,
     /// A key's text so far (unescaped).
     key: String,
     /// Where the string or word being read started.
@@ -175,7 +173,6 @@ impl Tokens {
             lenient: Lenient::default(),
             quote: b'"',
             after_comma: false,
-            after_string: false,
             key: String::new(),
             start: at,
             closed: None,
@@ -229,7 +226,6 @@ impl Tokens {
                             return Status::Bad(self.start);
                         }
                         sink.scalar(text, span);
-                        self.after_string = false;
                         self.state = State::After;
                         if self.stack.is_empty() {
                             self.state = State::Done;
@@ -273,38 +269,18 @@ impl Tokens {
                     continue;
                 }
             }
-            let object = self.stack.last() == Some(&false);
-            if self.state == State::After
-                && c == b'"'
-                && self.after_string
-                && self.lenient.missing_commas
-            {
-                // A string, then another with no comma between: whether the
-                // first one's quote closed it is `closes`' verdict (in
-                // `src/scan/string.rs`).
-                if object && key_then_colon(b, self.pos, b.len()).is_none() {
-                    // `{"a": "x"\n "b`: it did only if a key and its colon
-                    // follow; until they have come, the string is as cut as
-                    // it is at its quote.
-                    if key_cut_at_end(b, self.pos, b.len()) {
-                        return Status::Open;
+            if c == b'"' && self.state == State::After && self.lenient.missing_commas {
+                if let Some(end) = self.closed {
+                    // A string, then another with no comma between: whether
+                    // the first one's quote closed it is `closes`' verdict
+                    // (in `src/scan/string.rs`).
+                    if let Some(status) = self.string_after_string(b, end) {
+                        return status;
                     }
-                    return Status::Bad(self.pos);
-                }
-                // In a list, it did when a line break stands between them
-                // (on one line, the verdict waits on what follows the next).
-                let gap = self.closed.map_or(&b[..0], |end| &b[end..self.pos]);
-                let line = gap.iter().any(|&c| matches!(c, b'\n' | b'\r'))
-                    && gap
-                        .iter()
-                        .all(|&c| matches!(c, b' ' | b'\t' | b'\n' | b'\r'));
-                if !object && !line {
-                    return Status::Bad(self.pos);
                 }
             }
-            if let Some(end) = self.closed.take() {
-                sink.string_settled(text, end);
-            }
+            // (A string value just closed: what follows settles it.)
+            let after_string = self.closed.take().map(|end| sink.string_settled(text, end));
             let at = self.pos;
             let after_comma = std::mem::take(&mut self.after_comma);
             let trailing = self.lenient.trailing_commas
@@ -317,22 +293,6 @@ impl Tokens {
                 // `[1, 2,]`, `{"a": 1,}`: the comma goes, the closer ends
                 // the container.
                 self.state = State::After;
-            }
-            if self.state == State::After && self.lenient.missing_commas {
-                let array = !object;
-                let missing = match c {
-                    b'{' | b'[' => array,
-                    // (After a string: as checked above.)
-                    b'"' => true,
-                    _ => {
-                        array && !self.after_string && starts_word(c, self.lenient.python_literals)
-                    }
-                };
-                if missing {
-                    // `[{"a": 1} {"b": 2}]`, `{"a": 1 "b": 2}`: the comma
-                    // goes back where it belonged.
-                    self.state = if array { State::Value } else { State::Key };
-                }
             }
             match (self.state, c) {
                 (State::Value | State::ArrayStart, b'{' | b'[') => {
@@ -409,7 +369,6 @@ impl Tokens {
                 {
                     self.stack.pop();
                     self.pos += 1;
-                    self.after_string = false;
                     sink.close(text, self.pos);
                     if self.stack.is_empty() {
                         self.state = State::Done;
@@ -417,10 +376,60 @@ impl Tokens {
                     }
                     self.state = State::After;
                 }
+                (State::After, c)
+                    if self.lenient.missing_commas
+                        && self.comma_missing(c, after_string.is_some()) =>
+                {
+                    // `[{"a": 1} {"b": 2}]`, `{"a": 1 "b": 2}`: the comma goes
+                    // back where it belonged, and the byte is read again.
+                    self.state = match self.stack.last() {
+                        Some(true) => State::Value,
+                        _ => State::Key,
+                    };
+                }
                 _ => return Status::Bad(at),
             }
         }
         Status::Open
+    }
+
+    /// After a value in a container, `c` where a comma belonged: whether
+    /// the tolerant scanner puts one back (see [`Lenient::missing_commas`]).
+    /// `after_string`: the value was a string (a `"` after it was checked
+    /// by [`string_after_string`](Self::string_after_string)).
+    fn comma_missing(&self, c: u8, after_string: bool) -> bool {
+        let array = self.stack.last() == Some(&true);
+        match c {
+            b'{' | b'[' => array,
+            b'"' => true,
+            _ => array && !after_string && starts_word(c, self.lenient.python_literals),
+        }
+    }
+
+    /// A `"` at `pos` after a string value that closed at `end`, with no
+    /// comma between: `None` when the quote closed that string (the comma
+    /// goes back), else what to report. In an object it did only if a key
+    /// and its colon follow (`{"a": "x"\n "b": 1}`); until they have come,
+    /// the string is as cut as it is at its quote. In a list, it did when a
+    /// line break stands between them (on one line, the verdict waits on
+    /// what follows the next string).
+    fn string_after_string(&self, b: &[u8], end: usize) -> Option<Status> {
+        let at = self.pos;
+        if self.stack.last() == Some(&false) {
+            if key_then_colon(b, at, b.len()).is_some() {
+                return None;
+            }
+            return Some(match key_cut_at_end(b, at, b.len()) {
+                true => Status::Open,
+                false => Status::Bad(at),
+            });
+        }
+        let gap = &b[end..at];
+        let line = gap.iter().any(|&c| matches!(c, b'\n' | b'\r'))
+            && gap
+                .iter()
+                .all(|&c| matches!(c, b' ' | b'\t' | b'\n' | b'\r'));
+        (!line).then_some(Status::Bad(at))
     }
 
     fn begin_string(&mut self, at: usize, quote: u8) {
@@ -536,7 +545,6 @@ impl Tokens {
         } else {
             sink.string_end(text, self.pos);
             self.closed = Some(self.pos);
-            self.after_string = true;
         }
     }
 

@@ -226,7 +226,9 @@ impl Str {
 }
 
 pub(super) struct Live<V> {
-    tokens: Tokens,
+    /// The tokenizer; out of its place only while it reads (see
+    /// [`tokenize`](Self::tokenize)).
+    tokens: Option<Box<Tokens>>,
     /// Where the value starts.
     start: usize,
     /// The untyped view.
@@ -303,15 +305,17 @@ impl<V: DeserializeOwned + View> Live<V> {
     ) -> Option<(Live<V>, Status)> {
         let allows = |kind| lenient && decoder.opts.rules.repair(kind);
         let mut live = Live {
-            tokens: Tokens::new(start, decoder.opts.max_depth).lenient(Lenient {
-                trailing_commas: allows(crate::RepairKind::TrailingComma),
-                single_quotes: allows(crate::RepairKind::Quotes),
-                bare_keys: allows(crate::RepairKind::UnquotedKey),
-                control_chars: allows(crate::RepairKind::ControlCharacter),
-                python_literals: allows(crate::RepairKind::Literal),
-                comments: allows(crate::RepairKind::Comment),
-                missing_commas: allows(crate::RepairKind::MissingComma),
-            }),
+            tokens: Some(Box::new(
+                Tokens::new(start, decoder.opts.max_depth).lenient(Lenient {
+                    trailing_commas: allows(crate::RepairKind::TrailingComma),
+                    single_quotes: allows(crate::RepairKind::Quotes),
+                    bare_keys: allows(crate::RepairKind::UnquotedKey),
+                    control_chars: allows(crate::RepairKind::ControlCharacter),
+                    python_literals: allows(crate::RepairKind::Literal),
+                    comments: allows(crate::RepairKind::Comment),
+                    missing_commas: allows(crate::RepairKind::MissingComma),
+                }),
+            )),
             start,
             value: Value::Null,
             path: Vec::new(),
@@ -395,7 +399,8 @@ impl<V: DeserializeOwned + View> Live<V> {
 
     /// Reads the text that arrived.
     pub(super) fn feed(&mut self, text: &str) -> Status {
-        crate::work::add(text.len().saturating_sub(self.tokens.pos));
+        let pos = self.tokens.as_ref().map_or(0, |t| t.pos);
+        crate::work::add(text.len().saturating_sub(pos));
         let status = self.tokenize(text);
         // A node that cannot grow in place, still open, is read again with
         // all that arrived (a number at the end is no token yet, but a
@@ -417,9 +422,13 @@ impl<V: DeserializeOwned + View> Live<V> {
     /// Reads the tokens of `text` from where the last read stopped, this
     /// reporting them.
     fn tokenize(&mut self, text: &str) -> Status {
-        let mut tokens = std::mem::replace(&mut self.tokens, Tokens::new(0, 0));
+        // (Boxed, so that taking it out for the read moves a pointer.)
+        let mut tokens = self
+            .tokens
+            .take()
+            .expect("the tokenizer is in place between reads");
         let status = tokens.feed(text, self);
-        self.tokens = tokens;
+        self.tokens = Some(tokens);
         self.grown(text);
         status
     }
