@@ -76,6 +76,10 @@ pub(crate) struct Policy {
     /// How deep the decoder may nest (for a value decoded from inside a
     /// string).
     pub max_depth: usize,
+    /// The target is a partial view (`Decoder::decode_partial`, a stream's
+    /// view): a cut value in content serde buffers for a flattened struct
+    /// is left out rather than failing the view (see [`Hint::Omit`]).
+    pub view: bool,
     /// Coercions are recorded whole, for a report; off, only counted (a
     /// call that returns only the value need not keep a path and two texts
     /// for every quoted number of a long reply).
@@ -501,7 +505,13 @@ impl<'a, 'de> Deserializer<'a, 'de> {
             {
                 // Cut, in content serde buffers: its buffer cannot say so,
                 // and a field that takes only complete values would take it.
-                return Err(Error::rejected(self.scan.offset()));
+                // A view's flattened part reads again without the member.
+                let at = self.scan.offset();
+                let e = Error::rejected(at);
+                return Err(match (self.policy.view, self.accept) {
+                    (true, Accept::Flat { .. }) => e.with_hint(Hint::Omit { at }),
+                    _ => e,
+                });
             }
             false => self.accept.parts(typed, self.policy.typed),
         };
@@ -1755,7 +1765,11 @@ impl<'de> MapAccess<'_, '_, 'de> {
     /// overwrite the scanner's scratch buffer, so the key is copied first.
     fn keep_member(&mut self) -> Result<bool> {
         let ev = self.de.scan.peek()?;
-        if self.de.admits(self.inner, ev, self.typed) {
+        let omit = || {
+            let at = self.de.scan.offset();
+            self.de.hints.iter().any(|h| *h == Hint::Omit { at })
+        };
+        if self.de.admits(self.inner, ev, self.typed) && (self.de.hints.is_empty() || !omit()) {
             return Ok(true);
         }
         self.de.scan.next()?;

@@ -282,6 +282,12 @@ pub(crate) enum Hint {
     /// serde's to know, and two variants may give a field of one name two
     /// types.
     Coerce { at: usize, to: Wanted },
+    /// The member whose value starts at offset `at`, cut off, in content
+    /// serde buffers for a `flatten`ed struct of a view: left out. serde's
+    /// buffer cannot say the value is cut, and a view shows a cut value it
+    /// cannot mark so as missing (so the view around it shows, rather than
+    /// nothing until the member is complete).
+    Omit { at: usize },
 }
 
 /// A scalar kind a visitor wanted, told by serde's `Expected` text (the

@@ -62,6 +62,7 @@ impl Options {
             max_depth: self.max_depth,
             listed,
             around: 0,
+            view: self.view,
             #[cfg(test)]
             lane: self.lane,
         }

@@ -37,7 +37,8 @@
 //! marked partial (a list of tool calls marked partial), or is `flatten`ed,
 //! a cut string or container in it is the cut's error, so the element is
 //! left out of its list while it is cut; elsewhere (the root, a field not
-//! marked partial) cut values in such content stand as missing. A view of
+//! marked partial) cut values in such content stand as missing. A view
+//! leaves a cut member of a flattened part out (and shows the rest). A view of
 //! an internally tagged enum is read without serde's buffer (the decoder
 //! finds the tag on its tape), so its partial fields grow as a struct's do.
 //!

@@ -999,8 +999,9 @@ fn a_closing_fence_being_written_ends_the_block() {
 
 /// A struct whose own fields stream beside a flattened part: it grows in
 /// place by its fields and its flattened part's (a member cut inside the
-/// flattened part is content serde buffers, so the view waits for it, as a
-/// decode does); a flattened map is read again with the struct around it.
+/// flattened part is content serde buffers, so the view leaves it out until
+/// it is complete, as a decode does); a flattened map is read again with
+/// the struct around it.
 #[derive(Debug, Deserialize, Partial, PartialEq)]
 struct Post {
     #[llm(partial)]
@@ -1027,6 +1028,22 @@ struct Tallied {
     title: String,
     #[serde(flatten)]
     counts: std::collections::BTreeMap<String, u32>,
+}
+
+/// A list inside a flattened part: left out of the view while it is cut,
+/// shown whole once it closes.
+#[derive(Debug, Deserialize, Partial, PartialEq)]
+struct Listed {
+    id: u32,
+    #[serde(flatten)]
+    listing: Listing,
+}
+
+#[derive(Debug, Deserialize, Partial, PartialEq)]
+struct Listing {
+    #[llm(partial)]
+    items: Vec<Step>,
+    note: Option<String>,
 }
 
 /// Two flattened parts: the view is read whole, and is shown only once the
@@ -1066,6 +1083,14 @@ fn flattened_parts_every_split() {
     }
     every_split::<Tallied>(r#"{"title": "Counts", "a": 1, "bb": 22, "ccc": 333}"#);
     every_split::<Tallied>(r#"{"a": 1, "title": "Counts", "bb": 22}"#);
+    every_split::<Listed>(
+        r#"{"id": 1, "items": [{"n": 1, "text": "a"}, {"n": 2, "text": "b \"c\""}], "note": "x", "id2": [3]}"#,
+    );
+    every_split::<Listed>(
+        r#"```json
+{"note": "n", "items": [{"n": 1, "text": "a"}], "id": 2}
+```"#,
+    );
 }
 
 /// A list of internally tagged enums cut inside its last element's tag keeps

@@ -186,9 +186,9 @@ where
 /// struct with several `flatten`ed fields or a flattened map or enum, a
 /// field of a generic type) are read again from their own text once per
 /// push while they are open. A struct with one flattened struct grows in
-/// place, its flattened members as its own; while one of those members is
-/// cut, a decode shows nothing (serde buffers it), and the text is read
-/// whole on each push until it completes.
+/// place, its flattened members as its own; one of those members cut is
+/// left out of the view until it completes (serde buffers it, so nothing
+/// can say it is cut), as a decode leaves it out.
 ///
 /// An internally tagged enum (`#[serde(tag = "tool")]`, a tool call) grows
 /// in place, as a struct does, once its tag is complete: each part inside
