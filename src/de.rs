@@ -1767,7 +1767,7 @@ impl<'de> MapAccess<'_, '_, 'de> {
         let ev = self.de.scan.peek()?;
         let omit = || {
             let at = self.de.scan.offset();
-            self.de.hints.iter().any(|h| *h == Hint::Omit { at })
+            self.de.hints.contains(&Hint::Omit { at })
         };
         if self.de.admits(self.inner, ev, self.typed) && (self.de.hints.is_empty() || !omit()) {
             return Ok(true);

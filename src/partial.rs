@@ -259,6 +259,24 @@ pub trait View: Sized {
         false
     }
 
+    /// Streaming: whether this is a map view that takes a complete member
+    /// on its own ([`__put_member`](Self::__put_member)): a struct's
+    /// flattened map, whose members are the struct's.
+    #[doc(hidden)]
+    fn __members(&self) -> bool {
+        false
+    }
+
+    /// Streaming: puts the one member `from` holds (a map view read from a
+    /// text holding that member alone) into this one, as
+    /// [`__members`](Self::__members) says it can.
+    #[doc(hidden)]
+    fn __put_member(&mut self, from: Self, out: &mut grow::Placed) {
+        let _ = from;
+        out.rebuild = Some(0);
+        out.fixed = true;
+    }
+
     /// Streaming: reads a part into the node that `route` leads to, as that
     /// node's own type (see [`grow::Local`]); `false` if this view cannot
     /// (the part is then read as a part of the root).
@@ -586,9 +604,10 @@ pub mod grow {
     /// `None` whatever else comes. So a part read as `None` (`from`) makes
     /// the view's `None`, and one that is `None` stays so: nothing placed
     /// in it changes that. (Read alone, a member the flattened part does not
-    /// know reads as an empty part, which places nothing.) A view that does
-    /// not grow by fields (a map, an enum) is rebuilt with the struct
-    /// around it.
+    /// know reads as an empty part, which places nothing.) A flattened map
+    /// takes a complete member as it comes; a part deeper in one of its
+    /// members, or a view that grows neither way (an enum), is rebuilt with
+    /// the struct around it.
     pub fn place_flat<V: super::View>(
         slot: &mut Option<V>,
         from: Option<V>,
@@ -608,11 +627,36 @@ pub mod grow {
                 out.route.push(Route::Field(index));
                 v.__place(from, levels, at, out);
             }
+            // A flattened map takes a complete member as it comes.
+            (Some(v), Some(from)) if v.__members() && at + 1 == levels.len() => {
+                out.route.push(Route::Field(index));
+                v.__put_member(from, out);
+            }
             (Some(_), Some(_)) => {
                 out.rebuild = Some(at);
                 out.fixed = true;
             }
         }
+    }
+
+    /// The one member of `from` (a map view read from a text holding only
+    /// it), admitted as a list's element is (see
+    /// [`View::__put_member`](super::View::__put_member)): its key with the
+    /// value to put in, or with `None` for one not admitted (taken out).
+    /// `None` when there is nothing to change (a probe, or no member).
+    pub(crate) fn put_member<K, V: super::View>(
+        from: impl IntoIterator<Item = (K, V)>,
+        out: &mut Placed,
+    ) -> Option<(K, Option<V>)> {
+        let (key, part) = from.into_iter().next()?;
+        out.fields = part.__fields();
+        if out.probe {
+            out.present = !out.admit || part.admitted().is_some();
+            return None;
+        }
+        let part = part.admitted();
+        out.present = part.is_some();
+        Some((key, part))
     }
 
     /// A struct view's field whose type is a parameter: replaced whole.
@@ -1020,6 +1064,18 @@ impl<K: Eq + std::hash::Hash, V: View, S: std::hash::BuildHasher + Default> View
     fn __cut() -> grow::Cut {
         V::__cut().of_parts()
     }
+
+    fn __members(&self) -> bool {
+        true
+    }
+
+    fn __put_member(&mut self, from: Self, out: &mut grow::Placed) {
+        match grow::put_member(from, out) {
+            Some((key, Some(v))) => drop(self.insert(key, v)),
+            Some((key, None)) => drop(self.remove(&key)),
+            None => {}
+        }
+    }
 }
 
 impl<K, V: Partial> Partial for std::collections::BTreeMap<K, V> {
@@ -1036,6 +1092,18 @@ impl<K: Ord, V: View> View for std::collections::BTreeMap<K, V> {
 
     fn __cut() -> grow::Cut {
         V::__cut().of_parts()
+    }
+
+    fn __members(&self) -> bool {
+        true
+    }
+
+    fn __put_member(&mut self, from: Self, out: &mut grow::Placed) {
+        match grow::put_member(from, out) {
+            Some((key, Some(v))) => drop(self.insert(key, v)),
+            Some((key, None)) => drop(self.remove(&key)),
+            None => {}
+        }
     }
 }
 

@@ -523,3 +523,26 @@ fn stream_generic_field() {
         streamed("{\"id\": 1, \"items\": [", ITEM, ", ", n, "]}")
     });
 }
+
+#[allow(dead_code)]
+#[derive(Debug, Deserialize, Partial)]
+struct Counted {
+    #[llm(partial)]
+    title: String,
+    #[serde(flatten)]
+    counts: std::collections::BTreeMap<String, u32>,
+}
+
+#[test]
+fn stream_flattened_map() {
+    assert_stream_linear::<Counted>("a flattened map", |n| {
+        streamed("{\"title\": \"t\", ", r#""k{i}": {i}"#, ", ", n, "}")
+    });
+}
+
+#[test]
+fn stream_flattened_map_beside_a_long_string() {
+    assert_stream_linear::<Counted>("a flattened map beside a long string", |n| {
+        streamed("{\"a\": 1, \"title\": \"", "word {i}", " ", n, "\"}")
+    });
+}

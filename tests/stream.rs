@@ -1000,8 +1000,8 @@ fn a_closing_fence_being_written_ends_the_block() {
 /// A struct whose own fields stream beside a flattened part: it grows in
 /// place by its fields and its flattened part's (a member cut inside the
 /// flattened part is content serde buffers, so the view leaves it out until
-/// it is complete, as a decode does); a flattened map is read again with
-/// the struct around it.
+/// it is complete, as a decode does); a flattened map takes each member
+/// once it is complete.
 #[derive(Debug, Deserialize, Partial, PartialEq)]
 struct Post {
     #[llm(partial)]
@@ -1028,6 +1028,23 @@ struct Tallied {
     title: String,
     #[serde(flatten)]
     counts: std::collections::BTreeMap<String, u32>,
+}
+
+/// Flattened maps of values and of structs: a complete member goes in as it
+/// comes (one of another type makes the map `None`, as serde has it).
+#[derive(Debug, Deserialize, Partial, PartialEq)]
+struct Mapped {
+    #[llm(partial)]
+    title: String,
+    #[serde(flatten)]
+    steps: std::collections::HashMap<String, Step>,
+}
+
+#[derive(Debug, Deserialize, Partial, PartialEq)]
+struct Untyped {
+    id: u32,
+    #[serde(flatten)]
+    rest: std::collections::BTreeMap<String, Value>,
 }
 
 /// A list inside a flattened part: left out of the view while it is cut,
@@ -1083,6 +1100,14 @@ fn flattened_parts_every_split() {
     }
     every_split::<Tallied>(r#"{"title": "Counts", "a": 1, "bb": 22, "ccc": 333}"#);
     every_split::<Tallied>(r#"{"a": 1, "title": "Counts", "bb": 22}"#);
+    every_split::<Tallied>(r#"{"title": "T", "a": "5", "b": 2.0, "c": -1, "d": 4}"#);
+    every_split::<Tallied>(r#"{"a": 1, "title": "T \"q\"", "b": "x", "c": 3, "Title": "u"}"#);
+    every_split::<Mapped>(
+        r#"{"first": {"n": 1, "text": "mix"}, "title": "Bread", "second": {"text": "bake", "n": 2}, "third": {"n": 3}}"#,
+    );
+    every_split::<Untyped>(
+        r#"{"a": [1, {"b": "c"}], "id": 7, "d": "e f", "g": null, "h": {"i": [true]}}"#,
+    );
     every_split::<Listed>(
         r#"{"id": 1, "items": [{"n": 1, "text": "a"}, {"n": 2, "text": "b \"c\""}], "note": "x", "id2": [3]}"#,
     );

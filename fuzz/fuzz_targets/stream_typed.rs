@@ -10,8 +10,9 @@
 //! The input is cut into chunks as in the `stream` target: the first byte's
 //! low 3 bits say how many chunk lengths follow (0 to 7 bytes, each 0 to
 //! 255), the rest is the reply. Only valid UTF-8 replies are checked (the
-//! `stream` target covers bytes). Bit 3 of the first byte picks the type:
-//! the turn above, or a post whose fields stream beside a flattened part.
+//! `stream` target covers bytes). Bits 3 and 4 of the first byte pick the
+//! type: the turn above, a post whose fields stream beside a flattened
+//! part, or a struct beside a flattened map (of numbers, of structs).
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
@@ -79,6 +80,28 @@ struct PostMeta {
     next: Option<Step>,
 }
 
+/// A struct beside a flattened map of numbers (bits 3 and 4 of the first
+/// byte: 2): its complete members go in as they come.
+#[derive(Debug, Deserialize, Partial, PartialEq)]
+struct Tally {
+    #[llm(partial)]
+    title: String,
+    #[serde(default)]
+    #[llm(partial)]
+    calls: Vec<Call>,
+    #[serde(flatten)]
+    counts: std::collections::BTreeMap<String, u32>,
+}
+
+/// A struct beside a flattened map of structs (bits 3 and 4: 3).
+#[derive(Debug, Deserialize, Partial, PartialEq)]
+struct Shelf {
+    #[llm(partial)]
+    title: String,
+    #[serde(flatten)]
+    steps: std::collections::HashMap<String, Step>,
+}
+
 /// Pushes per input, the last one taking whatever is left.
 const MAX_PUSHES: usize = 32;
 
@@ -90,9 +113,11 @@ fuzz_target!(|data: &[u8]| {
     let Ok(reply) = std::str::from_utf8(reply) else {
         return;
     };
-    match head & 8 {
+    match (head >> 3) & 3 {
         0 => check::<Turn>(lens, reply),
-        _ => check::<Post>(lens, reply),
+        1 => check::<Post>(lens, reply),
+        2 => check::<Tally>(lens, reply),
+        _ => check::<Shelf>(lens, reply),
     }
 });
 

@@ -183,12 +183,13 @@ where
 /// a fence, a tag or the string (for that push only; a `{placeholder}` or
 /// `[1]` inside a string costs nothing). Views that
 /// cannot grow in place (a map, an adjacently tagged or untagged enum, a
-/// struct with several `flatten`ed fields or a flattened map or enum, a
-/// field of a generic type) are read again from their own text once per
-/// push while they are open. A struct with one flattened struct grows in
-/// place, its flattened members as its own; one of those members cut is
-/// left out of the view until it completes (serde buffers it, so nothing
-/// can say it is cut), as a decode leaves it out.
+/// struct with several `flatten`ed fields or a flattened enum, a field of
+/// a generic type) are read again from their own text once per push while
+/// they are open. A struct with one flattened struct grows in place, its
+/// flattened members as its own; one of those members cut is left out of
+/// the view until it completes (serde buffers it, so nothing can say it is
+/// cut), as a decode leaves it out. One flattened map takes each member
+/// once it is complete (a part deeper in a member reads the struct again).
 ///
 /// An internally tagged enum (`#[serde(tag = "tool")]`, a tool call) grows
 /// in place, as a struct does, once its tag is complete: each part inside
