@@ -602,8 +602,9 @@ pub mod grow {
     /// serde reads the flattened part from all the members no own field
     /// takes, and a part that fails to read (a member of another type) is
     /// `None` whatever else comes. So a part read as `None` (`from`) makes
-    /// the view's `None`, and one that is `None` stays so: nothing placed
-    /// in it changes that. (Read alone, a member the flattened part does not
+    /// the view's `None`; once `None`, a part read as shown reads the
+    /// struct again (the member that failed it may have been cut, and have
+    /// read otherwise since). (Read alone, a member the flattened part does not
     /// know reads as an empty part, which places nothing.) A flattened map
     /// takes a complete member as it comes; a part deeper in one of its
     /// members, or a view that grows neither way (an enum), is rebuilt with
@@ -622,7 +623,14 @@ pub mod grow {
                     *slot = None;
                 }
             }
-            (None, Some(_)) => {}
+            // A part `None` so far may show again only where the member that
+            // failed it was the last and still being written (`"x": ` read
+            // as null, then `"x": 5`): the struct is read again.
+            (None, Some(_)) => {
+                if !out.probe {
+                    out.rebuild = Some(at);
+                }
+            }
             (Some(v), Some(from)) if v.__fields() => {
                 out.route.push(Route::Field(index));
                 v.__place(from, levels, at, out);

@@ -1118,6 +1118,18 @@ fn flattened_parts_every_split() {
     );
 }
 
+/// A complete value, then a candidate after it that is still open: the
+/// candidate may win as it grows with no bracket in the bytes that make it
+/// so (`{2: ` read as a key with no value, then `{2: :2`, which a decode
+/// prefers), so the text is read again while a bracket after the value is
+/// open. (Found by the `stream_typed` fuzz target.)
+#[test]
+fn an_open_candidate_after_a_value_is_read_as_it_grows() {
+    let reply = "\0\0\0\0 3}{2}{2: {]12 2} \0{2: 3}{2: :2";
+    every_split::<Mapped>(reply);
+    replay::<Mapped>(reply, &[11, 22, 33]);
+}
+
 /// A list of internally tagged enums cut inside its last element's tag keeps
 /// the elements before it (the view does not vanish while a tool call
 /// starts), in a view and in a typed decode.

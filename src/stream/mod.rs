@@ -260,6 +260,12 @@ pub struct StreamDecoder<T: Streamable> {
     /// nothing: a push that adds more of either changes nothing, and is not
     /// decoded (an intro paragraph streams in linear time).
     quiet: Option<usize>,
+    /// After a complete value outside a fence: that value's end, how far
+    /// the text after it has been looked at, and how many brackets stay
+    /// open there (a candidate being written after the value may win as it
+    /// grows, with no bracket in the bytes that make it so: `{"a": 1} {b: `
+    /// then `2`).
+    after_open: (usize, usize, usize),
     _target: PhantomData<fn() -> T>,
 }
 
@@ -309,6 +315,7 @@ where
             lean: false,
             untyped_kept: false,
             quiet: None,
+            after_open: (0, 0, 0),
             _target: PhantomData,
         }
     }
@@ -749,7 +756,7 @@ where
 
     /// Whether the text after a complete value (the part from `from`) could
     /// change what the whole text decodes to.
-    fn after_matters(&self, fence: Fence, from: usize) -> bool {
+    fn after_matters(&mut self, fence: Fence, from: usize) -> bool {
         match fence {
             Fence::Closed => false,
             // The fence's close, or the start of it, and nothing else.
@@ -759,10 +766,26 @@ where
             }
             // A candidate after it, or the first thing after it (past
             // spaces) arriving now.
+            // Or a bracket still open after it: each byte after the value
+            // is counted once.
             Fence::No(end) => {
                 let b = self.text.as_bytes();
                 let next = self.past_spaces(end);
-                may_matter(&b[from..]) || (from <= next && next < b.len())
+                let (mut at, mut depth) = match self.after_open {
+                    (e, at, depth) if e == end => (at, depth),
+                    _ => (end, 0),
+                };
+                crate::work::add(b.len() - at.min(b.len()));
+                for &c in &b[at.min(b.len())..] {
+                    match c {
+                        b'{' | b'[' => depth += 1,
+                        b'}' | b']' => depth = depth.saturating_sub(1),
+                        _ => {}
+                    }
+                }
+                at = b.len();
+                self.after_open = (end, at, depth);
+                may_matter(&b[from..]) || (from <= next && next < b.len()) || depth > 0
             }
         }
     }
