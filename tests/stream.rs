@@ -1122,12 +1122,30 @@ fn flattened_parts_every_split() {
 /// candidate may win as it grows with no bracket in the bytes that make it
 /// so (`{2: ` read as a key with no value, then `{2: :2`, which a decode
 /// prefers), so the text is read again while a bracket after the value is
-/// open. (Found by the `stream_typed` fuzz target.)
+/// open, or while one that may hold it is open before it. (Both found by
+/// the `stream_typed` fuzz target.)
 #[test]
 fn an_open_candidate_after_a_value_is_read_as_it_grows() {
     let reply = "\0\0\0\0 3}{2}{2: {]12 2} \0{2: 3}{2: :2";
     every_split::<Mapped>(reply);
     replay::<Mapped>(reply, &[11, 22, 33]);
+    // So too one that holds the value: here a fence opened before it, whose
+    // content a decode prefers once its last string reads otherwise.
+    #[derive(Debug, Deserialize, Partial, PartialEq)]
+    struct Required {
+        #[llm(required)]
+        n: u32,
+    }
+    #[derive(Debug, Deserialize, Partial, PartialEq)]
+    struct Shelf {
+        #[llm(partial)]
+        title: String,
+        #[serde(flatten)]
+        steps: std::collections::HashMap<String, Required>,
+    }
+    let reply = "\": \"\n```{\n         **Decision**: bla, bla ( internawlly tagged enum \"ke\",\n'b': \"x\",\n}y\": \"valu,,,,,,,,,,,,,,,,,,,,,,,,,,,,e\"\n     /\n{},\n      u";
+    replay::<Shelf>(reply, &[10, 44, 141]);
+    every_split::<Shelf>(reply);
 }
 
 /// A list of internally tagged enums cut inside its last element's tag keeps

@@ -266,6 +266,11 @@ pub struct StreamDecoder<T: Streamable> {
     /// grows, with no bracket in the bytes that make it so: `{"a": 1} {b: `
     /// then `2`).
     after_open: (usize, usize, usize),
+    /// After a complete value outside a fence: where it starts, and whether
+    /// a candidate that holds it may be open before it (a fence or a
+    /// bracket not closed, a quote left open: that candidate's text grows
+    /// with every push, and a decode may prefer it as it does).
+    enclosed: (usize, bool),
     _target: PhantomData<fn() -> T>,
 }
 
@@ -316,6 +321,7 @@ where
             untyped_kept: false,
             quiet: None,
             after_open: (0, 0, 0),
+            enclosed: (usize::MAX, false),
             _target: PhantomData,
         }
     }
@@ -653,16 +659,14 @@ where
                             }
                             _ => Fence::No(end),
                         };
-                        self.mode = Mode::After {
-                            start: live.start(),
-                            fence,
-                        };
+                        let start = live.start();
+                        self.mode = Mode::After { start, fence };
                         self.value = live.value;
                         self.view = live.view.and_then(View::admitted);
                         // A value in prose is read whole once complete: what
                         // it is may show only then (`See [2]` is a
                         // citation, no value).
-                        if matches!(fence, Fence::No(_)) || self.after_matters(fence, end) {
+                        if matches!(fence, Fence::No(_)) || self.after_matters(start, fence, end) {
                             match self.whole(None) {
                                 Ok(more) => deltas.extend(more),
                                 Err(e) => {
@@ -689,7 +693,7 @@ where
                 Ok(deltas)
             }
             Mode::After { start, fence } => {
-                if !self.after_matters(fence, from) {
+                if !self.after_matters(start, fence, from) {
                     let fence = match fence {
                         Fence::Open(end) if self.fence_closed(end) => Fence::Closed,
                         // Past the spaces after the value: each is looked at
@@ -756,7 +760,7 @@ where
 
     /// Whether the text after a complete value (the part from `from`) could
     /// change what the whole text decodes to.
-    fn after_matters(&mut self, fence: Fence, from: usize) -> bool {
+    fn after_matters(&mut self, start: usize, fence: Fence, from: usize) -> bool {
         match fence {
             Fence::Closed => false,
             // The fence's close, or the start of it, and nothing else.
@@ -785,9 +789,25 @@ where
                 }
                 at = b.len();
                 self.after_open = (end, at, depth);
-                may_matter(&b[from..]) || (from <= next && next < b.len()) || depth > 0
+                may_matter(&b[from..])
+                    || (from <= next && next < b.len())
+                    || depth > 0
+                    || self.enclosed_before(start)
             }
         }
+    }
+
+    /// Whether a candidate holding the value that starts at `start` may be
+    /// open before it: a bracket or a quote (see [`may_be_enclosed`]), or a
+    /// fence. Looked at once per value.
+    fn enclosed_before(&mut self, start: usize) -> bool {
+        if self.enclosed.0 != start {
+            let before = &self.text[..start];
+            crate::work::add(before.len());
+            let open = may_be_enclosed(before) || fence_open_around(before);
+            self.enclosed = (start, open);
+        }
+        self.enclosed.1
     }
 
     /// Where the spaces and tabs from `at` on end.
@@ -1021,6 +1041,23 @@ fn may_be_enclosed(before: &str) -> bool {
         _ => depth,
     });
     depth > 0 || quote_open_before(before)
+}
+
+/// Whether the text before a value leaves open a fence that is not the
+/// value's own (whose opener line, with its language tag, is right before
+/// it): that fence's content holds the value and more. A reasoning block
+/// at the start is not looked at (see [`may_be_enclosed`]).
+fn fence_open_around(before: &str) -> bool {
+    let before = &before[extract::body(before, extract::first_angle(before)).start..];
+    let mut fences = before.matches("```").count();
+    if let Some(last) = before.rfind("```") {
+        let tag = before[last + 3..].trim();
+        if !tag.contains(char::is_whitespace) && tag.bytes().all(|c| c.is_ascii_alphanumeric()) {
+            // The value's own fence.
+            fences -= 1;
+        }
+    }
+    fences % 2 == 1
 }
 
 /// Whether `prose` leaves a double quote open: the value after it may yet
