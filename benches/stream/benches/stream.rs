@@ -22,6 +22,9 @@
 //! - `stream/f_jsonmodem_events`: jsonmodem's incremental parser fed the
 //!   JSON inside the fence chunk by chunk, its events applied to a value
 //!   after every chunk;
+//! - `stream/f2_jsonmodem_events_no_surrogate`: the same on that JSON with
+//!   its surrogate pair escape written as the character (jsonmodem rejects
+//!   the escape, so (f) stops early);
 //! - `stream/g_deser_incomplete_prefixes`: deser-incomplete (serde_json
 //!   made tolerant of a cut end) into a typed doc at every chunk boundary of
 //!   the JSON inside the fence.
