@@ -612,9 +612,10 @@ fn stream(c: &mut Criterion) {
     if !modem_whole {
         eprintln!("jsonmodem: WRONG on the JSON without its surrogate pair escape");
     }
-    group.bench_function(named("f2_jsonmodem_events_no_surrogate", modem_whole), |b| {
-        b.iter(|| jsonmodem_run(black_box(&modem_chunks)))
-    });
+    group.bench_function(
+        named("f2_jsonmodem_events_no_surrogate", modem_whole),
+        |b| b.iter(|| jsonmodem_run(black_box(&modem_chunks))),
+    );
 
     group
         .sample_size(10)
@@ -641,7 +642,10 @@ fn stream(c: &mut Criterion) {
     let quoted = single_quoted();
     let thinking = reasoning();
     check_family("single quotes", &quoted, doc.steps.len());
-    let thought = serde_llm::from_llm_str::<Doc>(&thinking).unwrap().steps.len();
+    let thought = serde_llm::from_llm_str::<Doc>(&thinking)
+        .unwrap()
+        .steps
+        .len();
     check_family("reasoning", &thinking, thought);
     let mut group = c.benchmark_group("families");
     group
