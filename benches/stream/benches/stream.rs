@@ -544,7 +544,7 @@ fn stream(c: &mut Criterion) {
         b.iter(|| {
             let mut dec = StreamDecoder::<Doc>::new();
             for chunk in &chunks {
-                black_box(dec.push(black_box(chunk)).unwrap());
+                dec.push(black_box(chunk)).unwrap();
                 black_box(shown(dec.view()));
             }
             dec.finish().unwrap()
