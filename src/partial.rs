@@ -193,8 +193,9 @@ where
     note = "for a type of your own, `#[derive(serde_llm::Partial)]` on it (or implement `Partial`)"
 )]
 pub trait Partial {
-    /// The view type.
-    type View;
+    /// The view type. Its [`View`] bound is implied wherever `T: Partial`
+    /// is, so a generic helper needs no bound of its own on `T::View`.
+    type View: View;
 }
 
 /// A partial view. [`admitted`](View::admitted) is how a view with a field
@@ -667,17 +668,6 @@ pub mod grow {
         Some((key, part))
     }
 
-    /// A struct view's field whose type is a parameter: replaced whole.
-    pub fn place_whole<V>(
-        slot: &mut Option<V>,
-        from: V,
-        levels: &[Level],
-        at: usize,
-        out: &mut Placed,
-    ) {
-        put_whole(slot, from, levels, at, out, true);
-    }
-
     /// `from` put in `slot` whole; a part below it asks for a rebuild, of a
     /// node that cannot grow in place when `fixed`.
     fn put_whole<V>(
@@ -737,7 +727,10 @@ pub mod grow {
 macro_rules! atomic {
     ($(impl<$t:ident: $bound:path> $ty:ty),* $(,)?) => {
         $(
-            impl<$t: $bound> Partial for $ty {
+            impl<$t: $bound> Partial for $ty
+            where
+                $ty: serde::de::DeserializeOwned,
+            {
                 type View = $ty;
             }
             impl<$t: $bound> View for $ty
@@ -1055,7 +1048,9 @@ impl<T: View> View for Vec<T> {
     }
 }
 
-impl<K, V: Partial, S> Partial for std::collections::HashMap<K, V, S> {
+impl<K: Eq + std::hash::Hash, V: Partial, S: std::hash::BuildHasher + Default> Partial
+    for std::collections::HashMap<K, V, S>
+{
     type View = std::collections::HashMap<K, V::View, S>;
 }
 impl<K: Eq + std::hash::Hash, V: View, S: std::hash::BuildHasher + Default> View
@@ -1086,7 +1081,7 @@ impl<K: Eq + std::hash::Hash, V: View, S: std::hash::BuildHasher + Default> View
     }
 }
 
-impl<K, V: Partial> Partial for std::collections::BTreeMap<K, V> {
+impl<K: Ord, V: Partial> Partial for std::collections::BTreeMap<K, V> {
     type View = std::collections::BTreeMap<K, V::View>;
 }
 impl<K: Ord, V: View> View for std::collections::BTreeMap<K, V> {
@@ -1119,7 +1114,10 @@ impl<K: Ord, V: View> View for std::collections::BTreeMap<K, V> {
 macro_rules! collections {
     ($($coll:ident<$t:ident $(: $bound:path)?>),*) => {
         $(
-            impl<$t: Partial> Partial for $coll<$t> {
+            impl<$t: Partial> Partial for $coll<$t>
+            where
+                $t::View: Sized $(+ $bound)?,
+            {
                 type View = $coll<$t::View>;
             }
             impl<$t: View $(+ $bound)?> View for $coll<$t> {
@@ -1142,7 +1140,10 @@ collections! {
     BTreeSet<T: Ord>
 }
 
-impl<T: Partial> Partial for HashSet<T> {
+impl<T: Partial> Partial for HashSet<T>
+where
+    T::View: Eq + std::hash::Hash,
+{
     type View = HashSet<T::View>;
 }
 impl<T: View + Eq + std::hash::Hash> View for HashSet<T> {

@@ -517,7 +517,6 @@ struct Generic<T> {
 }
 
 #[test]
-#[ignore = "issue 20: a field whose type names a type parameter is replaced whole on every change (the derived view has no `View` bound on it: `Partial::View` is unbounded, and a bound there would ask generic callers for one), so each element reads the whole list again"]
 fn stream_generic_field() {
     assert_stream_linear::<Generic<Item>>("a list of a generic type", |n| {
         streamed("{\"id\": 1, \"items\": [", ITEM, ", ", n, "]}")

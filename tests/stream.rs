@@ -847,12 +847,40 @@ const AGENT: &str = r#"{"now": {"tool": "search", "query": "now ✓", "limit": 2
  "adjacent": [{"t": "Say", "c": "hello \"you\""}, {"t": "Move", "c": {"to": "north", "steps": 3}}, {"c": "late tag", "t": "Say"}],
  "either": [{"left": "only left"}, {"left": "l", "right": "r"}]}"#;
 
-/// The calls in a field of generic type (read whole: no `View` bound there
-/// says how they grow).
+/// The calls in a field of generic type: it grows as any field does
+/// (`Partial::View` is bounded by `View`).
 #[derive(Debug, Deserialize, Partial, PartialEq)]
 struct Generic<T> {
     #[llm(partial)]
     calls: Vec<T>,
+}
+
+/// A flattened part of generic type: its members are the struct's.
+#[derive(Debug, Deserialize, Partial, PartialEq)]
+struct FlatGeneric<T> {
+    #[llm(partial)]
+    title: String,
+    #[serde(flatten)]
+    rest: T,
+}
+
+#[test]
+fn generic_fields_every_split() {
+    let steps = r#"Steps:
+```json
+{"calls": [{"n": 1, "text": "mix \"the\" flour"}, {"text": "bake", "n": 2}, {"n": 3}]}
+```"#;
+    every_split::<Generic<Step>>(steps);
+    every_split::<Generic<Generic<Step>>>(&format!(
+        r#"{{"calls": [{}, {{"calls": []}}]}}"#,
+        &steps[15..steps.len() - 4]
+    ));
+    let post =
+        r#"{"title": "T", "author": "Ann", "bio": "a \"baker\"", "origin": {"source": "m"}}"#;
+    every_split::<FlatGeneric<PostMeta>>(post);
+    every_split::<FlatGeneric<std::collections::BTreeMap<String, u32>>>(
+        r#"{"a": 1, "title": "Counts", "bb": 22, "c": "3"}"#,
+    );
 }
 
 #[test]

@@ -380,7 +380,11 @@ impl<'a> Cx<'a> {
         let ident = &self.input.ident;
         let view = &self.view;
         let (impl_generics, ty_generics) = self.impl_head();
-        let where_clause = self.where_clause(&[], &TokenStream::new());
+        // The view is a `View` where the fields' types have views (the
+        // view's `View` impl assumes them): so is the type a `Partial`, and
+        // a field without a view is one error, where the view names it.
+        let assumed = self.assumptions(false);
+        let where_clause = self.impl_where(&[], &TokenStream::new(), &assumed);
         quote! {
             #[automatically_derived]
             impl #impl_generics ::serde_llm::Partial for #ident #ty_generics #where_clause {
@@ -495,20 +499,19 @@ fn shown(fields: &[&Field]) -> Option<TokenStream> {
 
 /// How a struct's view grows in place while a reply streams (see
 /// `serde_llm::partial::grow`): by its named fields. One flattened field
-/// (of a type that is not a parameter) grows with the struct's own: its
+/// (not marked atomic) grows with the struct's own: its
 /// members are the struct's, so a member no other field takes is put into
 /// it at the same level (`grow::place_flat`). Several flattened fields (a
 /// member goes to the first that knows it, which a part read alone does
 /// not say) or a transparent struct read their members differently, so such
-/// a view is rebuilt from its text instead (for fields of generic type, see
-/// [`Growers`]).
+/// a view is rebuilt from its text instead.
 fn grow(cx: &Cx, s: &Struct, fields: &[&Field]) -> TokenStream {
     let flat: Vec<usize> = (0..fields.len())
         .filter(|&i| fields[i].serde.flatten)
         .collect();
     let flat_plain = match flat[..] {
         [] => true,
-        [i] => !fields[i].atomic() && !mentions(&fields[i].ty, &cx.params),
+        [i] => !fields[i].atomic(),
         _ => false,
     };
     if s.style != Style::Named || s.cont.serde.transparent || !flat_plain {
@@ -532,7 +535,7 @@ fn grow(cx: &Cx, s: &Struct, fields: &[&Field]) -> TokenStream {
         append,
         kind,
         local,
-    } = Growers::of(cx, fields);
+    } = Growers::of(fields);
     let own_place: Vec<_> = own.iter().map(|&i| &place[i]).collect();
     // A view with generics may not be `DeserializeOwned` (a borrowed one
     // never is), so only a plain one is read on its own.
@@ -620,10 +623,11 @@ fn grow(cx: &Cx, s: &Struct, fields: &[&Field]) -> TokenStream {
     }
 }
 
-/// The `grow` helpers each field's growth goes through: a field whose type
-/// names a type parameter has no `View` bound here, so it is replaced whole
-/// rather than grown; a field marked atomic holds a type that need not be a
-/// view, put in whole as a plain scalar's view is.
+/// The `grow` helpers each field's growth goes through: a field grows by
+/// its view (`Partial::View` is bounded by `View`, so a field whose type
+/// names a type parameter grows as any other does); a field marked atomic
+/// holds a type that need not be a view, put in whole as a plain scalar's
+/// view is.
 struct Growers {
     place: Vec<TokenStream>,
     append: Vec<TokenStream>,
@@ -632,43 +636,21 @@ struct Growers {
 }
 
 impl Growers {
-    fn of(cx: &Cx, fields: &[&Field]) -> Growers {
-        #[derive(Clone, Copy)]
-        enum How {
-            Grows,
-            Generic,
-            Atomic,
-        }
-        let how: Vec<How> = fields
-            .iter()
-            .map(|f| {
-                if f.atomic() {
-                    How::Atomic
-                } else if mentions(&f.ty, &cx.params) {
-                    How::Generic
-                } else {
-                    How::Grows
-                }
-            })
-            .collect();
-        let pick = |grows: &str, generic: &str, atomic: &str| -> Vec<TokenStream> {
-            how.iter()
-                .map(|h| {
-                    let name = match h {
-                        How::Grows => grows,
-                        How::Generic => generic,
-                        How::Atomic => atomic,
-                    };
+    fn of(fields: &[&Field]) -> Growers {
+        let pick = |grows: &str, atomic: &str| -> Vec<TokenStream> {
+            fields
+                .iter()
+                .map(|f| {
+                    let name = if f.atomic() { atomic } else { grows };
                     Ident::new(name, Span::call_site()).into_token_stream()
                 })
                 .collect()
         };
         Growers {
-            place: pick("place", "place_whole", "place_atomic"),
-            append: pick("append", "append_none", "append_none"),
-            kind: pick("kind_at", "kind_none", "kind_none"),
-            // A generic view is never read on its own (no `__local`).
-            local: pick("local", "local", "local_none"),
+            place: pick("place", "place_atomic"),
+            append: pick("append", "append_none"),
+            kind: pick("kind_at", "kind_none"),
+            local: pick("local", "local_none"),
         }
     }
 }
@@ -1045,7 +1027,7 @@ fn grow_enum(cx: &Cx, variants: &[(&Variant, Vec<&Field>)], tag: &str) -> TokenS
             append: appender,
             kind: kinder,
             local: localer,
-        } = Growers::of(cx, fields);
+        } = Growers::of(fields);
         let partial: Vec<bool> = fields.iter().map(|f| f.partial()).collect();
         let required: Vec<&Ident> = fields
             .iter()

@@ -97,7 +97,7 @@ pub trait Streamable: Partial {
 impl<T> Streamable for T
 where
     T: Partial,
-    T::View: View + DeserializeOwned,
+    T::View: DeserializeOwned,
 {
     type Shown = T::View;
 }
@@ -183,9 +183,9 @@ where
 /// a fence, a tag or the string (for that push only; a `{placeholder}` or
 /// `[1]` inside a string costs nothing). Views that
 /// cannot grow in place (a map, an adjacently tagged or untagged enum, a
-/// struct with several `flatten`ed fields or a flattened enum, a field of
-/// a generic type) are read again from their own text once per push while
-/// they are open. A struct with one flattened struct grows in place, its
+/// struct with several `flatten`ed fields or a flattened enum) are read
+/// again from their own text once per push while they are open. A field of
+/// a generic type grows as any other does. A struct with one flattened struct grows in place, its
 /// flattened members as its own; one of those members cut is left out of
 /// the view until it completes (serde buffers it, so nothing can say it is
 /// cut), as a decode leaves it out. One flattened map takes each member
