@@ -462,6 +462,18 @@ fn stream_strings_holding_braces() {
 }
 
 #[test]
+fn stream_code_in_fenced_strings() {
+    // Valid JSON whose strings hold code fences (a tool call writing a
+    // README), in a reply that opens with its fence and after an intro.
+    let unit = r#"{"n": {i}, "text": "code:\n```py\nx = {i}\n```\nend"}"#;
+    for head in ["```json\n", "Here:\n```json\n"] {
+        assert_stream_linear::<Doc>(&format!("code in strings, {head:?}"), |n| {
+            streamed(&format!("{head}{{\"items\": ["), unit, ", ", n, "]}\n```\n")
+        });
+    }
+}
+
+#[test]
 fn stream_flatten() {
     assert_stream_linear::<Flat>("a flatten struct", |n| {
         streamed("{\"id\": 1, \"items\": [", ITEM, ", ", n, "]}")

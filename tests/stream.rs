@@ -427,6 +427,38 @@ fn backticks_in_fences_every_split() {
     every_split::<Step>("```json\n{\"n\": 3, \"text\": \"```sh\\nls\\n```\"}\n```");
 }
 
+/// Code in the strings of a fenced value (a tool call writing a README):
+/// backticks after an escaped newline or other text of their line are the
+/// string's, read as they come; a run at the start of a raw line, or the
+/// first run of three in a reply that opens with its fence (the whole
+/// candidate strips it at the end of the text), is read as a decode of the
+/// text reads it. Every split, with and without an intro, in one value and
+/// over two strings; a run of four, runs of one and two, inline code.
+#[test]
+fn code_in_fenced_strings_every_split() {
+    let bodies = [
+        r#"{"n": 1, "text": "code:\n```py\nx = 1\n```\nend"}"#,
+        r#"{"n": 2, "text": "run `ls` then ``a``, and ````md\n# t\n````"}"#,
+        r#"{"n": 3, "text": "a ```"}"#,
+        r#"{"n": 4, "text": "```"}"#,
+        "{\"n\": 5, \"text\": \"raw\n  ```\nline\"}",
+        "{\"n\": 6, \"text\": \"raw\n``\"}",
+        "{\"n\": 7, \"text\": \"raw}\n``\"}",
+    ];
+    for body in bodies {
+        for wrap in [
+            "```json\n{b}\n```",
+            "Here:\n```json\n{b}\n```\nDone.",
+            "```\n{b}",
+        ] {
+            every_split::<Step>(&wrap.replace("{b}", body));
+        }
+    }
+    let two = r#"{"text": "first ```", "n": 1} {"n": 2, "text": "then ```sh\nls\n```"}"#;
+    every_split::<Vec<Step>>(&format!("```json\n[{}]\n```", two.replace("} {", "}, {")));
+    every_split::<Value>(&format!("```json\n[{}]\n```", two.replace("} {", "}, {")));
+}
+
 /// A fence inside brackets of prose that look like a value's start
 /// (`[...`), the bracket closing after the fence: the fenced value stays the
 /// value (minimised from a `stream_typed` fuzz input: once the `]` arrived a

@@ -147,6 +147,28 @@ struct Str {
     closed: bool,
     /// A raw newline is in its text (see [`closed_len`](Self::closed_len)).
     raw_newline: bool,
+    /// Where in `decoded` the first raw ```` ``` ```` of its text starts
+    /// (see [`Fenced::Whole`]).
+    ticks: Option<usize>,
+}
+
+/// The fence a value is in, as a decode of the text found it: what a
+/// backtick at the end of a cut string may close (see [`Str::ends_early`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Fenced {
+    /// None: any backtick there may end an inline code span or a fence.
+    No,
+    /// A fence the value is the first of (`Strategy::Fence`): a marker
+    /// inside a string that runs to the end closes the block only on a line
+    /// of its own (`line_close`, `closer_being_written` in
+    /// `src/extract.rs`).
+    Fence,
+    /// A fence the reply opens with (`Strategy::Whole`: the reply is the
+    /// block, its fences stripped): so does one on a line of its own, and a
+    /// run of three or more at the end of the text that is the first
+    /// ```` ``` ```` after the opening fence (`whole` in `src/extract.rs`
+    /// strips it). `ticks`: one came before, in a string now closed.
+    Whole { ticks: bool },
 }
 
 impl Str {
@@ -154,7 +176,12 @@ impl Str {
     fn take(&mut self, piece: &str, escaped: bool) {
         self.content |= escaped || !piece.trim_start().is_empty();
         self.raw_newline |= !escaped && piece.contains('\n');
+        let from = self.seg.max(self.decoded.len().saturating_sub(2));
         self.decoded.push_str(piece);
+        if self.ticks.is_none() && !escaped && piece.contains('`') {
+            let raw = &self.decoded.as_bytes()[from..];
+            self.ticks = memchr::memmem::find(raw, b"```").map(|i| from + i);
+        }
         if escaped {
             self.seg = self.decoded.len();
         }
@@ -189,8 +216,9 @@ impl Str {
     /// is `{"a": "b"}`. Closers that do not (`[{"t": "mix {flour}`) stay the
     /// cut string's text there, as here (`unterminated` in
     /// `src/scan/string.rs`: a string with no quote inside ends early only
-    /// there).
-    fn ends_early(&self, mut open: impl Iterator<Item = bool>) -> bool {
+    /// there). In a fence (see [`Fenced`]), a backtick after other text of
+    /// its line (``"run `ls`"``, an escaped `\n```py`) is the string's.
+    fn ends_early(&self, mut open: impl Iterator<Item = bool>, fenced: Fenced) -> bool {
         // Its quote bounds it.
         if self.closed {
             return false;
@@ -205,6 +233,18 @@ impl Str {
         }
         let last = raw[run..].iter().rev().find(|&&c| !lex::is_ws(c));
         match (last, raw[..run].last()) {
+            (None, Some(b'`')) if fenced != Fenced::No => {
+                let ticks = raw[..run].iter().rev().take_while(|&&c| c == b'`').count();
+                // Where the run starts in `decoded`.
+                let at = self.seg + run - ticks;
+                let first = match fenced {
+                    Fenced::Whole { ticks: before } => {
+                        ticks >= 3 && !before && self.ticks.is_none_or(|t| t >= at)
+                    }
+                    _ => false,
+                };
+                return first || starts_line(&raw[..run]);
+            }
             (None, Some(b'`' | b'>')) => return true,
             (None, _) => return false,
             // Whitespace the scanner does not skip could join the run there.
@@ -223,6 +263,18 @@ impl Str {
         }
         open.next().is_none()
     }
+}
+
+/// Whether the run of backticks at the end of `raw` (a string's raw text
+/// since its last escape) starts a line, past spaces and tabs: a raw
+/// newline before it. (An escape or the opening quote before it is text of
+/// its line.)
+fn starts_line(raw: &[u8]) -> bool {
+    let before = raw.iter().rposition(|&c| c != b'`').map_or(0, |i| i + 1);
+    let text = raw[..before]
+        .iter()
+        .rposition(|&c| !matches!(c, b' ' | b'\t'));
+    text.is_some_and(|i| raw[i] == b'\n')
 }
 
 pub(super) struct Live<V> {
@@ -248,8 +300,8 @@ pub(super) struct Live<V> {
     viewer: Decoder,
     /// The part written into `syn` is known to end there.
     syn_ends: bool,
-    /// The value is the first in a fence.
-    fenced: bool,
+    /// The fence the value is in.
+    fenced: Fenced,
     /// Where the token being reported ends: the text read so far (the
     /// text itself may go on, not read yet).
     now: usize,
@@ -301,7 +353,7 @@ impl<V: DeserializeOwned + View> Live<V> {
         start: usize,
         view: V,
         decoder: &Decoder,
-        (fenced, lenient, lean): (bool, bool, bool),
+        (fenced, lenient, lean): (Fenced, bool, bool),
     ) -> Option<(Live<V>, Status)> {
         let allows = |kind| lenient && decoder.opts.rules.repair(kind);
         let mut live = Live {
@@ -372,7 +424,7 @@ impl<V: DeserializeOwned + View> Live<V> {
     pub(super) fn ends_early(&self) -> bool {
         self.string
             .as_ref()
-            .is_some_and(|s| s.ends_early(self.open_kinds()))
+            .is_some_and(|s| s.ends_early(self.open_kinds(), self.fenced))
     }
 
     /// The containers open around the string being read, innermost first:
@@ -389,7 +441,7 @@ impl<V: DeserializeOwned + View> Live<V> {
 
     /// Whether the value is the first in a fence.
     pub(super) fn fenced(&self) -> bool {
-        self.fenced
+        self.fenced == Fenced::Fence
     }
 
     /// Where the value starts.
@@ -496,7 +548,7 @@ impl<V: DeserializeOwned + View> Live<V> {
             None => (new, s.start..end - (s.decoded.len() - new)),
         };
         if s.shown == Shown::Hidden
-            || (closed.is_none() && s.ends_early(self.open_kinds()))
+            || (closed.is_none() && s.ends_early(self.open_kinds(), self.fenced))
             || (new == s.typed && s.shown == Shown::Yes)
         {
             self.string = Some(s);
@@ -1320,6 +1372,7 @@ impl<V: DeserializeOwned + View> Sink for Live<V> {
             content: false,
             closed: false,
             raw_newline: false,
+            ticks: None,
             known: at + 1,
             known_ends: false,
             end: at + 1,
@@ -1388,6 +1441,9 @@ impl<V: DeserializeOwned + View> Sink for Live<V> {
         };
         // Known to end here, as a number is once its delimiter arrives.
         self.scalar_end = end;
+        if let (Fenced::Whole { ticks }, Some(_)) = (&mut self.fenced, s.ticks) {
+            *ticks = true;
+        }
         self.member_done(end);
         self.typed_string_end(text, end, &s);
         // Its buffer, emptied, is the next string's.

@@ -26,7 +26,7 @@ use crate::report::{Report, Strategy};
 use crate::shape::{self, Shape};
 use crate::{Contract, Decoder};
 use json::Status;
-use live::Live;
+use live::{Fenced, Live};
 
 /// How the decoder reads what arrives.
 enum Mode<V> {
@@ -966,7 +966,13 @@ where
             }
             return Ok(deltas);
         }
-        let fenced = report.strategy == Strategy::Fence;
+        let fenced = match report.strategy {
+            Strategy::Fence => Fenced::Fence,
+            // The reply opened with a fence, which the whole candidate
+            // strips.
+            Strategy::Whole if self.text[..start].contains("```") => Fenced::Whole { ticks: false },
+            _ => Fenced::No,
+        };
         // Repairs are read as they come only in a value that is the whole
         // reply, fence or tag: a span found in prose may lose to another
         // candidate once more text arrives (`{it's: {"a": {k: 1` reads the
