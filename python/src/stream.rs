@@ -242,8 +242,15 @@ impl Deltas {
 pub struct StreamParser {
     source: Source,
     strict: bool,
-    /// The value so far, as Python objects: what the deltas so far build.
+    /// The value so far, as Python objects: what the deltas so far build,
+    /// but `pending`.
     root: Option<Py<PyAny>>,
+    /// Text appended to the string at this path and not yet put in `root`:
+    /// a Python string cannot grow, so each append would copy it whole
+    /// (quadratic in a long string fed chunk by chunk); the appends to one
+    /// string are gathered here and put in once, when another delta comes
+    /// or `value` is read.
+    pending: Option<(Path, String)>,
     /// Deltas from a feed that ended in an error: the next feed that
     /// succeeds returns them first.
     owed: Vec<serde_llm::Delta>,
@@ -272,6 +279,7 @@ impl StreamParser {
             },
             strict: false,
             root: None,
+            pending: None,
             owed: Vec::new(),
             built: Vec::new(),
             spine: Vec::new(),
@@ -340,13 +348,20 @@ impl StreamParser {
     /// members' deltas built, so it is left as it is, and returned (the
     /// untyped stream's delta carries no copy of it).
     fn apply(&mut self, py: Python<'_>, d: &serde_llm::Delta) -> PyResult<Option<Py<PyAny>>> {
+        if let serde_llm::Delta::Appended { path, text } = d {
+            match &mut self.pending {
+                Some((p, more)) if p == path => more.push_str(text),
+                _ => {
+                    self.flush(py)?;
+                    self.pending = Some((path.clone(), text.clone()));
+                }
+            }
+            return Ok(None);
+        }
+        self.flush(py)?;
         let (path, value, done) = match d {
             serde_llm::Delta::Started { path, value } => (path, value, false),
             serde_llm::Delta::Completed { path, value } => (path, value, true),
-            serde_llm::Delta::Appended { path, text } => {
-                self.append(py, path, text)?;
-                return Ok(None);
-            }
             _ => {
                 self.root = None;
                 self.spine.clear();
@@ -467,6 +482,14 @@ impl StreamParser {
         let n = path.len();
         if self.spine.len() >= n && self.spine.iter().zip(path).all(|((a, _), b)| a == b) {
             self.spine.truncate(n - 1);
+        }
+    }
+
+    /// Puts the text gathered in `pending` into its string.
+    fn flush(&mut self, py: Python<'_>) -> PyResult<()> {
+        match self.pending.take() {
+            Some((path, text)) => self.append(py, &path, &text),
+            None => Ok(()),
         }
     }
 
@@ -618,6 +641,7 @@ impl StreamParser {
             source: Source::Untyped(Box::new(decoder.stream::<Value>().__untyped_only())),
             strict,
             root: None,
+            pending: None,
             owed: Vec::new(),
             built: Vec::new(),
             spine: Vec::new(),
@@ -654,11 +678,12 @@ impl StreamParser {
     /// complete. It is updated in place by each feed; copy it to keep a
     /// snapshot.
     #[getter]
-    fn value(&self, py: Python<'_>) -> Py<PyAny> {
-        match &self.root {
+    fn value(&mut self, py: Python<'_>) -> PyResult<Py<PyAny>> {
+        self.flush(py)?;
+        Ok(match &self.root {
             Some(v) => v.clone_ref(py),
             None => py.None(),
-        }
+        })
     }
 
     /// The text received so far.

@@ -151,6 +151,42 @@ def test_an_iterable_of_chunks_is_one_feed():
     assert same(one.finish(), serde_llm.parse(RECIPE))
 
 
+@pytest.mark.parametrize("text", REPLIES, ids=[f"reply{i}" for i in range(len(REPLIES))])
+def test_the_value_read_now_and_then(text):
+    # Appends to a string are gathered until another change comes or the
+    # value is read (a Python string cannot grow in place): read after every
+    # few feeds, or only at the end, the value is what a one-shot partial
+    # parse of the text so far gives.
+    for every in (3, 17, 10**9):
+        p = serde_llm.StreamParser()
+        fed = ""
+        for i, ch in enumerate(text):
+            try:
+                p.feed(ch)
+            except serde_llm.DecodeError:
+                pass
+            fed += ch
+            want = one_shot(fed)
+            if i % every == every - 1 and not isinstance(want, tuple):
+                assert same(p.value, want, view=True), (fed, p.value)
+        want = one_shot(text)
+        if not isinstance(want, tuple):
+            assert same(p.value, want, view=True), (text, p.value, want)
+
+
+def test_a_long_string_fed_in_chunks():
+    body = "".join(f"line {i} of the file, with a \\\"quote\\\" ✓\\n" for i in range(2000))
+    text = '{"path": "notes.md", "content": "' + body + '", "done": true}'
+    p = serde_llm.StreamParser()
+    appended = []
+    for i in range(0, len(text), 16):
+        deltas = p.feed(text[i : i + 16])
+        appended += [d.text for d in deltas if d.kind == "appended" and d.path == ("content",)]
+    content = serde_llm.parse(text)["content"]
+    assert "".join(appended) == content
+    assert p.value == {"path": "notes.md", "content": content, "done": True}
+
+
 def test_is_complete():
     p = serde_llm.StreamParser()
     p.feed('{"a": "x", "b": [1, 2')
