@@ -1206,6 +1206,15 @@ fn an_open_candidate_after_a_value_is_read_as_it_grows() {
     let reply = "\": \"\n```{\n         **Decision**: bla, bla ( internawlly tagged enum \"ke\",\n'b': \"x\",\n}y\": \"valu,,,,,,,,,,,,,,,,,,,,,,,,,,,,e\"\n     /\n{},\n      u";
     replay::<Shelf>(reply, &[10, 44, 141]);
     every_split::<Shelf>(reply);
+    // A bracket open before a fenced value, its `]` inside a string (`["]`):
+    // the span it opens holds the fence, and wins once it closes after the
+    // fence (found by the `stream_typed` fuzz target; older than the
+    // session that found it: the brackets before the value were counted as
+    // prose only).
+    let reply = "\"\"[\"]```\"\n```{}```]";
+    replay::<Tallied>(reply, &[14]);
+    every_split::<Tallied>(reply);
+    every_split::<Tallied>("Tags: [\"a]\", \"b\"\n```json\n{\"title\": \"t\", \"n\": 1}\n```\n]");
 }
 
 /// A list of internally tagged enums cut inside its last element's tag keeps

@@ -1041,12 +1041,29 @@ impl<T: Streamable> StreamDecoder<T> {
 /// looked at.
 fn may_be_enclosed(before: &str) -> bool {
     let before = &before[extract::body(before, extract::first_angle(before)).start..];
-    let depth = before.bytes().fold(0usize, |depth, b| match b {
-        b'{' | b'[' => depth + 1,
-        b'}' | b']' => depth.saturating_sub(1),
-        _ => depth,
-    });
-    depth > 0 || quote_open_before(before)
+    // Brackets counted as prose (every one), and as JSON (those outside
+    // strings: `["]```"` leaves the `[` open, its `]` quoted): either may be
+    // how a decode reads the text.
+    let (mut depth, mut json, mut string, mut escaped) = (0usize, 0usize, false, false);
+    for b in before.bytes() {
+        match b {
+            _ if escaped => escaped = false,
+            b'\\' if string => escaped = true,
+            b'"' => string = !string,
+            b'{' | b'[' => {
+                depth += 1;
+                json += usize::from(!string);
+            }
+            b'}' | b']' => {
+                depth = depth.saturating_sub(1);
+                if !string {
+                    json = json.saturating_sub(1);
+                }
+            }
+            _ => {}
+        }
+    }
+    depth > 0 || json > 0 || string || quote_open_before(before)
 }
 
 /// Whether the text before a value leaves open a fence that is not the
