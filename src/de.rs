@@ -217,6 +217,11 @@ pub(crate) struct Deserializer<'a, 'de> {
     /// array there is no string's text (`[{}]` is no `{name: "{}"}`).
     /// `usize::MAX`: none.
     positional_at: usize,
+    /// Where the element of a typed list being read starts: an `Option`
+    /// there that is cut where only a complete value may stand is left out
+    /// with the element, not `None` (`[1, null, 3` is `[1, null]`, not
+    /// `[1, null, null]`). `usize::MAX`: none.
+    element_at: usize,
     /// How many fields read through a reserved name (see [`field`]) are
     /// open: the first [`Policy::around`] levels are exempt from admission.
     fields_open: usize,
@@ -240,6 +245,7 @@ impl<'a, 'de> Deserializer<'a, 'de> {
             accept: Accept::Containers,
             ignored_after: usize::MAX,
             positional_at: usize::MAX,
+            element_at: usize::MAX,
             tag_key: None,
             fields_open: 0,
             walk: None,
@@ -1349,11 +1355,21 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'_, 'de> {
             return visitor.visit_none();
         }
         let ev = self.scan.peek()?;
+        let at = self.scan.offset();
         if let Event::Null = ev {
+            // A list's element cut inside its `null`: left out until the
+            // literal is complete, as a cut number or `true` is.
+            if self.element_at == at && self.policy.on && !self.scan.complete() {
+                return Err(Error::rejected(at));
+            }
             self.scan.next()?;
             return visitor.visit_none();
         }
         if !self.admits(self.accept, ev, true) {
+            // A list's element: left out (a `null` is no guess for it).
+            if self.element_at == at {
+                return Err(Error::rejected(at));
+            }
             // Cut off where only a complete value may stand: missing.
             self.scan.next()?;
             self.skip(ev)?;
@@ -1598,6 +1614,9 @@ impl<'de> de::SeqAccess<'de> for SeqAccess<'_, '_, 'de> {
             let cut = self.typed && !complete;
             if self.positional {
                 self.de.positional_at = at;
+            }
+            if self.typed && !self.positional {
+                self.de.element_at = at;
             }
             return match seed.deserialize(&mut *self.de) {
                 Ok(v) => Ok(Some(v)),

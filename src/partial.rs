@@ -931,16 +931,73 @@ impl<'a> Partial for std::borrow::Cow<'a, str> {
 }
 impl View for std::borrow::Cow<'_, str> {}
 
+/// `null` is a value of an `Option`: shown as `None` in the view (an
+/// element of a `Vec<Option<T>>`, a map's value). A struct's `Option<T>`
+/// field keeps one `Option` in its view (`Option<T::View>`, `None` both
+/// while missing and for `null`), as the derive writes it.
 impl<T: Partial> Partial for Option<T> {
-    type View = T::View;
+    type View = Option<T::View>;
 }
 impl<T: View> View for Option<T> {
+    /// `None` (a `null`) is shown; a value, where it is.
     fn admitted(self) -> Option<Self> {
-        Some(self.and_then(View::admitted))
+        match self {
+            None => Some(None),
+            Some(v) => v.admitted().map(Some),
+        }
+    }
+
+    fn __place(&mut self, from: Self, levels: &[grow::Level], at: usize, out: &mut grow::Placed) {
+        match (self.as_mut(), from) {
+            (Some(v), Some(from)) => v.__place(from, levels, at, out),
+            (_, from) if at == levels.len() => {
+                out.present = true;
+                out.fields = from.as_ref().is_some_and(View::__fields);
+                if !out.probe {
+                    *self = from;
+                }
+            }
+            _ => {
+                out.rebuild = Some(at);
+                out.fixed = true;
+            }
+        }
+    }
+
+    fn __append(&mut self, route: &[grow::Route], text: &str) -> bool {
+        self.as_mut().is_some_and(|v| v.__append(route, text))
+    }
+
+    fn __local(&mut self, route: &[grow::Route], cx: &mut grow::Local<'_>) -> bool {
+        self.as_mut().is_some_and(|v| v.__local(route, cx))
+    }
+
+    fn __kind() -> grow::Kind {
+        T::__kind()
     }
 
     fn __cut() -> grow::Cut {
         T::__cut()
+    }
+
+    fn __kind_at(&self, route: &[grow::Route]) -> grow::Kind {
+        match (self, route) {
+            (Some(v), _) => v.__kind_at(route),
+            (None, []) => T::__kind(),
+            (None, _) => grow::Kind::Plain,
+        }
+    }
+
+    fn __shown(&self) -> bool {
+        self.as_ref().is_none_or(View::__shown)
+    }
+
+    fn __fields(&self) -> bool {
+        self.as_ref().is_some_and(View::__fields)
+    }
+
+    fn __grows(&self) -> bool {
+        self.as_ref().is_some_and(View::__grows)
     }
 }
 

@@ -896,6 +896,22 @@ struct FlatGeneric<T> {
     rest: T,
 }
 
+/// `null`s among a list's or a map's `Option`s: shown as `None` once
+/// complete; a cut element is left out, never `None`.
+#[test]
+fn options_every_split() {
+    every_split::<Vec<Option<u32>>>("[null, 1, null, 22, nul, 3]");
+    every_split::<Vec<Option<u32>>>("```json\n[1, null, None, 2]\n```");
+    every_split::<Vec<Option<String>>>(r#"["a", null, "b \"c\"", null]"#);
+    every_split::<Vec<Option<Step>>>(
+        r#"Steps: [{"n": 1, "text": "mix"}, null, {"text": "bake \"it\"", "n": 2}, null]"#,
+    );
+    every_split::<std::collections::BTreeMap<String, Option<Step>>>(
+        r#"{"a": null, "b": {"n": 1, "text": "x"}, "c": null}"#,
+    );
+    every_split::<Vec<Option<Vec<Option<u32>>>>>("[null, [1, null, 2], [], null]");
+}
+
 #[test]
 fn generic_fields_every_split() {
     let steps = r#"Steps:

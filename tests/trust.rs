@@ -1855,3 +1855,54 @@ fn brackets_in_a_quoted_phrase_are_no_value() {
         assert_eq!(from_llm_str::<Value>(reply).unwrap(), want, "{reply}");
     }
 }
+
+/// A list of `Option`s cut inside its last element: that element is left
+/// out, as any cut element not marked partial is, never `None` (`[1, null,
+/// 3` cut at `3` is no `null`), and a `null` is shown once it is complete,
+/// as `true` is.
+/// A map of `Option`s leaves its cut member out the same way. A view of
+/// such a list reads the `null`s too (it failed on them: a `null` is no
+/// `u32`).
+#[test]
+fn a_cut_element_of_a_list_of_options_is_no_null() {
+    use std::collections::BTreeMap;
+    assert_eq!(
+        from_llm_str::<Vec<Option<u32>>>("[1, null, 3").unwrap(),
+        [Some(1), None]
+    );
+    assert_eq!(
+        from_llm_str::<Vec<Option<u32>>>("[1, null, 3]").unwrap(),
+        [Some(1), None, Some(3)]
+    );
+    assert_eq!(
+        from_llm_str::<Vec<Option<u32>>>("[1, nul").unwrap(),
+        [Some(1)]
+    );
+    assert_eq!(
+        from_llm_str::<Vec<Option<String>>>(r#"["a", null, "b"#).unwrap(),
+        [Some("a".to_owned()), None]
+    );
+    let map =
+        from_llm_str::<BTreeMap<String, Option<u32>>>(r#"{"a": 1, "b": null, "c": 3"#).unwrap();
+    assert_eq!(
+        map,
+        BTreeMap::from([("a".to_owned(), Some(1)), ("b".to_owned(), None)])
+    );
+    for (cut, want) in [
+        ("[null, 1]", vec![None, Some(1)]),
+        ("[1, null, 3", vec![Some(1), None]),
+        // A literal at the very end may go on, as `true` may: shown once
+        // what follows says it is complete.
+        ("[1, null", vec![Some(1)]),
+        ("[1, null ", vec![Some(1), None]),
+        ("[1, nu", vec![Some(1)]),
+        ("[null", vec![]),
+    ] {
+        let view = serde_llm::from_llm_str_partial::<Vec<Option<u32>>>(cut).unwrap();
+        assert_eq!(view, Some(want), "{cut}");
+    }
+    let nested =
+        serde_llm::from_llm_str_partial::<Vec<Option<Vec<Option<u32>>>>>("[null, [1, null, 2")
+            .unwrap();
+    assert_eq!(nested, Some(vec![None, Some(vec![Some(1), None])]));
+}

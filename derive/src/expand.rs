@@ -138,18 +138,18 @@ impl<'a> Cx<'a> {
             .collect()
     }
 
-    /// `<F as Partial>::View`, or `F` for a field marked atomic (`T` for an
-    /// `Option<T>`: the view field is an `Option` already).
+    /// `<F as Partial>::View`, or `F` for a field marked atomic (for an
+    /// `Option<T>`, `T`'s view, or `T`: the view field is an `Option`
+    /// already, `None` both while missing and for `null`).
     /// Spanned at the field's type, so that a type without a view is an
     /// error there.
     fn view_ty(field: &Field) -> TokenStream {
-        let ty = &field.ty;
+        let whole = &field.whole;
         let span = syn::spanned::Spanned::span(&field.original.ty);
         if field.atomic() {
-            let whole = &field.whole;
             quote_spanned!(span=> #whole)
         } else {
-            quote_spanned!(span=> <#ty as ::serde_llm::Partial>::View)
+            quote_spanned!(span=> <#whole as ::serde_llm::Partial>::View)
         }
     }
 
