@@ -668,6 +668,30 @@ pub mod grow {
         Some((key, part))
     }
 
+    /// A map view's part (see [`View::__place`](super::View::__place)):
+    /// the map itself replaced, a member put in as it comes (read from a
+    /// text holding only it, as a flattened map's is); a part deeper in a
+    /// member has the map read again.
+    pub(crate) fn map_member<M: super::View>(
+        map: &mut M,
+        from: M,
+        levels: &[Level],
+        at: usize,
+        out: &mut Placed,
+    ) {
+        if at == levels.len() {
+            out.present = true;
+            if !out.probe {
+                *map = from;
+            }
+        } else if at + 1 == levels.len() && levels[at] == Level::Member {
+            map.__put_member(from, out);
+        } else {
+            out.rebuild = Some(at);
+            out.fixed = true;
+        }
+    }
+
     /// `from` put in `slot` whole; a part below it asks for a rebuild, of a
     /// node that cannot grow in place when `fixed`.
     fn put_whole<V>(
@@ -1125,6 +1149,14 @@ impl<K: Eq + std::hash::Hash, V: View, S: std::hash::BuildHasher + Default> View
         V::__cut().of_parts()
     }
 
+    fn __place(&mut self, from: Self, levels: &[grow::Level], at: usize, out: &mut grow::Placed) {
+        grow::map_member(self, from, levels, at, out);
+    }
+
+    fn __grows(&self) -> bool {
+        true
+    }
+
     fn __members(&self) -> bool {
         true
     }
@@ -1152,6 +1184,14 @@ impl<K: Ord, V: View> View for std::collections::BTreeMap<K, V> {
 
     fn __cut() -> grow::Cut {
         V::__cut().of_parts()
+    }
+
+    fn __place(&mut self, from: Self, levels: &[grow::Level], at: usize, out: &mut grow::Placed) {
+        grow::map_member(self, from, levels, at, out);
+    }
+
+    fn __grows(&self) -> bool {
+        true
     }
 
     fn __members(&self) -> bool {

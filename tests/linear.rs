@@ -487,10 +487,25 @@ fn stream_lists_of_options() {
 }
 
 #[test]
-#[ignore = "issue 20: a map at the root (`BTreeMap<String, _>`, not a struct's flattened one) is read again whole on each member: the root's view has no member to put a part into"]
 fn stream_root_map() {
-    assert_stream_linear::<BTreeMap<String, u32>>("a map at the root", |n| {
+    // A map at the root (not a struct's flattened one): each member put in
+    // as it comes, of numbers, of strings (each read again as it grows:
+    // its own length, not the map's), of structs (a part inside a member
+    // reads the map again: ignored below).
+    assert_stream_linear::<BTreeMap<String, u32>>("a map of numbers at the root", |n| {
         streamed("{", r#""k{i}": {i}"#, ", ", n, "}")
+    });
+    assert_stream_linear::<std::collections::HashMap<String, String>>(
+        "a map of strings at the root",
+        |n| streamed("{", r#""k{i}": "value {i}""#, ", ", n, "}"),
+    );
+}
+
+#[test]
+#[ignore = "issue 20: a map's member that is a struct grows by parts inside it, and a part deeper than the member has the map read again whole (a map view has no route to one member's value)"]
+fn stream_root_map_of_structs() {
+    assert_stream_linear::<BTreeMap<String, Item>>("a map of structs at the root", |n| {
+        streamed("{", r#""k{i}": {"n": {i}, "text": "t"}"#, ", ", n, "}")
     });
 }
 

@@ -912,6 +912,22 @@ fn options_every_split() {
     every_split::<Vec<Option<Vec<Option<u32>>>>>("[null, [1, null, 2], [], null]");
 }
 
+/// A map at the root takes each member as it comes (a part deeper in a
+/// member reads the map again): numbers, strings growing, structs, a key
+/// written twice, a member of the wrong type, `null`s.
+#[test]
+fn root_maps_every_split() {
+    use std::collections::{BTreeMap, HashMap};
+    every_split::<BTreeMap<String, u32>>(r#"{"a": 1, "bb": 22, "a": 3, "c": "4", "d": 5}"#);
+    every_split::<BTreeMap<String, u32>>("Scores:\n```json\n{\"x\": 1, \"y\": 2.0}\n```");
+    every_split::<HashMap<String, String>>(r#"{"en": "hello \"you\"", "fr": "salut", "en": "hi"}"#);
+    every_split::<BTreeMap<String, Step>>(
+        r#"{"one": {"n": 1, "text": "mix"}, "two": {"text": "bake", "n": 2}, "one": {"n": 3}}"#,
+    );
+    every_split::<BTreeMap<String, Option<u32>>>(r#"{"a": null, "b": 2, "c": nul, "d": 4}"#);
+    every_split::<HashMap<String, Vec<u32>>>(r#"{"a": [1, 2], "b": [], "c": [3"#);
+}
+
 #[test]
 fn generic_fields_every_split() {
     let steps = r#"Steps:
