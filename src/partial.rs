@@ -636,10 +636,11 @@ pub mod grow {
                 out.route.push(Route::Field(index));
                 v.__place(from, levels, at, out);
             }
-            // A flattened map takes a complete member as it comes.
-            (Some(v), Some(from)) if v.__members() && at + 1 == levels.len() => {
+            // A flattened map takes a member as it comes, and a part inside
+            // one into it: its members are the struct's.
+            (Some(v), Some(from)) if v.__members() => {
                 out.route.push(Route::Field(index));
-                v.__put_member(from, out);
+                v.__place(from, levels, at, out);
             }
             (Some(_), Some(_)) => {
                 out.rebuild = Some(at);
@@ -670,25 +671,39 @@ pub mod grow {
 
     /// A map view's part (see [`View::__place`](super::View::__place)):
     /// the map itself replaced, a member put in as it comes (read from a
-    /// text holding only it, as a flattened map's is); a part deeper in a
-    /// member has the map read again.
-    pub(crate) fn map_member<M: super::View>(
+    /// text holding only it, as a flattened map's is), a part deeper in a
+    /// member put into that member's value (`get`: the value the map holds
+    /// under a key). A deeper part of a member not shown has the map read
+    /// again.
+    pub(crate) fn map_member<M, K, V>(
         map: &mut M,
         from: M,
         levels: &[Level],
         at: usize,
         out: &mut Placed,
-    ) {
+        get: impl for<'m> FnOnce(&'m mut M, &K) -> Option<&'m mut V>,
+    ) where
+        M: super::View + IntoIterator<Item = (K, V)>,
+        V: super::View,
+    {
         if at == levels.len() {
             out.present = true;
             if !out.probe {
                 *map = from;
             }
-        } else if at + 1 == levels.len() && levels[at] == Level::Member {
-            map.__put_member(from, out);
-        } else {
+        } else if levels[at] != Level::Member {
             out.rebuild = Some(at);
             out.fixed = true;
+        } else if at + 1 == levels.len() {
+            map.__put_member(from, out);
+        } else {
+            match from.into_iter().next() {
+                Some((key, part)) => match get(map, &key) {
+                    Some(v) => v.__place(part, levels, at + 1, out),
+                    None => out.rebuild = Some(at),
+                },
+                None => out.rebuild = Some(at),
+            }
         }
     }
 
@@ -1150,7 +1165,7 @@ impl<K: Eq + std::hash::Hash, V: View, S: std::hash::BuildHasher + Default> View
     }
 
     fn __place(&mut self, from: Self, levels: &[grow::Level], at: usize, out: &mut grow::Placed) {
-        grow::map_member(self, from, levels, at, out);
+        grow::map_member(self, from, levels, at, out, |map, key| map.get_mut(key));
     }
 
     fn __grows(&self) -> bool {
@@ -1187,7 +1202,7 @@ impl<K: Ord, V: View> View for std::collections::BTreeMap<K, V> {
     }
 
     fn __place(&mut self, from: Self, levels: &[grow::Level], at: usize, out: &mut grow::Placed) {
-        grow::map_member(self, from, levels, at, out);
+        grow::map_member(self, from, levels, at, out, |map, key| map.get_mut(key));
     }
 
     fn __grows(&self) -> bool {

@@ -181,15 +181,16 @@ where
 /// a backtick or `>`, or in closers that close every container still open
 /// (`{"a": "b}`), which a decode of the text so far may read as the end of
 /// a fence, a tag or the string (for that push only; a `{placeholder}` or
-/// `[1]` inside a string costs nothing). Views that
-/// cannot grow in place (a map, an adjacently tagged or untagged enum, a
-/// struct with several `flatten`ed fields or a flattened enum) are read
-/// again from their own text once per push while they are open. A field of
-/// a generic type grows as any other does. A struct with one flattened struct grows in place, its
-/// flattened members as its own; one of those members cut is left out of
-/// the view until it completes (serde buffers it, so nothing can say it is
-/// cut), as a decode leaves it out. One flattened map takes each member
-/// once it is complete (a part deeper in a member reads the struct again).
+/// `[1]` inside a string costs nothing). Views that cannot grow in place
+/// (an adjacently tagged or untagged enum, a struct with several
+/// `flatten`ed fields or a flattened enum) are read again from their own
+/// text once per push while they are open. A field of a generic type grows
+/// as any other does. A map (`BTreeMap`, `HashMap`) takes each member as it
+/// comes, and a part inside a member into that member. A struct with one
+/// flattened struct grows in place, its flattened members as its own; one
+/// of those members cut is left out of the view until it completes (serde
+/// buffers it, so nothing can say it is cut), as a decode leaves it out.
+/// One flattened map takes each member as a map does.
 ///
 /// An internally tagged enum (`#[serde(tag = "tool")]`, a tool call) grows
 /// in place, as a struct does, once its tag is complete: each part inside
