@@ -1,6 +1,6 @@
 //! Any bytes, pushed in chunks into a `StreamDecoder` of a typed reply (a
 //! struct holding a list of internally tagged tool calls, nested structs, a
-//! partial string, an untyped member, a list of `Option`s): after every push the typed view is
+//! partial string, an untyped member, a list of `Option`s, a map): after every push the typed view is
 //! `from_llm_str_partial` of the text so far (the stream's central
 //! property), and `finish()` is `from_llm_str` of the whole (the same value,
 //! or an error for both). Never a panic. Two decoders run side by side: one
@@ -60,6 +60,10 @@ struct Turn {
     #[serde(default)]
     #[llm(partial)]
     picks: Vec<Option<Step>>,
+    /// A map whose members grow in place, parts inside them too.
+    #[serde(default)]
+    #[llm(partial)]
+    marks: std::collections::BTreeMap<String, Option<Step>>,
 }
 
 /// A struct whose own fields stream beside a flattened part (its view
