@@ -147,9 +147,6 @@ struct Str {
     closed: bool,
     /// A raw newline is in its text (see [`closed_len`](Self::closed_len)).
     raw_newline: bool,
-    /// Where in `decoded` the first raw ```` ``` ```` of its text starts
-    /// (see [`Fenced::Whole`]).
-    ticks: Option<usize>,
 }
 
 /// The fence a value is in, as a decode of the text found it: what a
@@ -167,8 +164,9 @@ pub(super) enum Fenced {
     /// block, its fences stripped): so does one on a line of its own, and a
     /// run of three or more at the end of the text that is the first
     /// ```` ``` ```` after the opening fence (`whole` in `src/extract.rs`
-    /// strips it). `ticks`: one came before, in a string now closed.
-    Whole { ticks: bool },
+    /// strips it). `ticks`: one came before, in a string now closed;
+    /// `first`: where in the open string's text its first raw one starts.
+    Whole { ticks: bool, first: Option<usize> },
 }
 
 impl Str {
@@ -176,12 +174,7 @@ impl Str {
     fn take(&mut self, piece: &str, escaped: bool) {
         self.content |= escaped || !piece.trim_start().is_empty();
         self.raw_newline |= !escaped && piece.contains('\n');
-        let from = self.seg.max(self.decoded.len().saturating_sub(2));
         self.decoded.push_str(piece);
-        if self.ticks.is_none() && !escaped && piece.contains('`') {
-            let raw = &self.decoded.as_bytes()[from..];
-            self.ticks = memchr::memmem::find(raw, b"```").map(|i| from + i);
-        }
         if escaped {
             self.seg = self.decoded.len();
         }
@@ -238,9 +231,10 @@ impl Str {
                 // Where the run starts in `decoded`.
                 let at = self.seg + run - ticks;
                 let first = match fenced {
-                    Fenced::Whole { ticks: before } => {
-                        ticks >= 3 && !before && self.ticks.is_none_or(|t| t >= at)
-                    }
+                    Fenced::Whole {
+                        ticks: before,
+                        first,
+                    } => ticks >= 3 && !before && first.is_none_or(|t| t >= at),
                     _ => false,
                 };
                 return first || starts_line(&raw[..run]);
@@ -1372,7 +1366,6 @@ impl<V: DeserializeOwned + View> Sink for Live<V> {
             content: false,
             closed: false,
             raw_newline: false,
-            ticks: None,
             known: at + 1,
             known_ends: false,
             end: at + 1,
@@ -1398,8 +1391,20 @@ impl<V: DeserializeOwned + View> Sink for Live<V> {
     fn string_piece(&mut self, _: &str, raw: &str, end: usize, escaped: bool) {
         self.now = end;
         if let Some(s) = &mut self.string {
+            // Where the first raw ```` ``` ```` starts (see `Fenced::Whole`),
+            // a run cut by a piece's end included.
+            let ticks = match &self.fenced {
+                Fenced::Whole { first: None, .. } if !escaped && raw.contains('`') => {
+                    Some(s.seg.max(s.decoded.len().saturating_sub(2)))
+                }
+                _ => None,
+            };
             s.take(raw, escaped);
             s.end = end;
+            if let (Some(from), Fenced::Whole { first, .. }) = (ticks, &mut self.fenced) {
+                let run = &s.decoded.as_bytes()[from..];
+                *first = memchr::memmem::find(run, b"```").map(|i| from + i);
+            }
         }
     }
 
@@ -1441,8 +1446,8 @@ impl<V: DeserializeOwned + View> Sink for Live<V> {
         };
         // Known to end here, as a number is once its delimiter arrives.
         self.scalar_end = end;
-        if let (Fenced::Whole { ticks }, Some(_)) = (&mut self.fenced, s.ticks) {
-            *ticks = true;
+        if let Fenced::Whole { ticks, first } = &mut self.fenced {
+            *ticks |= first.take().is_some();
         }
         self.member_done(end);
         self.typed_string_end(text, end, &s);

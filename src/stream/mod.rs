@@ -971,7 +971,10 @@ where
             Strategy::Fence => Fenced::Fence,
             // The reply opened with a fence, which the whole candidate
             // strips.
-            Strategy::Whole if self.text[..start].contains("```") => Fenced::Whole { ticks: false },
+            Strategy::Whole if self.text[..start].contains("```") => Fenced::Whole {
+                ticks: false,
+                first: None,
+            },
             _ => Fenced::No,
         };
         // Repairs are read as they come only in a value that is the whole
