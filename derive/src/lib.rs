@@ -15,7 +15,9 @@ use syn::{parse_macro_input, DeriveInput};
 ///
 /// For `struct Answer` it generates `struct AnswerView` (same visibility and
 /// generics) where each field `f: F` becomes `pub f: Option<<F as
-/// Partial>::View>`, and `impl Partial for Answer { type View = AnswerView; }`.
+/// Partial>::View>` (a field `f: Option<T>`, `pub f: Option<<T as
+/// Partial>::View>`: one `Option`, `None` both while missing and for
+/// `null`), and `impl Partial for Answer { type View = AnswerView; }`.
 /// The view derives `Deserialize` with the original's serde attributes, so
 /// it reads the same JSON, and implements `Default` (structs), `Debug`,
 /// `Clone` and `PartialEq`.
