@@ -249,8 +249,9 @@ pub struct StreamParser {
     /// a Python string cannot grow, so each append would copy it whole
     /// (quadratic in a long string fed chunk by chunk); the appends to one
     /// string are gathered here and put in once, when another delta comes
-    /// or `value` is read.
-    pending: Option<(Path, String)>,
+    /// or `value` is read (`pending_text`: the text, its buffer kept).
+    pending: Option<Path>,
+    pending_text: String,
     /// Deltas from a feed that ended in an error: the next feed that
     /// succeeds returns them first.
     owed: Vec<serde_llm::Delta>,
@@ -280,6 +281,7 @@ impl StreamParser {
             strict: false,
             root: None,
             pending: None,
+            pending_text: String::new(),
             owed: Vec::new(),
             built: Vec::new(),
             spine: Vec::new(),
@@ -349,13 +351,11 @@ impl StreamParser {
     /// untyped stream's delta carries no copy of it).
     fn apply(&mut self, py: Python<'_>, d: &serde_llm::Delta) -> PyResult<Option<Py<PyAny>>> {
         if let serde_llm::Delta::Appended { path, text } = d {
-            match &mut self.pending {
-                Some((p, more)) if p == path => more.push_str(text),
-                _ => {
-                    self.flush(py)?;
-                    self.pending = Some((path.clone(), text.clone()));
-                }
+            if self.pending.as_ref() != Some(path) {
+                self.flush(py)?;
+                self.pending = Some(path.clone());
             }
+            self.pending_text.push_str(text);
             return Ok(None);
         }
         self.flush(py)?;
@@ -487,10 +487,14 @@ impl StreamParser {
 
     /// Puts the text gathered in `pending` into its string.
     fn flush(&mut self, py: Python<'_>) -> PyResult<()> {
-        match self.pending.take() {
-            Some((path, text)) => self.append(py, &path, &text),
-            None => Ok(()),
-        }
+        let Some(path) = self.pending.take() else {
+            return Ok(());
+        };
+        let mut text = std::mem::take(&mut self.pending_text);
+        let put = self.append(py, &path, &text);
+        text.clear();
+        self.pending_text = text;
+        put
     }
 
     fn append(&mut self, py: Python<'_>, path: &Path, text: &str) -> PyResult<()> {
@@ -642,6 +646,7 @@ impl StreamParser {
             strict,
             root: None,
             pending: None,
+            pending_text: String::new(),
             owed: Vec::new(),
             built: Vec::new(),
             spine: Vec::new(),
