@@ -666,8 +666,18 @@ where
                         self.view = live.view.and_then(View::admitted);
                         // A value in prose is read whole once complete: what
                         // it is may show only then (`See [2]` is a
-                        // citation, no value).
-                        if matches!(fence, Fence::No(_)) || self.after_matters(start, fence, end) {
+                        // citation, no value). A value that is all the text
+                        // so far (a byte-order mark and spaces around it) has
+                        // no prose to say so: it is what the live read shows
+                        // until text after it arrives (`after_matters`).
+                        let alone = self.text[..start]
+                            .trim_start_matches('\u{feff}')
+                            .trim()
+                            .is_empty()
+                            && self.text[end..].trim().is_empty();
+                        if (matches!(fence, Fence::No(_)) && !alone)
+                            || self.after_matters(start, fence, end)
+                        {
                             match self.whole(None) {
                                 Ok(more) => deltas.extend(more),
                                 Err(e) => {
