@@ -1144,6 +1144,50 @@ impl<T: View> View for Vec<T> {
     }
 }
 
+/// A map's view: the same map of views, admitted member by member, taking
+/// each member as it comes (see [`grow::map_member`]).
+macro_rules! map_view {
+    () => {
+        fn admitted(self) -> Option<Self> {
+            Some(
+                self.into_iter()
+                    .filter_map(|(k, v)| Some((k, v.admitted()?)))
+                    .collect(),
+            )
+        }
+
+        fn __cut() -> grow::Cut {
+            V::__cut().of_parts()
+        }
+
+        fn __place(
+            &mut self,
+            from: Self,
+            levels: &[grow::Level],
+            at: usize,
+            out: &mut grow::Placed,
+        ) {
+            grow::map_member(self, from, levels, at, out, |map, key| map.get_mut(key));
+        }
+
+        fn __grows(&self) -> bool {
+            true
+        }
+
+        fn __members(&self) -> bool {
+            true
+        }
+
+        fn __put_member(&mut self, from: Self, out: &mut grow::Placed) {
+            match grow::put_member(from, out) {
+                Some((key, Some(v))) => drop(self.insert(key, v)),
+                Some((key, None)) => drop(self.remove(&key)),
+                None => {}
+            }
+        }
+    };
+}
+
 impl<K: Eq + std::hash::Hash, V: Partial, S: std::hash::BuildHasher + Default> Partial
     for std::collections::HashMap<K, V, S>
 {
@@ -1152,74 +1196,14 @@ impl<K: Eq + std::hash::Hash, V: Partial, S: std::hash::BuildHasher + Default> P
 impl<K: Eq + std::hash::Hash, V: View, S: std::hash::BuildHasher + Default> View
     for std::collections::HashMap<K, V, S>
 {
-    fn admitted(self) -> Option<Self> {
-        Some(
-            self.into_iter()
-                .filter_map(|(k, v)| Some((k, v.admitted()?)))
-                .collect(),
-        )
-    }
-
-    fn __cut() -> grow::Cut {
-        V::__cut().of_parts()
-    }
-
-    fn __place(&mut self, from: Self, levels: &[grow::Level], at: usize, out: &mut grow::Placed) {
-        grow::map_member(self, from, levels, at, out, |map, key| map.get_mut(key));
-    }
-
-    fn __grows(&self) -> bool {
-        true
-    }
-
-    fn __members(&self) -> bool {
-        true
-    }
-
-    fn __put_member(&mut self, from: Self, out: &mut grow::Placed) {
-        match grow::put_member(from, out) {
-            Some((key, Some(v))) => drop(self.insert(key, v)),
-            Some((key, None)) => drop(self.remove(&key)),
-            None => {}
-        }
-    }
+    map_view!();
 }
 
 impl<K: Ord, V: Partial> Partial for std::collections::BTreeMap<K, V> {
     type View = std::collections::BTreeMap<K, V::View>;
 }
 impl<K: Ord, V: View> View for std::collections::BTreeMap<K, V> {
-    fn admitted(self) -> Option<Self> {
-        Some(
-            self.into_iter()
-                .filter_map(|(k, v)| Some((k, v.admitted()?)))
-                .collect(),
-        )
-    }
-
-    fn __cut() -> grow::Cut {
-        V::__cut().of_parts()
-    }
-
-    fn __place(&mut self, from: Self, levels: &[grow::Level], at: usize, out: &mut grow::Placed) {
-        grow::map_member(self, from, levels, at, out, |map, key| map.get_mut(key));
-    }
-
-    fn __grows(&self) -> bool {
-        true
-    }
-
-    fn __members(&self) -> bool {
-        true
-    }
-
-    fn __put_member(&mut self, from: Self, out: &mut grow::Placed) {
-        match grow::put_member(from, out) {
-            Some((key, Some(v))) => drop(self.insert(key, v)),
-            Some((key, None)) => drop(self.remove(&key)),
-            None => {}
-        }
-    }
+    map_view!();
 }
 
 /// Collections whose view is the same collection of views.
