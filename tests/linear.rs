@@ -637,11 +637,21 @@ fn stream_fence_lines_in_raw_strings() {
 }
 
 #[test]
-#[ignore = "issue 20: numbers as JSON5 writes them (`+1`, `.5`) and unquoted values (`text: hello world`) are repairs the live reader does not make: the text is read whole on every push"]
-fn stream_json5_numbers_and_unquoted_values() {
+fn stream_json5_numbers() {
     assert_stream_linear::<Doc>("JSON5 numbers", |n| {
-        streamed("{items: [", "{n: +{i}, text: 'a {i}',}", ", ", n, "]}")
+        streamed(
+            "{items: [",
+            "{n: +{i}, text: 'a {i}', score: .5,}",
+            ", ",
+            n,
+            "]}",
+        )
     });
+}
+
+#[test]
+#[ignore = "issue 20: unquoted values (`text: hello world`) are a repair the live reader does not make (where such a value ends is judged by the tolerant scanner's look-ahead): the text is read whole on every push"]
+fn stream_unquoted_values() {
     assert_stream_linear::<Doc>("unquoted values", |n| {
         streamed(
             "{\"items\": [",

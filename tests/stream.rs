@@ -459,6 +459,45 @@ fn code_in_fenced_strings_every_split() {
     every_split::<Value>(&format!("```json\n[{}]\n```", two.replace("} {", "}, {")));
 }
 
+#[derive(Debug, Deserialize, Partial, PartialEq)]
+struct Score {
+    n: i32,
+    score: f64,
+}
+
+#[derive(Debug, Deserialize, Partial, PartialEq)]
+struct Scored {
+    #[llm(partial)]
+    items: Vec<Score>,
+}
+
+/// Numbers as JSON5 writes them (`+1`, `.5`, `5.`, `5.e3`), read as they
+/// come; beside them the tokens that look like one and are not (a
+/// hexadecimal number, `Infinity`, a bare `+` or `.`, `...`), read as a
+/// decode reads them.
+#[test]
+fn json5_numbers_every_split() {
+    for doc in [
+        "{items: [{n: +1, score: .5}, {n: 2, score: 5.}, {n: +3, score: -.25}]}",
+        "```json\n{\"items\": [{\"n\": +4, \"score\": 5.e2}, {\"n\": 5, \"score\": +.5,},]}\n```",
+        "[+1, .5, 5., -.5, 1e, 0x1F, +Infinity, NaN]",
+        "{\"a\": +, \"b\": ., \"c\": [1, ..., 3], \"d\": +0x10, \"e\": +01}",
+        "[+1 ,.5 ,+2\n]",
+        // A number cut to a decode of the text so far while only spaces
+        // follow it (`5.`, `2e`), complete once a delimiter comes.
+        "[5. , 2e \n, 3.\n]",
+        "```json\n{\"a\": [5.\n]}\n```",
+        "```json\n[5.\n```",
+        // A sign alone before a comma at the end is a value missing, not
+        // a number whose digit groups may follow (found by this test).
+        "{\"a\": -, \"b\": 1}",
+    ] {
+        every_split::<Value>(doc);
+    }
+    every_split::<Scored>("{items: [{n: +1, score: .5}, {n: 2, score: 5.}, {n: +3, score: -.25}]}");
+    every_split::<Vec<f64>>("[+1, .5, 5., -.5, 5.e3, +.5e-1]");
+}
+
 /// A fence inside brackets of prose that look like a value's start
 /// (`[...`), the bracket closing after the fence: the fenced value stays the
 /// value (minimised from a `stream_typed` fuzz input: once the `]` arrived a

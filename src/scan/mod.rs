@@ -8,7 +8,7 @@
 
 mod fast;
 pub(crate) mod lex;
-mod number;
+pub(crate) mod number;
 pub(crate) mod resume;
 mod string;
 pub(crate) mod tape;

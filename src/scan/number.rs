@@ -197,6 +197,30 @@ fn hex(
     }
 }
 
+/// The JSON spelling of `word`, a whole token, where the scanner reads it
+/// as a decimal number (JSON's own, or JSON5's `+1`, `.5`, `5.`, `5.e3`,
+/// as [`lex`] repairs them): `None` for anything else, a hexadecimal
+/// number included.
+pub(crate) fn decimal_spelling(word: &str) -> Option<std::borrow::Cow<'_, str>> {
+    let b = word.as_bytes();
+    if b.is_empty() {
+        return None;
+    }
+    let mut scratch = String::new();
+    match lex(b, 0, b.len(), &mut scratch) {
+        Lexed::Number {
+            end,
+            clean,
+            hex: false,
+            ..
+        } if end == b.len() => Some(match clean {
+            true => std::borrow::Cow::Borrowed(word),
+            false => std::borrow::Cow::Owned(scratch),
+        }),
+        _ => None,
+    }
+}
+
 fn push_digits(out: &mut String, bytes: &[u8]) {
     out.extend(bytes.iter().filter(|&&c| c != b'_').map(|&c| c as char));
 }

@@ -124,6 +124,11 @@ pub(crate) struct Lenient {
     /// same line, whether its quote closed it depends on text to come:
     /// `["a" "b" c` reads as one string.)
     pub missing_commas: bool,
+    /// A decimal number as JSON5 writes it (`+1`, `.5`, `5.`, `5.e3`) is
+    /// the number the tolerant scanner reads (`lex` in
+    /// `src/scan/number.rs`). A hexadecimal one (`0x1F`), `Infinity`,
+    /// `NaN`, and a token no number starts so (`..`, `+a`) are `Bad`.
+    pub json5_numbers: bool,
 }
 
 /// The tokenizer's state: resumable at any byte.
@@ -210,20 +215,44 @@ impl Tokens {
                     continue;
                 }
                 State::Word => {
-                    // `{"total": 4,` at the end: digit groups may follow
-                    // (`4,250`, which the tolerant scanner reads as one
-                    // number), so the number is not known to be complete.
-                    let groups = c == b','
-                        && self.pos + 1 == b.len()
-                        && self.stack.last() == Some(&false)
-                        && !matches!(b[self.start], b't' | b'f' | b'n' | b'T' | b'F' | b'N');
-                    if groups {
-                        return Status::Open;
-                    }
                     if is_delimiter(c) {
                         let span = self.start..self.pos;
-                        if !valid_word(&text[span.clone()], self.lenient.python_literals) {
+                        let l = &self.lenient;
+                        // (`{"a": -,`: a sign alone is no value, whatever
+                        // follows.)
+                        if !valid_word(&text[span.clone()], l.python_literals, l.json5_numbers) {
                             return Status::Bad(self.start);
+                        }
+                        // JSON5's `5.` or `2e` before a space: cut, to a
+                        // decode of the text so far, while only spaces
+                        // follow (the value's span ends with it); complete
+                        // once a delimiter has come.
+                        let word = &b[self.start..self.pos];
+                        if matches!(c, b' ' | b'\t' | b'\n' | b'\r')
+                            && !word[0].is_ascii_alphabetic()
+                            && matches!(word.last(), Some(b'.' | b'e' | b'E' | b'+' | b'-'))
+                        {
+                            let n = self.pos
+                                + b[self.pos..]
+                                    .iter()
+                                    .take_while(|c| c.is_ascii_whitespace())
+                                    .count();
+                            match b.get(n) {
+                                None => return Status::Open,
+                                Some(b',' | b']' | b'}') => {}
+                                Some(_) => return Status::Bad(self.start),
+                            }
+                        }
+                        // `{"total": 4,` at the end: digit groups may
+                        // follow (`4,250`, which the tolerant scanner reads
+                        // as one number), so the number is not known to be
+                        // complete.
+                        let groups = c == b','
+                            && self.pos + 1 == b.len()
+                            && self.stack.last() == Some(&false)
+                            && !matches!(b[self.start], b't' | b'f' | b'n' | b'T' | b'F' | b'N');
+                        if groups {
+                            return Status::Open;
                         }
                         sink.scalar(text, span);
                         self.state = State::After;
@@ -234,8 +263,12 @@ impl Tokens {
                     } else if c.is_ascii_alphanumeric() || matches!(c, b'-' | b'+' | b'.') {
                         self.pos += 1;
                         // `[truee`: no number or literal starts so.
-                        if !valid_prefix(&text[self.start..self.pos], self.lenient.python_literals)
-                        {
+                        let l = &self.lenient;
+                        if !valid_prefix(
+                            &text[self.start..self.pos],
+                            l.python_literals,
+                            l.json5_numbers,
+                        ) {
                             return Status::Bad(self.start);
                         }
                     } else {
@@ -320,7 +353,7 @@ impl Tokens {
                     sink.string_start(text, at);
                 }
                 (State::Value | State::ArrayStart, _)
-                    if starts_word(c, self.lenient.python_literals) =>
+                    if starts_word(c, self.lenient.python_literals, self.lenient.json5_numbers) =>
                 {
                     // The root is always a container here.
                     self.state = State::Word;
@@ -402,7 +435,9 @@ impl Tokens {
         match c {
             b'{' | b'[' => array,
             b'"' => true,
-            _ => array && !after_string && starts_word(c, self.lenient.python_literals),
+            // (Not before JSON5's `+1` or `.5`: after a value, a `+` may
+            // join strings, and `...` stands for values left out.)
+            _ => array && !after_string && starts_word(c, self.lenient.python_literals, false),
         }
     }
 
@@ -693,15 +728,19 @@ fn is_delimiter(c: u8) -> bool {
     matches!(c, b' ' | b'\t' | b'\n' | b'\r' | b',' | b']' | b'}')
 }
 
-/// Whether a number or literal starts with `c` (`python`: or Python's).
-fn starts_word(c: u8, python: bool) -> bool {
+/// Whether a number or literal starts with `c` (`python`: or Python's;
+/// `json5`: or a number as JSON5 writes it, `+1` or `.5`).
+fn starts_word(c: u8, python: bool, json5: bool) -> bool {
     matches!(c, b'-' | b'0'..=b'9' | b't' | b'f' | b'n')
         || (python && matches!(c, b'T' | b'F' | b'N'))
+        || (json5 && matches!(c, b'+' | b'.'))
 }
 
 /// Whether a JSON number or literal starts with `w` (checked on each byte
-/// of the token, without allocating).
-fn valid_prefix(w: &str, python: bool) -> bool {
+/// of the token, without allocating). `json5`: or a decimal number as
+/// JSON5 writes it (`+1`, `.5`, `5.`, `5.e3`; see
+/// [`Lenient::json5_numbers`]).
+fn valid_prefix(w: &str, python: bool, json5: bool) -> bool {
     if ["true", "false", "null"].iter().any(|l| l.starts_with(w)) {
         return true;
     }
@@ -716,18 +755,24 @@ fn valid_prefix(w: &str, python: bool) -> bool {
         }
         i
     };
-    let mut i = usize::from(b.first() == Some(&b'-'));
+    let sign = matches!(b.first(), Some(b'-')) || (json5 && b.first() == Some(&b'+'));
+    let int = usize::from(sign);
+    let mut i = int;
     match b.get(i) {
         None => return true,
         Some(b'0') => i += 1,
         Some(b'1'..=b'9') => i = digits(i + 1),
+        // `.5`: the digits come after the dot.
+        Some(b'.') if json5 => {}
         _ => return false,
     }
+    let int_digits = i > int;
     if b.get(i) == Some(&b'.') {
         let frac = i + 1;
         i = digits(frac);
-        // `1.e5`: a fraction needs a digit.
-        if i == frac && i < n {
+        // `1.e5`: a fraction needs a digit (JSON5's `5.e3` has none, after
+        // an integer's digits; `.e3` is no number).
+        if i == frac && i < n && !(json5 && int_digits && matches!(b[i], b'e' | b'E')) {
             return false;
         }
     }
@@ -741,11 +786,13 @@ fn valid_prefix(w: &str, python: bool) -> bool {
     i == n
 }
 
-/// A complete JSON number or literal (`python`: or Python's literal).
-fn valid_word(w: &str, python: bool) -> bool {
+/// A complete JSON number or literal (`python`: or Python's literal;
+/// `json5`: or a decimal number as JSON5 writes it).
+fn valid_word(w: &str, python: bool, json5: bool) -> bool {
     matches!(w, "true" | "false" | "null")
         || (python && matches!(w, "True" | "False" | "None"))
         || crate::coerce::is_json_number(w)
+        || (json5 && crate::scan::number::decimal_spelling(w).is_some())
 }
 
 #[cfg(test)]
@@ -820,25 +867,55 @@ mod tests {
         for ok in [
             "-", "0", "-0", "1", "12", "1.", "1.5", "1e", "1E+", "1.5e-3", "t", "nul", "false",
         ] {
-            assert!(valid_prefix(ok, false), "{ok}");
+            assert!(valid_prefix(ok, false, false), "{ok}");
+            assert!(valid_prefix(ok, false, true), "{ok}");
         }
         for bad in [
             "00", "01", "-a", "1.e5", "1..", "1e5e", "truee", "nx", "+1", ".5", "1.5.2",
         ] {
-            assert!(!valid_prefix(bad, false), "{bad}");
+            assert!(!valid_prefix(bad, false, false), "{bad}");
+        }
+        // JSON5's decimal numbers only where they are read.
+        for ok in [
+            "+", ".", "+.", "-.", "+1", ".5", "-.5", "+1.5e3", "5.e", "5.e3", "1.e5",
+        ] {
+            assert!(valid_prefix(ok, false, true), "{ok}");
+        }
+        for bad in [
+            "+0x1", "0x", "..", ".e", "+.e", "+a", "++1", "+01", "1.5.2", "+I",
+        ] {
+            assert!(!valid_prefix(bad, false, true), "{bad}");
+        }
+        for (word, json) in [
+            ("+1", "1"),
+            (".5", "0.5"),
+            ("-.5", "-0.5"),
+            ("5.", "5"),
+            ("5.e3", "5e3"),
+            ("1e", "1"),
+        ] {
+            assert!(valid_word(word, false, true) && !valid_word(word, false, false));
+            let spelled = crate::scan::number::decimal_spelling(word);
+            assert_eq!(spelled.as_deref(), Some(json), "{word}");
+        }
+        for bad in ["+", ".", "0x1F", "+Infinity", "NaN", "+0x", "..."] {
+            assert!(!valid_word(bad, false, true), "{bad}");
         }
         // Python's literals only where they are read.
         for word in ["T", "Tru", "True", "F", "None", "N"] {
             assert!(
-                valid_prefix(word, true) && !valid_prefix(word, false),
+                valid_prefix(word, true, false) && !valid_prefix(word, false, false),
                 "{word}"
             );
         }
         for word in ["True", "False", "None"] {
-            assert!(valid_word(word, true) && !valid_word(word, false), "{word}");
+            assert!(
+                valid_word(word, true, false) && !valid_word(word, false, false),
+                "{word}"
+            );
         }
         for bad in ["Truee", "Nonetheless", "TRUE", "none", "Null"] {
-            assert!(!valid_word(bad, true), "{bad}");
+            assert!(!valid_word(bad, true, false), "{bad}");
         }
     }
 

@@ -360,6 +360,7 @@ impl<V: DeserializeOwned + View> Live<V> {
                     python_literals: allows(crate::RepairKind::Literal),
                     comments: allows(crate::RepairKind::Comment),
                     missing_commas: allows(crate::RepairKind::MissingComma),
+                    json5_numbers: allows(crate::RepairKind::NumberFormat),
                 }),
             )),
             start,
@@ -1482,7 +1483,10 @@ fn scalar_value(word: &str) -> Option<Value> {
             _ => {}
         }
     }
-    serde_json::from_str(word).ok()
+    // JSON5's `+1`, `.5`, `5.`: the number of their JSON spelling.
+    serde_json::from_str(word).ok().or_else(|| {
+        crate::scan::number::decimal_spelling(word).and_then(|w| serde_json::from_str(&w).ok())
+    })
 }
 
 impl<V: DeserializeOwned + View> Live<V> {
