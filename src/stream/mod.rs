@@ -157,7 +157,8 @@ where
 /// whole reply, fence or tag, JSON with the repairs models need most where
 /// their reading is local (trailing commas, strings in single quotes, keys
 /// without quotes, raw newlines and tabs in strings, comments between
-/// tokens, Python's literals: see below), it is read as it arrives: each
+/// tokens, Python's literals, missing commas, JSON5's decimal numbers such
+/// as `+1` and `.5`), it is read as it arrives: each
 /// push costs what arrived
 /// plus the parts of the view it changed. Complete members and elements are
 /// read once, through the same Deserializer as a one-shot decode, and put in
