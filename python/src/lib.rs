@@ -200,11 +200,7 @@ fn write_text(
     {
         return Ok(None);
     }
-    let style = dump::Style {
-        ascii: style.ascii,
-        indent: style.indent.clone(),
-    };
-    match text::with_style(style, || decoder(strict).decode::<text::Written>(text)) {
+    match decoder(strict).decode_seed(text, text::Writing(style)) {
         Ok(w) if w.dup => Ok(None),
         Ok(w) if w.text == "\"\"" => Ok(Some(PyString::new(py, "").into_any().unbind())),
         Ok(w) => Ok(Some(PyString::new(py, &w.text).into_any().unbind())),

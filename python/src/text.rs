@@ -8,33 +8,12 @@
 //! notices such a key and says so ([`Written::dup`]); the caller then
 //! builds the value as Python objects and writes those instead.
 
-use std::cell::RefCell;
 use std::collections::HashSet;
 use std::fmt::{self, Write};
 
 use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
 
 use crate::dump::{self, Style};
-
-/// `json.dumps`'s defaults.
-static DEFAULT: Style = Style {
-    ascii: true,
-    indent: None,
-};
-
-thread_local! {
-    /// The style of the write in progress (a `Deserialize` takes no
-    /// arguments): set by [`with_style`] around one decode.
-    static STYLE: RefCell<Option<Style>> = const { RefCell::new(None) };
-}
-
-/// Runs `f` (a decode into [`Written`]) with `style` in force.
-pub fn with_style<R>(style: Style, f: impl FnOnce() -> R) -> R {
-    STYLE.with(|s| *s.borrow_mut() = Some(style));
-    let r = f();
-    STYLE.with(|s| *s.borrow_mut() = None);
-    r
-}
 
 /// A value written as JSON text in `json.dumps`'s style.
 pub struct Written {
@@ -44,23 +23,27 @@ pub struct Written {
     pub dup: bool,
 }
 
-impl<'de> serde::Deserialize<'de> for Written {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Written, D::Error> {
-        STYLE.with(|s| {
-            let style = s.borrow();
-            let style = style.as_ref().unwrap_or(&DEFAULT);
-            let mut w = Writer {
-                out: String::new(),
-                style,
-                level: 0,
-                dup: false,
-                seen: Vec::new(),
-            };
-            Value { w: &mut w }.deserialize(d)?;
-            Ok(Written {
-                text: w.out,
-                dup: w.dup,
-            })
+/// Writes the value a decode reads as JSON text in the style it holds: a
+/// seed (`Decoder::decode_seed`), so that the style travels with the
+/// decode.
+#[derive(Clone, Copy)]
+pub struct Writing<'s>(pub &'s Style);
+
+impl<'de> DeserializeSeed<'de> for Writing<'_> {
+    type Value = Written;
+
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Written, D::Error> {
+        let mut w = Writer {
+            out: String::new(),
+            style: self.0,
+            level: 0,
+            dup: false,
+            seen: Vec::new(),
+        };
+        Value { w: &mut w }.deserialize(d)?;
+        Ok(Written {
+            text: w.out,
+            dup: w.dup,
         })
     }
 }
