@@ -647,6 +647,11 @@ fn stream_json5_numbers() {
             "]}",
         )
     });
+    // Spaces after `5.` keep it cut until a delimiter comes: each is looked
+    // at once.
+    assert_stream_linear::<Vec<f64>>("spaces after JSON5's 5.", |n| {
+        streamed("[5.", " ", "", n, "]")
+    });
 }
 
 #[test]
@@ -674,4 +679,10 @@ fn stream_gathered_values() {
     assert_stream_linear::<Vec<Item>>("objects in prose", |n| {
         streamed("Items:\n", &format!("Item {{i}}: {unit}."), "\n", n, "\n")
     });
+}
+/// A number thousands of digits long (read as a string where one is
+/// wanted): each digit is checked once, not with every digit before it.
+#[test]
+fn stream_a_long_number() {
+    assert_stream_linear::<Vec<String>>("a long number", |n| streamed("[1", "1", "", n, "]"));
 }

@@ -160,6 +160,9 @@ pub(crate) struct Tokens {
     /// Inside a comment that ran to the end of the text so far: `b'/'` for
     /// one to the line's end, `b'*'` for a block.
     comment: Option<u8>,
+    /// Where the spaces after a number cut to a decode of the text so far
+    /// (JSON5's `5.`) were looked at up to.
+    spaces: usize,
     /// A raw line break in the open string at this offset, whose next line
     /// has not said yet whether it is a fence on a line of its own (see
     /// [`fence_line`]).
@@ -182,6 +185,7 @@ impl Tokens {
             start: at,
             closed: None,
             comment: None,
+            spaces: 0,
             line: None,
         }
     }
@@ -190,6 +194,13 @@ impl Tokens {
     pub(crate) fn lenient(mut self, lenient: Lenient) -> Tokens {
         self.lenient = lenient;
         self
+    }
+
+    /// How far the text has been read: where the next read starts, or,
+    /// after a number cut while spaces follow it (see
+    /// [`Lenient::json5_numbers`]), where those spaces were looked at to.
+    pub(crate) fn read(&self) -> usize {
+        self.pos.max(self.spaces)
     }
 
     /// Reads `text` from where it stopped to the end.
@@ -232,13 +243,19 @@ impl Tokens {
                             && !word[0].is_ascii_alphabetic()
                             && matches!(word.last(), Some(b'.' | b'e' | b'E' | b'+' | b'-'))
                         {
-                            let n = self.pos
-                                + b[self.pos..]
+                            // (The spaces looked at before are not looked
+                            // at again.)
+                            let from = self.spaces.max(self.pos);
+                            let n = from
+                                + b[from..]
                                     .iter()
-                                    .take_while(|c| c.is_ascii_whitespace())
+                                    .take_while(|c| matches!(c, b' ' | b'\t' | b'\n' | b'\r'))
                                     .count();
                             match b.get(n) {
-                                None => return Status::Open,
+                                None => {
+                                    self.spaces = n;
+                                    return Status::Open;
+                                }
                                 Some(b',' | b']' | b'}') => {}
                                 Some(_) => return Status::Bad(self.start),
                             }
@@ -262,13 +279,25 @@ impl Tokens {
                         }
                     } else if c.is_ascii_alphanumeric() || matches!(c, b'-' | b'+' | b'.') {
                         self.pos += 1;
-                        // `[truee`: no number or literal starts so.
+                        // `[truee`: no number or literal starts so. (A
+                        // digit after a digit keeps a valid prefix valid,
+                        // unless the integer so far is a lone `0`: a long
+                        // number costs its length, not its length squared.)
+                        let before = &b[self.start..self.pos - 1];
+                        let more_digits = c.is_ascii_digit()
+                            && before.last().is_some_and(u8::is_ascii_digit)
+                            && !matches!(before, b"0" | b"-0" | b"+0");
                         let l = &self.lenient;
-                        if !valid_prefix(
-                            &text[self.start..self.pos],
-                            l.python_literals,
-                            l.json5_numbers,
-                        ) {
+                        if !more_digits {
+                            crate::work::add(self.pos - self.start);
+                        }
+                        if !more_digits
+                            && !valid_prefix(
+                                &text[self.start..self.pos],
+                                l.python_literals,
+                                l.json5_numbers,
+                            )
+                        {
                             return Status::Bad(self.start);
                         }
                     } else {
@@ -860,6 +889,35 @@ mod tests {
         assert_eq!(joined(&whole), joined(&bytes));
         assert!(whole.0.contains(&"key aé 1..10".to_owned()));
         assert!(whole.0.contains(&"scalar -2.5e3".to_owned()));
+    }
+
+    /// The shortcut `Tokens` takes for a digit after a digit (no check of
+    /// the word so far) is exact: every valid prefix ending in a digit
+    /// stays valid with another, but a lone `0`'s.
+    #[test]
+    fn a_digit_after_a_digit_keeps_a_prefix_valid() {
+        let alphabet = ["0", "1", "9", ".", "e", "+", "-"];
+        let mut words = vec![String::new()];
+        for _ in 0..6 {
+            let longer: Vec<String> = words
+                .iter()
+                .flat_map(|w| alphabet.iter().map(move |c| format!("{w}{c}")))
+                .collect();
+            for json5 in [false, true] {
+                for w in &longer {
+                    let ends_digit = w.as_bytes().last().is_some_and(u8::is_ascii_digit);
+                    if !ends_digit || !valid_prefix(w, false, json5) {
+                        continue;
+                    }
+                    let lone_zero = matches!(w.as_str(), "0" | "-0" | "+0");
+                    for d in ["0", "5"] {
+                        let next = format!("{w}{d}");
+                        assert_eq!(valid_prefix(&next, false, json5), !lone_zero, "{next}");
+                    }
+                }
+            }
+            words = longer;
+        }
     }
 
     #[test]

@@ -446,7 +446,7 @@ impl<V: DeserializeOwned + View> Live<V> {
 
     /// Reads the text that arrived.
     pub(super) fn feed(&mut self, text: &str) -> Status {
-        let pos = self.tokens.as_ref().map_or(0, |t| t.pos);
+        let pos = self.tokens.as_ref().map_or(0, |t| t.read());
         crate::work::add(text.len().saturating_sub(pos));
         let status = self.tokenize(text);
         // A node that cannot grow in place, still open, is read again with
