@@ -461,6 +461,20 @@ fn stream_strings_holding_braces() {
     });
 }
 
+/// A tool call writing a file: one long string of code at the root's
+/// level, so that the text so far often ends in a `}` that would close the
+/// root. A decode ends the string there only where the brackets of its
+/// text before that balance (`{"a": "b}`), which is counted once.
+#[test]
+fn stream_code_in_a_long_string() {
+    let make = |n| {
+        let unit = "function f{i}(a) {\\n  if (a) { return [a]; }\\n}\\n";
+        streamed("{\"n\": 1, \"text\": \"", unit, "", n, "\"}")
+    };
+    assert_stream_linear::<Item>("code in a long string", make);
+    assert_stream_linear::<serde_json::Value>("code in a long string (untyped)", make);
+}
+
 #[test]
 fn stream_code_in_fenced_strings() {
     // Valid JSON whose strings hold code fences (a tool call writing a

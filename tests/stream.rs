@@ -471,6 +471,34 @@ struct Scored {
     items: Vec<Score>,
 }
 
+/// Strings whose text ends, at some split, in closers that would close
+/// every container still open: a decode of the text so far ends the string
+/// there only where the brackets of its raw text before them balance (not
+/// those of escapes: `\u007b`), which the stream counts as it goes.
+#[test]
+fn closers_at_the_end_of_a_string_every_split() {
+    for doc in [
+        r#"{"n": 1, "text": "f() { return [1]; } } done"}"#,
+        r#"{"n": 2, "text": "a}b} c]"}"#,
+        r#"{"n": 3, "text": "\u007b a } b } c"}"#,
+        r#"{"n": 4, "text": "{ \u007d } } ]"}"#,
+        r#"{"n": 5, "text": "x } ] } \n } end"}"#,
+        r#"{"n": 6, "text": "[[{}]] } ]] }"}"#,
+        "{\"n\": 7, \"text\": \"a +}\"}",
+    ] {
+        every_split::<Step>(doc);
+        every_split::<Value>(doc);
+        every_split::<Value>(&format!("```json\n{doc}\n```"));
+    }
+    for doc in [
+        r#"{"a": {"b": "x}} y} z"}}"#,
+        r#"["a]", "[b]]", "c ] ]", "{]}"]"#,
+        r#"[{"t": "a}]"}, {"t": "{a}]}"}]"#,
+    ] {
+        every_split::<Value>(doc);
+    }
+}
+
 /// Numbers as JSON5 writes them (`+1`, `.5`, `5.`, `5.e3`), read as they
 /// come; beside them the tokens that look like one and are not (a
 /// hexadecimal number, `Infinity`, a bare `+` or `.`, `...`), read as a

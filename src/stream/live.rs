@@ -8,6 +8,7 @@
 //! A string that is shown grows by appending. Parts the view does not show
 //! (a plain field's object still open) cost nothing until they complete.
 
+use std::cell::Cell;
 use std::ops::Range;
 use std::sync::Arc;
 
@@ -147,6 +148,22 @@ struct Str {
     closed: bool,
     /// A raw newline is in its text (see [`closed_len`](Self::closed_len)).
     raw_newline: bool,
+    /// The brackets of its raw text (not of escapes) up to a point of
+    /// `decoded`: how far they are counted, and openers less closers there
+    /// (see [`ends_at_closer`](Self::ends_at_closer)). Counted when first
+    /// asked, each byte once.
+    brackets: Cell<(usize, i64)>,
+    /// Openers less closers among the characters its escapes gave.
+    escaped_brackets: i64,
+}
+
+/// Openers less closers (`{`, `[`; `}`, `]`) in `text`.
+fn bracket_depth(text: &[u8]) -> i64 {
+    text.iter().fold(0, |d, c| match c {
+        b'{' | b'[' => d + 1,
+        b'}' | b']' => d - 1,
+        _ => d,
+    })
 }
 
 /// The fence a value is in, as a decode of the text found it: what a
@@ -177,7 +194,34 @@ impl Str {
         self.decoded.push_str(piece);
         if escaped {
             self.seg = self.decoded.len();
+            self.escaped_brackets += bracket_depth(piece.as_bytes());
         }
+    }
+
+    /// The closers of the raw run at the end of its text (spaces and
+    /// closers from `decoded[run..]` on, which close every container still
+    /// open) end it for a decode of the text so far: one of them is of its
+    /// container's kind (the run's first) where the brackets of its text
+    /// before it balance (`unterminated` in `src/scan/string.rs` counts
+    /// them from the string's start: `{"code": "f() {}` keeps its `}`,
+    /// `{"a": "b}` does not).
+    fn ends_at_closer(&self, run: usize) -> bool {
+        let b = self.decoded.as_bytes();
+        let (counted, depth) = self.brackets.get();
+        let depth = depth + bracket_depth(&b[counted.min(run)..run]);
+        self.brackets.set((run.max(counted), depth));
+        let mut depth = depth - self.escaped_brackets;
+        let mut closers = b[run..].iter().filter(|c| matches!(c, b'}' | b']'));
+        let Some(&kind) = closers.clone().next() else {
+            return false;
+        };
+        for &c in closers.by_ref() {
+            if c == kind && depth <= 0 {
+                return true;
+            }
+            depth -= 1;
+        }
+        false
     }
 
     /// How much of the string its closing quote closes, as the tolerant
@@ -255,7 +299,7 @@ impl Str {
                 return false;
             }
         }
-        open.next().is_none()
+        open.next().is_none() && self.ends_at_closer(self.seg + run)
     }
 }
 
@@ -1367,6 +1411,8 @@ impl<V: DeserializeOwned + View> Sink for Live<V> {
             content: false,
             closed: false,
             raw_newline: false,
+            brackets: Cell::new((0, 0)),
+            escaped_brackets: 0,
             known: at + 1,
             known_ends: false,
             end: at + 1,
