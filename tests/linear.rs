@@ -388,9 +388,16 @@ fn stream_one_trailing_comma_near_the_start() {
 
 #[test]
 fn stream_intro_paragraph_then_a_fence() {
-    assert_stream_linear::<Doc>("a long intro paragraph, then a fence", |n| {
+    let make = |n| {
         let intro = streamed("", "Sure, this is step {i} of the plan.", " ", n, "\n");
         intro + "```json\n{\"items\": [{\"n\": 1, \"text\": \"done\"}]}\n```"
+    };
+    assert_stream_linear::<Doc>("a long intro paragraph, then a fence", make);
+    // Untyped too: prose is no value for it either.
+    assert_stream_linear::<serde_json::Value>("a long intro paragraph (untyped)", make);
+    assert_stream_linear::<serde_json::Value>("a long intro paragraph, a bare value", |n| {
+        let intro = streamed("", "Sure, this is step {i} of the plan.", " ", n / 2, " ");
+        intro + &streamed("{\"items\": [", ITEM, ", ", n / 2, "]}")
     });
 }
 

@@ -148,8 +148,8 @@ where
 /// While a reasoning block at the start (`<think>`) is still open, nothing
 /// is shown (what is inside is the model thinking, not its answer) and each
 /// byte is looked at once, for the closing tag. Before a value starts, an
-/// intro of plain prose (words, digits and sentence punctuation, for a
-/// target that wants an object or a list) costs each byte once, up to a
+/// intro of plain prose (words, digits and sentence punctuation, for any
+/// target but a scalar, which reads short prose) costs each byte once, up to a
 /// fence's opening line; other text before a value (a bracket, a tag or
 /// inline code in the intro) is read whole on every push until the value
 /// is found. Once the value is found and is JSON as written so far (what providers
@@ -724,10 +724,9 @@ where
                 let nothing = matches!(self.mode, Mode::Whole { tried: None })
                     && self.view.is_none()
                     && self.value.is_null()
-                    && matches!(
-                        shape::of::<T::Shown>(),
-                        Shape::Object | Shape::Wrapper | Shape::Array
-                    );
+                    // (Not for a scalar target: it reads short prose. An
+                    // untyped one does not: prose is no value.)
+                    && !matches!(shape::of::<T::Shown>(), Shape::Scalar(_));
                 self.quiet = match nothing {
                     true => quiet_prose(self.text.as_bytes()),
                     false => None,
@@ -1142,7 +1141,7 @@ fn may_matter(after: &[u8]) -> bool {
 }
 
 /// How much of `text` is prose in which no decode finds a value for a
-/// target that wants an object or an array, nor an untyped view, when what
+/// target that wants an object or an array, nor an untyped one, when what
 /// follows it is at most [`opening_fence`]; `None` when there is no such
 /// prose. The prose starts with a letter and holds a second word (so it is
 /// no bare literal, `tru` growing into `true`), and holds only
