@@ -12,7 +12,9 @@
 //! 255), the rest is the reply. Only valid UTF-8 replies are checked (the
 //! `stream` target covers bytes). Bits 3 and 4 of the first byte pick the
 //! type: the turn above, a post whose fields stream beside a flattened
-//! part, or a struct beside a flattened map (of numbers, of structs).
+//! part, or a struct beside a flattened map (of numbers, of structs); bit 5
+//! set, `serde_json::Value` instead (the untyped view, as the Python
+//! package streams it).
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
@@ -121,6 +123,10 @@ fuzz_target!(|data: &[u8]| {
     let Ok(reply) = std::str::from_utf8(reply) else {
         return;
     };
+    if head & 0x20 != 0 {
+        // Bit 5: untyped (`Value`, as the Python package streams).
+        return check::<serde_json::Value>(lens, reply);
+    }
     match (head >> 3) & 3 {
         0 => check::<Turn>(lens, reply),
         1 => check::<Post>(lens, reply),
