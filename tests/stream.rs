@@ -2118,3 +2118,21 @@ fn a_fence_inside_a_value_opened_before_it() {
         "<think>I will write {\"doc\": \"x and [1</think>\n```json\n{\"doc\": \"x\", \"n\": 2}\n``` Done.",
     );
 }
+
+/// A decoder can be moved to and shared with another thread (the Python
+/// package holds one in an object Python may hand to any thread).
+#[test]
+fn a_stream_decoder_is_send_and_sync() {
+    fn send_sync<T: Send + Sync>(_: &T) {}
+    send_sync(&serde_llm::StreamDecoder::<Step>::new());
+    send_sync(&serde_llm::StreamDecoder::<Value>::new());
+    let mut dec = serde_llm::StreamDecoder::<Value>::new();
+    dec.push(r#"{"a": "b}"#).unwrap();
+    let dec = std::thread::spawn(move || {
+        dec.push(r#" c"}"#).unwrap();
+        dec
+    })
+    .join()
+    .unwrap();
+    assert_eq!(dec.finish().unwrap(), serde_json::json!({"a": "b} c"}));
+}

@@ -8,7 +8,6 @@
 //! A string that is shown grows by appending. Parts the view does not show
 //! (a plain field's object still open) cost nothing until they complete.
 
-use std::cell::Cell;
 use std::ops::Range;
 use std::sync::Arc;
 
@@ -152,7 +151,7 @@ struct Str {
     /// `decoded`: how far they are counted, and openers less closers there
     /// (see [`ends_at_closer`](Self::ends_at_closer)). Counted when first
     /// asked, each byte once.
-    brackets: Cell<(usize, i64)>,
+    brackets: (usize, i64),
     /// Openers less closers among the characters its escapes gave.
     escaped_brackets: i64,
 }
@@ -205,11 +204,11 @@ impl Str {
     /// before it balance (`unterminated` in `src/scan/string.rs` counts
     /// them from the string's start: `{"code": "f() {}` keeps its `}`,
     /// `{"a": "b}` does not).
-    fn ends_at_closer(&self, run: usize) -> bool {
+    fn ends_at_closer(&mut self, run: usize) -> bool {
         let b = self.decoded.as_bytes();
-        let (counted, depth) = self.brackets.get();
+        let (counted, depth) = self.brackets;
         let depth = depth + bracket_depth(&b[counted.min(run)..run]);
-        self.brackets.set((run.max(counted), depth));
+        self.brackets = (run.max(counted), depth);
         let mut depth = depth - self.escaped_brackets;
         let mut closers = b[run..].iter().filter(|c| matches!(c, b'}' | b']'));
         let Some(&kind) = closers.clone().next() else {
@@ -255,7 +254,7 @@ impl Str {
     /// `src/scan/string.rs`: a string with no quote inside ends early only
     /// there). In a fence (see [`Fenced`]), a backtick after other text of
     /// its line (``"run `ls`"``, an escaped `\n```py`) is the string's.
-    fn ends_early(&self, mut open: impl Iterator<Item = bool>, fenced: Fenced) -> bool {
+    fn ends_early(&mut self, mut open: impl Iterator<Item = bool>, fenced: Fenced) -> bool {
         // Its quote bounds it.
         if self.closed {
             return false;
@@ -460,10 +459,11 @@ impl<V: DeserializeOwned + View> Live<V> {
     /// A cut string that a decode of the text so far ends early (see
     /// [`Str::ends_early`]): the live views do not show what that decode
     /// shows until more text arrives.
-    pub(super) fn ends_early(&self) -> bool {
+    pub(super) fn ends_early(&mut self) -> bool {
+        let open = self.frames.iter().rev().map(|f| f.array);
         self.string
-            .as_ref()
-            .is_some_and(|s| s.ends_early(self.open_kinds(), self.fenced))
+            .as_mut()
+            .is_some_and(|s| s.ends_early(open, self.fenced))
     }
 
     /// The containers open around the string being read, innermost first:
@@ -1411,7 +1411,7 @@ impl<V: DeserializeOwned + View> Sink for Live<V> {
             content: false,
             closed: false,
             raw_newline: false,
-            brackets: Cell::new((0, 0)),
+            brackets: (0, 0),
             escaped_brackets: 0,
             known: at + 1,
             known_ends: false,
