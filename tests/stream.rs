@@ -2136,3 +2136,21 @@ fn a_stream_decoder_is_send_and_sync() {
     .unwrap();
     assert_eq!(dec.finish().unwrap(), serde_json::json!({"a": "b} c"}));
 }
+
+/// A fence or a tag opened in the prose after a complete value: what it
+/// holds may win as it grows, with no bracket, quote or backtick in the
+/// bytes that make it so (a decode ranks a fence's or a tag's value above a
+/// span in prose). Minimised from a `stream_typed` input, the first to
+/// check `Value`'s view after every push.
+#[test]
+fn a_fence_or_tag_after_a_value_holding_a_bare_value() {
+    for doc in [
+        "\u{13}{}\n\n/e * 2o\"] 2)\n        ```\n (5e+4  ",
+        "{\"a\": 1}\nOr:\n```\n42\n```\n",
+        "{\"a\": 1} and <json>42</json>",
+        "{\"a\": 1}\n``` json\ntrue",
+    ] {
+        every_split::<Value>(doc);
+        every_split::<Option<u32>>(doc);
+    }
+}

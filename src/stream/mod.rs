@@ -262,12 +262,9 @@ pub struct StreamDecoder<T: Streamable> {
     /// nothing: a push that adds more of either changes nothing, and is not
     /// decoded (an intro paragraph streams in linear time).
     quiet: Option<usize>,
-    /// After a complete value outside a fence: that value's end, how far
-    /// the text after it has been looked at, and how many brackets stay
-    /// open there (a candidate being written after the value may win as it
-    /// grows, with no bracket in the bytes that make it so: `{"a": 1} {b: `
-    /// then `2`).
-    after_open: (usize, usize, usize),
+    /// After a complete value outside a fence: what the text after it
+    /// holds (see [`After`]).
+    after_open: After,
     /// After a complete value outside a fence: where it starts, and whether
     /// a candidate that holds it may be open before it (a fence or a
     /// bracket not closed, a quote left open: that candidate's text grows
@@ -322,7 +319,7 @@ where
             lean: false,
             untyped_kept: false,
             quiet: None,
-            after_open: (0, 0, 0),
+            after_open: After::default(),
             enclosed: (usize::MAX, false),
             _target: PhantomData,
         }
@@ -786,23 +783,45 @@ where
             Fence::No(end) => {
                 let b = self.text.as_bytes();
                 let next = self.past_spaces(end);
-                let (mut at, mut depth) = match self.after_open {
-                    (e, at, depth) if e == end => (at, depth),
-                    _ => (end, 0),
-                };
-                crate::work::add(b.len() - at.min(b.len()));
-                for &c in &b[at.min(b.len())..] {
+                if self.after_open.end != end {
+                    // Whether the value is inside a fence (its own, or one
+                    // around it): the next marker closes it.
+                    crate::work::add(start);
+                    let fences = self.text[..start].matches("```").count();
+                    self.after_open = After {
+                        end,
+                        at: end,
+                        fences,
+                        ..After::default()
+                    };
+                }
+                let a = &mut self.after_open;
+                crate::work::add(b.len() - a.at.min(b.len()));
+                for &c in &b[a.at.min(b.len())..] {
+                    if std::mem::take(&mut a.angle) {
+                        match c {
+                            b'/' => a.tags = a.tags.saturating_sub(1),
+                            _ => a.tags += 1,
+                        }
+                    }
                     match c {
-                        b'{' | b'[' => depth += 1,
-                        b'}' | b']' => depth = depth.saturating_sub(1),
+                        b'{' | b'[' => a.depth += 1,
+                        b'}' | b']' => a.depth = a.depth.saturating_sub(1),
+                        b'<' => a.angle = true,
                         _ => {}
                     }
+                    if c == b'`' {
+                        a.ticks += 1;
+                    } else {
+                        a.fences += a.ticks / 3;
+                        a.ticks = 0;
+                    }
                 }
-                at = b.len();
-                self.after_open = (end, at, depth);
+                a.at = b.len();
+                let open = a.depth > 0 || a.open_region();
                 may_matter(&b[from..])
                     || (from <= next && next < b.len())
-                    || depth > 0
+                    || open
                     || self.enclosed_before(start)
             }
         }
@@ -1127,6 +1146,38 @@ fn end_is_known(report: &crate::report::Reading) -> bool {
                 | K::Skipped
         )
     })
+}
+
+/// What the text after a complete value outside a fence holds, looked at
+/// once per byte: a candidate being written there may win as it grows,
+/// with no bracket or quote in the bytes that make it so (`{"a": 1} {b: `
+/// then `2`; a fence or a tag opened after the value, then `42`: a decode
+/// ranks their values above a span in prose).
+#[derive(Clone, Copy, Debug, Default)]
+struct After {
+    /// The value's end.
+    end: usize,
+    /// How far the text after it has been looked at.
+    at: usize,
+    /// Brackets opened there and not closed.
+    depth: usize,
+    /// Fence markers (```` ``` ````, counted as `str::matches` counts them)
+    /// in the whole text up to the backticks at `at`: odd, a fence is open.
+    fences: usize,
+    /// Backticks in a row just before `at`.
+    ticks: usize,
+    /// A `<` just before `at` (what follows says whether it closes a tag).
+    angle: bool,
+    /// Tags opened there (`<` then anything but `/`) and not closed.
+    tags: usize,
+}
+
+impl After {
+    /// A fence or a tag may be open after the value (or being written):
+    /// every push may change what the text decodes to.
+    fn open_region(&self) -> bool {
+        self.fences % 2 == 1 || self.ticks >= 3 || self.tags > 0 || self.angle
+    }
 }
 
 /// Whether text after a complete value may hold another candidate (a
