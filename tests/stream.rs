@@ -2154,3 +2154,15 @@ fn a_fence_or_tag_after_a_value_holding_a_bare_value() {
         every_split::<Option<u32>>(doc);
     }
 }
+
+/// A `stream_typed` input, from its first runs checking `Value`'s view: a
+/// reply that opens with a fence whose tag line is no tag (`z .`), then
+/// `false` and a cut object. A decode of the whole text gathers `[false]`;
+/// the stream, split inside `false{"2`, shows `{}`. Older than this
+/// session's fix for fences after a value (the same without it); not found
+/// out yet.
+#[test]
+#[ignore = "issue 20: untyped view differs from a decode for a reply opening with a fence whose tag line is no tag, then a literal and a cut object (found by stream_typed's Value check, 2026-12-03)"]
+fn a_literal_then_a_cut_object_in_a_fence_with_no_tag() {
+    every_split::<Value>("```z .\0\0\0\0false{\"299999999999)99999999````z .cc}");
+}
