@@ -167,6 +167,8 @@ pub(crate) struct Tokens {
     /// has not said yet whether it is a fence on a line of its own (see
     /// [`fence_line`]).
     line: Option<usize>,
+    /// A fence marker came before the value (see [`fenced`](Self::fenced)).
+    fence_before: bool,
 }
 
 impl Tokens {
@@ -187,7 +189,20 @@ impl Tokens {
             comment: None,
             spaces: 0,
             line: None,
+            fence_before: false,
         }
+    }
+
+    /// The text before a value not in a fence of its own holds a fence
+    /// marker: a run of three backticks inside a string (a key or a value)
+    /// is `Bad` there. A decode
+    /// of the text so far may take it for the close of a fence opened
+    /// before the value once any byte follows it (`closer_being_written` in
+    /// `src/extract.rs`), and read that fence's content instead (`false`
+    /// then `{"a": "x```y` in a fence is `[false]`).
+    pub(crate) fn fenced(mut self, fence_before: bool) -> Tokens {
+        self.fence_before = fence_before;
+        self
     }
 
     /// Reads the repairs `lenient` turns on as it goes (see [`Lenient`]).
@@ -483,7 +498,14 @@ impl Tokens {
             if key_then_colon(b, at, b.len()).is_some() {
                 return None;
             }
-            return Some(match key_cut_at_end(b, at, b.len()) {
+            // (Not where the text ends in a space the decode trims and this
+            // reader does not skip, `\u{c}` or `\u{a0}`: the decode's span
+            // ends before it, and a key cut with text after its span is no
+            // key cut by the end.)
+            let spaced = std::str::from_utf8(&b[at..]).is_ok_and(|rest| {
+                rest.trim_end().len() != rest.trim_end_matches(is_ascii_ws).len()
+            });
+            return Some(match key_cut_at_end(b, at, b.len()) && !spaced {
                 true => Status::Open,
                 false => Status::Bad(at),
             });
@@ -549,6 +571,13 @@ impl Tokens {
                             break;
                         }
                     }
+                }
+            }
+            if self.fence_before && i > run {
+                // The run's first ticks may have come before it.
+                let from = run.saturating_sub(2).max(self.start + 1);
+                if let Some(k) = memchr::memmem::find(&b[from..i], b"```") {
+                    return Err(from + k);
                 }
             }
             if i > run {
@@ -1169,4 +1198,9 @@ mod tests {
             assert!(matches!(status, Status::Bad(_)), "{doc}");
         }
     }
+}
+
+/// JSON's whitespace, as a `char` pattern.
+fn is_ascii_ws(c: char) -> bool {
+    matches!(c, ' ' | '\t' | '\n' | '\r')
 }

@@ -395,16 +395,20 @@ impl<V: DeserializeOwned + View> Live<V> {
         let allows = |kind| lenient && decoder.opts.rules.repair(kind);
         let mut live = Live {
             tokens: Some(Box::new(
-                Tokens::new(start, decoder.opts.max_depth).lenient(Lenient {
-                    trailing_commas: allows(crate::RepairKind::TrailingComma),
-                    single_quotes: allows(crate::RepairKind::Quotes),
-                    bare_keys: allows(crate::RepairKind::UnquotedKey),
-                    control_chars: allows(crate::RepairKind::ControlCharacter),
-                    python_literals: allows(crate::RepairKind::Literal),
-                    comments: allows(crate::RepairKind::Comment),
-                    missing_commas: allows(crate::RepairKind::MissingComma),
-                    json5_numbers: allows(crate::RepairKind::NumberFormat),
-                }),
+                Tokens::new(start, decoder.opts.max_depth)
+                    .lenient(Lenient {
+                        trailing_commas: allows(crate::RepairKind::TrailingComma),
+                        single_quotes: allows(crate::RepairKind::Quotes),
+                        bare_keys: allows(crate::RepairKind::UnquotedKey),
+                        control_chars: allows(crate::RepairKind::ControlCharacter),
+                        python_literals: allows(crate::RepairKind::Literal),
+                        comments: allows(crate::RepairKind::Comment),
+                        missing_commas: allows(crate::RepairKind::MissingComma),
+                        json5_numbers: allows(crate::RepairKind::NumberFormat),
+                    })
+                    // (A value in a fence of its own reads the fence's
+                    // markers by `Fenced`'s rules.)
+                    .fenced(fenced == Fenced::No && text[..start].contains("```")),
             )),
             start,
             value: Value::Null,
