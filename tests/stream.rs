@@ -2200,3 +2200,25 @@ fn a_cut_key_after_a_string_then_a_space_json_does_not_have() {
         every_split::<std::collections::BTreeMap<String, String>>(reply);
     }
 }
+
+/// A reply that opens with a quote is a string candidate whose inner quotes
+/// a decode judges by what follows them, so an even count of quotes before
+/// a value in its prose does not say the string closed: once a last quote
+/// arrives, the whole reply may be one string (`""u""\{"`), above the span.
+/// The first reply is what `stream_typed`'s `Value` check found.
+#[test]
+fn a_reply_opening_with_a_quote_may_be_one_string() {
+    for reply in [
+        "\u{b}\"\\\\@444444444444\"\\u`\0\0\"z\"U\\\\{\"\0\0\0.\u{7f}\": \"val\"}",
+        "\"\"u\"\"\\{\"",
+        "```\n\"\"u\"\"\\{\"",
+        "```json\n\"\"u\"\"\\{\"",
+        "\u{feff}\"\"u\"\"\\[\"",
+        "\"a\" b \\{\"",
+        "\"a\" b \\{\"k\": 1} c\"",
+        "x \"a\" b \\{\"",
+    ] {
+        every_split::<Value>(reply);
+        every_split::<String>(reply);
+    }
+}

@@ -1116,11 +1116,23 @@ fn fence_open_around(before: &str) -> bool {
     fences % 2 == 1
 }
 
-/// Whether `prose` leaves a double quote open: the value after it may yet
-/// read as that string's text (`(  "{"results": [` is a string once its
-/// closing quote arrives).
+/// Whether `prose` may leave a quote open: the value after it may yet read
+/// as that string's text (`(  "{"results": [` is a string once its closing
+/// quote arrives). An odd number of double quotes does; so does a reply
+/// that opens with a quote (past a reasoning block, a byte-order mark,
+/// spaces and a fence line it opens with), whatever the count: the whole
+/// reply is a string candidate whose inner quotes a decode judges by what
+/// follows them (`""u""\{"` is one string once its last quote arrives).
 fn quote_open_before(prose: &str) -> bool {
-    prose.bytes().filter(|&b| b == b'"').count() % 2 == 1
+    if prose.bytes().filter(|&b| b == b'"').count() % 2 == 1 {
+        return true;
+    }
+    let body = &prose[extract::body(prose, extract::first_angle(prose)).start..];
+    let mut rest = body.trim_start_matches('\u{feff}').trim_start();
+    if let Some(fenced) = rest.strip_prefix("```") {
+        rest = fenced.split_once('\n').map_or("", |(_, r)| r).trim_start();
+    }
+    rest.starts_with(['"', '\''])
 }
 
 /// Whether a complete value's end is where its text says, whatever comes
