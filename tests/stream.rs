@@ -2222,3 +2222,18 @@ fn a_reply_opening_with_a_quote_may_be_one_string() {
         every_split::<String>(reply);
     }
 }
+
+/// What `stream_typed`'s `Value` check found: a line ```` ```(0hello ````
+/// after the value, which a decode read as a fence holding the string
+/// `"0hello"` (a word of digits then letters is prose now: see
+/// `a_word_of_digits_then_letters_is_prose` in `tests/trust.rs`).
+#[test]
+fn a_word_of_digits_then_letters_after_the_value() {
+    for reply in [
+        "{}\n/\nm : Numb \"Num1\u{2}\u{2}\u{2}1\u{2}\u{2}```json\n{\"a\":\"b\"}\n```(0hello\n",
+        "x y```json\n{\"a\":\"b\"}\n```(0hello\n",
+        "Result: {\"a\": 1}\n```\n0hello",
+    ] {
+        every_split::<Value>(reply);
+    }
+}

@@ -424,6 +424,39 @@ fn prose_alone_is_no_json() {
     }
 }
 
+/// A word of digits then letters (`0hello`, `3rd`, `10am`) is prose, as a
+/// word that starts with a letter is: alone it is no value for an untyped
+/// target (a scalar target still reads it), and in a fence it does not
+/// outrank the real value in the prose around it. Found by the
+/// `stream_typed` fuzz target: `x y```json` (no fence: the marker is inside
+/// a word) then the object, then a line ```` ```(0hello ```` gave the string
+/// `"0hello"`. A number written with separators, or a code, is still a
+/// value.
+#[test]
+fn a_word_of_digits_then_letters_is_prose() {
+    for reply in ["0hello", "3rd", "10am", "(0hello)"] {
+        assert_no_json(&error::<Value>(reply), reply);
+        assert_no_json(&repair_error(reply), reply);
+    }
+    assert_eq!(from_llm_str::<String>("3rd").unwrap(), "3rd");
+    for (reply, want) in [
+        ("Result: {\"a\": 1}\n```\n0hello", json!({"a": 1})),
+        ("Result: {\"a\": 1}\n```\n(0hello", json!({"a": 1})),
+        ("x y```json\n{\"a\":\"b\"}\n```(0hello\n", json!({"a": "b"})),
+    ] {
+        assert_eq!(value(reply), want, "{reply:?}");
+    }
+    for reply in [
+        "1.2.3",
+        "555-1234",
+        "2024-01-05T10:00:00Z",
+        "746de9ad-d4ff-4c66-97d7-00a92ad46967",
+        "4K",
+    ] {
+        assert_eq!(value(reply), json!(reply), "{reply:?}");
+    }
+}
+
 /// A reply cut off just after the quote that opens the value's first key
 /// (every streamed reply passes through this): the words before that quote
 /// are no string missing its opening quote.

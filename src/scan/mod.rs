@@ -742,20 +742,24 @@ impl<'de> Scanner<'de> {
             self.scalar_roots += 1;
             // A word or sentence, or a number with words after it (`4,250
             // apples`), or words up to a quote (`Here it is: {"`, the quote
-            // taken as the closing one): prose, not a value.
+            // taken as the closing one): prose, not a value. So is a word
+            // of digits then letters (`0hello`, `3rd`, `10am`), as one that
+            // starts with a letter is; a number written with separators or
+            // a code (`1.2.3`, `555-1234`, `2024-01-05T10:00Z`, a UUID, `4K`)
+            // is a value.
             let (start, pos) = (self.token_start, self.pos.min(self.end));
-            let words = || {
-                self.b[start.min(pos)..pos]
-                    .iter()
-                    .any(u8::is_ascii_whitespace)
+            let token = &self.b[start.min(pos)..pos];
+            let words = || token.iter().any(u8::is_ascii_whitespace);
+            let word = || {
+                let digits = token.iter().take_while(|c| c.is_ascii_digit()).count();
+                let letters = &token[digits..];
+                digits > 0 && letters.len() >= 2 && letters.iter().all(u8::is_ascii_alphabetic)
             };
             if self.repairs.last().is_some_and(|r| {
                 r.offset >= start
                     && (r.kind == RepairKind::UnquotedString
-                        || (matches!(
-                            r.kind,
-                            RepairKind::NumberAsString | RepairKind::MissingQuote
-                        ) && words()))
+                        || (r.kind == RepairKind::NumberAsString && (words() || word()))
+                        || (r.kind == RepairKind::MissingQuote && words()))
             }) {
                 self.prose_roots += 1;
                 // A reading with a root of prose is refused whatever

@@ -503,7 +503,7 @@ impl Tokens {
             // ends before it, and a key cut with text after its span is no
             // key cut by the end.)
             let spaced = std::str::from_utf8(&b[at..]).is_ok_and(|rest| {
-                rest.trim_end().len() != rest.trim_end_matches(is_ascii_ws).len()
+                rest.trim_end().len() != rest.trim_end_matches([' ', '\t', '\n', '\r']).len()
             });
             return Some(match key_cut_at_end(b, at, b.len()) && !spaced {
                 true => Status::Open,
@@ -1198,9 +1198,4 @@ mod tests {
             assert!(matches!(status, Status::Bad(_)), "{doc}");
         }
     }
-}
-
-/// JSON's whitespace, as a `char` pattern.
-fn is_ascii_ws(c: char) -> bool {
-    matches!(c, ' ' | '\t' | '\n' | '\r')
 }

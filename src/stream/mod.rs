@@ -786,36 +786,25 @@ where
                 if self.after_open.end != end {
                     // Whether the value is inside a fence (its own, or one
                     // around it): the next marker closes it.
+                    // (A marker after text on its line there, too.)
                     crate::work::add(start);
-                    let fences = self.text[..start].matches("```").count();
+                    let mut before = After::default();
+                    for &c in &b[..start] {
+                        before.take(c);
+                    }
+                    before.take(b'\n');
                     self.after_open = After {
                         end,
                         at: end,
-                        fences,
+                        fences: before.fences,
+                        inline_marker: before.inline_marker,
                         ..After::default()
                     };
                 }
                 let a = &mut self.after_open;
                 crate::work::add(b.len() - a.at.min(b.len()));
                 for &c in &b[a.at.min(b.len())..] {
-                    if std::mem::take(&mut a.angle) {
-                        match c {
-                            b'/' => a.tags = a.tags.saturating_sub(1),
-                            _ => a.tags += 1,
-                        }
-                    }
-                    match c {
-                        b'{' | b'[' => a.depth += 1,
-                        b'}' | b']' => a.depth = a.depth.saturating_sub(1),
-                        b'<' => a.angle = true,
-                        _ => {}
-                    }
-                    if c == b'`' {
-                        a.ticks += 1;
-                    } else {
-                        a.fences += a.ticks / 3;
-                        a.ticks = 0;
-                    }
+                    a.take(c);
                 }
                 a.at = b.len();
                 let open = a.depth > 0 || a.open_region();
@@ -1182,13 +1171,56 @@ struct After {
     angle: bool,
     /// Tags opened there (`<` then anything but `/`) and not closed.
     tags: usize,
+    /// The line at `at` holds text since the value's end or the last line
+    /// break (spaces, tabs and `>` are none).
+    words: bool,
+    /// The backticks just before `at` came after text on their line.
+    ticks_in_line: bool,
+    /// A fence marker came after text on its line: whether a decode takes
+    /// it for a fence (one that follows a space and precedes a language
+    /// tag) or for a word's (`x```json`) is not counted here, so the
+    /// markers' count says nothing more.
+    inline_marker: bool,
 }
 
 impl After {
+    /// Looks at the next byte after the value.
+    fn take(&mut self, c: u8) {
+        if std::mem::take(&mut self.angle) {
+            match c {
+                b'/' => self.tags = self.tags.saturating_sub(1),
+                _ => self.tags += 1,
+            }
+        }
+        match c {
+            b'{' | b'[' => self.depth += 1,
+            b'}' | b']' => self.depth = self.depth.saturating_sub(1),
+            b'<' => self.angle = true,
+            _ => {}
+        }
+        if c == b'`' {
+            if self.ticks == 0 {
+                self.ticks_in_line = self.words;
+            }
+            self.ticks += 1;
+        } else {
+            if self.ticks >= 3 && self.ticks_in_line {
+                self.inline_marker = true;
+            }
+            self.fences += self.ticks / 3;
+            self.ticks = 0;
+            match c {
+                b'\n' => self.words = false,
+                b' ' | b'\t' | b'\r' | b'>' => {}
+                _ => self.words = true,
+            }
+        }
+    }
+
     /// A fence or a tag may be open after the value (or being written):
     /// every push may change what the text decodes to.
     fn open_region(&self) -> bool {
-        self.fences % 2 == 1 || self.ticks >= 3 || self.tags > 0 || self.angle
+        self.fences % 2 == 1 || self.ticks >= 3 || self.tags > 0 || self.angle || self.inline_marker
     }
 }
 
