@@ -2237,3 +2237,58 @@ fn a_word_of_digits_then_letters_after_the_value() {
         every_split::<Value>(reply);
     }
 }
+
+/// After an object found in prose for an object target, read with no
+/// repair and no coercion, a span in the prose after it cannot take its
+/// place (a later one could only tie, and a tie goes to the earlier): the
+/// stream looks at that prose only for fences, tags and what may enclose
+/// the value. Each reply here has something after the value that does
+/// change the decode, or looks as if it might.
+#[test]
+fn prose_after_a_settled_value() {
+    for reply in [
+        // Placeholders and citations after it: the value stays.
+        "{\"n\": 1, \"text\": \"a\"}\nThe {n} field [1] is set, see {\"n\": 2, \"text\": \"b\"}.",
+        "Use {\"n\": 1, \"text\": \"a\"} or {\"n\": 2, \"text\": \"b\"} ok",
+        "{\"n\": 1, \"text\": \"a\"}\n{\"n\": 2, \"text\": \"b\"}\n",
+        "{\"n\": 1, \"text\": \"a\", \"x\": 5} then {\"n\": 2, \"text\": \"b\"}",
+        // Read with a repair or a coercion, or missing a field: a later
+        // span wins.
+        "{\"n\": 1, \"text\": \"a\",}\nThe {\"n\": 2, \"text\": \"b\"} ok",
+        "{'n': 1, 'text': 'a'}\nThe {\"n\": 2, \"text\": \"b\"} ok",
+        "{\"n\": \"1\", \"text\": \"a\"}\nThe {\"n\": 2, \"text\": \"b\"} ok",
+        "{\"n\": 1.0, \"text\": \"a\"}\nThe {\"n\": 2, \"text\": \"b\"} ok",
+        "{\"N\": 1, \"text\": \"a\"}\nThe {\"n\": 2, \"text\": \"b\"} ok",
+        "{\"n\": 1}\nThe {\"n\": 2, \"text\": \"b\"} ok",
+        // A fence or a tag after it wins.
+        "{\"n\": 1, \"text\": \"a\"} [x]\n```json\n{\"n\": 2, \"text\": \"b\"}\n```",
+        "{\"n\": 1, \"text\": \"a\"} {y} <json>{\"n\": 2, \"text\": \"b\"}</json>",
+        "{\"n\": 1, \"text\": \"a\"} x ```{\"n\": 2, \"text\": \"b\"}```",
+        // Something before it that a bracket or quote after it closes.
+        "[see {\"n\": 1, \"text\": \"a\"} and {\"n\": 2, \"text\": \"b\"}]",
+        "\"see {\"n\": 1, \"text\": \"a\"} and {\"n\": 2, \"text\": \"b\"}\"",
+        "Say \"{\"n\": 1, \"text\": \"a\"}\" or {\"n\": 2, \"text\": \"b\"}",
+        // Repaired after it.
+        "{\"n\": 1, \"text\": \"a\"} then {n: 2, text: 'b',} ok",
+        "{\"n\": 1, \"text\": \"a\"} then {\"n\": 2, \"text\": \"b\"",
+    ] {
+        every_split::<Step>(reply);
+        every_split::<Option<Step>>(reply);
+        every_split::<Vec<Step>>(reply);
+    }
+}
+
+/// What `stream_typed`'s `Value` check found: a reply that opens with a
+/// quoted term, read as one string to its last quote, hid the fenced value
+/// inside it while that value's strings were being written (see
+/// `a_string_with_inner_quotes_does_not_hide_the_value_in_it` in
+/// `tests/trust.rs`).
+#[test]
+fn a_quoted_term_then_a_fenced_value() {
+    for reply in [
+        "“term”: eyyy4\0\0yyyx\n         **Decision**: bla, \n\n\n\nbla (some clarification):\n\n        ```json\n        {\n          \"key\": \"value\"\n        }\n        ```\n",
+        "\"Hello\" is a greeting. Here:\n```json\n{\"greeting\": \"Hello\", \"n\": [1, \"2\"]}\n```",
+    ] {
+        every_split::<Value>(reply);
+    }
+}

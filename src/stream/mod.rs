@@ -42,8 +42,15 @@ enum Mode<V> {
     /// `from` on (each byte once).
     Thinking { from: usize, close: &'static str },
     /// The value that starts at `start` is complete: the text after it is
-    /// read again only if it could hold another candidate.
-    After { start: usize, fence: Fence },
+    /// read again only if it could hold another candidate. `settled`: a
+    /// decode found it in prose for an object target with no repair and
+    /// no coercion (see [`settled`]), so that only a fence or a tag after
+    /// it, or a candidate around it, could take its place.
+    After {
+        start: usize,
+        fence: Fence,
+        settled: bool,
+    },
 }
 
 /// After a complete value: whether it was the first value of a fence.
@@ -659,7 +666,11 @@ where
                             _ => Fence::No(end),
                         };
                         let start = live.start();
-                        self.mode = Mode::After { start, fence };
+                        self.mode = Mode::After {
+                            start,
+                            fence,
+                            settled: false,
+                        };
                         self.value = live.value;
                         self.view = live.view.and_then(View::admitted);
                         // A value in prose is read whole once complete: what
@@ -674,7 +685,7 @@ where
                             .is_empty()
                             && self.text[end..].trim().is_empty();
                         if (matches!(fence, Fence::No(_)) && !alone)
-                            || self.after_matters(start, fence, end)
+                            || self.after_matters(start, fence, end, false)
                         {
                             match self.whole(None) {
                                 Ok(more) => deltas.extend(more),
@@ -701,8 +712,12 @@ where
                 }
                 Ok(deltas)
             }
-            Mode::After { start, fence } => {
-                if !self.after_matters(start, fence, from) {
+            Mode::After {
+                start,
+                fence,
+                settled,
+            } => {
+                if !self.after_matters(start, fence, from, settled) {
                     let fence = match fence {
                         Fence::Open(end) if self.fence_closed(end) => Fence::Closed,
                         // Past the spaces after the value: each is looked at
@@ -710,7 +725,11 @@ where
                         Fence::No(end) => Fence::No(self.past_spaces(end)),
                         f => f,
                     };
-                    self.mode = Mode::After { start, fence };
+                    self.mode = Mode::After {
+                        start,
+                        fence,
+                        settled,
+                    };
                     return Ok(Vec::new());
                 }
                 self.whole(None)
@@ -768,7 +787,7 @@ where
 
     /// Whether the text after a complete value (the part from `from`) could
     /// change what the whole text decodes to.
-    fn after_matters(&mut self, start: usize, fence: Fence, from: usize) -> bool {
+    fn after_matters(&mut self, start: usize, fence: Fence, from: usize, settled: bool) -> bool {
         match fence {
             Fence::Closed => false,
             // The fence's close, or the start of it, and nothing else.
@@ -807,11 +826,15 @@ where
                     a.take(c);
                 }
                 a.at = b.len();
-                let open = a.depth > 0 || a.open_region();
-                may_matter(&b[from..])
-                    || (from <= next && next < b.len())
-                    || open
-                    || self.enclosed_before(start)
+                // A settled value: a span in the prose after it does not
+                // take its place, only a fence or a tag does.
+                let open = (a.depth > 0 && !settled) || a.open_region();
+                let new = &b[from..];
+                let matters = match settled {
+                    true => new.iter().any(|c| matches!(c, b'`' | b'<' | b'>')),
+                    false => may_matter(new),
+                };
+                matters || (from <= next && next < b.len()) || open || self.enclosed_before(start)
             }
         }
     }
@@ -981,7 +1004,13 @@ where
                     }
                     _ => Fence::No(end),
                 };
-                self.mode = Mode::After { start, fence };
+                let settled =
+                    matches!(fence, Fence::No(_)) && !self.untyped_kept && settled(&report, shape);
+                self.mode = Mode::After {
+                    start,
+                    fence,
+                    settled,
+                };
             }
             return Ok(deltas);
         }
@@ -1147,6 +1176,23 @@ fn end_is_known(report: &crate::report::Reading) -> bool {
                 | K::Skipped
         )
     })
+}
+
+/// Whether a decode that read `report` took a value that a span found in
+/// the prose after it cannot replace: an object found as the whole text or
+/// a span in prose, for an object target, read with no repair and no
+/// coercion. Among the candidates that decode, one read with fewer and
+/// lighter fixes wins and a tie goes to the earlier (`choose`), so a later
+/// span could only tie; fences and tags rank above spans, and an array or
+/// a gathered list is no object. (A value read with a coercion loses to a
+/// later span read without: `{"n": "1"}` then `{"n": 2}`.)
+fn settled(report: &crate::report::Reading, shape: Shape) -> bool {
+    shape == Shape::Object
+        && matches!(report.strategy, Strategy::Whole | Strategy::Balanced)
+        && report.repairs.is_empty()
+        && report.coercions.is_empty()
+        && report.unlisted == 0
+        && !report.truncated
 }
 
 /// What the text after a complete value outside a fence holds, looked at
