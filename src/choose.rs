@@ -878,10 +878,14 @@ impl Decoder {
         // A stray opener in prose (`{ for blocks. {"a": 1}`) does not
         // speak for the spans inside it.
         // One string that is the whole span (`"{x}[1]`, cut off)
-        // covers it too: the brackets inside are its text.
+        // covers it too: the brackets inside are its text. Not one whose
+        // quotes inside were judged its text (`"term": a definition, then
+        // a fence cut inside its value's quotes`): where it ends is a
+        // guess, and a value inside it may be the answer.
         let one_string = roots == 1
             && !prose_root
-            && lex::quote_at(text.as_bytes(), span.start, span.end).is_some();
+            && lex::quote_at(text.as_bytes(), span.start, span.end).is_some()
+            && !repairs.iter().any(|r| r.kind == RepairKind::InnerQuote);
         let covers = (containers || one_string)
             && !cut_early
             && (!matches!(text.as_bytes()[span.start], b'{' | b'[')

@@ -457,6 +457,49 @@ fn a_word_of_digits_then_letters_is_prose() {
     }
 }
 
+/// A reply that opens with a quoted term (`"term": a definition`) read as
+/// one string to its last quote, the quotes between judged its text: where
+/// that string ends is a guess, so it does not hide the value written
+/// inside it. Cut inside the fenced value's quotes (a stream's every other
+/// prefix), the value is the fenced object, not the prose as a string. A
+/// string with no quote judged inside still covers the brackets in it.
+/// Found by the `stream_typed` fuzz target (a reply opening with `“term”`).
+#[test]
+fn a_string_with_inner_quotes_does_not_hide_the_value_in_it() {
+    for (reply, want) in [
+        (
+            "\"term\": a definition.\n\n```json\n{\"key\": \"value\"\n",
+            json!({"key": "value"}),
+        ),
+        (
+            "“term”: a definition.\n\n```json\n{\"key\": \"value\"\n",
+            json!({"key": "value"}),
+        ),
+        (
+            "\"Hello\" is a greeting. Here:\n```json\n{\"greeting\": \"Hello\"",
+            json!({"greeting": "Hello"}),
+        ),
+        (
+            "\"Hello\" is a greeting. Here: {\"greeting\": \"Hello\"\n",
+            json!({"greeting": "Hello"}),
+        ),
+        (
+            "\"term\": a definition.\n\n```json\n{\"key\": \"value\"}\n```\n",
+            json!({"key": "value"}),
+        ),
+        ("\"He said \"hi\" to me\"", json!("He said \"hi\" to me")),
+        ("\"{x}[1]", json!("{x}[1]")),
+    ] {
+        assert_eq!(value(reply), want, "{reply:?}");
+        // The view of the text so far is of the same kind (the value a
+        // cut member is part of, not the prose).
+        let view = serde_llm::from_llm_str_partial::<Value>(reply)
+            .unwrap_or_else(|e| panic!("{reply:?}: {e:#}"))
+            .unwrap_or_else(|| panic!("{reply:?}: no view"));
+        assert_eq!(view.is_object(), want.is_object(), "{reply:?}: {view:?}");
+    }
+}
+
 /// A reply cut off just after the quote that opens the value's first key
 /// (every streamed reply passes through this): the words before that quote
 /// are no string missing its opening quote.
