@@ -989,7 +989,11 @@ where
             // value whose end a repair placed may end elsewhere once more
             // text arrives (`["Mrs."}` then `, key: ...`: the `}` was the
             // list's closer, and the object goes on), so it is read whole.
-            if end_is_known(&report) {
+            // So is one the view's admission refuses (a required field
+            // missing): the decode looks on for a reading that has it, and
+            // may find one that goes on past its closer (`{"title": "x"},
+            // "id": 7`).
+            if end_is_known(&report) && self.view.is_some() {
                 // A clean value in a fence is final once the fence closes
                 // (nothing after it can win); another waits for a candidate.
                 let end = report.span.end;
