@@ -2309,3 +2309,18 @@ fn a_refused_object_then_its_missing_field() {
         every_split::<Recipe>(reply);
     }
 }
+
+/// A first word that ends in a double quote (`cf222f143b",`) is a string
+/// missing its opening quote for a decode, and what follows it may be more
+/// (`"isActive"`, gathered into a list): no quiet prose. What
+/// `stream_typed`'s `Value` check found.
+#[test]
+fn a_first_word_with_a_quote_is_no_quiet_prose() {
+    for reply in [
+        "cf222f143b\",\n      \"isActive\":init****SD5ls2cf222f143b\",\n      \"isActive\":init****",
+        "abc\", \"def\" and more",
+        "word\", then words",
+    ] {
+        every_split::<Value>(reply);
+    }
+}

@@ -1288,8 +1288,9 @@ fn may_matter(after: &[u8]) -> bool {
 /// How much of `text` is prose in which no decode finds a value for a
 /// target that wants an object or an array, nor an untyped one, when what
 /// follows it is at most [`opening_fence`]; `None` when there is no such
-/// prose. The prose starts with a letter and holds a second word (so it is
-/// no bare literal, `tru` growing into `true`), and holds only
+/// prose. The prose starts with a word that holds no double quote and
+/// holds a second word (so it is no bare literal, `tru` growing into
+/// `true`, and no string missing its opening quote), and holds only
 /// [`quiet_byte`]s (nothing that starts a candidate: no bracket, backtick
 /// or angle bracket, and no non-ASCII text such as a byte-order mark or a
 /// full-width colon; a quoted word in a sentence that starts with a word
@@ -1306,7 +1307,10 @@ fn quiet_prose(text: &[u8]) -> Option<usize> {
     let words = text.get(first..end)?;
     let gap = words.iter().position(u8::is_ascii_whitespace)?;
     let two = words[gap..].iter().any(|b| !b.is_ascii_whitespace());
-    (words[0].is_ascii_alphabetic() && two && opening_fence(&text[end..])).then_some(end)
+    // (A double quote in the first word may close a string missing its
+    // opening quote: `cf222f143b",` is that string, and more may follow.)
+    let quoted = words[..gap].contains(&b'"');
+    (words[0].is_ascii_alphabetic() && two && !quoted && opening_fence(&text[end..])).then_some(end)
 }
 
 /// Whether `rest` (what follows quiet prose) is empty or a code fence's
