@@ -2173,6 +2173,11 @@ fn ticks_in_a_string_after_a_fence_opened_before_it() {
         "```\nx {\"a```\": 1}",
         "Sure: ```\nx {\"a\": \"x```y\"}",
         "```z .\0\0\0\0false{\"299999999999)99999999````z .cc}",
+        // In a key cut at the end after a string with no comma between,
+        // in the value's own fence (the fuzz target's find: the key runs
+        // into the fence's close).
+        "                     ```json\n                   { \"key\": \"value\"         \"  \t ```",
+        "```json\n{\"key\": \"value\" \"a``` b\": 1}\n```",
     ] {
         every_split::<Value>(reply);
         every_split::<Vec<Value>>(reply);

@@ -505,7 +505,11 @@ impl Tokens {
             let spaced = std::str::from_utf8(&b[at..]).is_ok_and(|rest| {
                 rest.trim_end().len() != rest.trim_end_matches([' ', '\t', '\n', '\r']).len()
             });
-            return Some(match key_cut_at_end(b, at, b.len()) && !spaced {
+            // (Nor one holding a fence marker, which a decode's search for
+            // its fence's close may take for it once the key is read as
+            // cut: `{"key": "value" "  ``` at the end of a fence.)
+            let ticks = memchr::memmem::find(&b[at..], b"```").is_some();
+            return Some(match key_cut_at_end(b, at, b.len()) && !spaced && !ticks {
                 true => Status::Open,
                 false => Status::Bad(at),
             });
