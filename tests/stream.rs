@@ -2329,3 +2329,66 @@ fn a_first_word_with_a_quote_is_no_quiet_prose() {
         every_split::<Value>(reply);
     }
 }
+
+/// JSON lines for a list target: each object is read once, as it
+/// completes, and put at the end of the view (the stream is linear in them:
+/// `stream_json_lines` in tests/linear.rs). The view is what a decode of
+/// the text so far gathers, on every split: a cut object is left out; an
+/// object the target refuses, one with a repair, a fence or a tag in a
+/// string, a string cut at a closer, and text after the objects are read
+/// as a decode reads them.
+#[test]
+fn json_lines_every_split() {
+    let a = r#"{"n": 1, "text": "a"}"#;
+    let b = r#"{"n": 2, "text": "b [x] {y}", "extra": {"k": [1, {"z": null}]}}"#;
+    let replies = [
+        format!("{a}\n{b}\n{a}\n"),
+        format!("\u{feff} {a}\r\n{b}{a} {b}"),
+        // A string cut at a closer, a `>`, spaces.
+        format!("{a}\n{{\"n\": 3, \"text\": \"x}}] >\"}}\n{a}"),
+        // One the target refuses (a fraction for `u32`; a key twice).
+        format!("{a}\n{b}\n{{\"n\": 3.5, \"text\": \"c\"}}\n{a}"),
+        format!("{a}\n{b}\n{{\"n\": 3, \"text\": \"c\", \"n\": 4}}\n{a}"),
+        // Empty objects, and one missing a field.
+        format!("{a}\n{{}}\n{b}\n{{\"text\": \"only\"}}\n{a}"),
+        // A repair, a fence and a tag in strings, a list, prose after.
+        format!("{a}\n{b}\n{{\"n\": 5, \"text\": 'single'}}\n{a}"),
+        format!("{a}\n{b}\n{{\"n\": 5, \"text\": \"```json\\n{{}}\\n```\"}}\n{a}"),
+        format!("{a}\n{b}\n{{\"n\": 5, \"text\": \"<think>hmm\"}}\n{a}"),
+        format!("{a}\n{b}\n[{a}]\n{a}"),
+        format!("{a}\n{b}\nThat is all.\n{a}"),
+        format!("{a},\n{b},\n{a}"),
+    ];
+    for reply in &replies {
+        every_split::<Vec<Step>>(reply);
+        every_split::<Vec<Item>>(reply);
+    }
+}
+
+/// Found by the `stream_typed` fuzz target (the `Value` check): a span
+/// found in prose after a comment marker on its line (`// [`, `# {`) or
+/// inside a `/*` not closed. A reading of the whole text as one value may
+/// take the marker for a comment that hides the span, and win once a value
+/// follows the comment (`]//+[\n{"a": 1` is `{"a": 1}`, not `[]`): the stream
+/// does not lock onto such a span, nor settle on it.
+#[test]
+fn a_span_after_a_comment_marker() {
+    let replies = [
+        "]//+[\n{\"a\": 1, \"b\": [2]}\n".to_owned(),
+        format!(
+            "{}]{}//////+//r///o/[\n    {{\n      \"_id\": \"x\"}}",
+            "\0".repeat(31),
+            "\0".repeat(41)
+        ),
+        "ok //[\n{\"a\": 1}".to_owned(),
+        "] # [1]\n{\"n\": 1, \"text\": \"x\"}".to_owned(),
+        "] /* [1] {\"n\": 1, \"text\": \"x\"} */ {\"n\": 2, \"text\": \"y\"}".to_owned(),
+        "] // {\"n\": 1, \"text\": \"x\"}\n{\"n\": 2, \"text\": \"y\"}".to_owned(),
+        "// {\"n\": 1, \"text\": \"x\"}\n{\"n\": 2, \"text\": \"y\"}".to_owned(),
+    ];
+    for reply in &replies {
+        every_split::<Value>(reply);
+        every_split::<Step>(reply);
+        every_split::<Vec<Step>>(reply);
+    }
+}

@@ -14,7 +14,7 @@
 //! type: the turn above, a post whose fields stream beside a flattened
 //! part, or a struct beside a flattened map (of numbers, of structs); bit 5
 //! set, `serde_json::Value` instead (the untyped view, as the Python
-//! package streams it).
+//! package streams it); bit 6 set, a list of steps (JSON lines, gathered).
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
@@ -126,6 +126,10 @@ fuzz_target!(|data: &[u8]| {
     if head & 0x20 != 0 {
         // Bit 5: untyped (`Value`, as the Python package streams).
         return check::<serde_json::Value>(lens, reply);
+    }
+    if head & 0x40 != 0 {
+        // Bit 6: a list of steps (JSON lines gathered into it).
+        return check::<Vec<Step>>(lens, reply);
     }
     match (head >> 3) & 3 {
         0 => check::<Turn>(lens, reply),

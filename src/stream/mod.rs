@@ -8,6 +8,7 @@
 //! [`from_llm_str`](crate::from_llm_str) gives for the whole text.
 
 mod delta;
+mod gather;
 mod json;
 mod live;
 
@@ -51,6 +52,9 @@ enum Mode<V> {
         fence: Fence,
         settled: bool,
     },
+    /// Objects one after another for a sequence target (JSON lines), each
+    /// read once as it completes (see [`gather`]).
+    Gathered(Box<gather::Gathered>),
 }
 
 /// After a complete value: whether it was the first value of a fence.
@@ -734,6 +738,20 @@ where
                 }
                 self.whole(None)
             }
+            Mode::Gathered(mut g) => {
+                let Some(view) = self.view.as_mut() else {
+                    return self.whole(Some(g.start));
+                };
+                loop {
+                    match g.next(&self.text) {
+                        Ok(None) => break,
+                        Ok(Some(object)) if g.place(&self.decoder, &self.text, &object, view) => {}
+                        _ => return self.whole(Some(g.start)),
+                    }
+                }
+                self.mode = Mode::Gathered(g);
+                Ok(Vec::new())
+            }
             Mode::Whole { tried: None } if self.still_quiet(from) => Ok(Vec::new()),
             Mode::Whole { tried } => {
                 let deltas = self.whole(tried)?;
@@ -928,6 +946,29 @@ where
             return Ok(deltas);
         };
         let start = report.span.start;
+        // Objects one after another for a sequence target, each read once
+        // as it completes (a typed view only: the untyped one gathers them
+        // differently).
+        if !self.untyped_kept
+            && report.strategy == Strategy::Gathered
+            && shape == Shape::Array
+            && tried != Some(start)
+            && self.text[..start]
+                .trim_start_matches('\u{feff}')
+                .trim()
+                .is_empty()
+        {
+            if let Some((g, cut)) =
+                gather::Gathered::lock(&self.text, start, self.decoder.opts.max_depth)
+            {
+                // Read with no repair before the object cut at the end.
+                if report.repairs.iter().all(|r| r.offset >= cut) && view.__shown() {
+                    self.view = view.admitted();
+                    self.mode = Mode::Gathered(Box::new(g));
+                    return Ok(deltas);
+                }
+            }
+        }
         let lockable = tried != Some(start)
             && self.untyped.opts.allow == Allow::STR | Allow::ARR | Allow::OBJ
             && matches!(
@@ -957,7 +998,9 @@ where
             && match report.strategy {
                 // (Or after a quote left open, which may yet hold it.)
                 Strategy::Balanced | Strategy::Trailing => {
-                    quote_open_before(&self.text[..start]) || self.repaired_before(start)
+                    quote_open_before(&self.text[..start])
+                        || comment_open_before(&self.text[..start])
+                        || self.repaired_before(start)
                 }
                 Strategy::Fence => match self.text[..start].rfind("```") {
                     Some(open) => self.text[..open].contains("```") && self.repaired_before(open),
@@ -1008,8 +1051,10 @@ where
                     }
                     _ => Fence::No(end),
                 };
-                let settled =
-                    matches!(fence, Fence::No(_)) && !self.untyped_kept && settled(&report, shape);
+                let settled = matches!(fence, Fence::No(_))
+                    && !self.untyped_kept
+                    && settled(&report, shape)
+                    && !comment_open_before(&self.text[..start]);
                 self.mode = Mode::After {
                     start,
                     fence,
@@ -1136,6 +1181,24 @@ fn fence_open_around(before: &str) -> bool {
         }
     }
     fences % 2 == 1
+}
+
+/// Whether a span found in prose after `prose` may be inside a comment for
+/// a reading of the whole text as one value (the tolerant scanner skips
+/// `//` and `#` comments to the line's end, and `/* */`): a `//`, or a `#`
+/// then a space or `#`, earlier on its line, or a `/*` not closed. That
+/// reading may win once a value follows the comment (`]//+[` then `{"a":
+/// 1}` on the next line is `{"a": 1}`).
+fn comment_open_before(prose: &str) -> bool {
+    let line = &prose[prose.rfind(['\n', '\r']).map_or(0, |i| i + 1)..];
+    line.contains("//")
+        || line
+            .as_bytes()
+            .windows(2)
+            .any(|w| w[0] == b'#' && matches!(w[1], b' ' | b'#' | b'\t'))
+        || prose
+            .rfind("/*")
+            .is_some_and(|at| !prose[at..].contains("*/"))
 }
 
 /// Whether `prose` may leave a quote open: the value after it may yet read
