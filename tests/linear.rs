@@ -689,12 +689,36 @@ fn stream_unquoted_values() {
     });
 }
 
-/// JSON lines for a list target: each object is read once, as it
-/// completes (`src/stream/gather.rs`).
+/// JSON lines for a list target or an untyped one: each object is read
+/// once, as it completes (`src/stream/gather.rs`), the untyped view with
+/// its deltas too (as the Python package streams).
 #[test]
 fn stream_json_lines() {
     let unit = r#"{"n": {i}, "text": "a {i}"}"#;
-    assert_stream_linear::<Vec<Item>>("JSON lines", |n| streamed("", unit, "\n", n, "\n"));
+    let make = |n| streamed("", unit, "\n", n, "\n");
+    assert_stream_linear::<Vec<Item>>("JSON lines", make);
+    assert_stream_linear::<serde_json::Value>("JSON lines, untyped", make);
+    let (small, big) = (make(SN), make(8 * SN));
+    let deltas = |reply: &str| {
+        work_of(|| {
+            let mut dec = serde_llm::Decoder::new()
+                .stream::<serde_json::Value>()
+                .__untyped_only();
+            for piece in reply.as_bytes().chunks(16) {
+                std::hint::black_box(dec.push_deltas(piece).unwrap());
+            }
+            assert!(dec.finish().is_ok(), "the whole reply decodes");
+        })
+    };
+    let (w1, w8) = (deltas(&small), deltas(&big));
+    eprintln!(
+        "stream JSON lines, deltas only ratio {:.2}",
+        w8 as f64 / w1 as f64
+    );
+    assert!(
+        w8 < 10 * w1,
+        "JSON lines, deltas only: work {w1}, then {w8}"
+    );
 }
 
 #[test]

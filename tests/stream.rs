@@ -2330,8 +2330,9 @@ fn a_first_word_with_a_quote_is_no_quiet_prose() {
     }
 }
 
-/// JSON lines for a list target: each object is read once, as it
-/// completes, and put at the end of the view (the stream is linear in them:
+/// JSON lines for a list target or an untyped one: each object is read
+/// once, as it completes, and put at the end of the views (the stream is
+/// linear in them:
 /// `stream_json_lines` in tests/linear.rs). The view is what a decode of
 /// the text so far gathers, on every split: a cut object is left out; an
 /// object the target refuses, one with a repair, a fence or a tag in a
@@ -2349,8 +2350,11 @@ fn json_lines_every_split() {
         // One the target refuses (a fraction for `u32`; a key twice).
         format!("{a}\n{b}\n{{\"n\": 3.5, \"text\": \"c\"}}\n{a}"),
         format!("{a}\n{b}\n{{\"n\": 3, \"text\": \"c\", \"n\": 4}}\n{a}"),
-        // Empty objects, and one missing a field.
+        // Empty objects (an untyped decode leaves them out), one missing a
+        // field.
         format!("{a}\n{{}}\n{b}\n{{\"text\": \"only\"}}\n{a}"),
+        format!("{a}\n{b}\n{{ }}\n{a}\n{{}}"),
+        format!("{{}}\n{a}\n{b}\n{a}"),
         // A repair, a fence and a tag in strings, a list, prose after.
         format!("{a}\n{b}\n{{\"n\": 5, \"text\": 'single'}}\n{a}"),
         format!("{a}\n{b}\n{{\"n\": 5, \"text\": \"```json\\n{{}}\\n```\"}}\n{a}"),
@@ -2362,6 +2366,7 @@ fn json_lines_every_split() {
     for reply in &replies {
         every_split::<Vec<Step>>(reply);
         every_split::<Vec<Item>>(reply);
+        every_split::<Value>(reply);
     }
 }
 

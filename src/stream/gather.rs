@@ -1,17 +1,19 @@
 //! Values gathered into a list as they stream: a reply of JSON lines (one
-//! object after another) for a sequence target.
+//! object after another) for a sequence target, or an untyped one.
 //!
 //! A decode of such a reply gathers the objects into one list, and a view
 //! of the text so far shows the complete ones as its elements (the cut last
 //! one is left out until its closer arrives). So each object is read once,
 //! when its closer arrives, as a list of one (`[`, its text, `]`) through
-//! the one Deserializer, and put at the end of the view: every byte is read
-//! once by the tokenizer, and every object decoded once.
+//! the one Deserializer, and put at the end of the views (the untyped one
+//! with a `Started` delta): every byte is read once by the tokenizer, and
+//! every object decoded once.
 //!
 //! Only where a decode surely reads the reply so: the reply from its start
 //! (spaces before it at most), objects that are JSON as written, JSON's
-//! spaces between them, and no backtick or `<` in them (a fence marker or a
-//! tag may make a decode read another candidate). Anything else leaves this
+//! spaces between them, none empty (an untyped decode leaves `{}` out), and
+//! no backtick or `<` in them (a fence marker or a tag may make a decode read
+//! another candidate). Anything else leaves this
 //! mode for good, and the stream reads the whole text as before.
 
 use std::ops::Range;
@@ -56,11 +58,15 @@ impl Sink for Quiet {
 pub(super) struct Leave;
 
 impl Gathered {
-    /// Reads `text` from `start` as this mode does: the mode, and where the
+    /// Reads `text` from `start` as this mode does: the mode, where the
     /// object cut at the end of the text starts (the text's end if none
-    /// is). `None` if the text is not objects as written with spaces
-    /// between, or no object is complete yet.
-    pub(super) fn lock(text: &str, start: usize, max_depth: usize) -> Option<(Gathered, usize)> {
+    /// is), and how many objects are complete. `None` if the text is not
+    /// objects as written with spaces between, or no object is complete yet.
+    pub(super) fn lock(
+        text: &str,
+        start: usize,
+        max_depth: usize,
+    ) -> Option<(Gathered, usize, usize)> {
         let mut g = Gathered {
             start,
             object: None,
@@ -74,7 +80,7 @@ impl Gathered {
             complete += 1;
         }
         let cut = g.object.as_ref().map_or(text.len(), |(at, _)| *at);
-        (complete > 0).then_some((g, cut))
+        (complete > 0).then_some((g, cut, complete))
     }
 
     /// Reads on in `text`: the next object complete (and the reading goes
@@ -107,31 +113,37 @@ impl Gathered {
                 let object = *open..end;
                 self.object = None;
                 self.at = end;
-                Ok(Some(object))
+                // An empty object carries nothing: an untyped decode leaves
+                // it out of the list (and with a single other one, reads
+                // that one alone).
+                match text[object.start + 1..end - 1].trim_ascii().is_empty() {
+                    true => Err(Leave),
+                    false => Ok(Some(object)),
+                }
             }
             Status::Bad(_) => Err(Leave),
         }
     }
 
-    /// Puts the object written at `object` at the end of `view`, a list,
-    /// read as a list of one. `false` if it cannot be (the read failed, or
-    /// the view does not grow so).
-    pub(super) fn place<V: View + serde::de::DeserializeOwned>(
+    /// The object written at `object` read as a list of one `V`.
+    pub(super) fn read<V: serde::de::DeserializeOwned>(
         &mut self,
         decoder: &Decoder,
         text: &str,
         object: &Range<usize>,
-        view: &mut V,
-    ) -> bool {
+    ) -> Option<V> {
         self.syn.clear();
         self.syn.push('[');
         self.syn.push_str(&text[object.clone()]);
         self.syn.push(']');
-        let Ok(part) = decoder.part::<V>(&self.syn, 0, &mut self.spare) else {
-            return false;
-        };
-        let mut out = Placed::default();
-        view.__place(part, &[Level::Element { has: false }], 0, &mut out);
-        out.rebuild.is_none()
+        decoder.part::<V>(&self.syn, 0, &mut self.spare).ok()
     }
+}
+
+/// Puts `part`, a list of one, at the end of `view`, a list. `false` if the
+/// view does not grow so.
+pub(super) fn put<V: View>(view: &mut V, part: V) -> bool {
+    let mut out = Placed::default();
+    view.__place(part, &[Level::Element { has: false }], 0, &mut out);
+    out.rebuild.is_none()
 }

@@ -23,7 +23,7 @@ use crate::choose;
 use crate::error::{Error, ErrorKind, Result};
 use crate::extract;
 use crate::partial::{Allow, Partial, View};
-use crate::report::{Report, Strategy};
+use crate::report::{RepairKind, Report, Strategy};
 use crate::shape::{self, Shape};
 use crate::{Contract, Decoder};
 use json::Status;
@@ -739,18 +739,28 @@ where
                 self.whole(None)
             }
             Mode::Gathered(mut g) => {
-                let Some(view) = self.view.as_mut() else {
-                    return self.whole(Some(g.start));
-                };
-                loop {
-                    match g.next(&self.text) {
-                        Ok(None) => break,
-                        Ok(Some(object)) if g.place(&self.decoder, &self.text, &object, view) => {}
-                        _ => return self.whole(Some(g.start)),
+                let mut deltas = Vec::new();
+                while let Ok(next) = g.next(&self.text) {
+                    let Some(object) = next else {
+                        self.mode = Mode::Gathered(g);
+                        // More objects may follow: the list is never
+                        // complete before `finish`.
+                        self.done = false;
+                        return Ok(deltas);
+                    };
+                    if !self.gathered(&mut g, &object, &mut deltas) {
+                        break;
                     }
                 }
-                self.mode = Mode::Gathered(g);
-                Ok(Vec::new())
+                // Not objects this mode reads: the whole text from now on.
+                match self.whole(Some(g.start)) {
+                    Ok(more) => deltas.extend(more),
+                    Err(e) => {
+                        self.owed.append(&mut deltas);
+                        return Err(e);
+                    }
+                }
+                Ok(deltas)
             }
             Mode::Whole { tried: None } if self.still_quiet(from) => Ok(Vec::new()),
             Mode::Whole { tried } => {
@@ -946,23 +956,32 @@ where
             return Ok(deltas);
         };
         let start = report.span.start;
-        // Objects one after another for a sequence target, each read once
-        // as it completes (a typed view only: the untyped one gathers them
-        // differently).
-        if !self.untyped_kept
-            && report.strategy == Strategy::Gathered
-            && shape == Shape::Array
+        // Objects one after another for a sequence target or an untyped
+        // one (see `gather`), each read once as it completes.
+        let gathers = match shape {
+            Shape::Array => report.strategy == Strategy::Gathered,
+            Shape::Any => report.strategy == Strategy::Whole && multiple_at(&report, start),
+            _ => false,
+        };
+        if gathers
             && tried != Some(start)
             && self.text[..start]
                 .trim_start_matches('\u{feff}')
                 .trim()
                 .is_empty()
         {
-            if let Some((g, cut)) =
+            if let Some((g, cut, complete)) =
                 gather::Gathered::lock(&self.text, start, self.decoder.opts.max_depth)
             {
-                // Read with no repair before the object cut at the end.
-                if report.repairs.iter().all(|r| r.offset >= cut) && view.__shown() {
+                // Read with no repair before the object cut at the end; the
+                // untyped view (when kept) the same objects.
+                let clean = report.repairs.iter().all(|r| {
+                    r.offset >= cut || (r.kind == RepairKind::MultipleValues && r.offset == start)
+                });
+                let untyped = !self.untyped_kept
+                    || (untyped_start == Some(Some(start))
+                        && self.value.as_array().is_some_and(|a| a.len() == complete));
+                if clean && untyped && view.__shown() {
                     self.view = view.admitted();
                     self.mode = Mode::Gathered(Box::new(g));
                     return Ok(deltas);
@@ -1114,6 +1133,42 @@ where
 }
 
 impl<T: Streamable> StreamDecoder<T> {
+    /// Puts the object written at `object` at the end of the views (see
+    /// `gather`), with the untyped view's delta. `false` if a view cannot
+    /// take it so.
+    fn gathered(
+        &mut self,
+        g: &mut gather::Gathered,
+        object: &std::ops::Range<usize>,
+        deltas: &mut Vec<Delta>,
+    ) -> bool {
+        if !self.lean {
+            let part = g.read::<T::Shown>(&self.decoder, &self.text, object);
+            let placed = match (self.view.as_mut(), part) {
+                (Some(view), Some(part)) => gather::put(view, part),
+                _ => false,
+            };
+            if !placed {
+                return false;
+            }
+        }
+        if self.untyped_kept {
+            let part = g.read::<Value>(&self.untyped, &self.text, object);
+            let (Some(Value::Array(mut one)), Value::Array(list)) = (part, &mut self.value) else {
+                return false;
+            };
+            let (Some(element), true) = (one.pop(), one.is_empty()) else {
+                return false;
+            };
+            deltas.push(Delta::Started {
+                path: Path::root().index(list.len()),
+                value: element.clone(),
+            });
+            list.push(element);
+        }
+        true
+    }
+
     /// Whether the text before `start` holds a value a decode gives as
     /// `T`'s view only with repairs or coercions: a candidate whose weight
     /// a cut one at `start` may pass or fall behind as it grows. (A clean
@@ -1218,6 +1273,16 @@ fn quote_open_before(prose: &str) -> bool {
         rest = fenced.split_once('\n').map_or("", |(_, r)| r).trim_start();
     }
     rest.starts_with(['"', '\''])
+}
+
+/// Whether a decode read several values into a list, the first at `start`
+/// (`MultipleValues` there, first of the repairs).
+fn multiple_at(report: &crate::report::Reading, start: usize) -> bool {
+    report
+        .repairs
+        .iter()
+        .next()
+        .is_some_and(|r| r.kind == RepairKind::MultipleValues && r.offset == start)
 }
 
 /// Whether a complete value's end is where its text says, whatever comes
