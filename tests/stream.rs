@@ -2397,3 +2397,34 @@ fn a_span_after_a_comment_marker() {
         every_split::<Vec<Step>>(reply);
     }
 }
+
+/// A fence per value for a list target: each fenced object is read once,
+/// as it completes (`stream_json_lines` in tests/linear.rs). The view is
+/// what a decode of the text so far gathers, on every split, for markers
+/// it reads and for those it may read otherwise (a marker after other
+/// text of its line, four backticks, another tag, two objects in a fence,
+/// text after the fences).
+#[test]
+fn a_fence_per_value_every_split() {
+    let a = r#"{"n": 1, "text": "a"}"#;
+    let b = r#"{"n": 2, "text": "b [x] {y}", "tags": ["t"]}"#;
+    let f = |v: &str| format!("```json\n{v}\n```");
+    let replies = [
+        format!("{}\n{}\n{}", f(a), f(b), f(a)),
+        format!("```\n{a}\n```\n\n```json  \n{b}\n```\n\n\n```\n{a}\n```\n"),
+        format!("```json\r\n{a}\r\n```\r\n```json\r\n{b}\r\n```"),
+        format!("{}\n{}\nDone.", f(a), f(b)),
+        format!("{}\n{}\n  ```\n{}", f(a), f(b), f(a)),
+        format!("```json\n{a} ```\n{}\n{}", f(b), f(a)),
+        format!("{}\n````\n{}", f(a), f(b)),
+        format!("{}\n```JSON\n{b}\n```\n```python\n{a}\n```", f(a)),
+        format!("```json\n{a}\n{b}\n```\n{}", f(a)),
+        format!("Here:\n{}\n{}", f(a), f(b)),
+        format!("{}\n{}\n{}", f(a), f("[1]"), f(b)),
+    ];
+    for reply in &replies {
+        every_split::<Vec<Step>>(reply);
+        every_split::<Vec<Item>>(reply);
+        every_split::<Value>(reply);
+    }
+}

@@ -1,6 +1,9 @@
 //! Values gathered into a list as they stream: a reply of JSON lines (one
 //! object after another) for a sequence target, or an untyped one.
 //!
+//! A reply of fences holding one object each (```` ```json ```` blocks one
+//! after another, blank lines between) is read so too, for a list target.
+//!
 //! A decode of such a reply gathers the objects into one list, and a view
 //! of the text so far shows the complete ones as its elements (the cut last
 //! one is left out until its closer arrives). So each object is read once,
@@ -10,7 +13,7 @@
 //! every object decoded once.
 //!
 //! Only where a decode surely reads the reply so: the reply from its start
-//! (spaces before it at most), objects that are JSON as written, JSON's
+//! (spaces before it at most, or the first fence's opening line), objects that are JSON as written, JSON's
 //! spaces between them, none empty (an untyped decode leaves `{}` out), and
 //! no backtick or `<` in them (a fence marker or a tag may make a decode read
 //! another candidate). Anything else leaves this
@@ -31,8 +34,12 @@ pub(super) struct Gathered {
     pub(super) start: usize,
     /// The object being read, from where it opened; `None` between objects.
     object: Option<(usize, Tokens)>,
-    /// Between objects: the next byte to look at.
+    /// Between objects: the next byte to look at, and where it stands in
+    /// what comes between.
     at: usize,
+    sep: Sep,
+    /// Each object is in a fence of its own.
+    fenced: bool,
     max_depth: usize,
     /// The text of the element read last: `[`, an object, `]`.
     syn: String,
@@ -53,6 +60,33 @@ impl Sink for Quiet {
     fn string_settled(&mut self, _: &str, _: usize) {}
 }
 
+/// Where the text between two objects stands. Without fences it is
+/// spaces; with them, the closing fence's line, blank lines, the next
+/// fence's opening line (```` ``` ```` or ```` ```json ````), spaces. A
+/// marker starts its line (a decode may read one after other text of its
+/// line otherwise).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Sep {
+    /// Spaces after an object, to its line's end.
+    Spaces,
+    /// Line ends after it (a marker starts a line).
+    Line,
+    /// This many backticks of the closing marker.
+    Close(u8),
+    /// Spaces after the closing marker, to its line's end.
+    Closed,
+    /// Blank lines between the fences.
+    Blank,
+    /// This many backticks of the opening marker.
+    Open(u8),
+    /// This many letters of the opening marker's tag, `json`.
+    Tag(u8),
+    /// Spaces after the tag, to the line's end.
+    Tagged,
+    /// Spaces before the next object.
+    Before,
+}
+
 /// The text is not objects this mode reads.
 #[derive(Debug)]
 pub(super) struct Leave;
@@ -61,16 +95,34 @@ impl Gathered {
     /// Reads `text` from `start` as this mode does: the mode, where the
     /// object cut at the end of the text starts (the text's end if none
     /// is), and how many objects are complete. `None` if the text is not
-    /// objects as written with spaces between, or no object is complete yet.
+    /// objects as written with spaces (or fences) between from its start,
+    /// or no object is complete yet.
     pub(super) fn lock(
         text: &str,
         start: usize,
         max_depth: usize,
     ) -> Option<(Gathered, usize, usize)> {
+        let before = text[..start].trim_start_matches('\u{feff}').trim_start();
+        let fenced = match before.strip_prefix("```") {
+            _ if before.is_empty() => false,
+            Some(line) => {
+                let line = line.strip_prefix("json").unwrap_or(line);
+                let (spaces, rest) = line.split_once('\n')?;
+                if !spaces.trim_matches([' ', '\t', '\r']).is_empty()
+                    || !rest.trim_matches([' ', '\t', '\r', '\n']).is_empty()
+                {
+                    return None;
+                }
+                true
+            }
+            None => return None,
+        };
         let mut g = Gathered {
             start,
             object: None,
             at: start,
+            sep: Sep::Before,
+            fenced,
             max_depth,
             syn: String::new(),
             spare: Spare::default(),
@@ -89,14 +141,11 @@ impl Gathered {
         let b = text.as_bytes();
         if self.object.is_none() {
             let from = self.at;
-            while self.at < b.len() && matches!(b[self.at], b' ' | b'\t' | b'\n' | b'\r') {
-                self.at += 1;
-            }
+            let opens = self.between(b);
             crate::work::add(self.at - from);
-            match b.get(self.at) {
-                None => return Ok(None),
-                Some(b'{') => self.object = Some((self.at, Tokens::new(self.at, self.max_depth))),
-                Some(_) => return Err(Leave),
+            match opens? {
+                false => return Ok(None),
+                true => self.object = Some((self.at, Tokens::new(self.at, self.max_depth))),
             }
         }
         let (open, tokens) = self.object.as_mut().expect("an object being read");
@@ -113,6 +162,10 @@ impl Gathered {
                 let object = *open..end;
                 self.object = None;
                 self.at = end;
+                self.sep = match self.fenced {
+                    true => Sep::Spaces,
+                    false => Sep::Before,
+                };
                 // An empty object carries nothing: an untyped decode leaves
                 // it out of the list (and with a single other one, reads
                 // that one alone).
@@ -123,6 +176,37 @@ impl Gathered {
             }
             Status::Bad(_) => Err(Leave),
         }
+    }
+
+    /// Reads what comes between two objects, from `at`: `true` where the
+    /// next object opens (at `at`), `false` at the end of the text.
+    fn between(&mut self, b: &[u8]) -> Result<bool, Leave> {
+        while let Some(&c) = b.get(self.at) {
+            let space = matches!(c, b' ' | b'\t' | b'\r');
+            self.sep = match (self.sep, c) {
+                (Sep::Before, b'{') => return Ok(true),
+                (Sep::Before, _) if space || c == b'\n' => Sep::Before,
+                (Sep::Spaces, _) if space => Sep::Spaces,
+                (Sep::Spaces | Sep::Line, b'\n') => Sep::Line,
+                (Sep::Line | Sep::Blank, b'\r') => self.sep,
+                (Sep::Line, b'`') => Sep::Close(1),
+                (Sep::Close(2), b'`') => Sep::Closed,
+                (Sep::Close(n), b'`') => Sep::Close(n + 1),
+                (Sep::Closed | Sep::Blank, b'\n') => Sep::Blank,
+                (Sep::Closed | Sep::Tagged, _) if space => self.sep,
+                (Sep::Blank, b'`') => Sep::Open(1),
+                (Sep::Open(2), b'`') => Sep::Tag(0),
+                (Sep::Open(n), b'`') => Sep::Open(n + 1),
+                (Sep::Tag(n), _) if usize::from(n) < 4 && c == b"json"[usize::from(n)] => {
+                    Sep::Tag(n + 1)
+                }
+                (Sep::Tag(0 | 4) | Sep::Tagged, b'\n') => Sep::Before,
+                (Sep::Tag(0 | 4), _) if space => Sep::Tagged,
+                _ => return Err(Leave),
+            };
+            self.at += 1;
+        }
+        Ok(false)
     }
 
     /// The object written at `object` read as a list of one `V`.

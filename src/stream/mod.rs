@@ -956,20 +956,14 @@ where
             return Ok(deltas);
         };
         let start = report.span.start;
-        // Objects one after another for a sequence target or an untyped
-        // one (see `gather`), each read once as it completes.
+        // Objects one after another (or a fence each) for a sequence target
+        // or an untyped one (see `gather`), each read once as it completes.
         let gathers = match shape {
             Shape::Array => report.strategy == Strategy::Gathered,
             Shape::Any => report.strategy == Strategy::Whole && multiple_at(&report, start),
             _ => false,
         };
-        if gathers
-            && tried != Some(start)
-            && self.text[..start]
-                .trim_start_matches('\u{feff}')
-                .trim()
-                .is_empty()
-        {
+        if gathers && tried != Some(start) {
             if let Some((g, cut, complete)) =
                 gather::Gathered::lock(&self.text, start, self.decoder.opts.max_depth)
             {
