@@ -428,7 +428,7 @@ impl Decoder {
         if !defer {
             if let Some(c) = whole.take() {
                 if let Some(done) = self.whole(text, &c, shape, policy, &mut sink, &mut tally) {
-                    return Ok(done);
+                    return done.map_err(|e| e.locate(text));
                 }
             }
         }
@@ -439,7 +439,7 @@ impl Decoder {
             if phase == Strategy::Balanced && !tally.marked_found() {
                 if let Some(c) = whole.take() {
                     if let Some(done) = self.whole(text, &c, shape, policy, &mut sink, &mut tally) {
-                        return Ok(done);
+                        return done.map_err(|e| e.locate(text));
                     }
                 }
             }
@@ -546,7 +546,7 @@ impl Decoder {
         policy: Mode,
         sink: &mut F,
         tally: &mut Tally<R>,
-    ) -> Option<(R, Reading)>
+    ) -> Option<Result<(R, Reading)>>
     where
         F: FnMut(Source<'_, 'de>, &[Hint], Range<usize>) -> Result<Decoded<R>>,
     {
@@ -556,18 +556,33 @@ impl Decoder {
             // The whole text is one object or array (maybe repaired):
             // pieces of it are not better answers.
             let a = outcome.expect("checked");
-            return Some((a.value, a.report));
+            return Some(Ok((a.value, a.report)));
         }
-        let first = c.first_byte(text);
-        if tally.consider(
-            text,
-            c.strategy,
-            &c.span,
-            true,
-            wants(shape, first),
-            outcome,
-        ) {
-            return tally.take_best();
+        // Objects one after another and nothing else (JSON lines) for a
+        // sequence target: every one is a value the model wrote, so one
+        // that is no element is the decode's error, as it is in `[...]`
+        // (gathered as spans, it would be left out: data dropped). Not
+        // where one is empty or a placeholder (`{}`, `{name}`): those carry
+        // nothing, and are left out.
+        let objects = shape == Shape::Array
+            && c.first_byte(text) == Some(b'{')
+            && extract::container_roots(text, c.span.clone())
+                .is_some_and(|(all, full)| all > 1 && full == all);
+        match outcome {
+            Err(e) if objects && e.kind() == ErrorKind::Data => return Some(Err(e)),
+            outcome => {
+                let first = c.first_byte(text);
+                if tally.consider(
+                    text,
+                    c.strategy,
+                    &c.span,
+                    true,
+                    wants(shape, first),
+                    outcome,
+                ) {
+                    return tally.take_best().map(Ok);
+                }
+            }
         }
         None
     }

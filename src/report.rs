@@ -46,7 +46,9 @@ use crate::text::{floor_char_boundary, line_column, snippet, Utf8Text};
 ///
 /// The target type steers the search: a struct or map prefers objects, a
 /// sequence prefers arrays and gathers several objects (in prose, in fences,
-/// in tags, or as NDJSON lines) in order; a struct takes the first that
+/// in tags, or as NDJSON lines) in order (one in prose that is no element is
+/// left out, as a `Skipped` repair; in NDJSON, objects and nothing else, it
+/// is an error, as in `[…]`); a struct takes the first that
 /// decodes cleanly, else the likeliest. When nothing decodes, the error comes
 /// from the most promising candidate: one of the right shape, then the one
 /// that got furthest. [`Decoder::candidates`](crate::Decoder::candidates)

@@ -52,7 +52,10 @@ fn fence_inside_a_json_string() {
     assert!(fixed.ends_with(r#""confidence":0.9}"#), "{fixed}");
 }
 
-/// Gathering a sequence never drops an element silently.
+/// Gathering a sequence never drops an element silently: objects in prose
+/// that are no element are left out and reported; in JSON lines (objects
+/// and nothing else), every object is a value the model wrote, and one
+/// that is no element is an error, as it is in `[...]`.
 #[test]
 fn gathered_elements_left_out_are_reported() {
     #[derive(Debug, PartialEq, serde::Deserialize)]
@@ -60,13 +63,27 @@ fn gathered_elements_left_out_are_reported() {
         id: u32,
     }
     let (v, report) = serde_llm::Decoder::new()
-        .decode_with_report::<Vec<S>>("{\"id\": 1}\n{\"id\": \"x\"}\n{\"id\": 3}")
+        .decode_with_report::<Vec<S>>("One: {\"id\": 1}\nTwo: {\"id\": \"x\"}\nThree: {\"id\": 3}")
         .unwrap();
     assert_eq!(v, [S { id: 1 }, S { id: 3 }]);
     assert!(!report.is_clean());
     assert_eq!(report.repairs.len(), 1);
     assert_eq!(report.repairs[0].kind, serde_llm::RepairKind::Skipped);
-    assert_eq!(report.repairs[0].offset, 10);
+    assert_eq!(report.repairs[0].offset, 20);
+    for lines in [
+        "{\"id\": 1}\n{\"id\": \"x\"}\n{\"id\": 3}",
+        "{\"id\": 1}, {\"id\": \"x\"}, {\"id\": 3}",
+    ] {
+        let err = serde_llm::from_llm_str::<Vec<S>>(lines).unwrap_err();
+        assert_eq!(err.kind(), serde_llm::ErrorKind::Data, "{lines:?}");
+        assert_eq!(err.path(), "$[1].id", "{lines:?}");
+    }
+    // An empty object or a placeholder carries nothing: left out, reported.
+    let (v, report) = serde_llm::Decoder::new()
+        .decode_with_report::<Vec<S>>("{\"id\": 1}\n{}\n{\"id\": 3}")
+        .unwrap();
+    assert_eq!(v, [S { id: 1 }, S { id: 3 }]);
+    assert_eq!(report.repairs[0].kind, serde_llm::RepairKind::Skipped);
 }
 
 /// JSON inside a reasoning block later in the reply is not a candidate.

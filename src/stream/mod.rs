@@ -52,8 +52,9 @@ enum Mode<V> {
         fence: Fence,
         settled: bool,
     },
-    /// Objects one after another for a sequence target (JSON lines), each
-    /// read once as it completes (see [`gather`]).
+    /// Objects one after another (JSON lines), or a fence each, that a
+    /// decode gathers into a list: each read once as it completes (see
+    /// [`gather`]).
     Gathered(Box<gather::Gathered>),
 }
 
