@@ -739,30 +739,7 @@ where
                 }
                 self.whole(None)
             }
-            Mode::Gathered(mut g) => {
-                let mut deltas = Vec::new();
-                while let Ok(next) = g.next(&self.text) {
-                    let Some(object) = next else {
-                        self.mode = Mode::Gathered(g);
-                        // More objects may follow: the list is never
-                        // complete before `finish`.
-                        self.done = false;
-                        return Ok(deltas);
-                    };
-                    if !self.gathered(&mut g, &object, &mut deltas) {
-                        break;
-                    }
-                }
-                // Not objects this mode reads: the whole text from now on.
-                match self.whole(Some(g.start)) {
-                    Ok(more) => deltas.extend(more),
-                    Err(e) => {
-                        self.owed.append(&mut deltas);
-                        return Err(e);
-                    }
-                }
-                Ok(deltas)
-            }
+            Mode::Gathered(g) => self.read_gathered(g),
             Mode::Whole { tried: None } if self.still_quiet(from) => Ok(Vec::new()),
             Mode::Whole { tried } => {
                 let deltas = self.whole(tried)?;
@@ -1128,6 +1105,34 @@ where
 }
 
 impl<T: Streamable> StreamDecoder<T> {
+    /// The objects that completed since the last push, read in the
+    /// gathered mode (see `gather`); the whole text from the first that
+    /// mode cannot read.
+    fn read_gathered(&mut self, mut g: Box<gather::Gathered>) -> Result<Vec<Delta>> {
+        let mut deltas = Vec::new();
+        while let Ok(next) = g.next(&self.text) {
+            let Some(object) = next else {
+                self.mode = Mode::Gathered(g);
+                // More objects may follow: the list is never
+                // complete before `finish`.
+                self.done = false;
+                return Ok(deltas);
+            };
+            if !self.gathered(&mut g, &object, &mut deltas) {
+                break;
+            }
+        }
+        // Not objects this mode reads: the whole text from now on.
+        match self.whole(Some(g.start)) {
+            Ok(more) => deltas.extend(more),
+            Err(e) => {
+                self.owed.append(&mut deltas);
+                return Err(e);
+            }
+        }
+        Ok(deltas)
+    }
+
     /// Puts the object written at `object` at the end of the views (see
     /// `gather`), with the untyped view's delta. `false` if a view cannot
     /// take it so.
