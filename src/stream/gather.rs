@@ -13,11 +13,12 @@
 //! every object decoded once.
 //!
 //! Only where a decode surely reads the reply so: the reply from its start
-//! (spaces before it at most, or the first fence's opening line), objects that are JSON as written, JSON's
-//! spaces between them, none empty (an untyped decode leaves `{}` out), and
-//! no backtick or `<` in them (a fence marker or a tag may make a decode read
-//! another candidate). Anything else leaves this
-//! mode for good, and the stream reads the whole text as before.
+//! (spaces before it at most, or the first fence's opening line), objects
+//! that are JSON as written, JSON's spaces (or the fences' lines) between
+//! them, none empty (an untyped decode leaves `{}` out), and no backtick or
+//! `<` in them (a fence marker or a tag may make a decode read another
+//! candidate). Anything else leaves this mode for good, and the stream
+//! reads the whole text as before.
 
 use std::ops::Range;
 
