@@ -179,7 +179,10 @@ where
 /// value in prose, the text after it is read again only when it holds a
 /// bracket, quote, fence or tag (another candidate might win). A value
 /// complete only with a repair (a list closed by `}`) may still go on with
-/// the text after it, so that text is read again on every push.
+/// the text after it, so that text is read again on every push. Objects
+/// that a decode gathers into a list (JSON lines for a list or an untyped
+/// target, a fence per object for a list target) are read one by one: each
+/// once, as it completes.
 ///
 /// Where that cannot hold, the decoder reads the whole text on every push,
 /// and stays correct: a value cut in a span found in prose after text that
@@ -945,11 +948,14 @@ where
             if let Some((g, cut, complete)) =
                 gather::Gathered::lock(&self.text, start, self.decoder.opts.max_depth)
             {
-                // Read with no repair before the object cut at the end; the
-                // untyped view (when kept) the same objects.
-                let clean = report.repairs.iter().all(|r| {
-                    r.offset >= cut || (r.kind == RepairKind::MultipleValues && r.offset == start)
-                });
+                // Read with no repair before the object cut at the end (but
+                // the gathering's own, first); the untyped view (when kept)
+                // the same objects.
+                let clean = report
+                    .repairs
+                    .iter()
+                    .skip(usize::from(shape == Shape::Any))
+                    .all(|r| r.offset >= cut);
                 let untyped = !self.untyped_kept
                     || (untyped_start == Some(Some(start))
                         && self.value.as_array().is_some_and(|a| a.len() == complete));
