@@ -488,7 +488,11 @@ impl Decoder {
                     }
                     Step::Gather(strategy, spans) => {
                         let span = spans[0].start..spans[spans.len() - 1].end;
-                        let outcome = self.gather(text, spans, policy, &mut sink);
+                        let run = strategy == Strategy::Fence && fence_run(text, &spans);
+                        let outcome = match self.gather(text, spans, run, policy, &mut sink) {
+                            Gathering::Stands(e) => return Err(e.locate(text)),
+                            Gathering::Read(outcome) => outcome,
+                        };
                         let outcome = self.judge(text, &span, shape, outcome);
                         (strategy, span, true, Some(b'['), outcome)
                     }
@@ -593,13 +597,20 @@ impl Decoder {
     /// sequence of one and those that fail are left out too: one read per
     /// span, so the work stays linear however many fail. Each span left out
     /// is recorded as a repair.
+    ///
+    /// Not in a `run` (a fence per value, nothing but markers between
+    /// them) where every span starts like JSON: each one is a value the
+    /// model wrote, so one that is no element is the decode's error, as it
+    /// is in `[...]` and in JSON lines (see [`whole`](Self::whole)), and
+    /// it stands: no other candidate is tried.
     fn gather<'de, R, F>(
         &self,
         text: &'de str,
         spans: Vec<Range<usize>>,
+        run: bool,
         policy: Mode,
         sink: &mut F,
-    ) -> Result<Attempt<R>>
+    ) -> Gathering<R>
     where
         F: FnMut(Source<'_, 'de>, &[Hint], Range<usize>) -> Result<Decoded<R>>,
     {
@@ -610,6 +621,12 @@ impl Decoder {
             std::mem::swap(&mut spans, &mut left_out);
         }
         let mut outcome = self.attempt(text, &spans, Strategy::Gathered, true, policy, sink);
+        match outcome {
+            Err(e) if run && left_out.is_empty() && e.kind() == ErrorKind::Data => {
+                return Gathering::Stands(e)
+            }
+            _ => {}
+        }
         if outcome.is_err() && spans.len() > 1 {
             let (good, bad): (Vec<_>, Vec<_>) = spans.into_iter().partition(|s| {
                 self.attempt(
@@ -638,7 +655,7 @@ impl Decoder {
                     offset,
                 }));
         }
-        outcome
+        Gathering::Read(outcome)
     }
 
     /// A candidate that is one valid JSON value, read by `clean` (serde_json):
@@ -1045,6 +1062,28 @@ fn after_a_word(b: &[u8], i: usize) -> bool {
 /// Whether `span` holds exactly one top-level object or array.
 fn one_root(text: &str, span: &Range<usize>) -> bool {
     extract::container_roots(text, span.clone()).is_some_and(|(all, _)| all == 1)
+}
+
+/// What [`Decoder::gather`] made of its spans.
+enum Gathering<R> {
+    /// A reading, or an error the search goes on past.
+    Read(Result<Attempt<R>>),
+    /// An error that is the decode's.
+    Stands(Error),
+}
+
+/// Whether fenced `spans` are a fence per value: nothing but a closing
+/// marker, blank lines and an opening marker (with its tag) between each
+/// two. Prose between fences may set one apart (an example before the
+/// answer).
+fn fence_run(text: &str, spans: &[Range<usize>]) -> bool {
+    spans.len() > 1
+        && spans.windows(2).all(|w| {
+            let gap = text[w[0].end..w[1].start].trim();
+            gap.strip_prefix("```")
+                .and_then(|rest| rest.trim_start().strip_prefix("```"))
+                .is_some_and(|tag| tag.bytes().all(|c| c.is_ascii_alphanumeric()))
+        })
 }
 
 /// The order to try candidates in: those of the shape the target wants

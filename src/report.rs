@@ -47,8 +47,10 @@ use crate::text::{floor_char_boundary, line_column, snippet, Utf8Text};
 /// The target type steers the search: a struct or map prefers objects, a
 /// sequence prefers arrays and gathers several objects (in prose, in fences,
 /// in tags, or as NDJSON lines) in order (one in prose that is no element is
-/// left out, as a `Skipped` repair; in NDJSON, objects and nothing else, it
-/// is an error, as in `[…]`); a struct takes the first that
+/// left out, as a `Skipped` repair, as is one in a fence with prose around
+/// it; in NDJSON, objects and nothing else, or in a fence per value with
+/// nothing but markers between, it is an error, as in `[…]`); a struct
+/// takes the first that
 /// decodes cleanly, else the likeliest. When nothing decodes, the error comes
 /// from the most promising candidate: one of the right shape, then the one
 /// that got furthest. [`Decoder::candidates`](crate::Decoder::candidates)

@@ -73,11 +73,22 @@ fn gathered_elements_left_out_are_reported() {
     for lines in [
         "{\"id\": 1}\n{\"id\": \"x\"}\n{\"id\": 3}",
         "{\"id\": 1}, {\"id\": \"x\"}, {\"id\": 3}",
+        // A fence per value, nothing but the markers between them.
+        "```json\n{\"id\": 1}\n```\n\n```json\n{\"id\": \"x\"}\n```\n```\n{\"id\": 3}\n```",
+        "Here:\n```json\n{\"id\": 1}\n```\n```json\n{\"id\": 1.5}\n```\n```json\n{\"id\": 3}\n```\nDone.",
     ] {
         let err = serde_llm::from_llm_str::<Vec<S>>(lines).unwrap_err();
         assert_eq!(err.kind(), serde_llm::ErrorKind::Data, "{lines:?}");
         assert_eq!(err.path(), "$[1].id", "{lines:?}");
     }
+    // Fences with prose between them may hold an example: left out, reported.
+    let (v, report) = serde_llm::Decoder::new()
+        .decode_with_report::<Vec<S>>(
+            "For example:\n```json\n{\"id\": \"<number>\"}\n```\nThe items:\n```json\n{\"id\": 1}\n```\n```json\n{\"id\": 3}\n```",
+        )
+        .unwrap();
+    assert_eq!(v, [S { id: 1 }, S { id: 3 }]);
+    assert_eq!(report.repairs[0].kind, serde_llm::RepairKind::Skipped);
     // An empty object or a placeholder carries nothing: left out, reported.
     let (v, report) = serde_llm::Decoder::new()
         .decode_with_report::<Vec<S>>("{\"id\": 1}\n{}\n{\"id\": 3}")
