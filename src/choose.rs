@@ -33,6 +33,9 @@ pub(crate) struct Decoded<R> {
     pub counted: usize,
     /// Repairs made inside strings that held JSON.
     pub repairs: Vec<Repair>,
+    /// The root sequence's first element, cut off, was left out: the value
+    /// holds nothing of the text.
+    pub emptied: bool,
 }
 
 impl<R> Decoded<R> {
@@ -43,6 +46,7 @@ impl<R> Decoded<R> {
             coercions: Vec::new(),
             counted: 0,
             repairs: Vec::new(),
+            emptied: false,
         }
     }
 }
@@ -78,6 +82,8 @@ struct Attempt<R> {
     prose_root: bool,
     /// Every top-level value was an object or array.
     containers: bool,
+    /// See [`Decoded::emptied`].
+    emptied: bool,
 }
 
 /// How many times one candidate's tape is read again with something
@@ -693,6 +699,7 @@ impl Decoder {
             roots: 1,
             prose_root: false,
             containers,
+            emptied: false,
         })
     }
 
@@ -714,6 +721,27 @@ impl Decoder {
         if shape == Shape::Array && self.opts.strategies.gather && c.first_byte(text) == Some(b'{')
         {
             match self.attempt(text, span, c.strategy, true, policy, sink) {
+                // One object, cut off, that is no element either, so the
+                // run came out empty: read as the value given, as it is
+                // once complete. A wrapped list (`{"items": [1, 2]`) is
+                // read so (left out, its list would be data dropped); an
+                // object that can be no list however it goes on is the
+                // error it will be (`{"a": 3` for numbers). One that may
+                // still be either is left out while it is cut.
+                Ok(a) if a.emptied && one_root(text, &c.span) => {
+                    return match self.attempt(text, span, c.strategy, false, policy, sink) {
+                        Ok(single) => Ok(single),
+                        Err(e)
+                            if e.kind() == ErrorKind::Data
+                                && !e.is_ambiguous()
+                                && de::no_wrapped_list(text.as_bytes(), c.span.start) =>
+                        {
+                            let at = e.offset().unwrap_or(c.span.start);
+                            Err(de::not_a_list(text, c.span.start, at).locate(text))
+                        }
+                        Err(_) => Ok(a),
+                    };
+                }
                 Ok(mut a) => {
                     if a.roots > 1 {
                         a.report.strategy = Strategy::Gathered;
@@ -954,6 +982,7 @@ impl Decoder {
             roots,
             prose_root,
             containers,
+            emptied: decoded.emptied,
             value: decoded.value,
             report: Reading {
                 strategy,

@@ -228,6 +228,9 @@ pub(crate) struct Deserializer<'a, 'de> {
     /// The tag's key of the internally tagged object read next as its
     /// variant's struct (see [`tagged`]): that member is left out.
     tag_key: Option<&'static str>,
+    /// The root sequence's first element, cut off, was left out (see
+    /// [`emptied`](Self::emptied)).
+    emptied: bool,
     /// A walk of the tape that finds where a value sits, made when a
     /// [`Hint::Null`] is learned or looked up (their key is that place).
     walk: Option<Box<Walk<'a, 'de>>>,
@@ -247,6 +250,7 @@ impl<'a, 'de> Deserializer<'a, 'de> {
             positional_at: usize::MAX,
             element_at: usize::MAX,
             tag_key: None,
+            emptied: false,
             fields_open: 0,
             walk: None,
         }
@@ -287,6 +291,12 @@ impl<'a, 'de> Deserializer<'a, 'de> {
     /// JSON.
     pub(crate) fn into_fixes(self) -> (Vec<(Coercion, bool)>, usize, Vec<Repair>) {
         (self.coercions, self.counted, self.repairs)
+    }
+
+    /// Whether the root sequence's first element, cut off, was left out, so
+    /// the sequence came out empty: a reading that holds nothing of it.
+    pub(crate) fn emptied(&self) -> bool {
+        self.emptied
     }
 
     /// Reads the value and checks nothing of it is left unread.
@@ -996,7 +1006,6 @@ impl<'a, 'de> Deserializer<'a, 'de> {
         };
         let one = one && len.is_none_or(|n| n == 1);
         if matches!(ev, Event::StartObject)
-            && self.scan.complete()
             && self.policy.rules.coerce(CoercionKind::WrappedList)
             && wrapped_list(self.scan.text().as_bytes(), self.scan.offset())
         {
@@ -1564,6 +1573,13 @@ struct SeqAccess<'s, 'a, 'de> {
 }
 
 impl<'de> SeqAccess<'_, '_, 'de> {
+    /// The cut last element, at `index`, is left out.
+    fn left_out(&mut self, index: usize) {
+        if index == 0 && self.depth == 1 {
+            self.de.emptied = true;
+        }
+    }
+
     fn skip_rest(&mut self) -> Result<()> {
         loop {
             match self.de.scan.next()? {
@@ -1601,6 +1617,7 @@ impl<'de> de::SeqAccess<'de> for SeqAccess<'_, '_, 'de> {
                     if !self.typed && !self.de.admits(self.inner, ev, false) {
                         // The last element, cut off and not allowed to be:
                         // left out.
+                        self.left_out(self.index);
                         self.de.scan.next()?;
                         self.de.skip(ev)?;
                         continue;
@@ -1639,6 +1656,7 @@ impl<'de> de::SeqAccess<'de> for SeqAccess<'_, '_, 'de> {
                 {
                     // To the array's own depth (a peeked opener at the very
                     // end may not be on the scanner's stack yet).
+                    self.left_out(index);
                     self.de.scan.drain_to(self.depth)?;
                     self.skip_rest()?;
                     self.done = true;
@@ -1647,6 +1665,7 @@ impl<'de> de::SeqAccess<'de> for SeqAccess<'_, '_, 'de> {
                 // A typed element decides by its own marker; rejected at its
                 // start, the cut last element is left out.
                 Err(e) if e.rejected_at() == Some(at) => {
+                    self.left_out(index);
                     let ev = self.de.scan.next()?;
                     self.de.skip(ev)?;
                     // It was the last element: the array ends here.
@@ -2153,12 +2172,38 @@ fn wrapped_list(b: &[u8], open: usize) -> bool {
         return false;
     }
     match lex::matching_close(b, bracket, end).0 {
+        // Cut off after the array: the one member so far.
         Some(close) => {
             let brace = lex::next_significant(b, close + 1, end);
-            brace < end && b[brace] == b'}'
+            brace >= end || b[brace] == b'}'
         }
         // Cut off inside the array: the one member so far.
         None => true,
+    }
+}
+
+/// Whether the object opening at `open` is plainly no wrapped list, however
+/// it goes on: its first member's value has started and is no array, or a
+/// second member follows the array. (Cut before that, it may still be one.)
+pub(crate) fn no_wrapped_list(b: &[u8], open: usize) -> bool {
+    let end = b.len();
+    let k = lex::next_significant(b, open + 1, end);
+    let Some(colon) = lex::key_then_colon(b, k, end) else {
+        return false;
+    };
+    let value = lex::next_significant(b, colon + 1, end);
+    if value >= end {
+        return false;
+    }
+    if b[value] != b'[' {
+        return true;
+    }
+    match lex::matching_close(b, value, end).0 {
+        Some(close) => {
+            let after = lex::next_significant(b, close + 1, end);
+            after < end && b[after] != b'}'
+        }
+        None => false,
     }
 }
 

@@ -465,12 +465,14 @@ impl Decoder {
             let mut de = Deserializer::new(tape.cursor(text), policy, hints);
             let value = de.root_seed(seed.clone(), span.start)?;
             de.finish()?;
+            let emptied = de.emptied();
             let (coercions, counted, repairs) = de.into_fixes();
             Ok(Decoded {
                 value,
                 coercions,
                 counted,
                 repairs,
+                emptied,
             })
         });
         // Valid JSON that serde_json reads (ignoring a member) but the

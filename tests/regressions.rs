@@ -97,6 +97,39 @@ fn gathered_elements_left_out_are_reported() {
     assert_eq!(report.repairs[0].kind, serde_llm::RepairKind::Skipped);
 }
 
+/// One object for a list target, cut off, is read as it will be once
+/// complete, not left out as a cut element (that read nothing: `Ok([])`).
+#[test]
+fn a_cut_object_for_a_list_is_not_read_as_nothing() {
+    let decode = |text: &str| serde_llm::Decoder::new().decode_with_report::<Vec<u32>>(text);
+    // A wrapped list, its closing brace (or more) cut off: its list.
+    for (text, want) in [
+        ("{\"items\": [1, 2, 3]", vec![1, 2, 3]),
+        ("{\"items\": [1, 2, 3", vec![1, 2]),
+        ("{\"items\": [1, 2, 3]}", vec![1, 2, 3]),
+    ] {
+        let (v, report) = decode(text).unwrap();
+        assert_eq!(v, want, "{text:?}");
+        assert_eq!(report.truncated, !text.ends_with('}'), "{text:?}");
+    }
+    // No list however it goes on: the error it is once complete.
+    for text in ["{\"a\": 3", "{\"a\": \"x\"", "{\"items\": [1, 2], \"n\": 2"] {
+        let err = decode(text).unwrap_err();
+        assert_eq!(err.kind(), serde_llm::ErrorKind::Data, "{text:?}");
+        assert!(
+            err.message()
+                .starts_with("invalid type: expected a list, got an object with keys"),
+            "{text:?}: {err}"
+        );
+        let whole = serde_llm::from_llm_str::<Vec<u32>>(&format!("{text}}}")).unwrap_err();
+        assert_eq!(whole.kind(), serde_llm::ErrorKind::Data, "{text:?}");
+    }
+    // Still either: nothing yet.
+    for text in ["{", "{\"", "{\"a\":", "{\"a\": ["] {
+        assert_eq!(decode(text).unwrap().0, Vec::<u32>::new(), "{text:?}");
+    }
+}
+
 /// JSON inside a reasoning block later in the reply is not a candidate.
 #[test]
 fn reasoning_block_after_the_start() {

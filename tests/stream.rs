@@ -2428,3 +2428,21 @@ fn a_fence_per_value_every_split() {
         every_split::<Value>(reply);
     }
 }
+/// One object for a list target, cut off: a wrapped list grows as its
+/// list; an object that can be no list is the error it will be; one that
+/// may still be either shows nothing yet.
+#[test]
+fn a_cut_object_for_a_list_every_split() {
+    let replies = [
+        r#"{"items": [1, 2, 30]}"#,
+        r#"{"items": [1, 2, 30], "total": 3}"#,
+        r#"{"a": 3}"#,
+        r#"{"items": [{"n": 1, "text": "a"}, {"n": 2, "text": "b"}]}"#,
+        "Sure:\n```json\n{\"results\": [4, 5]}\n```",
+    ];
+    for reply in replies {
+        every_split::<Vec<u32>>(reply);
+        every_split::<Vec<Item>>(reply);
+        every_split::<Value>(reply);
+    }
+}
