@@ -726,7 +726,6 @@ fn stream_json_lines() {
 }
 
 #[test]
-#[ignore = "issue 20: values gathered into a list from prose (objects in prose) are read whole on every push once the first is complete: a later one may change which are gathered"]
 fn stream_gathered_values() {
     let unit = r#"{"n": {i}, "text": "a {i}"}"#;
     assert_stream_linear::<Vec<Item>>("objects in prose", |n| {

@@ -2446,3 +2446,50 @@ fn a_cut_object_for_a_list_every_split() {
         every_split::<Value>(reply);
     }
 }
+
+/// Objects in plain prose, gathered into a list: read one by one as they
+/// complete while the prose between them is plain, else whole.
+#[test]
+fn objects_in_prose_every_split() {
+    let a = r#"{"n": 1, "text": "a"}"#;
+    let b = r#"{"n": 2, "text": "b [x] {y} \"q\" ```"}"#;
+    let replies = [
+        format!("Items:\nItem 1: {a}.\nItem 2: {b}.\nItem 3: {a}\n"),
+        format!("Here are the steps, in order: {a}, then {b}; and last, {a}! Done."),
+        format!("Two: {a}\n\n{b}\nThat is all, 3 steps."),
+        // Marks in the prose that may turn a decode aside.
+        format!("Items: {a}. A list [1, 2]: {b}. {a}"),
+        format!("Items: {a}. All: [{b}] {a}"),
+        format!("Items: {a}. \"Say {b}\" {a}"),
+        format!("Items: {a}.\n// {b}\n{a}"),
+        format!("Items: {a}.\n/* {b} */\n{a}"),
+        format!("Items: {a}.\n# {b}\n{a}"),
+        format!("Items: {a}. f({b}) {a}"),
+        format!("Items: {a}. He said \"ok\": {b}. {a}"),
+        format!("Items: {a}. It's {b}. {a}"),
+        format!("Here's {a}, isn't it? {b} and 'x' {a}"),
+        format!("\"Items\": {a} {b} {a}"),
+        format!("\"Items: {a} {b} {a}"),
+        format!("'Items: {a} {b}' {a}"),
+        format!("(Items {a} {b}) {a}"),
+        format!("Items({a}, {b}) {a}"),
+        format!("(first {a}) and (second {b}) 'then' {a}"),
+        format!("Items: 'quoted {a}' and \"{b}\" {a}"),
+        format!("Items: {a}. // note {b}. {a}"),
+        format!("Items: {a}. # note {b}. {a}"),
+        format!("Items: {a}. Use {{name}} here: {b}. {a}"),
+        format!("Items: {a}. (see below) {b}. {a}"),
+        format!("Items: {a}. <json>{b}</json> {a}"),
+        format!("Items: {a}.\n```json\n[{b}]\n```\n"),
+        format!("Items: {a}. \u{201c}Quoted\u{201d} {b}. {a}"),
+        // One the target refuses, an empty one, one repaired.
+        format!("Items: {a}. Bad: {{\"n\": 2.5, \"text\": \"c\"}}. {b}"),
+        format!("Items: {a}. Empty: {{}}. {b}"),
+        format!("Items: {a}. Repaired: {{\"n\": 3, \"text\": 'c'}}. {b}"),
+        format!("Items: {a}. Then {{\"n\": 3, \"text\": \"c\",}} and {b}"),
+    ];
+    for reply in &replies {
+        every_split::<Vec<Step>>(reply);
+        every_split::<Vec<Item>>(reply);
+    }
+}

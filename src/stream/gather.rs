@@ -2,7 +2,8 @@
 //! object after another) for a sequence target, or an untyped one.
 //!
 //! A reply of fences holding one object each (```` ```json ```` blocks one
-//! after another, blank lines between) is read so too, for a list target.
+//! after another, blank lines between) is read so too, for a list target,
+//! and so are objects in plain prose (`Item 1: {…}.`; see [`plain`]).
 //!
 //! A decode of such a reply gathers the objects into one list, and a view
 //! of the text so far shows the complete ones as its elements (the cut last
@@ -13,12 +14,17 @@
 //! every object decoded once.
 //!
 //! Only where a decode surely reads the reply so: the reply from its start
-//! (spaces before it at most, or the first fence's opening line), objects
-//! that are JSON as written, JSON's spaces (or the fences' lines) between
-//! them, none empty (an untyped decode leaves `{}` out), and no backtick or
-//! `<` in them (a fence marker or a tag may make a decode read another
-//! candidate). Anything else leaves this mode for good, and the stream
-//! reads the whole text as before.
+//! (spaces before it at most, the first fence's opening line, or plain
+//! prose), objects that are JSON as written, JSON's spaces (or the fences'
+//! lines, or plain prose) between them, none empty (an untyped decode
+//! leaves `{}` out), and no backtick or `<` in them (a fence marker or a
+//! tag may make a decode read another candidate). Anything else leaves
+//! this mode for good, and the stream reads the whole text as before.
+//!
+//! Prose is entered only for a list target whose decode gathered the
+//! objects (an untyped decode of prose takes one value): an object there
+//! that is no element is left out by a decode (an example), and here
+//! leaves this mode.
 
 use std::ops::Range;
 
@@ -39,12 +45,51 @@ pub(super) struct Gathered {
     /// what comes between.
     at: usize,
     sep: Sep,
-    /// Each object is in a fence of its own.
-    fenced: bool,
+    /// What stands between the objects.
+    between: Between,
     max_depth: usize,
     /// The text of the element read last: `[`, an object, `]`.
     syn: String,
     spare: Spare,
+}
+
+/// What stands between the objects (and before the first).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Between {
+    /// JSON's spaces.
+    Spaces,
+    /// Each object is in a fence of its own.
+    Fences,
+    /// Plain prose (`Item 1: {…}.`, `Here's the list (in order):`); see
+    /// [`plain`].
+    Prose,
+}
+
+/// Whether `c` is a byte of plain prose between gathered objects: words,
+/// digits, spaces, the punctuation of sentences, apostrophes and
+/// parentheses. Not a mark a decode may read as part of a value or around
+/// one: a double quote (a reply opening with one is a string candidate), a
+/// bracket (a `[` span is preferred for a list), a comment marker before a
+/// span, a tag, a fence, or any character past ASCII (typographic quotes
+/// open strings).
+fn plain(c: u8) -> bool {
+    c.is_ascii_alphanumeric()
+        || matches!(
+            c,
+            b' ' | b'\t'
+                | b'\r'
+                | b'\n'
+                | b'.'
+                | b','
+                | b':'
+                | b';'
+                | b'!'
+                | b'?'
+                | b'-'
+                | b'\''
+                | b'('
+                | b')'
+        )
 }
 
 /// The tokenizer's events, not needed here: only where an object ends.
@@ -96,7 +141,7 @@ impl Gathered {
     /// Reads `text` from `start` as this mode does: the mode, where the
     /// object cut at the end of the text starts (the text's end if none
     /// is), and how many objects are complete. `None` if the text is not
-    /// objects as written with spaces (or fences) between from its start,
+    /// objects as written with spaces, fences or prose between from its start,
     /// or no object is complete yet.
     pub(super) fn lock(
         text: &str,
@@ -104,8 +149,9 @@ impl Gathered {
         max_depth: usize,
     ) -> Option<(Gathered, usize, usize)> {
         let before = text[..start].trim_start_matches('\u{feff}').trim_start();
-        let fenced = match before.strip_prefix("```") {
-            _ if before.is_empty() => false,
+        let between = match before.strip_prefix("```") {
+            _ if before.is_empty() => Between::Spaces,
+            None if before.bytes().all(plain) => Between::Prose,
             Some(line) => {
                 let line = line.strip_prefix("json").unwrap_or(line);
                 let (spaces, rest) = line.split_once('\n')?;
@@ -114,7 +160,7 @@ impl Gathered {
                 {
                     return None;
                 }
-                true
+                Between::Fences
             }
             None => return None,
         };
@@ -123,7 +169,7 @@ impl Gathered {
             object: None,
             at: start,
             sep: Sep::Before,
-            fenced,
+            between,
             max_depth,
             syn: String::new(),
             spare: Spare::default(),
@@ -163,9 +209,9 @@ impl Gathered {
                 let object = *open..end;
                 self.object = None;
                 self.at = end;
-                self.sep = match self.fenced {
-                    true => Sep::Spaces,
-                    false => Sep::Before,
+                self.sep = match self.between {
+                    Between::Fences => Sep::Spaces,
+                    Between::Spaces | Between::Prose => Sep::Before,
                 };
                 // An empty object carries nothing: an untyped decode leaves
                 // it out of the list (and with a single other one, reads
@@ -187,6 +233,7 @@ impl Gathered {
             self.sep = match (self.sep, c) {
                 (Sep::Before, b'{') => return Ok(true),
                 (Sep::Before, _) if space || c == b'\n' => Sep::Before,
+                (Sep::Before, _) if self.between == Between::Prose && plain(c) => Sep::Before,
                 (Sep::Spaces, _) if space => Sep::Spaces,
                 (Sep::Spaces | Sep::Line, b'\n') => Sep::Line,
                 (Sep::Line | Sep::Blank, b'\r') => self.sep,
