@@ -52,9 +52,9 @@ enum Mode<V> {
         fence: Fence,
         settled: bool,
     },
-    /// Objects one after another (JSON lines), or a fence each, that a
-    /// decode gathers into a list: each read once as it completes (see
-    /// [`gather`]).
+    /// Objects one after another (JSON lines), a fence each, or in plain
+    /// prose, that a decode gathers into a list: each read once as it
+    /// completes (see [`gather`]).
     Gathered(Box<gather::Gathered>),
 }
 
@@ -181,8 +181,12 @@ where
 /// complete only with a repair (a list closed by `}`) may still go on with
 /// the text after it, so that text is read again on every push. Objects
 /// that a decode gathers into a list (JSON lines for a list or an untyped
-/// target, a fence per object for a list target) are read one by one: each
-/// once, as it completes.
+/// target; a fence per object, or objects in plain prose, for a list
+/// target) are read one by one: each once, as it completes. Prose there is
+/// words, digits, spaces, the punctuation of sentences, apostrophes and
+/// parentheses; a double quote, a bracket, a backtick, a `<`, a `/`, a `#`
+/// or a character past ASCII between the objects reads the whole text
+/// from then on.
 ///
 /// Where that cannot hold, the decoder reads the whole text on every push,
 /// and stays correct: a value cut in a span found in prose after text that
