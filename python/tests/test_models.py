@@ -150,6 +150,12 @@ def test_types_a_type_adapter_takes():
     tickets = serde_llm.parse('[{"userName": "a", "age": 1, "priority": "low", "address": {"city": "X"}}]', list[Ticket])
     assert tickets == [Ticket(userName="a", age=1, priority=Priority.low, address=Address(city="X"))]
     assert serde_llm.parse('{"a": "1", "b": 2}', dict[str, int]) == {"a": 1, "b": 2}
+    # A list wrapped in an object, its closing brace cut off: its list, not
+    # an empty one; an object that can be no list is an error.
+    assert serde_llm.parse('{"results": [1, 2, 3]', list[int]) == [1, 2, 3]
+    with pytest.raises(DecodeError) as e:
+        serde_llm.parse('{"a": 3', list[int])
+    assert e.value.kind == "data"
     assert serde_llm.parse('"2024-05-01T10:00:00Z"', datetime.datetime) == datetime.datetime(
         2024, 5, 1, 10, 0, tzinfo=datetime.timezone.utc
     )
