@@ -690,7 +690,7 @@ fn stream_unquoted_values() {
 }
 
 /// JSON lines for a list target or an untyped one, and a fence per value
-/// for a list target: each object is read once, as it completes
+/// (prose lines between or not) for a list target: each object is read once, as it completes
 /// (`src/stream/gather.rs`), the untyped view with its deltas too (as the
 /// Python package streams).
 #[test]
@@ -700,6 +700,10 @@ fn stream_json_lines() {
     assert_stream_linear::<Vec<Item>>("JSON lines", make);
     assert_stream_linear::<Vec<Item>>("a fence per value", |n| {
         streamed("", &format!("```json\n{unit}\n```"), "\n", n, "\n")
+    });
+    assert_stream_linear::<Vec<Item>>("a fence per value, prose between", |n| {
+        let fenced = format!("Item {{i}}:\n```json\n{unit}\n```");
+        streamed("Here are the items.\n\n", &fenced, "\n\n", n, "\nDone.")
     });
     assert_stream_linear::<serde_json::Value>("JSON lines, untyped", make);
     let (small, big) = (make(SN), make(8 * SN));

@@ -2421,6 +2421,29 @@ fn a_fence_per_value_every_split() {
         format!("```json\n{a}\n{b}\n```\n{}", f(a)),
         format!("Here:\n{}\n{}", f(a), f(b)),
         format!("{}\n{}\n{}", f(a), f("[1]"), f(b)),
+        // Plain prose before and between the fences.
+        format!(
+            "Here are the steps:\n\n{}\nStep 2 (the last):\n{}\n\nAnd again:\n{}",
+            f(a),
+            f(b),
+            f(a)
+        ),
+        format!(
+            "Here's one:\n{}\nNext, with no blank line:\n{}\nDone.",
+            f(a),
+            f(b)
+        ),
+        format!("Intro\n{}\nA {{brace}} here:\n{}", f(a), f(b)),
+        format!("Intro\n{}\nA [bracket] here:\n{}", f(a), f(b)),
+        format!("Intro\n{}\nSay \"hi\":\n{}", f(a), f(b)),
+        format!("Intro\n{}\nInline ```json {b}``` then:\n{}", f(a), f(a)),
+        format!(
+            "Intro\n{}\nBad one:\n{}\n{}",
+            f(a),
+            f("{\"n\": 2.5, \"text\": \"c\"}"),
+            f(b)
+        ),
+        format!("Intro ```\n{}\n{}", f(a), f(b)),
     ];
     for reply in &replies {
         every_split::<Vec<Step>>(reply);
@@ -2428,6 +2451,7 @@ fn a_fence_per_value_every_split() {
         every_split::<Value>(reply);
     }
 }
+
 /// One object for a list target, cut off: a wrapped list grows as its
 /// list; an object that can be no list is the error it will be; one that
 /// may still be either shows nothing yet.

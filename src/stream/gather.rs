@@ -2,8 +2,9 @@
 //! object after another) for a sequence target, or an untyped one.
 //!
 //! A reply of fences holding one object each (```` ```json ```` blocks one
-//! after another, blank lines between) is read so too, for a list target,
-//! and so are objects in plain prose (`Item 1: {…}.`; see [`plain`]).
+//! after another, blank lines or lines of plain prose before and between
+//! them) is read so too, for a list target, and so are objects in plain
+//! prose (`Item 1: {…}.`; see [`plain`]).
 //!
 //! A decode of such a reply gathers the objects into one list, and a view
 //! of the text so far shows the complete ones as its elements (the cut last
@@ -14,8 +15,8 @@
 //! every object decoded once.
 //!
 //! Only where a decode surely reads the reply so: the reply from its start
-//! (spaces before it at most, the first fence's opening line, or plain
-//! prose), objects that are JSON as written, JSON's spaces (or the fences'
+//! (spaces before it at most, plain prose, or plain prose lines then the
+//! first fence's opening line), objects that are JSON as written, JSON's spaces (or the fences'
 //! lines, or plain prose) between them, none empty (an untyped decode
 //! leaves `{}` out), and no backtick or `<` in them (a fence marker or a
 //! tag may make a decode read another candidate). Anything else leaves
@@ -123,6 +124,8 @@ enum Sep {
     Closed,
     /// Blank lines between the fences.
     Blank,
+    /// A line of plain prose between the fences (see [`plain`]).
+    Words,
     /// This many backticks of the opening marker.
     Open(u8),
     /// This many letters of the opening marker's tag, `json`.
@@ -149,9 +152,20 @@ impl Gathered {
         max_depth: usize,
     ) -> Option<(Gathered, usize, usize)> {
         let before = text[..start].trim_start_matches('\u{feff}').trim_start();
-        let between = match before.strip_prefix("```") {
-            _ if before.is_empty() => Between::Spaces,
+        // Plain prose lines before the first fence's opening line.
+        let (intro, opener) = match before.rfind("```") {
+            Some(k) => (&before[..k], Some(&before[k + 3..])),
+            None => (before, None),
+        };
+        let between = match opener {
+            None if before.is_empty() => Between::Spaces,
             None if before.bytes().all(plain) => Between::Prose,
+            None => return None,
+            Some(_)
+                if !(intro.is_empty() || (intro.ends_with('\n') && intro.bytes().all(plain))) =>
+            {
+                return None
+            }
             Some(line) => {
                 let line = line.strip_prefix("json").unwrap_or(line);
                 let (spaces, rest) = line.split_once('\n')?;
@@ -162,7 +176,6 @@ impl Gathered {
                 }
                 Between::Fences
             }
-            None => return None,
         };
         let mut g = Gathered {
             start,
@@ -240,7 +253,8 @@ impl Gathered {
                 (Sep::Line, b'`') => Sep::Close(1),
                 (Sep::Close(2), b'`') => Sep::Closed,
                 (Sep::Close(n), b'`') => Sep::Close(n + 1),
-                (Sep::Closed | Sep::Blank, b'\n') => Sep::Blank,
+                (Sep::Closed | Sep::Blank | Sep::Words, b'\n') => Sep::Blank,
+                (Sep::Blank | Sep::Words, _) if c != b'`' && plain(c) => Sep::Words,
                 (Sep::Closed | Sep::Tagged, _) if space => self.sep,
                 (Sep::Blank, b'`') => Sep::Open(1),
                 (Sep::Open(2), b'`') => Sep::Tag(0),

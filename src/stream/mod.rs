@@ -181,8 +181,9 @@ where
 /// complete only with a repair (a list closed by `}`) may still go on with
 /// the text after it, so that text is read again on every push. Objects
 /// that a decode gathers into a list (JSON lines for a list or an untyped
-/// target; a fence per object, or objects in plain prose, for a list
-/// target) are read one by one: each once, as it completes. Prose there is
+/// target; a fence per object, with lines of plain prose between them or
+/// not, or objects in plain prose, for a list target) are read one by
+/// one: each once, as it completes. Prose there is
 /// words, digits, spaces, the punctuation of sentences, apostrophes and
 /// parentheses; a double quote, a bracket, a backtick, a `<`, a `/`, a `#`
 /// or a character past ASCII between the objects reads the whole text
