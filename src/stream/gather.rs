@@ -16,16 +16,17 @@
 //!
 //! Only where a decode surely reads the reply so: the reply from its start
 //! (spaces before it at most, plain prose, or plain prose lines then the
-//! first fence's opening line), objects that are JSON as written, JSON's spaces (or the fences'
-//! lines, or plain prose) between them, none empty (an untyped decode
-//! leaves `{}` out), and no backtick or `<` in them (a fence marker or a
-//! tag may make a decode read another candidate). Anything else leaves
-//! this mode for good, and the stream reads the whole text as before.
+//! first fence's opening line), objects that are JSON as written, JSON's
+//! spaces (or the fences' lines, or plain prose) between them, none empty
+//! (an untyped decode leaves `{}` out), and no backtick or `<` in them (a
+//! fence marker or a tag may make a decode read another candidate).
+//! Anything else leaves this mode for good, and the stream reads the whole
+//! text as before.
 //!
-//! Prose is entered only for a list target whose decode gathered the
-//! objects (an untyped decode of prose takes one value): an object there
-//! that is no element is left out by a decode (an example), and here
-//! leaves this mode.
+//! Fences and prose are read so only for a list target whose decode
+//! gathered the objects (an untyped decode of them takes one value): an
+//! object there that is no element is left out by a decode (an example) or
+//! is its error, and here leaves this mode.
 
 use std::ops::Range;
 
@@ -144,8 +145,8 @@ impl Gathered {
     /// Reads `text` from `start` as this mode does: the mode, where the
     /// object cut at the end of the text starts (the text's end if none
     /// is), and how many objects are complete. `None` if the text is not
-    /// objects as written with spaces, fences or prose between from its start,
-    /// or no object is complete yet.
+    /// objects as written with spaces, fences or prose between from its
+    /// start, or no object is complete yet.
     pub(super) fn lock(
         text: &str,
         start: usize,
