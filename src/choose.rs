@@ -626,7 +626,18 @@ impl Decoder {
         if spans.is_empty() {
             std::mem::swap(&mut spans, &mut left_out);
         }
-        let mut outcome = self.attempt(text, &spans, Strategy::Gathered, true, policy, sink);
+        // A reading that left its first span out as cut holds nothing of
+        // it (nor of the spans after it): no reading (each span alone is
+        // tried next).
+        let holds = |outcome: Result<Attempt<R>>| match outcome {
+            Ok(a) if a.emptied => Err(Error::at(
+                ErrorKind::Truncated,
+                "the reply was cut off before this value was complete",
+                a.report.span.start,
+            )),
+            outcome => outcome,
+        };
+        let mut outcome = holds(self.attempt(text, &spans, Strategy::Gathered, true, policy, sink));
         match outcome {
             Err(e) if run && left_out.is_empty() && e.kind() == ErrorKind::Data => {
                 return Gathering::Stands(e)
@@ -643,11 +654,11 @@ impl Decoder {
                     policy,
                     sink,
                 )
-                .is_ok()
+                .is_ok_and(|a| !a.emptied)
             });
             if !good.is_empty() {
                 left_out.extend(bad);
-                outcome = self.attempt(text, &good, Strategy::Gathered, true, policy, sink);
+                outcome = holds(self.attempt(text, &good, Strategy::Gathered, true, policy, sink));
             }
         }
         if let Ok(a) = &mut outcome {

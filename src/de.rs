@@ -2172,10 +2172,11 @@ fn wrapped_list(b: &[u8], open: usize) -> bool {
         return false;
     }
     match lex::matching_close(b, bracket, end).0 {
-        // Cut off after the array: the one member so far.
+        // Cut off after the array (or its fence closed there): the one
+        // member so far.
         Some(close) => {
             let brace = lex::next_significant(b, close + 1, end);
-            brace >= end || b[brace] == b'}'
+            brace >= end || b[brace] == b'}' || lex::fence_len(b, brace, end) > 0
         }
         // Cut off inside the array: the one member so far.
         None => true,

@@ -112,6 +112,14 @@ fn a_cut_object_for_a_list_is_not_read_as_nothing() {
         assert_eq!(v, want, "{text:?}");
         assert_eq!(report.truncated, !text.ends_with('}'), "{text:?}");
     }
+    // Its closing brace missing before its fence closes: its list (a
+    // gathered read of the fence left it out as cut: nothing).
+    for text in [
+        "```json\n{\"items\": [1, 2, 3]\n```",
+        "Here:\n```json\n{\"items\": [1, 2, 3]\n```\nDone.",
+    ] {
+        assert_eq!(decode(text).unwrap().0, [1, 2, 3], "{text:?}");
+    }
     // No list however it goes on: the error it is once complete.
     for text in ["{\"a\": 3", "{\"a\": \"x\"", "{\"items\": [1, 2], \"n\": 2"] {
         let err = decode(text).unwrap_err();

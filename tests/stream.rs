@@ -2463,6 +2463,9 @@ fn a_cut_object_for_a_list_every_split() {
         r#"{"a": 3}"#,
         r#"{"items": [{"n": 1, "text": "a"}, {"n": 2, "text": "b"}]}"#,
         "Sure:\n```json\n{\"results\": [4, 5]}\n```",
+        // Its closing brace missing before the fence closes.
+        "```json\n{\"results\": [4, 5]\n```",
+        "Sure:\n```json\n{\"results\": [4, 5]\n```\nDone.",
     ];
     for reply in replies {
         every_split::<Vec<u32>>(reply);
