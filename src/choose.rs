@@ -729,6 +729,12 @@ impl Decoder {
         F: FnMut(Source<'_, 'de>, &[Hint], Range<usize>) -> Result<Decoded<R>>,
     {
         let span = std::slice::from_ref(&c.span);
+        // An object that is no list: what it is, where the read failed (so
+        // the error ranks as far as the read got).
+        let not_a_list = |e: &Error| {
+            let at = e.offset().unwrap_or(c.span.start);
+            de::not_a_list(text, c.span.start, at).locate(text)
+        };
         if shape == Shape::Array && self.opts.strategies.gather && c.first_byte(text) == Some(b'{')
         {
             match self.attempt(text, span, c.strategy, true, policy, sink) {
@@ -747,8 +753,7 @@ impl Decoder {
                                 && !e.is_ambiguous()
                                 && de::no_wrapped_list(text.as_bytes(), c.span.start) =>
                         {
-                            let at = e.offset().unwrap_or(c.span.start);
-                            Err(de::not_a_list(text, c.span.start, at).locate(text))
+                            Err(not_a_list(&e))
                         }
                         Err(_) => Ok(a),
                     };
@@ -766,12 +771,7 @@ impl Decoder {
                     let single = self.attempt(text, span, c.strategy, false, policy, sink);
                     // An object that is no element either: say what it was.
                     return single.map_err(|e| match e.kind() {
-                        // Where it failed, so the error ranks as far as
-                        // the read got.
-                        ErrorKind::Data if !e.is_ambiguous() => {
-                            let at = e.offset().unwrap_or(c.span.start);
-                            de::not_a_list(text, c.span.start, at).locate(text)
-                        }
+                        ErrorKind::Data if !e.is_ambiguous() => not_a_list(&e),
                         _ => e,
                     });
                 }

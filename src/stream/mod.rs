@@ -183,11 +183,10 @@ where
 /// that a decode gathers into a list (JSON lines for a list or an untyped
 /// target; a fence per object, with lines of plain prose between them or
 /// not, or objects in plain prose, for a list target) are read one by
-/// one: each once, as it completes. Prose there is
-/// words, digits, spaces, the punctuation of sentences, apostrophes and
-/// parentheses; a double quote, a bracket, a backtick, a `<`, a `/`, a `#`
-/// or a character past ASCII between the objects reads the whole text
-/// from then on.
+/// one: each once, as it completes. Prose there is words, digits, spaces,
+/// the punctuation of sentences, apostrophes and parentheses; a double
+/// quote, a bracket, a backtick, a `<`, a `/`, a `#` or a character past
+/// ASCII between the objects reads the whole text from then on.
 ///
 /// Where that cannot hold, the decoder reads the whole text on every push,
 /// and stays correct: a value cut in a span found in prose after text that
