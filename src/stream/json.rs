@@ -225,6 +225,13 @@ impl Tokens {
             if let Some(kind) = self.comment {
                 // Inside a comment: on to its end, if it has come.
                 let (end, done) = comment_end(b, self.pos, kind);
+                // A fence marker in a comment may end the value's span for
+                // a decode (`{"a": "b" /* ```` at the end of a fence): read
+                // the tolerant way. (Two bytes back: a marker cut by the
+                // last push's end; the comment's opener holds no backtick.)
+                if memchr::memmem::find(&b[self.pos.saturating_sub(2)..end], b"```").is_some() {
+                    return Status::Bad(self.pos);
+                }
                 self.pos = end;
                 if !done {
                     return Status::Open;
@@ -495,7 +502,10 @@ impl Tokens {
     fn string_after_string(&self, b: &[u8], end: usize) -> Option<Status> {
         let at = self.pos;
         if self.stack.last() == Some(&false) {
-            if key_then_colon(b, at, b.len()).is_some() {
+            // An empty string is closed by its second quote whatever comes
+            // after (but a word: `""text""`, which is no JSON as written),
+            // as the tolerant scanner reads it: no verdict waits.
+            if key_then_colon(b, at, b.len()).is_some() || end == self.start + 2 {
                 return None;
             }
             // (Not where the text ends in a space the decode trims and this
