@@ -2582,3 +2582,19 @@ fn a_string_with_a_comment_marker_and_fences() {
         .collect();
     replay::<Value>(reply, &cuts);
 }
+/// Found by `stream_typed` (older than this session): a fenced value after
+/// a fence marker that is not its own (`` a`{}``` ``). Markers pair anew as
+/// more arrive, so the value is not final when its fence closes: a decode
+/// of the longer text may read another fence's body.
+#[test]
+fn a_fence_after_a_marker_not_its_own() {
+    for reply in [
+        "a`{}```\n\u{19}\n\",\n b: \"xorem ```json {\"key\":\"vad\u{2}e\"} ``` i&p\"\": \"\n```{}```\n\"\n\",\n sum ```json ",
+        "Run `ls```\nthen ```json {\"key\": \"v\"} ``` and ```{}``` and ```json ",
+        "Use ``` here.\n```json\n{\"key\": \"v\"}\n```\nand ```{\"b\": 2}```",
+        "```\nnot json\n```\n```json\n{\"key\": \"v\"}\n```\n```{}```",
+    ] {
+        every_split::<Value>(reply);
+        every_split::<Vec<Step>>(reply);
+    }
+}

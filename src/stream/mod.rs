@@ -672,9 +672,7 @@ where
                         let live = *live;
                         self.done = self.tail.is_empty();
                         let fence = match live.fenced() {
-                            true if !may_be_enclosed(&self.text[..live.start()]) => {
-                                Fence::Open(end)
-                            }
+                            true if !enclosed(&self.text[..live.start()]) => Fence::Open(end),
                             _ => Fence::No(end),
                         };
                         let start = live.start();
@@ -859,7 +857,7 @@ where
         if self.enclosed.0 != start {
             let before = &self.text[..start];
             crate::work::add(before.len());
-            let open = may_be_enclosed(before) || fence_open_around(before);
+            let open = enclosed(before);
             self.enclosed = (start, open);
         }
         self.enclosed.1
@@ -1043,7 +1041,7 @@ where
                 let end = report.span.end;
                 let fence = match report.strategy {
                     Strategy::Fence
-                        if report.repairs.is_empty() && !may_be_enclosed(&self.text[..start]) =>
+                        if report.repairs.is_empty() && !enclosed(&self.text[..start]) =>
                     {
                         match self.fence_closed(end) {
                             true => Fence::Closed,
@@ -1196,6 +1194,14 @@ impl<T: Streamable> StreamDecoder<T> {
                     !report.is_clean() && choose::rank(before, report.strategy, &report).prose == 0
                 })
     }
+}
+
+/// Whether a candidate holding a value after `before` may be open there: a
+/// bracket or a quote ([`may_be_enclosed`]), or a fence that is not the
+/// value's own ([`fence_open_around`]: markers before the value's fence
+/// pair otherwise as more arrive, `` a`{}``` `` then `` ```json {..} ``` ``).
+fn enclosed(before: &str) -> bool {
+    may_be_enclosed(before) || fence_open_around(before)
 }
 
 /// Whether the text before a fenced value may open a candidate that holds
