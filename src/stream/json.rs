@@ -169,6 +169,8 @@ pub(crate) struct Tokens {
     line: Option<usize>,
     /// A fence marker came before the value (see [`fenced`](Self::fenced)).
     fence_before: bool,
+    /// Where the open single-quoted string's first raw line break is.
+    single_line_break: Option<usize>,
 }
 
 impl Tokens {
@@ -189,6 +191,7 @@ impl Tokens {
             comment: None,
             spaces: 0,
             line: None,
+            single_line_break: None,
             fence_before: false,
         }
     }
@@ -538,6 +541,7 @@ impl Tokens {
         self.escape = Escape::None;
         self.start = at;
         self.pos = at + 1;
+        self.single_line_break = None;
     }
 
     /// Reads string content from `pos` up to its end or the text's; `Err`
@@ -585,6 +589,19 @@ impl Tokens {
                             break;
                         }
                     }
+                }
+            }
+            // A single-quoted string ends at its line's end for the search
+            // for a fence's close (`single_quoted_end` in
+            // `src/extract.rs`): a marker after a raw line break in one may
+            // close the block for a decode.
+            if q == b'\'' && raw && self.single_line_break.is_none() {
+                self.single_line_break = memchr::memchr(b'\n', &b[run..i]).map(|k| run + k);
+            }
+            if let Some(nl) = self.single_line_break.filter(|_| i > run) {
+                let from = run.saturating_sub(2).max(nl);
+                if let Some(k) = memchr::memmem::find(&b[from..i], b"```") {
+                    return Err(from + k);
                 }
             }
             if self.fence_before && i > run {
