@@ -356,11 +356,13 @@ pub mod grow {
         /// On its own, inside the openers and keys around it.
         Plain,
         /// Not without the rest: serde buffers the view's content (an
-        /// adjacently tagged or untagged enum), so it is read whole.
+        /// untagged enum, an adjacently tagged one with a struct variant),
+        /// so it is read whole.
         Buffered,
-        /// An internally tagged enum with this tag: a part is read with the
-        /// tag member before it (when the tag is the first member; else the
-        /// enum is read whole).
+        /// An internally tagged enum with this tag (or an adjacently tagged
+        /// one of newtype and unit variants, whose content member is the
+        /// variant's field): a part is read with the tag member before it
+        /// (when the tag is the first member; else the enum is read whole).
         Tagged(&'static str),
     }
 

@@ -562,6 +562,34 @@ struct Adjacents {
     items: Vec<Adjacent>,
 }
 
+/// Adjacently tagged with newtype variants: read without serde's buffer
+/// once its tag has come, so it grows in place as an internally tagged
+/// enum does, at the root too.
+#[allow(dead_code)]
+#[derive(Debug, Deserialize, Partial)]
+#[serde(tag = "type", content = "data")]
+enum Output {
+    Answer(#[llm(partial)] String),
+    Steps(#[llm(partial)] Vec<Item>),
+    Stop,
+}
+
+#[test]
+fn stream_adjacently_tagged_enum_at_the_root() {
+    assert_stream_linear::<Output>("an adjacently tagged enum's string", |n| {
+        streamed(
+            "{\"type\": \"Answer\", \"data\": \"",
+            "word {i} ",
+            "",
+            n,
+            "\"}",
+        )
+    });
+    assert_stream_linear::<Output>("an adjacently tagged enum's list", |n| {
+        streamed("{\"type\": \"Steps\", \"data\": [", ITEM, ", ", n, "]}")
+    });
+}
+
 #[test]
 fn stream_adjacently_tagged_enum_list() {
     assert_stream_linear::<Adjacents>("an adjacently tagged enum list", |n| {

@@ -2643,3 +2643,53 @@ fn a_fence_marker_in_a_single_quoted_string_across_lines() {
         every_split::<Vec<Step>>(reply);
     }
 }
+
+/// An adjacently tagged enum of newtype and unit variants grows in place
+/// once its tag has come first (serde reads its content without a buffer
+/// then); with the tag after the content, serde buffers it and it is read
+/// whole. Every split, at the root, in a list and in a field.
+#[derive(Debug, Deserialize, Partial, PartialEq)]
+#[serde(tag = "type", content = "data", rename_all = "snake_case")]
+enum Output {
+    Answer(#[llm(partial)] String),
+    Steps(#[llm(partial)] Vec<Step>),
+    Score(u32),
+    Plan(Step),
+    Stop,
+}
+
+#[derive(Debug, Deserialize, Partial, PartialEq)]
+struct Outputs {
+    #[llm(partial)]
+    title: String,
+    #[llm(partial)]
+    outputs: Vec<Output>,
+    last: Option<Output>,
+}
+
+#[test]
+fn adjacently_tagged_newtype_enums_every_split() {
+    let replies = [
+        r#"{"type": "answer", "data": "Mix the \"flour\", then bake."}"#,
+        r#"{"type": "steps", "data": [{"n": 1, "text": "mix"}, {"n": 2, "text": "bake \"it\""}]}"#,
+        r#"{"type": "score", "data": 42}"#,
+        r#"{"type": "plan", "data": {"n": 1, "text": "plan it"}}"#,
+        r#"{"type": "stop"}"#,
+        r#"{"data": "late tag", "type": "answer"}"#,
+        r#"{"type": "answer", "data": "x", "extra": 1}"#,
+        r#"{"type": "unknown", "data": "x"}"#,
+        r#"{"type": "score", "data": "not a number"}"#,
+        r#"{"type": "answer", "data": null}"#,
+        r#"{"type": "answer"}"#,
+        "Here:\n```json\n{\"type\": \"answer\", \"data\": \"fenced\"}\n```\nDone.",
+        "{'type': 'steps', 'data': [{'n': 1, 'text': 'single',},],}",
+        r#"{type: "answer", data: "bare keys"}"#,
+    ];
+    for reply in replies {
+        every_split::<Output>(reply);
+        every_split::<Vec<Output>>(&format!("[{reply}, {reply}]"));
+    }
+    every_split::<Outputs>(
+        r#"{"title": "t", "outputs": [{"type": "answer", "data": "a"}, {"type": "steps", "data": [{"n": 1, "text": "s"}]}, {"data": "b", "type": "answer"}, {"type": "stop"}], "last": {"type": "score", "data": 7}}"#,
+    );
+}

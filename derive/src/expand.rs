@@ -858,7 +858,15 @@ fn expand_enum(e: &Enum) -> TokenStream {
         || variants
             .iter()
             .any(|(v, _)| v.serde.kept.iter().any(|m| m.path().is_ident("untagged")));
-    let buffered = match internal_tag(e, &variants, untagged) {
+    let grows_as_tagged = internal_tag(e, &variants, untagged).or_else(|| {
+        cx.input
+            .generics
+            .params
+            .is_empty()
+            .then(|| adjacent_tag(e, &variants, untagged))
+            .flatten()
+    });
+    let buffered = match grows_as_tagged {
         Some(tag) => grow_enum(&cx, &variants, &tag),
         None if buffered => quote! {
             fn __kind() -> ::serde_llm::__private::grow::Kind {
@@ -993,22 +1001,53 @@ fn internal_tag(e: &Enum, variants: &[(&Variant, Vec<&Field>)], untagged: bool) 
     if !plain {
         return None;
     }
+    str_attr(kept, "tag")
+}
+
+/// The string value of serde's container attribute `name` (`tag = "…"`).
+fn str_attr(kept: &[syn::Meta], name: &str) -> Option<String> {
     kept.iter().find_map(|m| match m {
-        syn::Meta::NameValue(nv) if nv.path.is_ident("tag") => match &nv.value {
+        syn::Meta::NameValue(nv) if nv.path.is_ident(name) => match &nv.value {
             syn::Expr::Lit(syn::ExprLit {
-                lit: syn::Lit::Str(tag),
+                lit: syn::Lit::Str(s),
                 ..
-            }) => Some(tag.value()),
+            }) => Some(s.value()),
             _ => None,
         },
         _ => None,
     })
 }
 
+/// The tag of an adjacently tagged enum whose variants are all newtype or
+/// unit ones: serde reads such a view without a buffer when the tag comes
+/// first (it reads the content member as the variant's one field), so a
+/// part inside the content grows in place, read with the tag before it,
+/// as an internally tagged view's does (see `grow_enum`: the content
+/// member is the variant's field, at the same level). A struct variant's
+/// content is read by serde's own visitor, which shows nothing until it is
+/// complete: such an enum is read whole.
+fn adjacent_tag(e: &Enum, variants: &[(&Variant, Vec<&Field>)], untagged: bool) -> Option<String> {
+    let kept = &e.cont.serde.kept;
+    str_attr(kept, "content")?;
+    let plain = variants.iter().all(|(v, fields)| {
+        !v.serde.kept.iter().any(|m| m.path().is_ident("untagged"))
+            && match v.style {
+                Style::Unit => true,
+                Style::Tuple => fields.len() == 1 && !fields[0].serde.skip,
+                Style::Named => false,
+            }
+    });
+    (!untagged && plain)
+        .then(|| str_attr(kept, "tag"))
+        .flatten()
+}
+
 /// How an internally tagged enum's view grows in place (see
 /// `serde_llm::partial::grow`): the members of its object are the current
 /// variant's fields, as a struct's are. A part of another variant than the
-/// one shown asks for the node to be read again.
+/// one shown asks for the node to be read again. An adjacently tagged view
+/// of newtype variants (see `adjacent_tag`) grows the same way: its content
+/// member is the variant's one field.
 fn grow_enum(cx: &Cx, variants: &[(&Variant, Vec<&Field>)], tag: &str) -> TokenStream {
     let grow = quote!(::serde_llm::__private::grow);
     let (mut place, mut append, mut shown, mut kind, mut local) =

@@ -114,8 +114,12 @@ use syn::{parse_macro_input, DeriveInput};
 /// - An internally tagged enum's view (named or unit variants, no generics,
 ///   no flattened field) is read without serde's buffer: the decoder finds
 ///   the tag and reads the object as the variant's struct, so its partial
-///   fields grow as a struct's do. Inside content serde does buffer
-///   (untagged enums, `flatten`, adjacently tagged content, a generic
+///   fields grow as a struct's do. So is an adjacently tagged enum's view
+///   whose variants are all newtype or unit ones (no generics) when its
+///   tag comes first: serde reads its content without a buffer then, so a
+///   partial field there grows. Inside content serde does buffer
+///   (untagged enums, `flatten`, adjacently tagged content written before
+///   its tag or of a struct variant, a generic
 ///   internally tagged view), the buffer cannot say a value is cut: a cut
 ///   value there is missing where nothing cut is kept, and where the place
 ///   is marked partial it makes the buffered value the cut's (an element of

@@ -14,7 +14,9 @@
 //! type: the turn above, a post whose fields stream beside a flattened
 //! part, or a struct beside a flattened map (of numbers, of structs); bit 5
 //! set, `serde_json::Value` instead (the untyped view, as the Python
-//! package streams it); bit 6 set, a list of steps (JSON lines, gathered).
+//! package streams it); bit 6 set, a list of steps (JSON lines, gathered);
+//! bit 7 set, a list of adjacently tagged enums (newtype variants grow in
+//! place once their tag has come).
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
@@ -112,6 +114,16 @@ struct Shelf {
     steps: std::collections::HashMap<String, Step>,
 }
 
+/// An adjacently tagged enum of newtype and unit variants (bit 7).
+#[derive(Debug, Deserialize, Partial, PartialEq)]
+#[serde(tag = "type", content = "data", rename_all = "snake_case")]
+enum Output {
+    Answer(#[llm(partial)] String),
+    Steps(#[llm(partial)] Vec<Step>),
+    Score(u32),
+    Stop,
+}
+
 /// Pushes per input, the last one taking whatever is left.
 const MAX_PUSHES: usize = 32;
 
@@ -126,6 +138,10 @@ fuzz_target!(|data: &[u8]| {
     if head & 0x20 != 0 {
         // Bit 5: untyped (`Value`, as the Python package streams).
         return check::<serde_json::Value>(lens, reply);
+    }
+    if head & 0x80 != 0 {
+        // Bit 7: adjacently tagged enums, in a list (one at the root too).
+        return check::<Vec<Output>>(lens, reply);
     }
     if head & 0x40 != 0 {
         // Bit 6: a list of steps (JSON lines gathered into it).
