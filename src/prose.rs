@@ -86,6 +86,18 @@ fn one(
         );
         return Err(e.locate(text));
     };
+    // A number whose scale word cannot be read (see `Scale::Unread`).
+    if let Some((_, at)) = found.iter().find(|(v, _)| v.is_null()) {
+        let e = Error::at(
+            ErrorKind::Data,
+            format_args!(
+                "the reply writes {} where {what} is wanted, which is no number it can read (a fraction, or a scale word not complete)",
+                &prose[at.clone()]
+            ),
+            start + at.start,
+        );
+        return Err(e.locate(text));
+    }
     if let Some((_, at)) = found.iter().find(|(v, _)| !same(v, &first)) {
         let e = Error::at(
             ErrorKind::Data,
@@ -213,17 +225,91 @@ fn numbers(prose: &str) -> Vec<(Value, Range<usize>)> {
         };
         if !is_joined(before) && !joined_after {
             let written: String = prose[start..end].chars().filter(|&c| c != ',').collect();
-            let value = match written.parse::<i64>() {
-                Ok(n) => Some(Value::from(n)),
-                Err(_) => written.parse::<f64>().ok().map(Value::from),
+            // `3.5 million` is 3,500,000, not 3.5 (see `scale_after`).
+            let found = match scale_after(b, end) {
+                Scale::Word(zeros, word_end) => {
+                    number_value(&written, zeros).map(|v| (v, start..word_end))
+                }
+                Scale::Unread(word_end) => Some((Value::Null, start..word_end)),
+                Scale::None => number_value(&written, 0).map(|v| (v, start..end)),
             };
-            if let Some(v) = value {
-                out.push((v, start..end));
-            }
+            out.extend(found);
         }
         i = end.max(i + 1);
     }
     out
+}
+
+/// What follows a number in prose, past spaces: a scale word (`million`).
+enum Scale {
+    /// None.
+    None,
+    /// A scale word (its power of ten), which ends at this offset.
+    Word(usize, usize),
+    /// A word the number cannot be read with, which ends at this offset: a
+    /// fraction's (`4 thousandths`), or three letters or more of a scale
+    /// word that run to the end of the text (`3.5 mil`: what the number is
+    /// is not known yet).
+    Unread(usize),
+}
+
+/// The words that scale a number written before them (the short scale, as
+/// English writes it), singular or plural.
+const SCALES: [(&str, usize); 5] = [
+    ("hundred", 2),
+    ("thousand", 3),
+    ("million", 6),
+    ("billion", 9),
+    ("trillion", 12),
+];
+
+/// The scale word after the number that ends at `end` in `b`, if any.
+fn scale_after(b: &[u8], end: usize) -> Scale {
+    let mut k = end;
+    while k < b.len() && matches!(b[k], b' ' | b'\t') {
+        k += 1;
+    }
+    if k == end {
+        return Scale::None;
+    }
+    let word_end = k + b[k..]
+        .iter()
+        .take_while(|c| c.is_ascii_alphabetic())
+        .count();
+    let word = b[k..word_end].to_ascii_lowercase();
+    for (name, zeros) in SCALES {
+        let name = name.as_bytes();
+        let Some(rest) = word.strip_prefix(name) else {
+            if word_end == b.len() && word.len() >= 3 && name.starts_with(&word) {
+                return Scale::Unread(word_end);
+            }
+            continue;
+        };
+        match rest {
+            b"" | b"s" => return Scale::Word(zeros, word_end),
+            b"th" | b"ths" => return Scale::Unread(word_end),
+            // `thousandt` at the end: a fraction being written.
+            b"t" if word_end == b.len() => return Scale::Unread(word_end),
+            _ => {}
+        }
+    }
+    Scale::None
+}
+
+/// The number written `written` (digits, an optional sign and decimal
+/// point), times ten to the `zeros`: the point moved, so that the value is
+/// exact (`1.1 million` is 1100000, not 1100000.0000000002). A whole
+/// number that fits `i64` is one; any other is an `f64`.
+fn number_value(written: &str, zeros: usize) -> Option<Value> {
+    let (int, frac) = written.split_once('.').unwrap_or((written, ""));
+    let moved = match frac.len() <= zeros {
+        true => format!("{int}{frac}{}", "0".repeat(zeros - frac.len())),
+        false => format!("{int}{}.{}", &frac[..zeros], &frac[zeros..]),
+    };
+    match moved.parse::<i64>() {
+        Ok(n) => Some(Value::from(n)),
+        Err(_) => moved.parse::<f64>().ok().map(Value::from),
+    }
 }
 
 /// Whether a number next to this byte is part of a word or code (`GPT-4`,
@@ -292,6 +378,26 @@ mod tests {
         );
         assert_eq!(nums("**12**, roughly"), ["12"]);
         assert_eq!(nums("3,5"), ["3", "5"]);
+    }
+
+    #[test]
+    fn scale_words() {
+        assert_eq!(nums("Approximately 3.5 million people"), ["3500000"]);
+        assert_eq!(nums("1.1 Million"), ["1100000"]);
+        assert_eq!(nums("-2 billion."), ["-2000000000"]);
+        assert_eq!(nums("12 thousands"), ["12000"]);
+        assert_eq!(nums("1.23456789 thousand"), ["1234.56789"]);
+        assert_eq!(nums("9 trillion trillion"), ["9000000000000"]);
+        assert_eq!(nums("10 trillion million"), ["10000000000000"]);
+        assert_eq!(nums("3.5 mil"), ["null"]);
+        assert_eq!(nums("5 hundred"), ["500"]);
+        assert_eq!(nums("3.5 mi"), ["3.5"]);
+        assert_eq!(nums("3.5 miles"), ["3.5"]);
+        assert_eq!(nums("3.5 millimeters"), ["3.5"]);
+        assert_eq!(nums("4 thousandths"), ["null"]);
+        assert_eq!(nums("4 thousandt"), ["null"]);
+        assert_eq!(nums("4 thousandth of"), ["null"]);
+        assert_eq!(nums("5million"), Vec::<String>::new());
     }
 
     #[test]

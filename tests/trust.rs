@@ -631,6 +631,34 @@ fn number_targets_read_short_prose() {
     assert_eq!(from_llm_str::<i32>("The result is -7.").unwrap(), -7);
 }
 
+/// A scale word after a number is part of it (`3.5 million` is 3,500,000,
+/// never 3.5: that would be a number made up); a fraction's word, or a
+/// scale word cut off at the end, is no number a decode can read.
+#[test]
+fn number_targets_read_scale_words() {
+    assert_eq!(from_llm_str::<f64>("Approximately 3.5 million.").unwrap(), 3_500_000.0);
+    assert_eq!(from_llm_str::<u32>("Approximately 3.5 million.").unwrap(), 3_500_000);
+    assert_eq!(from_llm_str::<u64>("It has 2 million people.").unwrap(), 2_000_000);
+    assert_eq!(from_llm_str::<u32>("About 1.1 Billion").unwrap(), 1_100_000_000);
+    assert_eq!(from_llm_str::<i64>("-12 thousands").unwrap(), -12_000);
+    assert_eq!(from_llm_str::<f64>("3.5 miles").unwrap(), 3.5);
+    assert_eq!(from_llm_str::<u32>("7 millimeters").unwrap(), 7);
+    // The same number written twice is one value.
+    assert_eq!(from_llm_str::<u32>("3 million (3,000,000)").unwrap(), 3_000_000);
+    for reply in [
+        "4 thousandths of an inch",
+        "Between 2 and 3.5 mil",
+        "It is 3.5 mill",
+        "5 trillion",
+        "3 million, or 3.5 million",
+    ] {
+        let e = from_llm_str::<u32>(reply).expect_err(reply);
+        assert_eq!(e.kind(), ErrorKind::Data, "{reply}: {e}");
+    }
+    let e = from_llm_str::<f64>("Between 2 and 3.5 mil").unwrap_err();
+    assert!(e.to_string().contains("3.5 mil"), "{e}");
+}
+
 #[test]
 fn number_target_two_values_is_ambiguous() {
     let reply = "Somewhere between 3 and 5.";
