@@ -6,6 +6,11 @@
 //! up to a comma); the others take the one plausible value of their type the
 //! prose holds. Two different plausible values are an ambiguity error naming
 //! both: a guess would be a wrong value the caller cannot tell from success.
+//! A number's scale word is part of it (`3.5 million` is 3,500,000); a bound
+//! (`at least 3`, `10+`) or a fraction's word (`4 thousandths`) is no value,
+//! and an error names it. A mention its clause negates (`Not true.`,
+//! `Definitely not A`) is not the answer: passed over when another value is
+//! named (`Not B, but C.`), an error naming it when none is.
 
 use std::ops::Range;
 
@@ -66,51 +71,78 @@ pub(crate) fn read<'de, S: DeserializeSeed<'de>>(
     }))
 }
 
+/// A plausible value found in prose, or a mention of one that is no value.
+#[derive(Clone, Debug)]
+enum Found {
+    /// The value, as written.
+    Value(Value),
+    /// A value its clause negates (`Not true.`, `Definitely not A`): not
+    /// the answer, and it says nothing of which value is (see [`negated`]).
+    Negated,
+    /// A number that is not read as one: a fraction's word or a scale word
+    /// cut off after it (`4 thousandths`, `3.5 mil`), or a bound (`at least
+    /// 3`, `10+`).
+    Unread(&'static str),
+}
+
 /// The one plausible value in `prose` (starting at `start` in `text`), or an
-/// error: none found, or two different ones.
+/// error: none found, one that is no value it can read, or two different
+/// ones. A negated mention is passed over (`Not B, but C.` is C), but it
+/// makes the error when nothing else is found.
 fn one(
     text: &str,
     start: usize,
     prose: &str,
     what: &str,
-    find: impl Fn(&str) -> Vec<(Value, Range<usize>)>,
+    find: impl Fn(&str) -> Vec<(Found, Range<usize>)>,
 ) -> Result<(Value, Range<usize>)> {
     let found = find(prose);
-    let Some((first, span)) = found.first().cloned() else {
-        let e = Error::at(
+    let fail = |kind: ErrorKind, message: std::fmt::Arguments<'_>, at: usize| {
+        Err(Error::at(kind, message, start + at).locate(text))
+    };
+    if let Some((Found::Unread(why), at)) =
+        found.iter().find(|(f, _)| matches!(f, Found::Unread(_)))
+    {
+        let written = &prose[at.clone()];
+        return fail(
+            ErrorKind::Data,
+            format_args!("the reply writes {written} where {what} is wanted: {why}, not a value"),
+            at.start,
+        );
+    }
+    let mut values = found.iter().filter_map(|(f, at)| match f {
+        Found::Value(v) => Some((v, at)),
+        _ => None,
+    });
+    let Some((first, span)) = values.next() else {
+        if let Some((_, at)) = found.first() {
+            let written = &prose[at.clone()];
+            return fail(
+                ErrorKind::Data,
+                format_args!("the reply negates {written} where {what} is wanted, and names no value it means"),
+                at.start,
+            );
+        }
+        return fail(
             ErrorKind::NoJson,
             format_args!(
                 "no JSON value found: expected {what}, found prose; looked for a bare value, ```json fences, <json> tags, and {what} in the prose"
             ),
-            start,
+            0,
         );
-        return Err(e.locate(text));
     };
-    // A number whose scale word cannot be read (see `Scale::Unread`).
-    if let Some((_, at)) = found.iter().find(|(v, _)| v.is_null()) {
-        let e = Error::at(
-            ErrorKind::Data,
-            format_args!(
-                "the reply writes {} where {what} is wanted, which is no number it can read (a fraction, or a scale word not complete)",
-                &prose[at.clone()]
-            ),
-            start + at.start,
-        );
-        return Err(e.locate(text));
-    }
-    if let Some((_, at)) = found.iter().find(|(v, _)| !same(v, &first)) {
-        let e = Error::at(
+    if let Some((_, at)) = values.find(|(v, _)| !same(v, first)) {
+        return fail(
             ErrorKind::Data,
             format_args!(
                 "ambiguous reply: it holds both {} and {}, and {what} is wanted",
                 &prose[span.clone()],
                 &prose[at.clone()]
             ),
-            start + at.start,
+            at.start,
         );
-        return Err(e.locate(text));
     }
-    Ok((first, start + span.start..start + span.end))
+    Ok((first.clone(), start + span.start..start + span.end))
 }
 
 /// Whether two found values are the same value (`42` and `42.0` are).
@@ -121,10 +153,11 @@ fn same(a: &Value, b: &Value) -> bool {
     }
 }
 
-/// The words of `prose`: maximal runs of letters, digits, `_` and `-`, with
-/// their byte spans.
+/// The words of `prose`: maximal runs of letters, digits, `_`, `-` and `/`,
+/// with their byte spans.
 fn words(prose: &str) -> impl Iterator<Item = (&str, Range<usize>)> {
-    let is_word = |c: char| c.is_alphanumeric() || c == '_' || c == '-';
+    // (`/` joins too: `N/A` and `yes/no` are no `A` and no `yes`.)
+    let is_word = |c: char| c.is_alphanumeric() || matches!(c, '_' | '-' | '/');
     let mut rest = prose.char_indices().peekable();
     std::iter::from_fn(move || {
         while rest.next_if(|&(_, c)| !is_word(c)).is_some() {}
@@ -140,7 +173,7 @@ fn words(prose: &str) -> impl Iterator<Item = (&str, Range<usize>)> {
 }
 
 /// `true`/`false` and `yes`/`no`, in any case, as whole words.
-fn bools(prose: &str) -> Vec<(Value, Range<usize>)> {
+fn bools(prose: &str) -> Vec<(Found, Range<usize>)> {
     words(prose)
         .filter_map(|(w, span)| {
             let b = match w.to_ascii_lowercase().as_str() {
@@ -148,15 +181,53 @@ fn bools(prose: &str) -> Vec<(Value, Range<usize>)> {
                 "false" | "no" => false,
                 _ => return None,
             };
-            Some((Value::Bool(b), span))
+            Some((unless_negated(prose, &span, Value::Bool(b)), span))
         })
         .collect()
+}
+
+/// `value` found at `span`, unless the words before it in its clause negate
+/// it.
+fn unless_negated(prose: &str, span: &Range<usize>, value: Value) -> Found {
+    match negated(prose, span.start) {
+        true => Found::Negated,
+        false => Found::Value(value),
+    }
+}
+
+/// Whether one of the three words before `at` in its clause (no `,`, `;`,
+/// `.`, `:`, `!`, `?`, bracket or `but` between) negates what stands at
+/// `at`: `not`, `never`, `no`, `nor`, `neither`, `cannot`, or a word
+/// ending in `n't` (`Not true.`, `Definitely not A`, `isn't B`).
+fn negated(prose: &str, at: usize) -> bool {
+    let clause = &prose[..at];
+    let from = clause
+        .rfind([',', ';', '.', ':', '!', '?', '(', ')', '\n'])
+        .map_or(0, |i| i + 1);
+    let before: Vec<String> = clause[from..]
+        .split_whitespace()
+        .map(|w| {
+            w.trim_matches(|c: char| !c.is_alphanumeric() && c != '\'' && c != '\u{2019}')
+                .to_lowercase()
+                .replace('\u{2019}', "'")
+        })
+        .collect();
+    let clause = match before.iter().rposition(|w| w == "but") {
+        Some(i) => &before[i + 1..],
+        None => &before[..],
+    };
+    clause.iter().rev().take(3).any(|w| {
+        matches!(
+            w.as_str(),
+            "not" | "never" | "no" | "nor" | "neither" | "cannot"
+        ) || w.ends_with("n't")
+    })
 }
 
 /// Variant names written as whole words: a one-letter name (`A`, `B`) only
 /// as written, since `a` is a word; a longer one also in another case or
 /// style (`negative`, `not-sure` for `NotSure`).
-fn variant_words(prose: &str, variants: &'static [&'static str]) -> Vec<(Value, Range<usize>)> {
+fn variant_words(prose: &str, variants: &'static [&'static str]) -> Vec<(Found, Range<usize>)> {
     let fold = |s: &str| -> String {
         s.chars()
             .filter(|c| !matches!(c, '_' | '-'))
@@ -170,7 +241,8 @@ fn variant_words(prose: &str, variants: &'static [&'static str]) -> Vec<(Value, 
                 .iter()
                 .zip(&folded)
                 .find(|(v, f)| **v == w || (w.chars().count() > 1 && **f == fold(w)))?;
-            Some((Value::String((*hit.0).to_owned()), span))
+            let value = Value::String((*hit.0).to_owned());
+            Some((unless_negated(prose, &span, value), span))
         })
         .collect()
 }
@@ -179,7 +251,7 @@ fn variant_words(prose: &str, variants: &'static [&'static str]) -> Vec<(Value, 
 /// groups of three), not parts of words or codes (`GPT-4`, `v2`, `ES2020`),
 /// dates, times or ratios (`2024-01-05`, `10:30`, `3/4`). A sentence's final
 /// period is not part of a number.
-fn numbers(prose: &str) -> Vec<(Value, Range<usize>)> {
+fn numbers(prose: &str) -> Vec<(Found, Range<usize>)> {
     let b = prose.as_bytes();
     let mut out = Vec::new();
     let mut i = 0;
@@ -226,18 +298,64 @@ fn numbers(prose: &str) -> Vec<(Value, Range<usize>)> {
         if !is_joined(before) && !joined_after {
             let written: String = prose[start..end].chars().filter(|&c| c != ',').collect();
             // `3.5 million` is 3,500,000, not 3.5 (see `scale_after`).
+            let bound = bound_at(&prose[..start]);
             let found = match scale_after(b, end) {
-                Scale::Word(zeros, word_end) => {
-                    number_value(&written, zeros).map(|v| (v, start..word_end))
+                _ if bound < start => Some((Found::Unread("a bound"), bound..end)),
+                // `10+ years`.
+                _ if after == Some(b'+') && !next.is_some_and(|n| n.is_ascii_alphanumeric()) => {
+                    Some((Found::Unread("a bound"), start..end + 1))
                 }
-                Scale::Unread(word_end) => Some((Value::Null, start..word_end)),
-                Scale::None => number_value(&written, 0).map(|v| (v, start..end)),
+                Scale::Word(zeros, word_end) => {
+                    number_value(&written, zeros).map(|v| (Found::Value(v), start..word_end))
+                }
+                Scale::Unread(word_end) => Some((
+                    Found::Unread("a fraction, or a scale word not complete"),
+                    start..word_end,
+                )),
+                Scale::None => number_value(&written, 0).map(|v| (Found::Value(v), start..end)),
             };
             out.extend(found);
         }
         i = end.max(i + 1);
     }
     out
+}
+
+/// The phrases that make the number after them a bound, not a value.
+const BOUNDS: [&str; 16] = [
+    "less than",
+    "fewer than",
+    "more than",
+    "greater than",
+    "over",
+    "under",
+    "above",
+    "below",
+    "at least",
+    "at most",
+    "up to",
+    "upto",
+    "<",
+    ">",
+    "\u{2264}",
+    "\u{2265}",
+];
+
+/// Where the bound phrase (`at least`, `<`) that `before`, the prose before
+/// a number, ends with starts: the number is then a bound, not the value.
+/// `before.len()` when there is none.
+fn bound_at(before: &str) -> usize {
+    let trimmed = before.trim_end_matches([' ', '\t', '=']);
+    let lower = trimmed.to_ascii_lowercase();
+    BOUNDS
+        .iter()
+        .find(|b| {
+            lower.ends_with(*b)
+                && (!b.as_bytes()[0].is_ascii_alphabetic()
+                    || lower.len() == b.len()
+                    || !lower.as_bytes()[lower.len() - b.len() - 1].is_ascii_alphanumeric())
+        })
+        .map_or(before.len(), |b| trimmed.len() - b.len())
 }
 
 /// What follows a number in prose, past spaces: a scale word (`million`).
@@ -361,8 +479,19 @@ impl<'de> de::Deserializer<'de> for Whole<'de> {
 mod tests {
     use super::*;
 
+    fn shown(found: Vec<(Found, Range<usize>)>) -> Vec<String> {
+        found
+            .into_iter()
+            .map(|(f, _)| match f {
+                Found::Value(v) => v.to_string(),
+                Found::Negated => "negated".into(),
+                Found::Unread(_) => "unread".into(),
+            })
+            .collect()
+    }
+
     fn nums(s: &str) -> Vec<String> {
-        numbers(s).into_iter().map(|(v, _)| v.to_string()).collect()
+        shown(numbers(s))
     }
 
     #[test]
@@ -389,33 +518,48 @@ mod tests {
         assert_eq!(nums("1.23456789 thousand"), ["1234.56789"]);
         assert_eq!(nums("9 trillion trillion"), ["9000000000000"]);
         assert_eq!(nums("10 trillion million"), ["10000000000000"]);
-        assert_eq!(nums("3.5 mil"), ["null"]);
+        assert_eq!(nums("3.5 mil"), ["unread"]);
         assert_eq!(nums("5 hundred"), ["500"]);
         assert_eq!(nums("3.5 mi"), ["3.5"]);
         assert_eq!(nums("3.5 miles"), ["3.5"]);
         assert_eq!(nums("3.5 millimeters"), ["3.5"]);
-        assert_eq!(nums("4 thousandths"), ["null"]);
-        assert_eq!(nums("4 thousandt"), ["null"]);
-        assert_eq!(nums("4 thousandth of"), ["null"]);
+        assert_eq!(nums("4 thousandths"), ["unread"]);
+        assert_eq!(nums("4 thousandt"), ["unread"]);
+        assert_eq!(nums("4 thousandth of"), ["unread"]);
         assert_eq!(nums("5million"), Vec::<String>::new());
+    }
+
+    #[test]
+    fn bounds() {
+        assert_eq!(nums("at least 3 items"), ["unread"]);
+        assert_eq!(nums("Less than 5."), ["unread"]);
+        assert_eq!(nums("x <= 4"), ["unread"]);
+        assert_eq!(nums("over 100, roughly 120"), ["unread", "120"]);
+        assert_eq!(nums("10+ years"), ["unread"]);
+        assert_eq!(nums("1+1"), ["1", "1"]);
+        assert_eq!(nums("Moreover 3"), ["3"]);
+        assert_eq!(nums("about 7"), ["7"]);
     }
 
     #[test]
     fn variants_in_prose() {
         const V: &[&str] = &["A", "B", "NotSure"];
-        let found: Vec<Value> = variant_words("The answer is **B**, not a guess; not-sure", V)
-            .into_iter()
-            .map(|(v, _)| v)
-            .collect();
-        assert_eq!(found, [Value::from("B"), Value::from("NotSure")]);
+        let found = shown(variant_words(
+            "The answer is **B**, not a guess; not-sure",
+            V,
+        ));
+        assert_eq!(found, ["\"B\"", "\"NotSure\""]);
+        let found = shown(variant_words("Not B, but A. Definitely not A. N/A, A/B", V));
+        assert_eq!(found, ["negated", "\"A\"", "negated"]);
     }
 
     #[test]
     fn bools_in_prose() {
-        let found: Vec<Value> = bools("False. The statement is false.")
-            .into_iter()
-            .map(|(v, _)| v)
-            .collect();
-        assert_eq!(found, [Value::Bool(false), Value::Bool(false)]);
+        assert_eq!(
+            shown(bools("False. The statement is false.")),
+            ["false", "false"]
+        );
+        assert_eq!(shown(bools("That isn't true; yes/no")), ["negated"]);
+        assert_eq!(shown(bools("No, it is true.")), ["false", "true"]);
     }
 }

@@ -636,15 +636,30 @@ fn number_targets_read_short_prose() {
 /// scale word cut off at the end, is no number a decode can read.
 #[test]
 fn number_targets_read_scale_words() {
-    assert_eq!(from_llm_str::<f64>("Approximately 3.5 million.").unwrap(), 3_500_000.0);
-    assert_eq!(from_llm_str::<u32>("Approximately 3.5 million.").unwrap(), 3_500_000);
-    assert_eq!(from_llm_str::<u64>("It has 2 million people.").unwrap(), 2_000_000);
-    assert_eq!(from_llm_str::<u32>("About 1.1 Billion").unwrap(), 1_100_000_000);
+    assert_eq!(
+        from_llm_str::<f64>("Approximately 3.5 million.").unwrap(),
+        3_500_000.0
+    );
+    assert_eq!(
+        from_llm_str::<u32>("Approximately 3.5 million.").unwrap(),
+        3_500_000
+    );
+    assert_eq!(
+        from_llm_str::<u64>("It has 2 million people.").unwrap(),
+        2_000_000
+    );
+    assert_eq!(
+        from_llm_str::<u32>("About 1.1 Billion").unwrap(),
+        1_100_000_000
+    );
     assert_eq!(from_llm_str::<i64>("-12 thousands").unwrap(), -12_000);
     assert_eq!(from_llm_str::<f64>("3.5 miles").unwrap(), 3.5);
     assert_eq!(from_llm_str::<u32>("7 millimeters").unwrap(), 7);
     // The same number written twice is one value.
-    assert_eq!(from_llm_str::<u32>("3 million (3,000,000)").unwrap(), 3_000_000);
+    assert_eq!(
+        from_llm_str::<u32>("3 million (3,000,000)").unwrap(),
+        3_000_000
+    );
     for reply in [
         "4 thousandths of an inch",
         "Between 2 and 3.5 mil",
@@ -2009,4 +2024,58 @@ fn a_cut_element_of_a_list_of_options_is_no_null() {
         serde_llm::from_llm_str_partial::<Vec<Option<Vec<Option<u32>>>>>("[null, [1, null, 2")
             .unwrap();
     assert_eq!(nested, Some(vec![None, Some(vec![Some(1), None])]));
+}
+/// A value its clause negates is not the answer (`Not true.` gave
+/// `true`, `Definitely not A` gave `A`); nor is a bound (`at least 3`) or
+/// one letter of `N/A`. A negated mention is passed over when another
+/// value is named (`Not B, but C.`); alone it is an error that names it.
+#[test]
+fn negated_and_bounded_mentions_are_no_values() {
+    #[derive(Debug, Deserialize, PartialEq)]
+    enum Choice {
+        A,
+        B,
+        C,
+    }
+    for reply in [
+        "Not true.",
+        "That is not true.",
+        "I can't say yes.",
+        "That isn't false",
+    ] {
+        let e = from_llm_str::<bool>(reply).expect_err(reply);
+        assert_eq!(e.kind(), ErrorKind::Data, "{reply}: {e}");
+        assert!(e.to_string().contains("negates"), "{reply}: {e}");
+    }
+    for reply in ["Not B.", "Definitely not A", "It is never C"] {
+        let e = from_llm_str::<Choice>(reply).expect_err(reply);
+        assert_eq!(e.kind(), ErrorKind::Data, "{reply}: {e}");
+    }
+    assert_eq!(from_llm_str::<Choice>("Not B, but C.").unwrap(), Choice::C);
+    assert_eq!(
+        from_llm_str::<Choice>("The answer is B (not A).").unwrap(),
+        Choice::B
+    );
+    assert_eq!(
+        from_llm_str::<Choice>("B. Not A; not C.").unwrap(),
+        Choice::B
+    );
+    assert!(from_llm_str::<bool>("Yes, not a doubt.").unwrap());
+    assert!(!from_llm_str::<bool>("False, not true.").unwrap());
+    let e = from_llm_str::<Choice>("N/A").unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::NoJson, "{e}");
+    for reply in [
+        "less than 5",
+        "at least 3 items",
+        "Over 100.",
+        "10+ years",
+        "x <= 4",
+        "Fewer than 7",
+    ] {
+        let e = from_llm_str::<u32>(reply).expect_err(reply);
+        assert_eq!(e.kind(), ErrorKind::Data, "{reply}: {e}");
+        assert!(e.to_string().contains("a bound"), "{reply}: {e}");
+    }
+    assert_eq!(from_llm_str::<u32>("About 7.").unwrap(), 7);
+    assert_eq!(from_llm_str::<u32>("Moreover, 7.").unwrap(), 7);
 }
