@@ -2598,31 +2598,6 @@ fn a_fence_after_a_marker_not_its_own() {
         every_split::<Vec<Step>>(reply);
     }
 }
-fn zz_differs(r: &str, lens: &[usize]) -> bool {
-    let mut d = serde_llm::StreamDecoder::<Value>::new();
-    let mut at = 0;
-    let mut i = 0;
-    while at < r.len() {
-        let mut end = (at + lens[i % lens.len()]).min(r.len());
-        i += 1;
-        while !r.is_char_boundary(end) {
-            end += 1;
-        }
-        let a = d.push(&r[at..end]);
-        at = end;
-        let p = serde_llm::from_llm_str_partial::<Value>(&r[..at]);
-        match (a, p) {
-            (Ok(()), Ok(p)) => {
-                if *d.view() != p {
-                    return true;
-                }
-            }
-            (Err(_), Err(_)) => {}
-            _ => return true,
-        }
-    }
-    false
-}
 
 /// Found by `stream_typed` (older than this session): a single-quoted
 /// string with a raw line break, then a fence marker inside it. The search
@@ -2692,4 +2667,21 @@ fn adjacently_tagged_newtype_enums_every_split() {
     every_split::<Outputs>(
         r#"{"title": "t", "outputs": [{"type": "answer", "data": "a"}, {"type": "steps", "data": [{"n": 1, "text": "s"}]}, {"data": "b", "type": "answer"}, {"type": "stop"}], "last": {"type": "score", "data": 7}}"#,
     );
+}
+/// Found by `stream_typed` (older than this session): a quote in the prose
+/// before a value, after a backslash (`"x: \\"`). A decode takes it as no
+/// quote, so the quote before it is still open and the value may be inside
+/// that string once a quote after it arrives: the stream reads the text
+/// after the value again, as for an odd number of quotes.
+#[test]
+fn a_quote_after_a_backslash_before_a_value() {
+    for reply in [
+        "=\"x: \\\\\"\n {\"n\": 0},\n 1 a\"",
+        "\"x: \\\\\" {\"n\": 0} a\"",
+        "Say \"x: \\\" then {\"n\": 1, \"text\": \"t\"} and \"done\"",
+        "=\"x: \"\n {\"n\": 0},\n 1 a\"",
+    ] {
+        every_split::<Step>(reply);
+        every_split::<Value>(reply);
+    }
 }

@@ -1283,7 +1283,15 @@ fn comment_open_before(prose: &str) -> bool {
 /// reply is a string candidate whose inner quotes a decode judges by what
 /// follows them (`""u""\{"` is one string once its last quote arrives).
 fn quote_open_before(prose: &str) -> bool {
-    if prose.bytes().filter(|&b| b == b'"').count() % 2 == 1 {
+    // Counted both ways: every quote, and those after no backslash (a
+    // decode takes `\"` in prose, even after `\\`, as no quote: `"x: \\"
+    // {…} a"` is one string).
+    let b = prose.as_bytes();
+    let quotes = memchr::memchr_iter(b'"', b);
+    let (all, bare) = quotes.fold((0, 0), |(all, bare), at| {
+        (all + 1, bare + usize::from(at == 0 || b[at - 1] != b'\\'))
+    });
+    if all % 2 == 1 || bare % 2 == 1 {
         return true;
     }
     let body = &prose[extract::body(prose, extract::first_angle(prose)).start..];
