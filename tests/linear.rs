@@ -590,6 +590,29 @@ fn stream_adjacently_tagged_enum_at_the_root() {
     });
 }
 
+/// An untagged enum at the root, holding a long string marked partial.
+#[allow(dead_code)]
+#[derive(Debug, Deserialize, Partial)]
+#[serde(untagged)]
+enum Reply {
+    Answer {
+        #[llm(partial)]
+        answer: String,
+    },
+    Call {
+        tool: String,
+        query: String,
+    },
+}
+
+#[test]
+#[ignore = "issue 20: serde tries an untagged enum's variants on content it buffers, so its view is read again from its whole text on every push; at the root that is the whole reply (63x at 8n): which variant a longer text reads as cannot be known from the shorter one in general"]
+fn stream_untagged_enum_at_the_root() {
+    assert_stream_linear::<Reply>("an untagged enum at the root", |n| {
+        streamed("{\"answer\": \"", "word {i} ", "", n, "\"}")
+    });
+}
+
 #[test]
 fn stream_adjacently_tagged_enum_list() {
     assert_stream_linear::<Adjacents>("an adjacently tagged enum list", |n| {
