@@ -60,6 +60,9 @@ pub(crate) struct Mode {
     /// read onto a tape first. Without, the read takes the scanner's
     /// events as they come.
     pub tape: bool,
+    /// The read is `repair()`'s: it removes an elision where it may remove
+    /// an ellipsis (see `Rules::for_repair`).
+    pub repair: bool,
 }
 
 /// What a read of a candidate reads from.
@@ -335,7 +338,9 @@ impl Decoder {
             .report
             .repairs
             .iter()
-            .find(|r| !self.opts.rules.repair(r.kind));
+            // (An elision the read made was allowed there: the scanner
+            // asks where it would make one.)
+            .find(|r| r.kind != RepairKind::Elision && !self.opts.rules.repair(r.kind));
         match denied {
             Some(r) => Err(Error::denied(r)),
             None => Ok(a),
@@ -881,7 +886,10 @@ impl Decoder {
         F: FnMut(Source<'_, 'de>, &[Hint], Range<usize>) -> Result<Decoded<R>>,
     {
         let mut span = spans[0].start..spans[spans.len() - 1].end;
-        let opts = self.opts.scan(multi, policy.partial);
+        let mut opts = self.opts.scan(multi, policy.partial);
+        if policy.repair {
+            opts.rules = opts.rules.for_repair();
+        }
         let mut tape = Tape::new();
         let (summary, result) = if policy.tape {
             // The span is read once onto a tape: when the decode starts a

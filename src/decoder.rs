@@ -457,6 +457,7 @@ impl Decoder {
         let mode = Mode {
             partial: policy.on,
             tape: true,
+            repair: false,
         };
         let result = self.run(text, shape, mode, clean, |source, hints, span| {
             let Source::Tape(tape) = source else {
@@ -799,6 +800,7 @@ impl Decoder {
         let mode = Mode {
             partial: allow.is_some(),
             tape: allow.is_some(),
+            repair: true,
         };
         let done = self.run(
             text,

@@ -9,8 +9,11 @@ use crate::report::{CoercionKind, Fix, RepairKind, Report};
 
 // One bit per kind: the enums must stay within the widths (their last
 // variants have the highest discriminants; new kinds go last).
-const _: () = assert!((RepairKind::Json5Escape as u32) < 64);
+const _: () = assert!((RepairKind::Elision as u32) < 64);
 const _: () = assert!((CoercionKind::ExtraKey as u32) < 32);
+
+/// [`RepairKind::Elision`]'s bit.
+const ELISION: u64 = 1 << RepairKind::Elision as u32;
 
 /// The kinds of repair and coercion allowed, one bit per kind.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -20,10 +23,12 @@ pub(crate) struct Rules {
 }
 
 impl Rules {
-    /// Every repair, and every coercion but the two that guess
-    /// ([`CoercionKind::RoundFloat`], [`CoercionKind::NullToString`]).
+    /// Every repair but [`RepairKind::Elision`] (which `repair()` makes,
+    /// see [`for_repair`](Self::for_repair)), and every coercion but the
+    /// two that guess ([`CoercionKind::RoundFloat`],
+    /// [`CoercionKind::NullToString`]).
     pub(crate) const DEFAULT: Rules = Rules {
-        repairs: u64::MAX,
+        repairs: !ELISION,
         coercions: !(1 << CoercionKind::RoundFloat as u32 | 1 << CoercionKind::NullToString as u32),
     };
 
@@ -52,10 +57,21 @@ impl Rules {
         self.coercions & (1 << kind as u32) != 0
     }
 
-    /// Whether every repair is allowed (the scanner need not check).
+    /// Whether every repair is allowed (the scanner need not check), but
+    /// perhaps [`RepairKind::Elision`], which the scanner asks for where it
+    /// would make it.
     #[inline]
     pub(crate) fn all_repairs(self) -> bool {
-        self.repairs == u64::MAX
+        self.repairs | ELISION == u64::MAX
+    }
+
+    /// These rules as `repair()` applies them: an elision is removed
+    /// wherever an [`RepairKind::Ellipsis`] may be, as json_repair does.
+    pub(crate) fn for_repair(mut self) -> Rules {
+        if self.repair(RepairKind::Ellipsis) {
+            self.repairs |= ELISION;
+        }
+        self
     }
 }
 
@@ -85,6 +101,9 @@ mod tests {
         assert!(r.coerce(CoercionKind::ToBool));
         let d = Rules::DEFAULT;
         assert!(d.all_repairs());
+        assert!(!d.repair(RepairKind::Elision));
+        assert!(d.for_repair().repair(RepairKind::Elision));
+        assert!(!Rules::STRICT.for_repair().repair(RepairKind::Elision));
         assert!(d.coerce(CoercionKind::StringToNumber));
         assert!(!d.coerce(CoercionKind::RoundFloat));
         assert!(!d.coerce(CoercionKind::NullToString));

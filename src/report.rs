@@ -230,7 +230,7 @@ pub(crate) mod listed {
 /// | literals | `True`, `False`, `None`, `TRUE`, `Null`, `undefined`, `NaN`, `Infinity` (`NaN`/`Infinity` reach an `f64` field as such; in JSON text they are `null`) |
 /// | strings | raw newlines and control characters, invalid escapes (`\'` → `'`; `\d` keeps its backslash), lone surrogates → U+FFFD, `"a" + "b"` |
 /// | numbers | `+1`, `.5`, `1.`, `1e`, `1_000`, digit groups as a member's value `{"total": 4,250}` → `4250` (in an array `[4,250]` is two numbers); `0789`, `1/3`, `10-20`, `4,25`, `5 kg`, UUIDs and dates become strings, never a number cut short |
-/// | structure | `...` placeholders, a closer of the wrong kind, stray closers, an object closed too early, `["k": v]`, `{"a", "b"}` (a set), `(1, 2)` tuples, `callback(...)` and `ObjectId("…")` wrappers, `{\"escaped\": \"json\"}`, code fence markers inside the value |
+/// | structure | `...` placeholders (one between array elements only for `repair()`: see [`Elision`](RepairKind::Elision)), a closer of the wrong kind, stray closers, an object closed too early, `["k": v]`, `{"a", "b"}` (a set), `(1, 2)` tuples, `callback(...)` and `ObjectId("…")` wrappers, `{\"escaped\": \"json\"}`, code fence markers inside the value |
 /// | several values | `{…}{…}`, NDJSON, `1\n2`: gathered into an array (for an untyped target; empty values beside real ones are left out) |
 /// | JSON5 | hexadecimal integers `0x1F`, `+Infinity`, `-NaN`, `5.e3`, line continuations (a backslash before a line end in a string), `\x41`, `\0` and `\v` escapes |
 /// | end of input | open strings and containers closed (a cut string keeps every character: it is never split at a comma into invented elements), a dangling key, comma or colon dropped, a cut literal finished (`tru` → `true`), a cut escape dropped |
@@ -354,6 +354,16 @@ pub enum RepairKind {
     /// A JSON5 escape that JSON does not have (`\x41`, `\0`, `\v`) was
     /// replaced by its character.
     Json5Escape,
+    /// A `...` that stands for array elements left out between others
+    /// (`[2, 3, 5, ..., 29]`) was removed. [`repair`](crate::repair) makes it
+    /// (wherever [`Ellipsis`](Self::Ellipsis) is allowed), as json_repair
+    /// does; a typed decode does not unless it is allowed
+    /// ([`Decoder::allow`](crate::Decoder::allow)): the list the reply means
+    /// is not written out, so it is a [`Data`](crate::ErrorKind::Data)
+    /// error there. (A `...` at a list's end, `[1, 2, ...]`, is an
+    /// [`Ellipsis`](Self::Ellipsis): what is written is all correct, as in a
+    /// list cut off.)
+    Elision,
 }
 
 impl RepairKind {
@@ -409,6 +419,7 @@ impl RepairKind {
             HexNumber => "a hexadecimal number (0x1F)",
             LineContinuation => "a backslash before a line end inside a string",
             Json5Escape => "an escape JSON does not have (\\x41, \\0)",
+            Elision => "a ... standing for elements left out between others",
         }
     }
 
@@ -421,7 +432,8 @@ impl RepairKind {
         match self {
             TrailingComma | ExtraComma | Comment | SpecialWhitespace | FullWidthPunctuation
             | SpecialToken | Ellipsis | Quotes | ControlCharacter | MissingCloser
-            | TruncatedValue | TrailingText | InvalidUtf8 | LineContinuation | Json5Escape => 1,
+            | TruncatedValue | TrailingText | InvalidUtf8 | LineContinuation | Json5Escape
+            | Elision => 1,
             MissingComma | MissingColon | MissingValue | DanglingKey | UnquotedKey | Literal
             | NonFiniteNumber | InvalidEscape | LoneSurrogate | NumberFormat | DigitGroups
             | Concatenation | EscapedJson | Wrapper | Tuple | Regex | DoubledQuotes | CodeFence
@@ -636,6 +648,7 @@ impl RepairKind {
         RepairKind::HexNumber,
         RepairKind::LineContinuation,
         RepairKind::Json5Escape,
+        RepairKind::Elision,
     ];
 
     /// The kind's name as the [`Report`] serializes it, in snake_case:
@@ -691,6 +704,7 @@ impl RepairKind {
             HexNumber => "hex_number",
             LineContinuation => "line_continuation",
             Json5Escape => "json5_escape",
+            Elision => "elision",
         }
     }
 }
@@ -1565,6 +1579,7 @@ mod tests {
             ImplicitObject, DoubledQuotes, CodeFence, Regex, Reopened,
             ValueInProse, InvalidUtf8, MultipleValues, CodeBlock, SpecialToken,
             FullWidthPunctuation, HexNumber, LineContinuation, Json5Escape,
+            Elision,
         );
         assert_eq!(RepairKind::ALL, repairs);
         let coercions = every!(CoercionKind:

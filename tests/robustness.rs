@@ -270,12 +270,19 @@ proptest! {
         }
     }
 
-    /// `repair` and decoding into `Value` recover the same value (or both fail).
+    /// `repair` and decoding into `Value` recover the same value (or both
+    /// fail), but for an elision (`[1, ..., 3]`), which `repair` removes and
+    /// a decode refuses: the decode's error, or another candidate's reading
+    /// when the reply holds one.
     #[test]
     fn repair_agrees_with_value_decoding(text in jsonish()) {
         let value = serde_llm::from_llm_str::<Value>(&text);
         let repaired = serde_llm::repair(&text);
+        let elided = serde_llm::Decoder::new()
+            .repair_with_report(&text)
+            .is_ok_and(|(_, r)| r.repairs.iter().any(|r| r.kind == serde_llm::RepairKind::Elision));
         match (&value, &repaired) {
+            _ if elided => {}
             (Ok(v), Ok(r)) => {
                 let parsed: Result<Value, _> = serde_json::from_str(r);
                 prop_assert!(parsed.as_ref().is_ok_and(|p| p == v),

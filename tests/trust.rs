@@ -2079,3 +2079,55 @@ fn negated_and_bounded_mentions_are_no_values() {
     assert_eq!(from_llm_str::<u32>("About 7.").unwrap(), 7);
     assert_eq!(from_llm_str::<u32>("Moreover, 7.").unwrap(), 7);
 }
+/// A `...` between a list's elements stands for elements the reply leaves
+/// out: `[2, 3, 5, ..., 29]` gave `Ok([2, 3, 5, 29])`, a list the model did
+/// not mean. A typed decode refuses it (a `Data` error at the `...`, with
+/// its path); `repair()` removes it, as json_repair does; a `...` at a
+/// list's end is what is written so far, as in a list cut off.
+#[test]
+fn an_elision_between_elements_is_refused() {
+    #[derive(Debug, Deserialize)]
+    struct Primes {
+        #[allow(dead_code)]
+        primes: Vec<u32>,
+    }
+    for reply in [
+        "[2, 3, 5, ..., 29]",
+        "Here are the primes: [2, 3, 5, ..., 29]",
+        "```json\n[2, 3, 5, ...,\n 29]\n```",
+        "[..., 29]",
+    ] {
+        let e = from_llm_str::<Vec<u32>>(reply).expect_err(reply);
+        assert_eq!(e.kind(), ErrorKind::Data, "{reply}: {e}");
+        assert!(e.to_string().contains("between elements"), "{reply}: {e}");
+        let e = from_llm_str::<Value>(reply).expect_err(reply);
+        assert_eq!(e.kind(), ErrorKind::Data, "{reply}: {e}");
+    }
+    let e = from_llm_str::<Value>("(1, ..., 3)").unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::Data, "{e}");
+    let e = from_llm_str::<Primes>(r#"{"primes": [2, 3, ..., 29]}"#).unwrap_err();
+    assert_eq!(
+        (e.kind(), e.path().as_str()),
+        (ErrorKind::Data, "$.primes"),
+        "{e}"
+    );
+    // At the end: the elements so far, as a list cut off gives.
+    assert_eq!(from_llm_str::<Vec<u32>>("[1, 2, ...]").unwrap(), [1, 2]);
+    assert_eq!(
+        from_llm_str::<Vec<u32>>("[\n  1,\n  2,\n  ...\n]").unwrap(),
+        [1, 2]
+    );
+    // repair() removes it, as the peers' suites expect.
+    assert_eq!(repair("[1, 2, ..., 10]").unwrap(), "[1,2,10]");
+    assert_eq!(repair("[1, 2, ... , 3]").unwrap(), "[1,2,3]");
+    // Allowed, a typed decode removes it too; denied with every
+    // ellipsis, it is that repair that is denied.
+    let allowed = Decoder::new().allow(serde_llm::RepairKind::Elision);
+    assert_eq!(allowed.decode::<Vec<u32>>("[1, ..., 3]").unwrap(), [1, 3]);
+    let e = Decoder::strict().repair("[1, ..., 3]").unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::Denied, "{e}");
+    let (_, report) = serde_llm::Decoder::new()
+        .repair_with_report("[1, ..., 3]")
+        .unwrap();
+    assert_eq!(report.repairs[0].kind, serde_llm::RepairKind::Elision);
+}

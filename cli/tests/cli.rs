@@ -1101,7 +1101,7 @@ fn an_unknown_kind_is_a_usage_error_listing_the_kinds() {
     let names: Vec<String> = serde_llm::Fix::all().map(|f| f.to_string()).collect();
     assert!(first.ends_with(&names.join(", ")), "{first}");
     assert!(first.contains(
-        ", full_width_punctuation, hex_number, line_continuation, json5_escape, string_to_number,"
+        ", full_width_punctuation, hex_number, line_continuation, json5_escape, elision, string_to_number,"
     ));
     assert_eq!(out.code, Some(2));
     let out = run(&["extract", "--deny", "TrailingComma"], b"[1]");

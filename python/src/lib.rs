@@ -67,6 +67,13 @@ fn decoder(strict: bool) -> Decoder {
     }
 }
 
+/// The decoder of json_repair's functions: as [`decoder`], and a `...`
+/// between array elements removed, as json_repair removes it (serde_llm's
+/// own `parse` refuses it: see `RepairKind::Elision`).
+fn compat_decoder(strict: bool) -> Decoder {
+    decoder(strict).allow(serde_llm::RepairKind::Elision)
+}
+
 /// What json_repair's functions return: the value, or `(value, log)` with
 /// `logging`.
 fn compat(
@@ -83,7 +90,7 @@ fn compat(
             return Ok((v.unbind(), log));
         }
     }
-    let d = decoder(strict);
+    let d = compat_decoder(strict);
     let got = match logging {
         true => d.decode_with_report::<Obj>(text).map(|(v, r)| (v, Some(r))),
         false => d.decode::<Obj>(text).map(|v| (v, None)),
@@ -200,7 +207,7 @@ fn write_text(
     {
         return Ok(None);
     }
-    match decoder(strict).decode_seed(text, text::Writing(style)) {
+    match compat_decoder(strict).decode_seed(text, text::Writing(style)) {
         Ok(w) if w.dup => Ok(None),
         Ok(w) if w.text == "\"\"" => Ok(Some(PyString::new(py, "").into_any().unbind())),
         Ok(w) => Ok(Some(PyString::new(py, &w.text).into_any().unbind())),

@@ -107,6 +107,20 @@ def test_strict_raises_on_a_repair():
     assert isinstance(e.value, ValueError)
 
 
+def test_an_elision_between_elements():
+    # json_repair's functions remove it, as json_repair does; parse refuses
+    # it: the list the reply means is not written out.
+    reply = "[2, 3, 5, ..., 29]"
+    assert serde_llm.loads(reply) == [2, 3, 5, 29]
+    assert serde_llm.repair_json(reply) == "[2, 3, 5, 29]"
+    with pytest.raises(DecodeError) as e:
+        serde_llm.parse(reply)
+    assert e.value.kind == "data"
+    assert e.value.column == 11
+    # At the end, the elements so far, as a list cut off gives.
+    assert serde_llm.parse("[2, 3, 5, ...]") == [2, 3, 5]
+
+
 def test_bytes_are_read_as_utf8():
     assert serde_llm.loads('{"a": "é",}'.encode()) == {"a": "é"}
     assert serde_llm.parse(b'[1, 2') == [1, 2]

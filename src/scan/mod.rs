@@ -905,13 +905,31 @@ impl<'de> Scanner<'de> {
                 return Ok(None);
             }
             b'.' if self.b[self.pos..self.end].starts_with(b"...") => {
-                self.record(RepairKind::Ellipsis, self.pos);
+                let at = self.pos;
                 self.pos = next_significant(self.b, self.pos + 3, self.end);
-                if self.pos < self.end
-                    && self.b[self.pos] == b','
-                    && matches!(self.place().ctx, Ctx::Array | Ctx::Root)
-                {
+                let array = matches!(self.place().ctx, Ctx::Array | Ctx::Root);
+                if self.pos < self.end && self.b[self.pos] == b',' && array {
                     self.pos += 1;
+                }
+                // Elements after it in a list: it stands for some left out
+                // between them (see `RepairKind::Elision`).
+                let next = next_significant(self.b, self.pos, self.end);
+                // (A `/` there may open a comment still being written.)
+                let between = matches!(top, Some(Frame::Array | Frame::Tuple | Frame::Set))
+                    && next < self.end
+                    && !matches!(self.b[next], b']' | b')' | b'}' | b'/');
+                // (Where no ellipsis may be removed, it is that repair that
+                // is denied.)
+                if !between || !self.rules.repair(RepairKind::Ellipsis) {
+                    self.record(RepairKind::Ellipsis, at);
+                } else if self.rules.repair(RepairKind::Elision) {
+                    self.record(RepairKind::Elision, at);
+                } else {
+                    return Err(Error::at(
+                        ErrorKind::Data,
+                        "the reply writes ... between elements: the list it means is not written out",
+                        at,
+                    ));
                 }
                 return Ok(None);
             }
