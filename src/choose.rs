@@ -855,6 +855,18 @@ impl Decoder {
         around: usize,
         spare: &mut Spare,
     ) -> Result<V> {
+        self.part_seed(text, around, spare, std::marker::PhantomData::<V>)
+    }
+
+    /// [`part`](Self::part) with a seed in place of a type (a runtime
+    /// schema's view).
+    pub(crate) fn part_seed<'de, S: serde::de::DeserializeSeed<'de> + Clone>(
+        &self,
+        text: &'de str,
+        around: usize,
+        spare: &mut Spare,
+        seed: S,
+    ) -> Result<S::Value> {
         let policy = de::Policy {
             on: true,
             around,
@@ -866,7 +878,7 @@ impl Decoder {
         work::add(text.len());
         reread(|hints| {
             let mut de = de::Deserializer::new(tape.cursor(text), policy, hints);
-            let value = de.root_seed(std::marker::PhantomData::<V>, 0)?;
+            let value = de.root_seed(seed.clone(), 0)?;
             de.finish()?;
             Ok(value)
         })

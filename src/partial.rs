@@ -407,6 +407,8 @@ pub mod grow {
         pub route: Vec<Route>,
         /// The target is a struct view whose fields grow in place.
         pub fields: bool,
+        /// The target was taken out of its list (no longer shown).
+        pub removed: bool,
     }
 
     /// A list's current element on the path: `from` holds it alone (or
@@ -425,6 +427,7 @@ pub mod grow {
             // Not shown (a complete element without its required field).
             if target && has && !out.probe {
                 live.pop();
+                out.removed = true;
             }
             // A part of the element failed, so the cut last element is left
             // out (a wrong value in it): the element is read again.
@@ -451,6 +454,9 @@ pub mod grow {
                 }
                 (None, true) => {
                     live.pop();
+                    // The change is to the list.
+                    out.route.pop();
+                    out.removed = true;
                 }
                 (None, false) => {}
             }

@@ -807,3 +807,123 @@ fn stream_bare_value_then_prose_with_brackets() {
         )
     });
 }
+
+/// The work of streaming `reply` against `schema` with `SchemaStream`, as
+/// [`stream_work`] does for a type.
+fn schema_stream_work(schema: &Value, reply: &str, chunk: usize) -> u64 {
+    let d = serde_llm::SchemaDecoder::new(schema).expect("a schema");
+    work_of(|| {
+        let mut s = d.stream();
+        for piece in reply.as_bytes().chunks(chunk) {
+            let _ = s.push(piece);
+            std::hint::black_box(s.view());
+        }
+        assert!(s.finish().is_ok(), "the whole reply decodes");
+    })
+}
+
+/// [`assert_stream_linear`] for a runtime schema.
+#[track_caller]
+fn assert_schema_stream_linear(family: &str, schema: Value, make: impl Fn(usize) -> String) {
+    let (small, big) = (make(SN), make(8 * SN));
+    for chunk in [1, 16] {
+        let w1 = schema_stream_work(&schema, &small, chunk);
+        let w8 = schema_stream_work(&schema, &big, chunk);
+        let ratio = w8 as f64 / w1.max(1) as f64;
+        eprintln!("schema stream {family:<29} {chunk:>2}-byte chunks ratio {ratio:.2}");
+        assert!(w1 > 0, "{family}: no work counted");
+        assert!(
+            w8 < 10 * w1,
+            "{family}, {chunk}-byte chunks: work {w1} at {} bytes, {w8} at {} bytes (ratio {ratio:.1})",
+            small.len(),
+            big.len(),
+        );
+    }
+}
+
+/// A document schema: a list of steps, each a number and a growing text.
+fn steps_schema() -> Value {
+    serde_json::json!({
+        "type": "object",
+        "properties": {
+            "title": {"type": "string"},
+            "items": {
+                "type": "array",
+                "x-partial": true,
+                "items": {
+                    "type": "object",
+                    "properties": {
+                        "n": {"type": "integer"},
+                        "text": {"type": "string", "x-partial": true}
+                    },
+                    "required": ["n", "text"]
+                }
+            }
+        },
+        "required": ["items"]
+    })
+}
+
+#[test]
+fn schema_stream_valid_json_in_a_fence() {
+    assert_schema_stream_linear("valid JSON in a fence", steps_schema(), |n| {
+        streamed("Here:\n```json\n{\"items\": [", ITEM, ", ", n, "]}\n```\n")
+    });
+}
+
+#[test]
+fn schema_stream_single_quotes_and_coerced_numbers() {
+    assert_schema_stream_linear("single quotes, numbers as text", steps_schema(), |n| {
+        let unit = "{'n': '{i}', 'text': 'step {i}',}";
+        streamed("{'title': 'Bread', 'items': [", unit, ", ", n, "]}")
+    });
+}
+
+#[test]
+fn schema_stream_a_long_string() {
+    assert_schema_stream_linear("a long growing string", steps_schema(), |n| {
+        streamed(
+            "{\"items\": [{\"n\": 1, \"text\": \"",
+            "word {i} ",
+            "",
+            n,
+            "\"}]}",
+        )
+    });
+}
+
+#[test]
+fn schema_stream_tool_calls() {
+    let schema = serde_json::json!({
+        "type": "object",
+        "properties": {
+            "calls": {
+                "type": "array",
+                "x-partial": true,
+                "items": {
+                    "anyOf": [
+                        {
+                            "type": "object",
+                            "properties": {
+                                "tool": {"const": "search"},
+                                "query": {"type": "string"},
+                                "limit": {"type": "integer"}
+                            },
+                            "required": ["tool", "query"]
+                        },
+                        {
+                            "type": "object",
+                            "properties": {"tool": {"const": "stop"}},
+                            "required": ["tool"]
+                        }
+                    ]
+                }
+            }
+        },
+        "required": ["calls"]
+    });
+    assert_schema_stream_linear("a tool-call union list", schema, |n| {
+        let call = r#"{"tool": "search", "query": "q{i}", "limit": {i}}"#;
+        streamed("{\"calls\": [", call, ", ", n, "]}")
+    });
+}

@@ -18,7 +18,7 @@ use serde_json::{Map, Value};
 use super::check::{Bound, Checks, Format};
 use super::pattern::Pattern;
 use super::SchemaError;
-use crate::partial::grow::Cut;
+use crate::partial::grow::{Cut, Kind as GrowKind, Route};
 use crate::shape::{Scalar, Shape};
 
 const WHAT: &str = "JSON Schema";
@@ -1227,6 +1227,72 @@ impl Compiled {
             id = to;
         }
         id
+    }
+
+    /// Whether some object has a property marked `x-required-for-view`.
+    pub(crate) fn required_for_view(&self) -> bool {
+        self.nodes.iter().any(|n| match &n.kind {
+            Kind::Object(o) => o.props.iter().any(|p| p.for_view),
+            _ => false,
+        })
+    }
+
+    /// How a stream reads a part of the node that `route` leads to in a
+    /// view (see `View::__kind_at`): inside an `anyOf`, or an element of a
+    /// list whose elements differ by position, the node is read whole
+    /// (which alternative, or which element, depends on the rest of it);
+    /// where the view's shape is not the schema's (a coerced value),
+    /// likewise. Else on its own.
+    pub(crate) fn grows_at(&self, route: &[Route]) -> GrowKind {
+        // `None`: any value (read as `serde_json::Value` is).
+        let mut id = Some(self.root);
+        for step in route {
+            let Some(at) = id else {
+                return GrowKind::Plain;
+            };
+            id = match (&self.nodes[self.bare(at)].kind, step) {
+                (Kind::Any, _) => None,
+                (Kind::Object(o), Route::Key(k)) => match o.find(k) {
+                    Some(i) => Some(o.props[i].node),
+                    None => match o.patterns.iter().find(|(p, _)| p.is_match(k)) {
+                        Some((_, node)) => Some(*node),
+                        None => match o.extra {
+                            Extra::Keep(node) => node,
+                            // Left out: nothing of it is shown.
+                            Extra::Drop => return GrowKind::Plain,
+                        },
+                    },
+                },
+                (Kind::Map(m), Route::Key(k)) => {
+                    match m.patterns.iter().find(|(p, _)| p.is_match(k)) {
+                        Some((_, node)) => Some(*node),
+                        None => m.values,
+                    }
+                }
+                (Kind::Array(a), Route::Last) if a.prefix.is_empty() => match a.items {
+                    Items::Any => None,
+                    Items::Node(node) => Some(node),
+                    Items::None => return GrowKind::Plain,
+                },
+                _ => return GrowKind::Buffered,
+            };
+        }
+        match id.map(|at| &self.nodes[self.bare(at)].kind) {
+            Some(Kind::Choice(_)) => GrowKind::Buffered,
+            Some(Kind::Array(a)) if !a.prefix.is_empty() => GrowKind::Buffered,
+            _ => GrowKind::Plain,
+        }
+    }
+
+    /// The node `id` stands for, past references and `null`.
+    fn bare(&self, mut id: Id) -> Id {
+        loop {
+            id = self.resolve(id);
+            match self.nodes[id].kind {
+                Kind::Nullable(inner) => id = inner,
+                _ => return id,
+            }
+        }
     }
 
     /// The shape of value the root wants, and whether it is typed (any

@@ -1,18 +1,23 @@
 //! [`SchemaDecoder`]: decode, view and stream a reply against a JSON Schema
 //! known only at run time.
 
-use std::sync::Arc;
+use std::collections::HashSet;
+use std::sync::{Arc, OnceLock};
 
 use serde_json::Value;
 
 use super::compile::{self, Compiled};
 use super::seed::{Cx, Decoded, Root};
 use super::SchemaError;
-use crate::error::{Error, ErrorKind, Result};
+#[cfg(feature = "schema")]
+use crate::error::ErrorKind;
+use crate::error::{Error, Result};
+use crate::partial::grow::{Kind as GrowKind, Route};
 use crate::report::{Coercion, Reading, Report};
-use crate::stream::Path;
-use crate::text;
-use crate::{Decoder, Violations};
+use crate::scan::Spare;
+use crate::shape::Shape;
+use crate::stream::{delta, Change, Delta, Path, Reads, Segment};
+use crate::{text, Decoder, StreamDecoder, Violations};
 
 /// Decodes replies against a JSON Schema known only at run time (an MCP
 /// tool's `inputSchema`, a tool definition in a gateway's configuration, a
@@ -294,13 +299,18 @@ impl SchemaDecoder {
     /// A [`SchemaStream`] for one reply, with this decoder's schema and
     /// options.
     pub fn stream(&self) -> SchemaStream {
+        let reads = Arc::new(StreamReads {
+            schema: self.schema.clone(),
+        });
+        let mut inner = StreamDecoder::with_reads(self.decoder.clone(), reads);
+        inner.keep_changes();
         SchemaStream {
             decoder: self.clone(),
-            text: String::new(),
-            tail: Vec::new(),
-            view: None,
-            cut: Vec::new(),
-            broken: None,
+            inner,
+            shown: None,
+            done: false,
+            owed: Vec::new(),
+            cut: OnceLock::new(),
         }
     }
 
@@ -396,10 +406,14 @@ fn contract(decoded: Decoded) -> Result<Value> {
 /// [`finish`](Self::finish) gives what [`SchemaDecoder::decode`] gives for
 /// the whole text.
 ///
-/// Today each push decodes the text so far again (simple, and correct at
-/// every prefix; the work grows with the square of the reply's length):
-/// it is to move onto the linear stream engine
-/// [`StreamDecoder`](crate::StreamDecoder) runs on, with the same results.
+/// It runs on the engine [`StreamDecoder`](crate::StreamDecoder) runs on,
+/// its parts read against the schema rather than as a type, so it costs
+/// what `StreamDecoder` costs: a value being written is read as it arrives,
+/// each complete member or element once, a string marked `x-partial` grown
+/// by appending. An `anyOf` is read whole on each change inside it (which
+/// alternative it is depends on all of it), and so is an array whose items
+/// differ by position (`prefixItems`). A schema with a property marked
+/// `x-required-for-view` is read whole on every push.
 ///
 /// ```
 /// use serde_json::json;
@@ -421,17 +435,32 @@ fn contract(decoded: Decoded) -> Result<Value> {
 /// assert_eq!(s.finish()?, json!({"path": "notes.md", "content": "# Todo\n- bread"}));
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-#[derive(Clone, Debug)]
 pub struct SchemaStream {
     decoder: SchemaDecoder,
-    text: String,
-    /// The start of a UTF-8 sequence whose last bytes have not arrived.
-    tail: Vec<u8>,
-    view: Option<Value>,
-    /// The values of the view still being written.
-    cut: Vec<Path>,
-    /// Where invalid UTF-8 was met (every later call fails with it).
-    broken: Option<usize>,
+    /// The stream engine, its view read against the schema (`None`
+    /// inside: the schema's "nothing to show").
+    inner: StreamDecoder<Option<Value>>,
+    /// Once deltas are asked for: the view the deltas so far built.
+    shown: Option<Value>,
+    /// The deltas built was reported complete.
+    done: bool,
+    /// Deltas of pushes not yet returned (a plain `push`, or one that
+    /// failed).
+    owed: Vec<Delta>,
+    /// The values of the view cut off, found by a read of the text that
+    /// tracks them, once asked for (see [`is_complete`](Self::is_complete));
+    /// read again after a push that may have changed them.
+    cut: OnceLock<Vec<Path>>,
+}
+
+impl std::fmt::Debug for SchemaStream {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SchemaStream")
+            .field("decoder", &self.decoder)
+            .field("text", &self.inner.text())
+            .field("view", &self.view())
+            .finish()
+    }
 }
 
 impl SchemaStream {
@@ -440,46 +469,163 @@ impl SchemaStream {
     /// the text so far (a complete value of the wrong type), or invalid
     /// UTF-8 (final: every later push and `finish` give it).
     pub fn push(&mut self, chunk: impl AsRef<[u8]>) -> Result<()> {
-        if let Some(at) = self.broken {
-            return Err(invalid_utf8(at));
+        let got = self.inner.push(chunk);
+        let changes = self.inner.take_changes();
+        // The values cut off change only with the view once the value is
+        // complete; else with any text.
+        if !changes.is_empty() || !self.inner.settled() {
+            self.cut = OnceLock::new();
         }
-        // Invalid UTF-8 is refused, as by `decode_slice`; the text stays
-        // what it was before the chunk.
-        let before = self.text.len();
-        if let Err(at) = text::append_utf8(&mut self.tail, chunk.as_ref(), &mut self.text, false) {
-            self.text.truncate(before);
-            self.broken = Some(at);
-            return Err(invalid_utf8(at));
+        if self.shown.is_some() {
+            self.deltas(changes);
         }
-        match self.decoder.view(&self.text, true)? {
-            Some((view, cut)) => {
-                self.view = Some(view);
-                self.cut = cut;
-            }
-            None => {
-                self.view = None;
-                self.cut.clear();
-            }
+        got
+    }
+
+    /// [`push`](Self::push), and what changed in the view: the deltas,
+    /// which build [`view`](Self::view) (as
+    /// [`StreamDecoder::push_deltas`]'s build its untyped view; applied in
+    /// order to `Value::Null` with [`Delta::apply`]). A value put in place
+    /// or read again is `Started` with its value as it is now, a string
+    /// marked `x-partial` that grew is `Appended`, and the whole value is
+    /// `Completed` once [`is_complete`](Self::is_complete) says so. Each
+    /// costs what changed: the view is compared whole only after a push
+    /// that read the whole text. Deltas are kept from the first call of
+    /// this method on (the first returns the view so far as it is); those
+    /// of a push that fails come with the next that succeeds.
+    ///
+    /// ```
+    /// use serde_json::{json, Value};
+    /// use serde_llm::Delta;
+    ///
+    /// let d = serde_llm::SchemaDecoder::new(&json!({
+    ///     "type": "object",
+    ///     "properties": {"body": {"type": "string", "x-partial": true}}
+    /// }))?;
+    /// let mut s = d.stream();
+    /// let mut built = Value::Null;
+    /// for chunk in [r#"{"body": "Mix the"#, " flour", r#"."}"#] {
+    ///     for delta in s.push_deltas(chunk)? {
+    ///         delta.apply(&mut built);
+    ///     }
+    ///     assert_eq!(Some(&built), s.view());
+    /// }
+    /// assert_eq!(built, json!({"body": "Mix the flour."}));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn push_deltas(&mut self, chunk: impl AsRef<[u8]>) -> Result<Vec<Delta>> {
+        if self.shown.is_none() {
+            self.shown = Some(Value::Null);
+            self.deltas(vec![Change::All]);
         }
-        Ok(())
+        self.push(chunk)?;
+        Ok(std::mem::take(&mut self.owed))
+    }
+
+    /// The deltas of `changes`, to the view the deltas so far built (and
+    /// that view brought up to date), into `owed`.
+    fn deltas(&mut self, changes: Vec<Change>) {
+        let mut shown = self.shown.take().unwrap_or(Value::Null);
+        let out = &mut self.owed;
+        let view = self.inner.view().as_ref().and_then(Option::as_ref);
+        // The values put in place so far: a string inside one grew before
+        // it was put there as it is now.
+        let mut put: HashSet<Vec<Segment>> = HashSet::new();
+        let mut all = false;
+        for change in changes {
+            let delta = match change {
+                Change::All => {
+                    all = true;
+                    break;
+                }
+                Change::Put(at) => {
+                    let path = Path::of(&at, None);
+                    let fits = fits(&shown, &at);
+                    match (view.and_then(|v| self::at(v, &path)), fits) {
+                        (Some(value), true) => {
+                            put.insert(at);
+                            Delta::Started {
+                                path,
+                                value: value.clone(),
+                            }
+                        }
+                        _ => {
+                            all = true;
+                            break;
+                        }
+                    }
+                }
+                Change::Grew(at, text) => {
+                    if (0..=at.len()).any(|n| put.contains(&at[..n])) {
+                        continue;
+                    }
+                    let path = Path::of(&at, None);
+                    if !matches!(self::at(&shown, &path), Some(Value::String(_))) {
+                        all = true;
+                        break;
+                    }
+                    Delta::Appended { path, text }
+                }
+            };
+            delta.apply(&mut shown);
+            out.push(delta);
+        }
+        if all {
+            let now = view.cloned().unwrap_or(Value::Null);
+            delta::diff(&shown, &now, false, out);
+            shown = now;
+            self.done = false;
+        }
+        self.shown = Some(shown);
+        if !self.done && self.view().is_some() && self.is_complete(&Path::root()) {
+            self.done = true;
+            let value = self.view().cloned().unwrap_or(Value::Null);
+            self.owed.push(Delta::Completed {
+                path: Path::root(),
+                value,
+            });
+        }
     }
 
     /// The view of the text so far: `None` while there is nothing to show.
     pub fn view(&self) -> Option<&Value> {
-        self.view.as_ref()
+        self.inner.view().as_ref().and_then(Option::as_ref)
     }
 
     /// The text received so far.
     pub fn text(&self) -> &str {
-        &self.text
+        self.inner.text()
     }
 
     /// Whether the value at `path` in the view is complete (it will not
     /// change any more): shown, and not cut off at the end of the text so
-    /// far. `false` for a path not in the view.
+    /// far. `false` for a path not in the view. While a value is read as
+    /// it arrives, the stream knows which values are open; else (the whole
+    /// text read on each push, a value complete with text after it) a read
+    /// of the text that tracks them says, once per change of the view. A
+    /// list gathered from objects one after another (JSON lines) is never
+    /// complete before [`finish`](Self::finish): another may follow. A
+    /// value found in prose is complete once its text is, though a better
+    /// candidate later in the reply (a fence after it) may still take its
+    /// place, as it would in a decode of the longer text.
     pub fn is_complete(&self, path: &Path) -> bool {
-        let shown = self.view.as_ref().is_some_and(|v| at(v, path).is_some());
-        shown && !self.cut.iter().any(|cut| cut.starts_with(path))
+        let Some(view) = self.view() else {
+            return false;
+        };
+        if at(view, path).is_none() {
+            return false;
+        }
+        if let Some(open) = self.inner.open_paths() {
+            return !open.iter().any(|o| o.starts_with(path.segments()));
+        }
+        let cut = self
+            .cut
+            .get_or_init(|| match self.decoder.view(self.text(), true) {
+                Ok(Some((_, cut))) => cut,
+                // Nothing shown: nothing is asked about.
+                _ => vec![Path::root()],
+            });
+        !cut.iter().any(|cut| cut.starts_with(path))
     }
 
     /// Decodes the whole reply: what [`SchemaDecoder::decode`] gives for
@@ -491,23 +637,101 @@ impl SchemaStream {
     /// [`finish`](Self::finish), and what was done to the text (a
     /// character cut off at the very end is dropped, as truncation).
     pub fn finish_with_report(self) -> Result<(Value, Report)> {
-        if let Some(at) = self.broken {
-            return Err(invalid_utf8(at));
+        if let Some(e) = self.inner.broken() {
+            return Err(e);
         }
-        let (value, mut report) = self.decoder.decode_with_report(&self.text)?;
-        if !self.tail.is_empty() {
-            report.mark_cut(Some(self.text.len()));
+        let (value, mut report) = self.decoder.decode_with_report(self.inner.text())?;
+        if self.inner.cut_char() {
+            report.mark_cut(Some(self.inner.text().len()));
         }
         Ok((value, report))
     }
 }
 
-fn invalid_utf8(at: usize) -> Error {
-    Error::at(
-        ErrorKind::InvalidUtf8,
-        format_args!("invalid UTF-8 at byte {at}"),
-        at,
-    )
+/// How a [`SchemaStream`]'s engine reads its view: against the schema.
+struct StreamReads {
+    schema: Arc<Compiled>,
+}
+
+impl Reads<Option<Value>> for StreamReads {
+    fn shape(&self) -> Shape {
+        self.schema.shape().0
+    }
+
+    /// What [`SchemaDecoder::decode_partial`] reads.
+    fn whole(&self, decoder: &Decoder, text: &str) -> Result<(Option<Value>, Reading)> {
+        let cx = Cx::new(&self.schema, decoder, true, false);
+        let root = Root {
+            cx: &cx,
+            id: self.schema.root,
+        };
+        let (decoded, reading) = decoder.decode_seed_as(text, root, self.shape(), true, false)?;
+        Ok((decoded.value, reading))
+    }
+
+    fn part(
+        &self,
+        decoder: &Decoder,
+        text: &str,
+        around: usize,
+        spare: &mut Spare,
+    ) -> Result<Option<Value>> {
+        let cx = Cx::new(&self.schema, decoder, true, false);
+        let root = Root {
+            cx: &cx,
+            id: self.schema.root,
+        };
+        Ok(decoder.part_seed(text, around, spare, root)?.value)
+    }
+
+    fn kind_at(&self, _: &Option<Value>, route: &[Route]) -> GrowKind {
+        self.schema.grows_at(route)
+    }
+
+    /// A part is read from the root: a node's own read would need its
+    /// schema node, not a type.
+    fn local(&self) -> bool {
+        false
+    }
+
+    fn locate(&self, view: &Option<Value>, route: &[Route]) -> Option<Vec<Segment>> {
+        let mut at = view.as_ref()?;
+        let mut path = Vec::with_capacity(route.len());
+        for step in route {
+            (at, path) = match (step, at) {
+                (Route::Key(k), Value::Object(m)) => {
+                    path.push(Segment::Key(k.as_str().into()));
+                    (m.get(k)?, path)
+                }
+                (Route::Last, Value::Array(a)) => {
+                    path.push(Segment::Index(a.len().checked_sub(1)?));
+                    (a.last()?, path)
+                }
+                _ => return None,
+            };
+        }
+        Some(path)
+    }
+
+    /// A property marked `x-required-for-view` hides its object until it
+    /// is complete, whatever of the object a part holds: such a schema's
+    /// view is read whole.
+    fn live(&self) -> bool {
+        !self.schema.required_for_view()
+    }
+}
+
+/// Whether a value can be put at `path` in `v` (see [`Delta::apply`]): its
+/// object is there, or its list, holding the elements before it.
+fn fits(v: &Value, path: &[Segment]) -> bool {
+    let Some((last, outer)) = path.split_last() else {
+        return true;
+    };
+    match (last, at(v, &Path::of(outer, None))) {
+        (Segment::Key(_), Some(Value::Object(_))) => true,
+        (Segment::Index(i), Some(Value::Array(a))) => *i <= a.len(),
+        _ => false,
+    }
 }
 
 /// The value at `path` in `v`.

@@ -273,8 +273,9 @@ impl Gathered {
     }
 
     /// The object written at `object` read as a list of one `V`.
-    pub(super) fn read<V: serde::de::DeserializeOwned>(
+    pub(super) fn read<V: crate::partial::View + serde::de::DeserializeOwned>(
         &mut self,
+        reads: &super::reads::Reader<V>,
         decoder: &Decoder,
         text: &str,
         object: &Range<usize>,
@@ -283,7 +284,7 @@ impl Gathered {
         self.syn.push('[');
         self.syn.push_str(&text[object.clone()]);
         self.syn.push(']');
-        decoder.part::<V>(&self.syn, 0, &mut self.spare).ok()
+        reads.part(decoder, &self.syn, 0, &mut self.spare).ok()
     }
 }
 

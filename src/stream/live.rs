@@ -11,16 +11,17 @@
 use std::ops::Range;
 use std::sync::Arc;
 
-use serde::de::DeserializeOwned;
 use serde_json::Value;
 
 use super::delta::{Delta, Path, Segment};
 use super::json::{Lenient, Sink, Status, Tokens};
+use super::reads::{Change, Reader};
 use crate::error::Result;
 use crate::partial::grow::{self, Kind, Level, Placed, Route};
 use crate::partial::View;
 use crate::scan::{lex, Spare};
 use crate::Decoder;
+use serde::de::DeserializeOwned;
 
 /// Whether a part on the spine is in the typed view.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -331,6 +332,11 @@ pub(super) struct Live<V> {
     pub(super) deltas: Vec<Delta>,
     /// The typed view, before the root's own admission (always `Some`).
     pub(super) view: Option<V>,
+    /// How the typed view and its parts are read.
+    reads: Reader<V>,
+    /// The changes made to the typed view, when they are kept (see
+    /// `StreamDecoder::take_changes`).
+    pub(super) log: Option<Vec<Change>>,
     decoder: Decoder,
     /// `decoder` reading views (see `ScanOptions::view`): a part that is
     /// not known to end is read as a view of the text so far is.
@@ -389,7 +395,7 @@ impl<V: DeserializeOwned + View> Live<V> {
         text: &str,
         start: usize,
         view: V,
-        decoder: &Decoder,
+        (decoder, reads): (&Decoder, &Reader<V>),
         (fenced, lenient, lean): (Fenced, bool, bool),
     ) -> Option<(Live<V>, Status)> {
         let allows = |kind| lenient && decoder.opts.rules.repair(kind);
@@ -418,6 +424,8 @@ impl<V: DeserializeOwned + View> Live<V> {
             string: None,
             deltas: Vec::new(),
             view: admit_parts(view),
+            reads: reads.clone(),
+            log: None,
             decoder: decoder.clone(),
             viewer: decoder.viewing(),
             syn_ends: false,
@@ -600,6 +608,7 @@ impl<V: DeserializeOwned + View> Live<V> {
         if s.shown == Shown::Yes && s.appended && new > s.typed {
             let grown = &s.decoded[s.typed..new];
             if self.root().__append(&s.route, grown) {
+                self.grew(&s.route, grown);
                 s.typed = new;
                 self.string = Some(s);
                 return;
@@ -651,6 +660,37 @@ impl<V: DeserializeOwned + View> Live<V> {
         self.view.as_mut().expect("a live view")
     }
 
+    /// Notes a change to the typed view, when changes are kept.
+    fn changed(&mut self, change: Change) {
+        if let Some(log) = &mut self.log {
+            log.push(change);
+        }
+    }
+
+    /// Notes that the node `route` leads to was put in place.
+    fn put_at(&mut self, route: &[Route]) {
+        if self.log.is_some() {
+            let change = self
+                .view
+                .as_ref()
+                .and_then(|v| self.reads.locate(v, route))
+                .map_or(Change::All, Change::Put);
+            self.changed(change);
+        }
+    }
+
+    /// Notes that the string `route` leads to grew by `text`.
+    fn grew(&mut self, route: &[Route], text: &str) {
+        if self.log.is_some() && !text.is_empty() {
+            let change = self
+                .view
+                .as_ref()
+                .and_then(|v| self.reads.locate(v, route))
+                .map_or(Change::All, |at| Change::Grew(at, text.to_owned()));
+            self.changed(change);
+        }
+    }
+
     /// Whether the value at `path` is complete.
     pub(super) fn is_complete(&self, path: &Path, done: bool) -> bool {
         if done {
@@ -662,6 +702,27 @@ impl<V: DeserializeOwned + View> Live<V> {
             (None, None) => return true,
         };
         !open.starts_with(path.segments())
+    }
+
+    /// The routes in the typed view of the values still open that it
+    /// shows: the containers and the string being written. `None` if one
+    /// may be shown where the view does not say (found out again since a
+    /// part around it was rebuilt).
+    pub(super) fn open_routes(&self) -> Option<Vec<&[Route]>> {
+        let mut out = Vec::with_capacity(self.frames.len() + 1);
+        let strings = self.string.iter().map(|s| (s.shown, s.route.as_slice()));
+        let frames = self
+            .frames
+            .iter()
+            .map(|f| (f.shown, f.route.as_deref().unwrap_or(&[])));
+        for (shown, route) in frames.chain(strings) {
+            match shown {
+                Shown::Yes => out.push(route),
+                Shown::Hidden | Shown::Pending => {}
+                Shown::Unknown => return None,
+            }
+        }
+        Some(out)
     }
 
     /// The path of the innermost container's current part.
@@ -795,7 +856,7 @@ impl<V: DeserializeOwned + View> Live<V> {
             (Some(route), _) => self
                 .view
                 .as_ref()
-                .map_or(Kind::Plain, |v| v.__kind_at(route)),
+                .map_or(Kind::Plain, |v| self.reads.kind_at(v, route)),
             (None, Some(p)) if self.frames[p].shown == Shown::Yes => {
                 self.element_kind(p).unwrap_or(Kind::Plain)
             }
@@ -840,7 +901,7 @@ impl<V: DeserializeOwned + View> Live<V> {
             .cloned()
             .chain([Route::Last])
             .collect();
-        let kind = self.view.as_ref()?.__kind_at(&route);
+        let kind = self.reads.kind_at(self.view.as_ref()?, &route);
         self.frames[p].elements = Some(kind);
         Some(kind)
     }
@@ -917,6 +978,7 @@ impl<V: DeserializeOwned + View> Live<V> {
                 Ok(Some(root)) => {
                     self.frames[0].fields = root.__fields();
                     self.view = admit_parts(root);
+                    self.changed(Change::All);
                 }
                 // Nothing to show yet: the stream decoder shows that.
                 Ok(None) if self.blocked => {}
@@ -998,6 +1060,11 @@ impl<V: DeserializeOwned + View> Live<V> {
                 Err(_) => return None,
             };
             self.put(part, d, has, &mut out);
+        }
+        if out.rebuild.is_none() && (out.present || out.removed) {
+            let route = std::mem::take(&mut out.route);
+            self.put_at(&route);
+            out.route = route;
         }
         if let Some(j) = out.rebuild {
             if out.fixed && j < self.frames.len() {
@@ -1102,6 +1169,9 @@ impl<V: DeserializeOwned + View> Live<V> {
         has: bool,
         out: &mut Placed,
     ) -> bool {
+        if !self.reads.local() {
+            return false;
+        }
         let Some(j) = (1..d.min(self.frames.len()))
             .rev()
             .find(|&j| self.frames[j].local && self.frames[j].route.is_some())
@@ -1213,7 +1283,7 @@ impl<V: DeserializeOwned + View> Live<V> {
             true => &self.decoder,
             false => &self.viewer,
         };
-        let read = decoder.part::<V>(&self.syn, around, &mut self.spare);
+        let read = self.reads.part(decoder, &self.syn, around, &mut self.spare);
         match read {
             Ok(v) => {
                 self.blocked = false;
@@ -1346,7 +1416,10 @@ impl<V: DeserializeOwned + View> Sink for Live<V> {
         if self.frames.is_empty() {
             if self.typed && !self.failed && frame.rebuild {
                 match self.read(text, 0, self.start..end, true, false) {
-                    Ok(Some(root)) => self.view = admit_parts(root),
+                    Ok(Some(root)) => {
+                        self.view = admit_parts(root);
+                        self.changed(Change::All);
+                    }
                     _ => self.failed = true,
                 }
             }
@@ -1548,6 +1621,7 @@ impl<V: DeserializeOwned + View> Live<V> {
             let len = s.closed_len();
             let rest = &s.decoded[s.typed.min(len)..len];
             if s.shown == Shown::Yes && s.appended && self.root().__append(&s.route, rest) {
+                self.grew(&s.route, rest);
                 return;
             }
             let cut = s.start..end - 1 - (s.decoded.len() - s.visible);

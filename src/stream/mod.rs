@@ -7,12 +7,14 @@
 //! [`finish`](StreamDecoder::finish) gives what
 //! [`from_llm_str`](crate::from_llm_str) gives for the whole text.
 
-mod delta;
+pub(crate) mod delta;
 mod gather;
 mod json;
 mod live;
+mod reads;
 
 use std::marker::PhantomData;
+use std::sync::Arc;
 
 use serde::de::DeserializeOwned;
 use serde_json::Value;
@@ -22,12 +24,16 @@ pub use delta::{Delta, Path, Segment};
 use crate::choose;
 use crate::error::{Error, ErrorKind, Result};
 use crate::extract;
+use crate::partial::grow::Route;
 use crate::partial::{Allow, Partial, View};
 use crate::report::{RepairKind, Report, Strategy};
-use crate::shape::{self, Shape};
+use crate::shape::Shape;
 use crate::{Contract, Decoder};
 use json::Status;
 use live::{Fenced, Live};
+pub(crate) use reads::Change;
+use reads::Reader;
+pub(crate) use reads::Reads;
 
 /// How the decoder reads what arrives.
 enum Mode<V> {
@@ -249,6 +255,12 @@ where
 /// ```
 pub struct StreamDecoder<T: Streamable> {
     decoder: Decoder,
+    /// How the typed view is read: as `T::Shown`, or as a runtime
+    /// schema's value (see [`with_reads`](Self::with_reads)).
+    reads: Reader<T::Shown>,
+    /// The changes to the typed view since they were last taken, once they
+    /// are kept (see [`take_changes`](Self::take_changes)).
+    changes: Option<Vec<Change>>,
     /// The untyped view's decoder: the same options, with numbers and
     /// literals shown only once complete.
     untyped: Decoder,
@@ -327,6 +339,8 @@ where
         );
         StreamDecoder {
             decoder,
+            reads: Reader::Typed,
+            changes: None,
             untyped,
             text: String::new(),
             tail: Vec::new(),
@@ -344,6 +358,29 @@ where
             after_open: After::default(),
             enclosed: (usize::MAX, false),
             _target: PhantomData,
+        }
+    }
+
+    /// A stream decoder whose typed view is read by `reads` (a runtime
+    /// schema's value) rather than as `T::Shown`.
+    pub(crate) fn with_reads(decoder: Decoder, reads: Arc<dyn Reads<T::Shown>>) -> Self {
+        StreamDecoder {
+            reads: Reader::By(reads),
+            ..StreamDecoder::with_decoder(decoder)
+        }
+    }
+
+    /// What [`Decoder::decode_partial`] gives for `text`, read as this
+    /// stream reads its view.
+    fn view_of(&self, text: &str) -> Result<Option<T::Shown>> {
+        // Inside a reasoning block still open, nothing is the answer yet.
+        if extract::open_block(text).is_some() {
+            return Ok(None);
+        }
+        match self.reads.whole(&self.decoder.viewing(), text) {
+            Ok((view, _)) => Ok(view.admitted()),
+            Err(e) if e.is_nothing() => Ok(None),
+            Err(e) => Err(e),
         }
     }
 
@@ -406,6 +443,10 @@ where
             return;
         }
         let mut fresh = StreamDecoder::<T>::with_decoder(self.decoder.clone());
+        fresh.reads = self.reads.clone();
+        if self.changes.is_some() {
+            fresh.keep_changes();
+        }
         fresh.lean = self.lean;
         fresh.untyped_kept = true;
         let mut bytes = std::mem::take(&mut self.text).into_bytes();
@@ -426,12 +467,95 @@ where
         }
         let from = self.text.len();
         self.append(chunk)?;
-        let mut deltas = self.refresh(from)?;
+        let shown = self.shown_from();
+        let refreshed = self.refresh(from);
+        if let (Some(log), Mode::Live(live)) = (&mut self.changes, &mut self.mode) {
+            if let Some(more) = &mut live.log {
+                log.append(more);
+            }
+        }
+        if self.shown_from() != shown {
+            self.changed();
+        }
+        let mut deltas = refreshed?;
         if !self.owed.is_empty() {
             self.owed.append(&mut deltas);
             deltas = std::mem::take(&mut self.owed);
         }
         Ok(deltas)
+    }
+
+    /// Sets the typed view (not the live one), noting the change.
+    fn set_view(&mut self, view: Option<T::Shown>) {
+        self.view = view;
+        self.changed();
+    }
+
+    /// Notes that the typed view may have changed anywhere.
+    fn changed(&mut self) {
+        if let Some(log) = &mut self.changes {
+            if log.last() != Some(&Change::All) {
+                log.push(Change::All);
+            }
+        }
+    }
+
+    /// Which view [`view`](Self::view) gives: the stream's own, the live
+    /// one, an early one, or none.
+    fn shown_from(&self) -> u8 {
+        match &self.mode {
+            _ if self.lean => 0,
+            Mode::Live(_) if self.early.is_some() => 1,
+            Mode::Live(live) if live.shown() => 2,
+            Mode::Live(_) => 0,
+            _ => 3,
+        }
+    }
+
+    /// The paths in the typed view of the values still open, where the
+    /// stream knows them without reading: while a value is read as it
+    /// arrives, the containers and the string being written; while objects
+    /// are gathered into a list, the list. `None` where it does not know.
+    pub(crate) fn open_paths(&self) -> Option<Vec<Vec<Segment>>> {
+        match &self.mode {
+            Mode::Live(live) if self.shown_from() == 2 => {
+                let view = live.view.as_ref()?;
+                let routes = live.open_routes()?;
+                routes
+                    .into_iter()
+                    .map(|r| self.reads.locate(view, r))
+                    .collect()
+            }
+            Mode::Gathered(_) if self.view.is_some() => Some(vec![Vec::new()]),
+            _ => None,
+        }
+    }
+
+    /// Whether the value is complete and the text after it is not read
+    /// again on each push: the view changes only by a change noted.
+    pub(crate) fn settled(&self) -> bool {
+        matches!(self.mode, Mode::After { .. })
+    }
+
+    /// From here on, the changes made to the typed view are kept, to be
+    /// taken after each push (see [`take_changes`](Self::take_changes)).
+    pub(crate) fn keep_changes(&mut self) {
+        if self.changes.is_none() {
+            self.changes = Some(vec![Change::All]);
+            if let Mode::Live(live) = &mut self.mode {
+                live.log = Some(Vec::new());
+            }
+        }
+    }
+
+    /// The changes made to the typed view since they were last taken, in
+    /// order: where a value was put in place, a string grew, or (`All`)
+    /// anything may have changed. Empty unless they are kept.
+    pub(crate) fn take_changes(&mut self) -> Vec<Change> {
+        self.changes
+            .as_mut()
+            .map(std::mem::take)
+            .unwrap_or_default()
     }
 
     /// `T`'s partial view of the text so far: `None` while there is nothing
@@ -603,6 +727,17 @@ where
         Ok(value)
     }
 
+    /// The invalid UTF-8 met, if any: every push fails with it.
+    pub(crate) fn broken(&self) -> Option<Error> {
+        self.broken.map(|_| self.invalid_utf8())
+    }
+
+    /// Whether the text ends in a character whose last bytes have not
+    /// arrived (held back, not in [`text`](Self::text)).
+    pub(crate) fn cut_char(&self) -> bool {
+        !self.tail.is_empty()
+    }
+
     /// The error for the invalid UTF-8 the reply holds (at the end of the
     /// text kept).
     fn invalid_utf8(&self) -> Error {
@@ -650,7 +785,7 @@ where
                     Status::Bad(_) => {}
                     Status::Open => {
                         if live.ends_early() || live.blocked() {
-                            let view = match self.decoder.decode_view::<T::Shown>(&self.text) {
+                            let view = match self.view_of(&self.text) {
                                 Ok(view) => view,
                                 Err(e) => {
                                     self.mode = Mode::Live(live);
@@ -667,6 +802,7 @@ where
                                 false => Value::Null,
                             };
                             self.early = Some((view, value));
+                            self.changed();
                         }
                         self.mode = Mode::Live(live);
                         return Ok(deltas);
@@ -685,7 +821,7 @@ where
                             settled: false,
                         };
                         self.value = live.value;
-                        self.view = live.view.and_then(View::admitted);
+                        self.set_view(live.view.and_then(View::admitted));
                         // A value in prose is read whole once complete: what
                         // it is may show only then (`See [2]` is a
                         // citation, no value). A value that is all the text
@@ -756,7 +892,7 @@ where
                     && self.value.is_null()
                     // (Not for a scalar target: it reads short prose. An
                     // untyped one does not: prose is no value.)
-                    && !matches!(shape::of::<T::Shown>(), Shape::Scalar(_));
+                    && !matches!(self.reads.shape(), Shape::Scalar(_));
                 self.quiet = match nothing {
                     true => quiet_prose(self.text.as_bytes()),
                     false => None,
@@ -904,7 +1040,7 @@ where
             let mut deltas = Vec::new();
             delta::diff(&self.value, &Value::Null, false, &mut deltas);
             self.value = Value::Null;
-            self.view = None;
+            self.set_view(None);
             self.done = false;
             self.mode = Mode::Thinking {
                 from: self.text.len(),
@@ -913,12 +1049,8 @@ where
             return Ok(deltas);
         }
         let fresh = self.value.is_null();
-        let shape = shape::of::<T::Shown>();
-        let typed = match self
-            .decoder
-            .viewing()
-            .decode_as::<T::Shown>(&self.text, shape, true, false)
-        {
+        let shape = self.reads.shape();
+        let typed = match self.reads.whole(&self.decoder.viewing(), &self.text) {
             Ok((v, report)) => Some((v, report)),
             Err(e) if e.is_nothing() => None,
             Err(e) => return Err(e),
@@ -938,7 +1070,7 @@ where
         }
         self.mode = Mode::Whole { tried };
         let Some((view, report)) = typed else {
-            self.view = None;
+            self.set_view(None);
             return Ok(deltas);
         };
         let start = report.span.start;
@@ -965,13 +1097,14 @@ where
                     || (untyped_start == Some(Some(start))
                         && self.value.as_array().is_some_and(|a| a.len() == complete));
                 if clean && untyped && view.__shown() {
-                    self.view = view.admitted();
+                    self.set_view(view.admitted());
                     self.mode = Mode::Gathered(Box::new(g));
                     return Ok(deltas);
                 }
             }
         }
         let lockable = tried != Some(start)
+            && self.reads.live()
             && self.untyped.opts.allow == Allow::STR | Allow::ARR | Allow::OBJ
             && matches!(
                 report.strategy,
@@ -1011,7 +1144,7 @@ where
                 _ => false,
             };
         if rival {
-            self.view = view.admitted();
+            self.set_view(view.admitted());
             return Ok(deltas);
         }
         // The untyped view's value must start where the typed one does
@@ -1024,12 +1157,12 @@ where
             untyped_start = Some(at);
         }
         if !lockable || untyped_start != Some(Some(start)) {
-            self.view = view.admitted();
+            self.set_view(view.admitted());
             return Ok(deltas);
         }
         let untyped_value = read.as_ref().unwrap_or(&self.value);
         if !report.truncated {
-            self.view = view.admitted();
+            self.set_view(view.admitted());
             // Complete: only a candidate after it can change the decode. A
             // value whose end a repair placed may end elsewhere once more
             // text arrives (`["Mrs."}` then `, key: ...`: the `}` was the
@@ -1088,10 +1221,13 @@ where
             &self.text,
             start,
             view,
-            &self.decoder,
+            (&self.decoder, &self.reads),
             (fenced, lenient, self.lean),
         ) {
             Some((mut live, Status::Open)) if live.value == *untyped_value => {
+                if self.changes.is_some() {
+                    live.log = Some(Vec::new());
+                }
                 // From nothing, the live path's own deltas say more.
                 let own = std::mem::take(&mut live.deltas);
                 if fresh {
@@ -1103,12 +1239,13 @@ where
                 self.mode = Mode::Live(Box::new(live));
             }
             Some((live, _)) => {
-                self.view = live.view.and_then(View::admitted);
+                self.set_view(live.view.and_then(View::admitted));
             }
             None => {
                 self.mode = Mode::Whole { tried: Some(start) };
                 // The view was moved into the failed lock: read it again.
-                self.view = self.decoder.decode_view::<T::Shown>(&self.text)?;
+                let view = self.view_of(&self.text)?;
+                self.set_view(view);
             }
         }
         Ok(deltas)
@@ -1154,7 +1291,7 @@ impl<T: Streamable> StreamDecoder<T> {
         deltas: &mut Vec<Delta>,
     ) -> bool {
         if !self.lean {
-            let part = g.read::<T::Shown>(&self.decoder, &self.text, object);
+            let part = g.read(&self.reads, &self.decoder, &self.text, object);
             let placed = match (self.view.as_mut(), part) {
                 (Some(view), Some(part)) => gather::put(view, part),
                 _ => false,
@@ -1162,9 +1299,20 @@ impl<T: Streamable> StreamDecoder<T> {
             if !placed {
                 return false;
             }
+            // The object is the list's last element now.
+            if self.changes.is_some() {
+                let at = self
+                    .view
+                    .as_ref()
+                    .and_then(|v| self.reads.locate(v, &[Route::Last]));
+                match at {
+                    Some(at) => self.changes.as_mut().expect("kept").push(Change::Put(at)),
+                    None => self.changed(),
+                }
+            }
         }
         if self.untyped_kept {
-            let part = g.read::<Value>(&self.untyped, &self.text, object);
+            let part = g.read(&Reader::<Value>::Typed, &self.untyped, &self.text, object);
             let (Some(Value::Array(mut one)), Value::Array(list)) = (part, &mut self.value) else {
                 return false;
             };
@@ -1187,12 +1335,10 @@ impl<T: Streamable> StreamDecoder<T> {
     /// as `{name}`: structure made of prose loses to any value without.)
     fn repaired_before(&self, start: usize) -> bool {
         let before = &self.text[..start];
-        let shape = shape::of::<T::Shown>();
         before.bytes().any(|b| b == b'{' || b == b'[')
             && self
-                .decoder
-                .viewing()
-                .decode_as::<T::Shown>(before, shape, true, false)
+                .reads
+                .whole(&self.decoder.viewing(), before)
                 .is_ok_and(|(_, report)| {
                     !report.is_clean() && choose::rank(before, report.strategy, &report).prose == 0
                 })
