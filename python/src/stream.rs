@@ -140,16 +140,11 @@ enum Source {
     /// The library's `StreamDecoder` of `serde_json::Value`: its own
     /// deltas, in time linear in the reply.
     Untyped(Box<StreamDecoder<Value>>),
-    /// The library's `SchemaStream` (which reads the text so far again on
-    /// each push): the deltas are the growth of its view, found by
-    /// comparing the view with the one before.
+    /// The library's `SchemaStream`, on the same engine: the deltas of its
+    /// view, in time linear in the reply too.
     Schema {
         stream: Box<SchemaStream>,
         schema: Py<Schema>,
-        /// The view the deltas so far built.
-        shown: Value,
-        /// The root was reported complete.
-        done: bool,
     },
 }
 
@@ -272,12 +267,7 @@ impl StreamParser {
     pub fn with_schema(schema: Py<Schema>) -> PyResult<StreamParser> {
         let stream = Box::new(schema.get().dec.stream());
         Ok(StreamParser {
-            source: Source::Schema {
-                stream,
-                schema,
-                shown: Value::Null,
-                done: false,
-            },
+            source: Source::Schema { stream, schema },
             strict: false,
             root: None,
             pending: None,
@@ -310,22 +300,7 @@ impl StreamParser {
         };
         let got = match &mut self.source {
             Source::Untyped(dec) => dec.push_deltas(bytes),
-            Source::Schema {
-                stream,
-                shown,
-                done,
-                ..
-            } => stream.push(bytes).map(|()| {
-                let view = stream.view().cloned().unwrap_or(Value::Null);
-                let complete = !view.is_null() && stream.is_complete(&Path::root());
-                let mut deltas = Vec::new();
-                if !*done || view != *shown {
-                    diff(shown, &view, complete, &mut deltas);
-                }
-                *shown = view;
-                *done = complete;
-                deltas
-            }),
+            Source::Schema { stream, .. } => stream.push_deltas(bytes),
         };
         Ok(match got {
             Ok(deltas) => {
@@ -729,103 +704,3 @@ impl StreamParser {
     }
 }
 
-/// The path of `segments`.
-fn path_of_segments(segments: &[Segment]) -> Path {
-    segments.iter().fold(Path::root(), |p, s| match s {
-        Segment::Key(k) => p.key(&**k),
-        Segment::Index(i) => p.index(*i),
-    })
-}
-
-/// The deltas that turn the view `old` into `new` (`done`: `new` is
-/// complete), as the library's stream reports a view's growth: what is new
-/// or grew; a change that is not growth starts the view again at the root.
-fn diff(old: &Value, new: &Value, done: bool, out: &mut Vec<serde_llm::Delta>) {
-    let mut path = Vec::new();
-    let mut grown = Vec::new();
-    if !old.is_null() && grows(old, new, &mut path, &mut grown) {
-        out.append(&mut grown);
-    } else if old != new {
-        if !old.is_null() {
-            out.push(serde_llm::Delta::Reset);
-        }
-        if !new.is_null() {
-            out.push(serde_llm::Delta::Started {
-                path: Path::root(),
-                value: new.clone(),
-            });
-        }
-    }
-    if done && !new.is_null() {
-        out.push(serde_llm::Delta::Completed {
-            path: Path::root(),
-            value: new.clone(),
-        });
-    }
-}
-
-/// Whether `new` is `old` grown; the deltas of the growth go to `out`.
-fn grows(
-    old: &Value,
-    new: &Value,
-    path: &mut Vec<Segment>,
-    out: &mut Vec<serde_llm::Delta>,
-) -> bool {
-    match (old, new) {
-        _ if old == new => true,
-        (Value::String(a), Value::String(b)) if b.starts_with(a.as_str()) => {
-            out.push(serde_llm::Delta::Appended {
-                path: path_of_segments(path),
-                text: b[a.len()..].to_owned(),
-            });
-            true
-        }
-        (Value::String(_), Value::String(b)) => {
-            out.push(serde_llm::Delta::Started {
-                path: path_of_segments(path),
-                value: Value::String(b.clone()),
-            });
-            true
-        }
-        (Value::Array(a), Value::Array(b)) if a.len() <= b.len() => {
-            for (i, (x, y)) in a.iter().zip(b).enumerate() {
-                path.push(Segment::Index(i));
-                let ok = grows(x, y, path, out);
-                path.pop();
-                if !ok {
-                    return false;
-                }
-            }
-            for (i, y) in b.iter().enumerate().skip(a.len()) {
-                path.push(Segment::Index(i));
-                out.push(serde_llm::Delta::Started {
-                    path: path_of_segments(path),
-                    value: y.clone(),
-                });
-                path.pop();
-            }
-            true
-        }
-        (Value::Object(a), Value::Object(b)) if a.keys().all(|k| b.contains_key(k)) => {
-            for (k, y) in b {
-                path.push(Segment::Key(k.as_str().into()));
-                let ok = match a.get(k) {
-                    Some(x) => grows(x, y, path, out),
-                    None => {
-                        out.push(serde_llm::Delta::Started {
-                            path: path_of_segments(path),
-                            value: y.clone(),
-                        });
-                        true
-                    }
-                };
-                path.pop();
-                if !ok {
-                    return false;
-                }
-            }
-            true
-        }
-        _ => false,
-    }
-}
