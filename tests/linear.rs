@@ -809,14 +809,24 @@ fn stream_bare_value_then_prose_with_brackets() {
 }
 
 /// The work of streaming `reply` against `schema` with `SchemaStream`, as
-/// [`stream_work`] does for a type.
-fn schema_stream_work(schema: &Value, reply: &str, chunk: usize) -> u64 {
+/// [`stream_work`] does for a type; `deltas`: with its deltas, and whether
+/// the whole value is complete after each push (what the Python package's
+/// `StreamParser` asks).
+fn schema_stream_work(schema: &Value, reply: &str, chunk: usize, deltas: bool) -> u64 {
     let d = serde_llm::SchemaDecoder::new(schema).expect("a schema");
     work_of(|| {
         let mut s = d.stream();
         for piece in reply.as_bytes().chunks(chunk) {
-            let _ = s.push(piece);
-            std::hint::black_box(s.view());
+            match deltas {
+                true => {
+                    let _ = std::hint::black_box(s.push_deltas(piece));
+                    std::hint::black_box(s.is_complete(&serde_llm::Path::root()));
+                }
+                false => {
+                    let _ = s.push(piece);
+                    std::hint::black_box(s.view());
+                }
+            }
         }
         assert!(s.finish().is_ok(), "the whole reply decodes");
     })
@@ -826,11 +836,12 @@ fn schema_stream_work(schema: &Value, reply: &str, chunk: usize) -> u64 {
 #[track_caller]
 fn assert_schema_stream_linear(family: &str, schema: Value, make: impl Fn(usize) -> String) {
     let (small, big) = (make(SN), make(8 * SN));
-    for chunk in [1, 16] {
-        let w1 = schema_stream_work(&schema, &small, chunk);
-        let w8 = schema_stream_work(&schema, &big, chunk);
+    for (chunk, deltas) in [(1, false), (16, false), (16, true)] {
+        let w1 = schema_stream_work(&schema, &small, chunk, deltas);
+        let w8 = schema_stream_work(&schema, &big, chunk, deltas);
         let ratio = w8 as f64 / w1.max(1) as f64;
-        eprintln!("schema stream {family:<29} {chunk:>2}-byte chunks ratio {ratio:.2}");
+        let how = if deltas { ", deltas" } else { "" };
+        eprintln!("schema stream {family:<29} {chunk:>2}-byte chunks{how} ratio {ratio:.2}");
         assert!(w1 > 0, "{family}: no work counted");
         assert!(
             w8 < 10 * w1,

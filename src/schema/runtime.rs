@@ -616,7 +616,14 @@ impl SchemaStream {
             return false;
         }
         if let Some(open) = self.inner.open_paths() {
-            return !open.iter().any(|o| o.starts_with(path.segments()));
+            let at = path.segments();
+            if open.iter().any(|(o, _)| o.starts_with(at)) {
+                return false;
+            }
+            // Inside a node whose open part is not known: read.
+            if !open.iter().any(|(o, own)| !own && at.starts_with(o)) {
+                return true;
+            }
         }
         let cut = self
             .cut

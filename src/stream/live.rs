@@ -705,24 +705,29 @@ impl<V: DeserializeOwned + View> Live<V> {
     }
 
     /// The routes in the typed view of the values still open that it
-    /// shows: the containers and the string being written. `None` if one
-    /// may be shown where the view does not say (found out again since a
-    /// part around it was rebuilt).
-    pub(super) fn open_routes(&self) -> Option<Vec<&[Route]>> {
+    /// shows: the containers and the string being written, each with
+    /// whether it is that value's own (`false`: a value inside the node
+    /// there is open, and the view does not say where, as it is found out
+    /// again since a part around it was rebuilt).
+    pub(super) fn open_routes(&self) -> Vec<(&[Route], bool)> {
         let mut out = Vec::with_capacity(self.frames.len() + 1);
         let strings = self.string.iter().map(|s| (s.shown, s.route.as_slice()));
         let frames = self
             .frames
             .iter()
             .map(|f| (f.shown, f.route.as_deref().unwrap_or(&[])));
+        let mut known: &[Route] = &[];
         for (shown, route) in frames.chain(strings) {
             match shown {
-                Shown::Yes => out.push(route),
+                Shown::Yes => {
+                    out.push((route, true));
+                    known = route;
+                }
                 Shown::Hidden | Shown::Pending => {}
-                Shown::Unknown => return None,
+                Shown::Unknown => out.push((known, false)),
             }
         }
-        Some(out)
+        out
     }
 
     /// The path of the innermost container's current part.

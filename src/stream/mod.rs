@@ -515,18 +515,20 @@ where
     /// The paths in the typed view of the values still open, where the
     /// stream knows them without reading: while a value is read as it
     /// arrives, the containers and the string being written; while objects
-    /// are gathered into a list, the list. `None` where it does not know.
-    pub(crate) fn open_paths(&self) -> Option<Vec<Vec<Segment>>> {
+    /// are gathered into a list, the list. Each with whether it is the open
+    /// value's own path (`false`: some value inside the one there is open,
+    /// where is not known). `None` where it does not know.
+    pub(crate) fn open_paths(&self) -> Option<Vec<(Vec<Segment>, bool)>> {
         match &self.mode {
             Mode::Live(live) if self.shown_from() == 2 => {
                 let view = live.view.as_ref()?;
-                let routes = live.open_routes()?;
+                let routes = live.open_routes();
                 routes
                     .into_iter()
-                    .map(|r| self.reads.locate(view, r))
+                    .map(|(r, own)| Some((self.reads.locate(view, r)?, own)))
                     .collect()
             }
-            Mode::Gathered(_) if self.view.is_some() => Some(vec![Vec::new()]),
+            Mode::Gathered(_) if self.view.is_some() => Some(vec![(Vec::new(), true)]),
             _ => None,
         }
     }
