@@ -938,3 +938,36 @@ fn schema_stream_tool_calls() {
         streamed("{\"calls\": [", call, ", ", n, "]}")
     });
 }
+
+/// A tool call (an `anyOf` told apart by its `tool` constant) at the root,
+/// its content a long string that grows as it streams.
+#[test]
+fn schema_stream_a_tool_call_at_the_root() {
+    let schema = serde_json::json!({
+        "oneOf": [
+            {
+                "type": "object",
+                "properties": {
+                    "tool": {"const": "write_file"},
+                    "path": {"type": "string"},
+                    "content": {"type": "string", "x-partial": true}
+                },
+                "required": ["tool", "path", "content"]
+            },
+            {
+                "type": "object",
+                "properties": {"tool": {"const": "stop"}},
+                "required": ["tool"]
+            }
+        ]
+    });
+    assert_schema_stream_linear("a tool call at the root", schema, |n| {
+        streamed(
+            "{\"tool\": \"write_file\", \"path\": \"a.rs\", \"content\": \"",
+            "fn f{i}() {} ",
+            "",
+            n,
+            "\"}",
+        )
+    });
+}

@@ -100,11 +100,14 @@ fn replies() -> Vec<String> {
     ]
 }
 
-/// Replies whose text so far may show another candidate first.
+/// Replies whose text so far may show another candidate first (or the
+/// same value complete, then reopened).
 fn rivals() -> Vec<String> {
     vec![
         format!("Here {{name}} is the value: {RECIPE} Hope it helps"),
         format!("First {{\"id\": 1}}, then the real one:\n```json\n{RECIPE}\n```"),
+        // A value reopened by what follows its closer (one object, whole).
+        RECIPE.replacen("\"title\"", "\"extra\": 1}, \"title\"", 1),
     ]
 }
 
@@ -322,4 +325,71 @@ fn pointer(p: &Path) -> String {
             serde_llm::Segment::Index(i) => format!("/{i}"),
         })
         .collect()
+}
+
+/// A tool call: one of several objects told apart by their `tool`
+/// constant (grown in place once the tag has come first), at the root and
+/// in a list.
+fn tool_call() -> Value {
+    json!({
+        "oneOf": [
+            {
+                "type": "object",
+                "properties": {
+                    "tool": {"const": "write_file"},
+                    "path": {"type": "string"},
+                    "content": {"type": "string", "x-partial": true},
+                    "mode": {"type": "integer"}
+                },
+                "required": ["tool", "path", "content"],
+                "additionalProperties": false
+            },
+            {
+                "type": "object",
+                "properties": {
+                    "tool": {"const": "search"},
+                    "query": {"type": "string", "x-partial": true},
+                    "limit": {"type": "integer"}
+                },
+                "required": ["tool", "query"]
+            },
+            {
+                "type": "object",
+                "properties": {"tool": {"enum": ["stop"]}},
+                "required": ["tool"]
+            }
+        ]
+    })
+}
+
+#[test]
+fn tool_calls_every_split() {
+    let call = tool_call();
+    let root = SchemaDecoder::new(&call).unwrap();
+    let list = SchemaDecoder::new(&json!({
+        "type": "object",
+        "properties": {"calls": {"type": "array", "x-partial": true, "items": call}}
+    }))
+    .unwrap();
+    let calls = [
+        r#"{"tool": "write_file", "path": "a.rs", "content": "fn main() {\n}\n", "mode": "420"}"#,
+        r#"{"tool": "search", "query": "rust {serde}", "limit": 3}"#,
+        r#"{"tool": "stop"}"#,
+        // The tag after the content, in another style, unknown, cut.
+        r#"{"path": "b.rs", "content": "x", "tool": "write_file"}"#,
+        r#"{"Tool": "Search", "query": "q"}"#,
+        r#"{"tool": "delete", "path": "c"}"#,
+        // A member the alternative does not allow, a wrong type.
+        r#"{"tool": "write_file", "path": "a", "content": "b", "extra": 1}"#,
+        r#"{"tool": "search", "query": "q", "limit": "many"}"#,
+        r#"{'tool': 'search', query: 'single quotes',}"#,
+    ];
+    for c in calls {
+        every_split(&root, c, true);
+        every_split(&root, &format!("```json\n{c}\n```"), true);
+    }
+    let turn = format!("{{\"calls\": [{}]}}", calls[..3].join(", "));
+    every_split(&list, &turn, true);
+    let messy = format!("{{\"calls\": [{}, {}]}}", calls[4], calls[7]);
+    every_split(&list, &messy, true);
 }

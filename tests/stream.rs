@@ -2685,3 +2685,21 @@ fn a_quote_after_a_backslash_before_a_value() {
         every_split::<Value>(reply);
     }
 }
+
+/// A value the reply opens with, complete, then a comma and more members
+/// and a closer: a decode reads it all as one object whose first closer
+/// came early (`Reopened`), so the text after it is read again as it
+/// arrives, not taken as prose that only a fence could change. Found by
+/// the `stream_schema` fuzz target (a schema's stream and a typed one
+/// alike).
+#[test]
+fn a_value_reopened_by_what_follows_it() {
+    for reply in [
+        "{\"key\": \"value\"}, \"kalue2\": \"value1\"}",
+        "{\"key\": \"value\"}, \"k\": \"v\", \"l\": \"w\"} done",
+        "\u{feff} {\"key\": \"value\"}\n, \"k\": \"v\"}",
+    ] {
+        every_split::<std::collections::BTreeMap<String, String>>(reply);
+        every_split::<Value>(reply);
+    }
+}

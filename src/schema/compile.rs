@@ -1237,20 +1237,27 @@ impl Compiled {
         })
     }
 
-    /// How a stream reads a part of the node that `route` leads to in a
-    /// view (see `View::__kind_at`): inside an `anyOf`, or an element of a
-    /// list whose elements differ by position, the node is read whole
-    /// (which alternative, or which element, depends on the rest of it);
-    /// where the view's shape is not the schema's (a coerced value),
-    /// likewise. Else on its own.
-    pub(crate) fn grows_at(&self, route: &[Route]) -> GrowKind {
+    /// How a stream reads a part of the node that `route` leads to in
+    /// `view` (see `View::__kind_at`): an `anyOf` of objects told apart by
+    /// a property each holds a constant of its own (a tool call's name) as
+    /// an internally tagged enum is, with that property first (the
+    /// constant decides the alternative, so a part read with it is read as
+    /// in the whole); another `anyOf`, or an element of a list whose
+    /// elements differ by position, whole (which alternative, or which
+    /// element, depends on the rest of it); where the view's shape is not
+    /// the schema's (a coerced value), likewise. Else on its own.
+    pub(crate) fn grows_at(&self, view: Option<&Value>, route: &[Route]) -> GrowKind {
         // `None`: any value (read as `serde_json::Value` is).
         let mut id = Some(self.root);
+        let mut view = view;
         for step in route {
             let Some(at) = id else {
                 return GrowKind::Plain;
             };
-            id = match (&self.nodes[self.bare(at)].kind, step) {
+            let Some(at) = self.alternative(at, view) else {
+                return GrowKind::Buffered;
+            };
+            id = match (&self.nodes[at].kind, step) {
                 (Kind::Any, _) => None,
                 (Kind::Object(o), Route::Key(k)) => match o.find(k) {
                     Some(i) => Some(o.props[i].node),
@@ -1276,11 +1283,70 @@ impl Compiled {
                 },
                 _ => return GrowKind::Buffered,
             };
+            view = match (step, view) {
+                (Route::Key(k), Some(Value::Object(m))) => m.get(k),
+                (Route::Last, Some(Value::Array(a))) => a.last(),
+                _ => None,
+            };
         }
         match id.map(|at| &self.nodes[self.bare(at)].kind) {
-            Some(Kind::Choice(_)) => GrowKind::Buffered,
+            Some(Kind::Choice(alts)) => self.tag(alts).map_or(GrowKind::Buffered, GrowKind::Tagged),
             Some(Kind::Array(a)) if !a.prefix.is_empty() => GrowKind::Buffered,
             _ => GrowKind::Plain,
+        }
+    }
+
+    /// The node `id` stands for where the view holds `view`: an `anyOf`'s
+    /// alternative its tag names (see [`tag`](Self::tag)); `None` for
+    /// another `anyOf`, or one whose tag the view does not hold.
+    fn alternative(&self, id: Id, view: Option<&Value>) -> Option<Id> {
+        let id = self.bare(id);
+        let Kind::Choice(alts) = &self.nodes[id].kind else {
+            return Some(id);
+        };
+        let tag = self.tag(alts)?;
+        let written = view?.get(tag)?.as_str()?;
+        alts.iter()
+            .map(|&a| self.bare(a))
+            .find(|&a| match &self.nodes[a].kind {
+                Kind::Object(o) => o
+                    .find(tag)
+                    .is_some_and(|i| self.constant(o.props[i].node) == Some(written)),
+                _ => false,
+            })
+    }
+
+    /// The property that tells an `anyOf`'s alternatives apart: each is an
+    /// object with it, holding a string constant no other alternative
+    /// holds.
+    fn tag(&self, alts: &[Id]) -> Option<&'static str> {
+        let objects: Vec<&Object> = alts
+            .iter()
+            .map(|&a| match &self.nodes[self.bare(a)].kind {
+                Kind::Object(o) => Some(&**o),
+                _ => None,
+            })
+            .collect::<Option<_>>()?;
+        let first = objects.first()?;
+        first.props.iter().map(|p| p.name).find(|&name| {
+            let mut seen = Vec::with_capacity(objects.len());
+            objects.iter().all(|o| {
+                let c = o.find(name).and_then(|i| self.constant(o.props[i].node));
+                c.is_some_and(|c| {
+                    !seen.contains(&c) && {
+                        seen.push(c);
+                        true
+                    }
+                })
+            })
+        })
+    }
+
+    /// The one string a node allows (a `const`, an `enum` of one).
+    fn constant(&self, id: Id) -> Option<&'static str> {
+        match &self.nodes[self.resolve(id)].kind {
+            Kind::Enum([one]) => Some(one),
+            _ => None,
         }
     }
 

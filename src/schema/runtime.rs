@@ -16,7 +16,7 @@ use crate::partial::grow::{Kind as GrowKind, Route};
 use crate::report::{Coercion, Reading, Report};
 use crate::scan::Spare;
 use crate::shape::Shape;
-use crate::stream::{delta, Change, Delta, Path, Reads, Segment};
+use crate::stream::{delta, Around, Change, Delta, Path, Reads, Segment};
 use crate::{text, Decoder, StreamDecoder, Violations};
 
 /// Decodes replies against a JSON Schema known only at run time (an MCP
@@ -676,11 +676,14 @@ impl Reads<Option<Value>> for StreamReads {
         Ok((decoded.value, reading))
     }
 
+    /// The part read with the containers around it (and the tags written
+    /// in them), its tags left out: the view holds the part alone on its
+    /// path, as a typed part holds it.
     fn part(
         &self,
         decoder: &Decoder,
         text: &str,
-        around: usize,
+        part: Around<'_>,
         spare: &mut Spare,
     ) -> Result<Option<Value>> {
         let cx = Cx::new(&self.schema, decoder, true, false);
@@ -688,11 +691,25 @@ impl Reads<Option<Value>> for StreamReads {
             cx: &cx,
             id: self.schema.root,
         };
-        Ok(decoder.part_seed(text, around, spare, root)?.value)
+        let mut read = decoder.part_seed(text, part.around, spare, root)?.value;
+        let mut at = read.as_mut();
+        for tag in part.tags {
+            at = match at {
+                Some(Value::Object(m)) => {
+                    if let Some(tag) = tag {
+                        m.remove(*tag);
+                    }
+                    m.values_mut().next()
+                }
+                Some(Value::Array(a)) => a.last_mut(),
+                _ => break,
+            };
+        }
+        Ok(read)
     }
 
-    fn kind_at(&self, _: &Option<Value>, route: &[Route]) -> GrowKind {
-        self.schema.grows_at(route)
+    fn kind_at(&self, view: &Option<Value>, route: &[Route]) -> GrowKind {
+        self.schema.grows_at(view.as_ref(), route)
     }
 
     /// A part is read from the root: a node's own read would need its

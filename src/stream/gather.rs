@@ -284,7 +284,11 @@ impl Gathered {
         self.syn.push('[');
         self.syn.push_str(&text[object.clone()]);
         self.syn.push(']');
-        reads.part(decoder, &self.syn, 0, &mut self.spare).ok()
+        let part = super::reads::Around {
+            around: 0,
+            tags: &[],
+        };
+        reads.part(decoder, &self.syn, part, &mut self.spare).ok()
     }
 }
 

@@ -15,7 +15,7 @@ use serde_json::Value;
 
 use super::delta::{Delta, Path, Segment};
 use super::json::{Lenient, Sink, Status, Tokens};
-use super::reads::{Change, Reader};
+use super::reads::{Around, Change, Reader};
 use crate::error::Result;
 use crate::partial::grow::{self, Kind, Level, Placed, Route};
 use crate::partial::View;
@@ -343,6 +343,9 @@ pub(super) struct Live<V> {
     viewer: Decoder,
     /// The part written into `syn` is known to end there.
     syn_ends: bool,
+    /// For each container around the part written into `syn`, the tag
+    /// member written before the part's own.
+    syn_tags: Vec<Option<&'static str>>,
     /// The fence the value is in.
     fenced: Fenced,
     /// Where the token being reported ends: the text read so far (the
@@ -429,6 +432,7 @@ impl<V: DeserializeOwned + View> Live<V> {
             decoder: decoder.clone(),
             viewer: decoder.viewing(),
             syn_ends: false,
+            syn_tags: Vec::new(),
             fenced,
             now: start,
             scalar_end: usize::MAX,
@@ -1240,19 +1244,24 @@ impl<V: DeserializeOwned + View> Live<V> {
     fn synthetic(&mut self, text: &str, from: usize, d: usize, span: Range<usize>, complete: bool) {
         let s = &mut self.syn;
         s.clear();
+        self.syn_tags.clear();
         for f in &self.frames[from..d] {
             if f.array {
                 s.push('[');
+                self.syn_tags.push(None);
                 continue;
             }
             s.push('{');
             // An internally tagged enum: its tag first, as in the reply.
+            let mut tagged = None;
             if let (Some(tag), Some((key, at))) = (f.tag, &f.first) {
                 if **key == *tag && at.start != f.header.start {
                     s.push_str(&text[at.clone()]);
                     s.push(',');
+                    tagged = Some(tag);
                 }
             }
+            self.syn_tags.push(tagged);
             s.push_str(&text[f.header.clone()]);
             s.push(':');
         }
@@ -1288,7 +1297,11 @@ impl<V: DeserializeOwned + View> Live<V> {
             true => &self.decoder,
             false => &self.viewer,
         };
-        let read = self.reads.part(decoder, &self.syn, around, &mut self.spare);
+        let part = Around {
+            around,
+            tags: &self.syn_tags,
+        };
+        let read = self.reads.part(decoder, &self.syn, part, &mut self.spare);
         match read {
             Ok(v) => {
                 self.blocked = false;

@@ -33,7 +33,7 @@ use json::Status;
 use live::{Fenced, Live};
 pub(crate) use reads::Change;
 use reads::Reader;
-pub(crate) use reads::Reads;
+pub(crate) use reads::{Around, Reads};
 
 /// How the decoder reads what arrives.
 enum Mode<V> {
@@ -811,6 +811,12 @@ where
                     }
                     Status::Done(end) => {
                         let live = *live;
+                        // The live view knew nothing of the last part it
+                        // read (a part cut before it showed anything): the
+                        // complete value is read whole, as a decode of it
+                        // reads it (what shows nothing cut may be an error
+                        // complete: an `anyOf` no alternative fits).
+                        let blocked = live.blocked();
                         self.done = self.tail.is_empty();
                         let fence = match live.fenced() {
                             true if !enclosed(&self.text[..live.start()]) => Fence::Open(end),
@@ -836,6 +842,7 @@ where
                             .is_empty()
                             && self.text[end..].trim().is_empty();
                         if (matches!(fence, Fence::No(_)) && !alone)
+                            || blocked
                             || self.after_matters(start, fence, end, false)
                         {
                             match self.whole(None) {
@@ -983,7 +990,16 @@ where
                 let open = (a.depth > 0 && !settled) || a.open_region();
                 let new = &b[from..];
                 let matters = match settled {
-                    true => new.iter().any(|c| matches!(c, b'`' | b'<' | b'>')),
+                    // (A value the reply opens with is reopened by a comma
+                    // after it: `{"a": 1}, "b": 2}` is one object, whole.)
+                    true => {
+                        new.iter().any(|c| matches!(c, b'`' | b'<' | b'>'))
+                            || (a.first == Some(b',')
+                                && self.text[..start]
+                                    .trim_start_matches('\u{feff}')
+                                    .trim()
+                                    .is_empty())
+                    }
                     false => may_matter(new),
                 };
                 matters || (from <= next && next < b.len()) || open || self.enclosed_before(start)
@@ -1534,11 +1550,17 @@ struct After {
     /// tag) or for a word's (`x```json`) is not counted here, so the
     /// markers' count says nothing more.
     inline_marker: bool,
+    /// The first byte after the value that is not white space, once it
+    /// has come (a comma after an object the reply opens with reopens it).
+    first: Option<u8>,
 }
 
 impl After {
     /// Looks at the next byte after the value.
     fn take(&mut self, c: u8) {
+        if self.first.is_none() && !c.is_ascii_whitespace() {
+            self.first = Some(c);
+        }
         if std::mem::take(&mut self.angle) {
             match c {
                 b'/' => self.tags = self.tags.saturating_sub(1),

@@ -25,8 +25,12 @@ pub(crate) trait Reads<V>: Send + Sync {
     /// admission.
     fn whole(&self, decoder: &Decoder, text: &str) -> Result<(V, Reading)>;
 
-    /// A part of a streaming reply (see `Decoder::part`).
-    fn part(&self, decoder: &Decoder, text: &str, around: usize, spare: &mut Spare) -> Result<V>;
+    /// A part of a streaming reply (see `Decoder::part`). `tags`: for each
+    /// container around the part, outermost first, the tag member written
+    /// before the part's own (an internally tagged enum's; a view that
+    /// keeps members as they are, not as a type's fields, leaves it out).
+    fn part(&self, decoder: &Decoder, text: &str, part: Around<'_>, spare: &mut Spare)
+        -> Result<V>;
 
     /// How a part of the node that `route` leads to is read (see
     /// `View::__kind_at`).
@@ -43,6 +47,14 @@ pub(crate) trait Reads<V>: Send + Sync {
     /// The path in the view that `route` leads to (a list's last element
     /// by its index): where a [`Change`] is. `None` if it leads nowhere.
     fn locate(&self, view: &V, route: &[Route]) -> Option<Vec<Segment>>;
+}
+
+/// Where a part's text stands (see [`Reads::part`]).
+#[derive(Clone, Copy)]
+pub(crate) struct Around<'a> {
+    /// The levels of fields exempt from admission (see `Decoder::part`).
+    pub around: usize,
+    pub tags: &'a [Option<&'static str>],
 }
 
 /// A change to a stream's typed view, as the stream's engine made it (see
@@ -93,12 +105,12 @@ impl<V: View + DeserializeOwned> Reader<V> {
         &self,
         decoder: &Decoder,
         text: &str,
-        around: usize,
+        part: Around<'_>,
         spare: &mut Spare,
     ) -> Result<V> {
         match self {
-            Reader::Typed => decoder.part::<V>(text, around, spare),
-            Reader::By(r) => r.part(decoder, text, around, spare),
+            Reader::Typed => decoder.part::<V>(text, part.around, spare),
+            Reader::By(r) => r.part(decoder, text, part, spare),
         }
     }
 
