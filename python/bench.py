@@ -244,15 +244,34 @@ def parse_table() -> None:
     print()
 
 
-def stream_once(serde_llm, chunks: list) -> object:
-    """One ``StreamParser`` fed ``chunks``, its value read after each: the
-    value at the end."""
-    p = serde_llm.StreamParser()
+def stream_once(serde_llm, chunks: list, schema=None) -> object:
+    """One ``StreamParser`` (against ``schema``, if any) fed ``chunks``, its
+    value read after each: the value at the end."""
+    p = serde_llm.StreamParser(schema)
     v = None
     for c in chunks:
         p.feed(c)
         v = p.value
     return v
+
+
+def records_model(serde_llm):
+    """A pydantic model of ``stream_reply``'s value, its list marked to grow."""
+    from pydantic import BaseModel
+
+    class Record(BaseModel):
+        id: int
+        name: str
+        price: float
+        tags: list[str]
+        in_stock: bool
+        rating: Optional[int]
+        note: str
+
+    class Records(BaseModel):
+        items: list[Record] = serde_llm.partial_field()
+
+    return Records
 
 
 def stream_table() -> None:
@@ -270,6 +289,11 @@ def stream_table() -> None:
     def ours():
         return stream_once(serde_llm, chunks)
 
+    model = records_model(serde_llm)
+
+    def ours_model():
+        return stream_once(serde_llm, chunks, model)
+
     def jiter_all():
         for d in data:
             v = jiter.from_json(d, partial_mode="trailing-strings")
@@ -285,7 +309,11 @@ def stream_table() -> None:
             v = partial_json_parser.loads(p)
         return partial_json_parser.loads(prefixes[-1])
 
-    cells, times = race([("serde_llm", ours, 1), ("jiter", jiter_all, 1)], lambda v: v == value, 3)
+    cells, times = race(
+        [("serde_llm", ours, 1), ("model", ours_model, 1), ("jiter", jiter_all, 1)],
+        lambda v: v == value,
+        3,
+    )
     results: dict = {}
     pjp = cell("pjp", pjp_sample, lambda v: v == value, repeat=1, number=1, results=results)
     if results.get("pjp") is not None:
@@ -296,6 +324,10 @@ def stream_table() -> None:
     print("|---|---|---|---|---|")
     row = [cells["serde_llm"], cells["jiter"], pjp, ratio(o, times.get("jiter")), ratio(o, results.get("pjp"))]
     print("| " + " | ".join(row) + " |")
+    m = times.get("model")
+    print(f"\nWith a pydantic model of the records (`StreamParser(Model)`, the list marked partial): "
+          f"{cells['model']}, {ratio(m, times.get('jiter'))} jiter and {ratio(m, results.get('pjp'))} "
+          "partial-json-parser.")
     if o:
         print(f"\nserde_llm per chunk: {fmt(o / len(chunks))} (feed + value).")
     floor = best(lambda: [None for _ in chunks], repeat=5)
@@ -336,10 +368,15 @@ def stream_loop(what: str, n: int) -> None:
 
 
 def child(installed: bool) -> None:
-    if not installed:
-        # The script's folder holds the package's sources (and perhaps a
-        # development build): the venv's wheel is the one measured.
+    # The script's folder holds the package's sources (and perhaps a
+    # development build): the venv's wheel, or the installed package the
+    # parent named (`PYTHONPATH`), is the one measured, unless that is
+    # this folder.
+    named = os.environ.get("PYTHONPATH") if installed else None
+    if not named or pathlib.Path(named).resolve() != HERE:
         sys.path[:] = [p for p in sys.path if pathlib.Path(p or ".").resolve() != HERE]
+        if named:
+            sys.path.insert(0, named)
     import serde_llm
 
     print(f"serde_llm {serde_llm.__version__} from {pathlib.Path(serde_llm.__file__).parent}; Python {sys.version.split()[0]}\n")
@@ -370,6 +407,8 @@ def main() -> None:
         subprocess.run(pip + PEERS, check=True)
         env = dict(os.environ)
         if args.installed:
+            # The installed package, not the sources beside this script.
+            sys.path[:] = [p for p in sys.path if pathlib.Path(p or ".").resolve() != HERE]
             import serde_llm
 
             env["PYTHONPATH"] = str(pathlib.Path(serde_llm.__file__).resolve().parents[1])

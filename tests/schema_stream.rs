@@ -393,3 +393,17 @@ fn tool_calls_every_split() {
     let messy = format!("{{\"calls\": [{}, {}]}}", calls[4], calls[7]);
     every_split(&list, &messy, true);
 }
+
+/// A second value locked onto in the push that ends the first (a new live
+/// view where one was live before): its deltas were missing. Found by the
+/// `stream_schema` fuzz target, in these chunks.
+#[test]
+fn a_new_live_value_in_the_push_that_ends_one() {
+    let d = SchemaDecoder::new(&json!({
+        "type": "object",
+        "properties": {"calls": {"type": "array", "x-partial": true, "items": {"type": "object"}}}
+    }))
+    .unwrap();
+    let reply = "\u{17}\n\u{c}\u{c}\u{1b}\u{b}2x\"]}\n{](tA\"\u{0}=\"\"a}\n{\"n\":)2enum , \"texv\"\\\u{b}\"x\"]\r\u{17}\n\u{c}\u{c}\u{1b}\u{feff}n$1, \"te](t\"\u{0}=\"\"a}\n{\"n\": 2, \"text\": {\u{17}\n\u{c}\u{c}\u{1b}\u{b}2x\"]}\n{](t\"\u{0}=\"\"a}\n{\"n\":)2enum , \"text\"\u{b}\"x\"]\r\u{17}\n\u{c}\u{c}\u{1b}\u{feff}n$1, \"te](t\"\u{0}=\"\"a}\n{\"n\": 2, \"text\": {\"n\": \u{0}\u{0}\u{0}xt\":\"n\": \u{0}\u{0}\u{0}xt\": \"\u{1d}}\n{\"";
+    replay(&d, reply, &[10, 37, 39, 57, 87, 185, 198, 208], true, false);
+}

@@ -1255,6 +1255,8 @@ where
                     live.typed_only();
                 }
                 self.mode = Mode::Live(Box::new(live));
+                // A new live view (the one before may have been live too).
+                self.changed();
             }
             Some((live, _)) => {
                 self.set_view(live.view.and_then(View::admitted));

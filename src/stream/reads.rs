@@ -25,10 +25,8 @@ pub(crate) trait Reads<V>: Send + Sync {
     /// admission.
     fn whole(&self, decoder: &Decoder, text: &str) -> Result<(V, Reading)>;
 
-    /// A part of a streaming reply (see `Decoder::part`). `tags`: for each
-    /// container around the part, outermost first, the tag member written
-    /// before the part's own (an internally tagged enum's; a view that
-    /// keeps members as they are, not as a type's fields, leaves it out).
+    /// A part of a streaming reply (see `Decoder::part`), `part` saying
+    /// what its text holds around it.
     fn part(&self, decoder: &Decoder, text: &str, part: Around<'_>, spare: &mut Spare)
         -> Result<V>;
 
@@ -54,6 +52,10 @@ pub(crate) trait Reads<V>: Send + Sync {
 pub(crate) struct Around<'a> {
     /// The levels of fields exempt from admission (see `Decoder::part`).
     pub around: usize,
+    /// For each container around the part, outermost first, the tag
+    /// member written before the part's own (an internally tagged enum's;
+    /// a view that keeps members as they are, not as a type's fields,
+    /// leaves it out).
     pub tags: &'a [Option<&'static str>],
 }
 

@@ -57,6 +57,31 @@ struct Doc {
     tags: Vec<String>,
 }
 
+/// `Doc`'s JSON Schema, as a runtime schema decoder.
+fn doc_schema() -> serde_llm::SchemaDecoder {
+    serde_llm::SchemaDecoder::new(&serde_json::json!({
+        "type": "object",
+        "properties": {
+            "title": {"type": "string"},
+            "steps": {
+                "type": "array",
+                "x-partial": true,
+                "items": {
+                    "type": "object",
+                    "properties": {
+                        "n": {"type": "integer", "minimum": 0},
+                        "text": {"type": "string", "x-partial": true}
+                    },
+                    "required": ["n", "text"]
+                }
+            },
+            "tags": {"type": "array", "items": {"type": "string"}}
+        },
+        "required": ["title", "steps", "tags"]
+    }))
+    .unwrap()
+}
+
 /// The size of every chunk the reply arrives in.
 const CHUNK: usize = 16;
 
@@ -671,7 +696,9 @@ criterion_group!(benches, stream);
 /// instructions (`valgrind --tool=callgrind`), which do not drift as wall
 /// time does: `a` (push with deltas), `b` (push, the typed view read after
 /// each), `d` (one decode), `u` (the untyped stream alone, as the Python
-/// package runs it), `ud` (one decode into `serde_json::Value`), `f` (jsonmodem,
+/// package runs it), `ud` (one decode into `serde_json::Value`), `s` and
+/// `sd` (a `SchemaStream` of `Doc`'s JSON Schema, and one decode with it;
+/// `snone` builds the decoder alone), `f` (jsonmodem,
 /// with `fnone` to subtract), or `none` (only the reply built, to subtract).
 /// Without it, criterion runs as usual (with the checks before timing).
 fn main() {
@@ -714,6 +741,19 @@ fn main() {
             "ud" => drop(black_box(
                 serde_llm::from_llm_str::<serde_json::Value>(black_box(&text)).unwrap(),
             )),
+            // `Doc`'s JSON Schema at run time: a `SchemaStream`, its view
+            // read after each push (`s`), or one decode (`sd`).
+            "s" => {
+                let d = doc_schema();
+                let mut s = d.stream();
+                for chunk in &chunks {
+                    s.push(black_box(chunk)).unwrap();
+                    black_box(s.view());
+                }
+                black_box(s.finish().unwrap());
+            }
+            "sd" => drop(black_box(doc_schema().decode(black_box(&text)).unwrap())),
+            "snone" => drop(black_box((doc_schema(), chunks))),
             "none" => drop(black_box(chunks)),
             // The families: `q` single quotes, `r` a reasoning block; `b`
             // (push, view) or `d` (one decode) after the letter; `qnone` and
@@ -733,7 +773,7 @@ fn main() {
                 }
             }
             other => panic!(
-                "BENCH_ONCE: no path {other:?} (a, b, d, u, ud, f, fnone, none, qb, qd, qnone, rb, rd, rnone)"
+                "BENCH_ONCE: no path {other:?} (a, b, d, u, ud, s, sd, snone, f, fnone, none, qb, qd, qnone, rb, rd, rnone)"
             ),
         }
         return;
