@@ -302,11 +302,9 @@ impl SchemaDecoder {
         let reads = Arc::new(StreamReads {
             schema: self.schema.clone(),
         });
-        let mut inner = StreamDecoder::with_reads(self.decoder.clone(), reads);
-        inner.keep_changes();
         SchemaStream {
             decoder: self.clone(),
-            inner,
+            inner: StreamDecoder::with_reads(self.decoder.clone(), reads),
             shown: None,
             done: false,
             owed: Vec::new(),
@@ -469,14 +467,15 @@ impl SchemaStream {
     /// the text so far (a complete value of the wrong type), or invalid
     /// UTF-8 (final: every later push and `finish` give it).
     pub fn push(&mut self, chunk: impl AsRef<[u8]>) -> Result<()> {
+        let seen = self.inner.changes_seen();
         let got = self.inner.push(chunk);
-        let changes = self.inner.take_changes();
         // The values cut off change only with the view once the value is
         // complete; else with any text.
-        if !changes.is_empty() || !self.inner.settled() {
+        if self.inner.changes_seen() != seen || !self.inner.settled() {
             self.cut = OnceLock::new();
         }
         if self.shown.is_some() {
+            let changes = self.inner.take_changes();
             self.deltas(changes);
         }
         got
@@ -516,6 +515,8 @@ impl SchemaStream {
     pub fn push_deltas(&mut self, chunk: impl AsRef<[u8]>) -> Result<Vec<Delta>> {
         if self.shown.is_none() {
             self.shown = Some(Value::Null);
+            self.inner.keep_changes();
+            self.inner.take_changes();
             self.deltas(vec![Change::All]);
         }
         self.push(chunk)?;

@@ -337,6 +337,8 @@ pub(super) struct Live<V> {
     /// The changes made to the typed view, when they are kept (see
     /// `StreamDecoder::take_changes`).
     pub(super) log: Option<Vec<Change>>,
+    /// The typed view changed since the stream decoder last looked.
+    pub(super) touched: bool,
     decoder: Decoder,
     /// `decoder` reading views (see `ScanOptions::view`): a part that is
     /// not known to end is read as a view of the text so far is.
@@ -429,6 +431,7 @@ impl<V: DeserializeOwned + View> Live<V> {
             view: admit_parts(view),
             reads: reads.clone(),
             log: None,
+            touched: false,
             decoder: decoder.clone(),
             viewer: decoder.viewing(),
             syn_ends: false,
@@ -666,6 +669,7 @@ impl<V: DeserializeOwned + View> Live<V> {
 
     /// Notes a change to the typed view, when changes are kept.
     fn changed(&mut self, change: Change) {
+        self.touched = true;
         if let Some(log) = &mut self.log {
             log.push(change);
         }
@@ -673,6 +677,7 @@ impl<V: DeserializeOwned + View> Live<V> {
 
     /// Notes that the node `route` leads to was put in place.
     fn put_at(&mut self, route: &[Route]) {
+        self.touched = true;
         if self.log.is_some() {
             let change = self
                 .view
@@ -685,6 +690,7 @@ impl<V: DeserializeOwned + View> Live<V> {
 
     /// Notes that the string `route` leads to grew by `text`.
     fn grew(&mut self, route: &[Route], text: &str) {
+        self.touched |= !text.is_empty();
         if self.log.is_some() && !text.is_empty() {
             let change = self
                 .view

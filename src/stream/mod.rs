@@ -261,6 +261,9 @@ pub struct StreamDecoder<T: Streamable> {
     /// The changes to the typed view since they were last taken, once they
     /// are kept (see [`take_changes`](Self::take_changes)).
     changes: Option<Vec<Change>>,
+    /// How many pushes changed the typed view (see
+    /// [`changes_seen`](Self::changes_seen)).
+    version: u64,
     /// The untyped view's decoder: the same options, with numbers and
     /// literals shown only once complete.
     untyped: Decoder,
@@ -341,6 +344,7 @@ where
             decoder,
             reads: Reader::Typed,
             changes: None,
+            version: 0,
             untyped,
             text: String::new(),
             tail: Vec::new(),
@@ -469,8 +473,11 @@ where
         self.append(chunk)?;
         let shown = self.shown_from();
         let refreshed = self.refresh(from);
-        if let (Some(log), Mode::Live(live)) = (&mut self.changes, &mut self.mode) {
-            if let Some(more) = &mut live.log {
+        if let Mode::Live(live) = &mut self.mode {
+            if std::mem::take(&mut live.touched) {
+                self.version += 1;
+            }
+            if let (Some(log), Some(more)) = (&mut self.changes, &mut live.log) {
                 log.append(more);
             }
         }
@@ -493,6 +500,7 @@ where
 
     /// Notes that the typed view may have changed anywhere.
     fn changed(&mut self) {
+        self.version += 1;
         if let Some(log) = &mut self.changes {
             if log.last() != Some(&Change::All) {
                 log.push(Change::All);
@@ -548,6 +556,12 @@ where
                 live.log = Some(Vec::new());
             }
         }
+    }
+
+    /// A count that grows with every push that changed the typed view (or
+    /// may have): equal before and after a push, the view is as it was.
+    pub(crate) fn changes_seen(&self) -> u64 {
+        self.version
     }
 
     /// The changes made to the typed view since they were last taken, in
@@ -1320,6 +1334,7 @@ impl<T: Streamable> StreamDecoder<T> {
                 return false;
             }
             // The object is the list's last element now.
+            self.version += 1;
             if self.changes.is_some() {
                 let at = self
                     .view
