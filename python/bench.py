@@ -203,14 +203,7 @@ def parse_table() -> None:
 
     import serde_llm
 
-    class Item(BaseModel):
-        id: int
-        name: str
-        price: float
-        tags: list[str]
-        in_stock: bool
-        rating: Optional[int]
-        note: str
+    Item = record_model()
 
     class Catalog(BaseModel):
         items: list[Item]
@@ -255,8 +248,8 @@ def stream_once(serde_llm, chunks: list, schema=None) -> object:
     return v
 
 
-def records_model(serde_llm):
-    """A pydantic model of ``stream_reply``'s value, its list marked to grow."""
+def record_model():
+    """A pydantic model of ``record``'s value."""
     from pydantic import BaseModel
 
     class Record(BaseModel):
@@ -267,6 +260,15 @@ def records_model(serde_llm):
         in_stock: bool
         rating: Optional[int]
         note: str
+
+    return Record
+
+
+def records_model(serde_llm):
+    """A pydantic model of ``stream_reply``'s value, its list marked to grow."""
+    from pydantic import BaseModel
+
+    Record = record_model()
 
     class Records(BaseModel):
         items: list[Record] = serde_llm.partial_field()

@@ -268,20 +268,27 @@ fn assert_stream_linear<T>(family: &str, make: impl Fn(usize) -> String)
 where
     T: Streamable + DeserializeOwned,
 {
-    let (small, big) = (make(SN), make(8 * SN));
     for chunk in [1, 16] {
-        let w1 = stream_work::<T>(&small, chunk);
-        let w8 = stream_work::<T>(&big, chunk);
-        let ratio = w8 as f64 / w1.max(1) as f64;
-        eprintln!("stream {family:<36} {chunk:>2}-byte chunks ratio {ratio:.2}");
-        assert!(w1 > 0, "{family}: no work counted");
-        assert!(
-            w8 < 10 * w1,
-            "{family}, {chunk}-byte chunks: work {w1} at {} bytes, {w8} at {} bytes (ratio {ratio:.1})",
-            small.len(),
-            big.len(),
-        );
+        let how = format!("stream {family:<36} {chunk:>2}-byte chunks");
+        assert_work_linear(&how, &make, |reply| stream_work::<T>(reply, chunk));
     }
+}
+
+/// The work `work` does on the reply `make(n)` at n and 8n bytes: the
+/// ratio stays under 10 (`how` names the run).
+#[track_caller]
+fn assert_work_linear(how: &str, make: impl Fn(usize) -> String, work: impl Fn(&str) -> u64) {
+    let (small, big) = (make(SN), make(8 * SN));
+    let (w1, w8) = (work(&small), work(&big));
+    let ratio = w8 as f64 / w1.max(1) as f64;
+    eprintln!("{how} ratio {ratio:.2}");
+    assert!(w1 > 0, "{how}: no work counted");
+    assert!(
+        w8 < 10 * w1,
+        "{how}: work {w1} at {} bytes, {w8} at {} bytes (ratio {ratio:.1})",
+        small.len(),
+        big.len(),
+    );
 }
 
 const ITEM: &str = r#"{"n": {i}, "text": "step {i}"}"#;
@@ -835,20 +842,12 @@ fn schema_stream_work(schema: &Value, reply: &str, chunk: usize, deltas: bool) -
 /// [`assert_stream_linear`] for a runtime schema.
 #[track_caller]
 fn assert_schema_stream_linear(family: &str, schema: Value, make: impl Fn(usize) -> String) {
-    let (small, big) = (make(SN), make(8 * SN));
     for (chunk, deltas) in [(1, false), (16, false), (16, true)] {
-        let w1 = schema_stream_work(&schema, &small, chunk, deltas);
-        let w8 = schema_stream_work(&schema, &big, chunk, deltas);
-        let ratio = w8 as f64 / w1.max(1) as f64;
-        let how = if deltas { ", deltas" } else { "" };
-        eprintln!("schema stream {family:<29} {chunk:>2}-byte chunks{how} ratio {ratio:.2}");
-        assert!(w1 > 0, "{family}: no work counted");
-        assert!(
-            w8 < 10 * w1,
-            "{family}, {chunk}-byte chunks: work {w1} at {} bytes, {w8} at {} bytes (ratio {ratio:.1})",
-            small.len(),
-            big.len(),
-        );
+        let with = if deltas { ", deltas" } else { "" };
+        let how = format!("schema stream {family:<29} {chunk:>2}-byte chunks{with}");
+        assert_work_linear(&how, &make, |reply| {
+            schema_stream_work(&schema, reply, chunk, deltas)
+        });
     }
 }
 
