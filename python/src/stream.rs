@@ -703,4 +703,3 @@ impl StreamParser {
         }
     }
 }
-
