@@ -90,7 +90,7 @@ use crate::{text, Decoder, StreamDecoder, Violations};
 /// - `$ref` to any JSON pointer of the document (`#/$defs/…`,
 ///   `#/definitions/…`, `#`), recursion included;
 /// - checked as a contract (the reply decodes, then the call fails with
-///   every violation by JSON path, an [`ErrorKind::Contract`] error whose
+///   every violation by JSON path, an [`ErrorKind::Contract`](crate::ErrorKind::Contract) error whose
 ///   [`Error::feedback`] is one line each, for a retry turn): `minimum`,
 ///   `maximum`, `exclusiveMinimum`, `exclusiveMaximum`, `multipleOf`,
 ///   `minLength`, `maxLength` (in characters), `pattern` (ECMA-262's
@@ -246,7 +246,7 @@ impl SchemaDecoder {
     /// [`decode`](Self::decode) for bytes, as [`Decoder::decode_slice`]
     /// reads them: a character cut off at the very end is dropped (the
     /// reply was cut inside it); invalid UTF-8 elsewhere is an
-    /// [`ErrorKind::InvalidUtf8`] error at the first bad byte.
+    /// [`ErrorKind::InvalidUtf8`](crate::ErrorKind::InvalidUtf8) error at the first bad byte.
     ///
     /// ```
     /// let d = serde_llm::SchemaDecoder::new(&serde_json::json!({"type": "array", "items": {"type": "string"}}))?;
@@ -784,7 +784,7 @@ impl Decoder {
     /// variant's tag written in another style is found. For other
     /// types [`decode`](Self::decode) gives the same value, faster (no
     /// value is built on the way). The schema's bounds and formats are
-    /// checked as well (an [`ErrorKind::Contract`] error), and a key a
+    /// checked as well (an [`ErrorKind::Contract`](crate::ErrorKind::Contract) error), and a key a
     /// struct with `deny_unknown_fields` does not have is left out and
     /// reported rather than refused (unless [`Decoder::strict`]).
     ///
