@@ -723,14 +723,14 @@ impl Reads<Option<Value>> for StreamReads {
         let mut at = view.as_ref()?;
         let mut path = Vec::with_capacity(route.len());
         for step in route {
-            (at, path) = match (step, at) {
+            at = match (step, at) {
                 (Route::Key(k), Value::Object(m)) => {
                     path.push(Segment::Key(k.as_str().into()));
-                    (m.get(k)?, path)
+                    m.get(k)?
                 }
                 (Route::Last, Value::Array(a)) => {
                     path.push(Segment::Index(a.len().checked_sub(1)?));
-                    (a.last()?, path)
+                    a.last()?
                 }
                 _ => return None,
             };
