@@ -283,6 +283,18 @@ impl<R> Tally<R> {
         if remember {
             self.tried.insert((span.start, span.end));
         }
+        if std::env::var("ZZ").is_ok() {
+            eprintln!(
+                "consider {strategy:?} {span:?} {:?}",
+                outcome
+                    .as_ref()
+                    .map(|a| (
+                        rank(text, strategy, &a.report),
+                        a.report.repairs.iter().map(|r| r.kind).collect::<Vec<_>>()
+                    ))
+                    .map_err(|e| e.to_string())
+            );
+        }
         self.shaped |= shaped;
         match outcome {
             Ok(a) => {
@@ -368,7 +380,9 @@ impl Decoder {
             let from = lex::next_significant(b, a.report.span.end.min(span.end), span.end);
             text[from..span.end].chars().any(char::is_alphanumeric)
         };
-        let quoted = lex::quote_at(text.as_bytes(), span.start, span.end).is_some();
+        let b = text.as_bytes();
+        let quoted =
+            lex::quote_at(b, lex::next_significant(b, span.start, span.end), span.end).is_some();
         // A bare scalar with words after it is a sentence, for any target
         // but a scalar (read from prose by its own rules): never one word
         // of it made a list (`1 and 2` is no `[1]`).
@@ -567,6 +581,19 @@ impl Decoder {
     {
         let outcome = self.candidate(text, c, shape, policy, sink);
         let outcome = self.judge(text, &c.span, shape, outcome);
+        if std::env::var("ZZ").is_ok() {
+            eprintln!(
+                "whole {:?}",
+                outcome
+                    .as_ref()
+                    .map(|a| (
+                        a.covers,
+                        a.roots,
+                        a.report.repairs.iter().map(|r| r.kind).collect::<Vec<_>>()
+                    ))
+                    .map_err(|e| e.to_string())
+            );
+        }
         if matches!(&outcome, Ok(a) if a.covers) {
             // The whole text is one object or array (maybe repaired):
             // pieces of it are not better answers.
@@ -975,9 +1002,17 @@ impl Decoder {
         // guess, and a value inside it may be the answer.
         let one_string = roots == 1
             && !prose_root
-            && lex::quote_at(text.as_bytes(), span.start, span.end).is_some()
+            // (After a comment before it: `/**/"{…"`.)
+            && lex::quote_at(
+                text.as_bytes(),
+                lex::next_significant(text.as_bytes(), span.start, span.end),
+                span.end,
+            )
+            .is_some()
             && !repairs.iter().any(|r| r.kind == RepairKind::InnerQuote);
-        let covers = (containers || one_string)
+        // Not a string with values after it, left out (`''[...<json>'a`:
+        // the tag may be the answer).
+        let covers = (containers || (one_string && !more_roots))
             && !cut_early
             && (!matches!(text.as_bytes()[span.start], b'{' | b'[')
                 || extract::starts_like_json(text.as_bytes(), span.start, span.end))

@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 
 use proptest::prelude::*;
 use serde::Deserialize;
-use serde_json::Value;
+use serde_json::{json, Value};
 use serde_llm::{Decoder, ErrorKind};
 
 #[allow(dead_code)]
@@ -291,6 +291,31 @@ proptest! {
             (Err(_), Err(_)) => {}
             _ => prop_assert!(false, "{:?}: value {:?} but repair {:?}", text, value, repaired),
         }
+    }
+}
+
+/// Found by `repair_agrees_with_value_decoding` and the JSON5 property
+/// test: a string read whole but for values after it, or after a comment,
+/// and a stray backslash taken for a key, each gave a wrong `Ok`.
+#[test]
+fn what_a_string_holds_is_no_candidate_and_a_backslash_no_key() {
+    let cases = [
+        // A string, an elision, a tag: the tag's value, as `repair` reads.
+        ("''[...<json>'a", json!("a")),
+        // A string after a comment holds the brace: it is no object.
+        ("/**/\"{\\\u{2028}\"", json!("{")),
+        ("/* c */ \"{x}\"", json!("{x}")),
+        // A stray backslash names no key (`{"": "x"}` was invented).
+        ("{\\ \"x\": 1}", json!({"x": 1})),
+        ("{\"a\": 1, \\ \"b\"}", json!({"a": 1})),
+        // One that is the key's own text stays in it.
+        ("{a\\b: 1}", json!({"a\\b": 1})),
+    ];
+    for (text, want) in cases {
+        let value = serde_llm::from_llm_str::<Value>(text);
+        assert_eq!(value.as_ref().ok(), Some(&want), "{text:?}: {value:?}");
+        let repaired: Value = serde_json::from_str(&serde_llm::repair(text).unwrap()).unwrap();
+        assert_eq!(repaired, want, "{text:?}");
     }
 }
 

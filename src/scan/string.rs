@@ -1169,6 +1169,9 @@ impl<'de> Scanner<'de> {
             && (b[k] < 0x80
                 || (crate::text::line_end_len(b, k, end) == 0
                     && super::lex::special_ws_len(b, k, end) == 0))
+            // A key does not start with a backslash but for JSON5's
+            // `\u0061`: a stray one names nothing (`{\ "x"}` is no key "").
+            && !(k == start && b[k] == b'\\' && key_escape(b, k, end).is_none())
         {
             k += 1;
         }
@@ -1188,19 +1191,22 @@ impl<'de> Scanner<'de> {
         }
         self.pos = k;
         if text.contains('\\') {
-            // JSON5: `\u0061b` in an unquoted key is `ab`.
+            // JSON5: `\u0061b` in an unquoted key is `ab`. Another
+            // backslash is the key's own text (`a\b` is no `ab`).
             self.scratch.clear();
             let mut rest = text;
             while let Some(at) = rest.find('\\') {
                 self.scratch.push_str(&rest[..at]);
-                let esc = &rest[at + 1..];
-                let hex = esc.strip_prefix('u').and_then(|h| h.get(..4));
-                match hex.and_then(|h| u32::from_str_radix(h, 16).ok()) {
+                let esc = &rest[at..];
+                match key_escape(esc.as_bytes(), 0, esc.len()) {
                     Some(v) => {
                         self.scratch.push(char::from_u32(v).unwrap_or('\u{FFFD}'));
-                        rest = &esc[5..];
+                        rest = &esc[6..];
                     }
-                    None => rest = esc,
+                    None => {
+                        self.scratch.push('\\');
+                        rest = &esc[1..];
+                    }
                 }
             }
             self.scratch.push_str(rest);
@@ -1208,4 +1214,16 @@ impl<'de> Scanner<'de> {
         }
         Some(Text::Borrowed(text))
     }
+}
+
+/// The code point of JSON5's `\uXXXX` at `i` in an unquoted key, if one is
+/// there.
+fn key_escape(b: &[u8], i: usize, end: usize) -> Option<u32> {
+    let hex = b
+        .get(i + 2..i + 6)
+        .filter(|_| i + 6 <= end && b[i + 1] == b'u')?;
+    if !hex.iter().all(u8::is_ascii_hexdigit) {
+        return None;
+    }
+    u32::from_str_radix(std::str::from_utf8(hex).ok()?, 16).ok()
 }
