@@ -283,18 +283,6 @@ impl<R> Tally<R> {
         if remember {
             self.tried.insert((span.start, span.end));
         }
-        if std::env::var("ZZ").is_ok() {
-            eprintln!(
-                "consider {strategy:?} {span:?} {:?}",
-                outcome
-                    .as_ref()
-                    .map(|a| (
-                        rank(text, strategy, &a.report),
-                        a.report.repairs.iter().map(|r| r.kind).collect::<Vec<_>>()
-                    ))
-                    .map_err(|e| e.to_string())
-            );
-        }
         self.shaped |= shaped;
         match outcome {
             Ok(a) => {
@@ -581,19 +569,6 @@ impl Decoder {
     {
         let outcome = self.candidate(text, c, shape, policy, sink);
         let outcome = self.judge(text, &c.span, shape, outcome);
-        if std::env::var("ZZ").is_ok() {
-            eprintln!(
-                "whole {:?}",
-                outcome
-                    .as_ref()
-                    .map(|a| (
-                        a.covers,
-                        a.roots,
-                        a.report.repairs.iter().map(|r| r.kind).collect::<Vec<_>>()
-                    ))
-                    .map_err(|e| e.to_string())
-            );
-        }
         if matches!(&outcome, Ok(a) if a.covers) {
             // The whole text is one object or array (maybe repaired):
             // pieces of it are not better answers.
