@@ -388,6 +388,7 @@ impl Decoder {
     pub(crate) fn run<'de, R, C, F>(
         &self,
         text: &'de str,
+        outline: &extract::Outline,
         shape: Shape,
         policy: Mode,
         mut clean: C,
@@ -397,8 +398,7 @@ impl Decoder {
         C: FnMut(&'de str) -> Option<R>,
         F: FnMut(Source<'_, 'de>, &[Hint], Range<usize>) -> Result<Decoded<R>>,
     {
-        let angle = extract::first_angle(text);
-        let body = extract::body(text, angle);
+        let (angle, body) = (outline.angle, outline.body.clone());
         if text[body.clone()].trim().is_empty() {
             let bom = extract::bom(text);
             let what = if !text[bom..].trim().is_empty() {
@@ -424,7 +424,7 @@ impl Decoder {
         // reading without prose beats. The whole read is then skipped (it
         // was a fifth of a short fenced reply's decode).
         let mut whole = match self.opts.strategies.whole {
-            true => extract::whole(text, body.clone()),
+            true => outline.whole.clone(),
             false => None,
         };
         let opens_with_word = text[body.clone()]
@@ -433,11 +433,11 @@ impl Decoder {
         // Not when a bracket opens before the fence: the fence may be
         // inside the value (`run_code({"code": ```…```})`), which only the
         // whole read sees.
-        let before_fence = memchr::memmem::find(&text.as_bytes()[body.clone()], b"```")
-            .map(|at| &text.as_bytes()[body.start..body.start + at]);
+        let before_fence = extract::find(text.as_bytes(), body.start, body.end, b"```")
+            .map(|at| &text.as_bytes()[body.start..at]);
         let defer = opens_with_word
             && !matches!(shape, Shape::Scalar(_))
-            && before_fence.is_some_and(|b| !b.iter().any(|c| matches!(c, b'{' | b'[' | b'(')));
+            && before_fence.is_some_and(|b| memchr::memchr3(b'{', b'[', b'(', b).is_none());
         if !defer {
             if let Some(c) = whole.take() {
                 if let Some(done) = self.whole(text, &c, shape, policy, &mut sink, &mut tally) {

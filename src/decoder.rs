@@ -428,8 +428,9 @@ impl Decoder {
                     .last()
                     .is_some_and(|c| !matches!(c, b'}' | b']' | b'"'))
         };
+        let outline = extract::outline(text);
         if !open_end(text) {
-            if let Some(done) = self.fast_lane(text, seed.clone(), watch, &mut ignored) {
+            if let Some(done) = self.fast_lane(text, &outline, seed.clone(), watch, &mut ignored) {
                 return Ok(done);
             }
         }
@@ -459,7 +460,7 @@ impl Decoder {
             tape: true,
             repair: false,
         };
-        let result = self.run(text, shape, mode, clean, |source, hints, span| {
+        let result = self.run(text, &outline, shape, mode, clean, |source, hints, span| {
             let Source::Tape(tape) = source else {
                 unreachable!("a decode reads a tape")
             };
@@ -481,7 +482,7 @@ impl Decoder {
         // unless the tolerant path found a key that could name two fields,
         // which is an error, not a guess.
         if ignored && result.as_ref().is_err_and(|e| !e.is_ambiguous()) {
-            if let Some(done) = self.fast_lane(text, seed.clone(), false, &mut ignored) {
+            if let Some(done) = self.fast_lane(text, &outline, seed.clone(), false, &mut ignored) {
                 return Ok(done);
             }
         }
@@ -559,6 +560,7 @@ impl Decoder {
     fn fast_lane<'de, S: DeserializeSeed<'de>>(
         &self,
         text: &'de str,
+        outline: &extract::Outline,
         seed: S,
         watch: bool,
         ignored: &mut bool,
@@ -566,7 +568,7 @@ impl Decoder {
         if !self.opts.strategies.whole || self.opts.max_depth < 128 {
             return None;
         }
-        let c = extract::whole(text, extract::body(text, extract::first_angle(text)))?;
+        let c = outline.whole.as_ref()?;
         // Pretty-printed JSON cut right after an element (`    }` last):
         // serde_json would read all of it to refuse it at the end.
         if lex::ends_with_indented_closer(text.as_bytes(), c.span.start, c.span.end) {
@@ -582,7 +584,7 @@ impl Decoder {
         };
         let rest = &slice[end..];
         if rest.trim().is_empty() {
-            return Some((value, Reading::clean(Strategy::Whole, c.span)));
+            return Some((value, Reading::clean(Strategy::Whole, c.span.clone())));
         }
         // `{...} Hope this helps!`: the tolerant path would take the same
         // balanced span, clean, unless the prose holds more candidates.
@@ -804,6 +806,7 @@ impl Decoder {
         };
         let done = self.run(
             text,
+            &extract::outline(text),
             Shape::Any,
             mode,
             |_| None,
@@ -901,6 +904,9 @@ pub(crate) fn by_serde_json_seed<'de, S: DeserializeSeed<'de>>(
     seed: S,
     watch: bool,
 ) -> std::result::Result<Option<(S::Value, usize)>, bool> {
+    if !may_be_json(slice.as_bytes()) {
+        return Err(false);
+    }
     let mut de = serde_json::Deserializer::from_str(slice);
     let value = match watch {
         true => seed.deserialize(Watch(&mut de)),
@@ -920,6 +926,31 @@ pub(crate) fn by_serde_json_seed<'de, S: DeserializeSeed<'de>>(
         // Prose after the value: serde_json's error is where it starts.
         Err(e) => offset_of(slice, e.line(), e.column()).map(|end| (value, end)),
     })
+}
+
+/// Whether serde_json may read a value at the start of `b`: its first
+/// bytes can start one (a reply that opens with a word, an object with an
+/// unquoted key, are refused without building serde_json's error).
+fn may_be_json(b: &[u8]) -> bool {
+    let ws = |mut i: usize| {
+        while i < b.len() && matches!(b[i], b' ' | b'\t' | b'\n' | b'\r') {
+            i += 1;
+        }
+        i
+    };
+    let starts = |c: u8| {
+        matches!(
+            c,
+            b'{' | b'[' | b'"' | b'-' | b'0'..=b'9' | b't' | b'f' | b'n'
+        )
+    };
+    let i = ws(0);
+    match b.get(i) {
+        Some(b'{') => matches!(b.get(ws(i + 1)), Some(b'"' | b'}')),
+        Some(b'[') => b.get(ws(i + 1)).is_some_and(|&c| c == b']' || starts(c)),
+        Some(&c) => starts(c),
+        None => false,
+    }
 }
 
 /// What a rejected reply needed, one fix per line, for the model.
@@ -942,4 +973,37 @@ fn fixes_feedback(text: &str, report: &Report) -> String {
         ));
     }
     lines.join("\n")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::may_be_json;
+
+    /// `may_be_json` refuses only what serde_json refuses: every prefix and
+    /// suffix of JSON documents and of replies around them.
+    #[test]
+    fn may_be_json_refuses_only_what_serde_json_refuses() {
+        let docs = [
+            r#"{"a": [1, -2.5e3, true, false, null, "x\"y"], "b": {}}"#,
+            r#"  [ {"k": "v"}, [], [[]], "s", 0, -0.1 ]  "#,
+            "\t\n\r\"just a string\"",
+            r#"Sure! {name: 'Ada', "age": 36,} ```json [1,]``` nope"#,
+            "{ } [ ] { \"\" : 1 } [ ]x",
+            "nul tru fals -x +1 .5 {'a': 1} {a: 1} [,] [}",
+        ];
+        for doc in docs {
+            for i in 0..=doc.len() {
+                for s in [&doc[..i], &doc[i..]] {
+                    if !may_be_json(s.as_bytes()) {
+                        assert!(
+                            serde_json::from_str::<serde_json::Value>(s).is_err(),
+                            "{s:?}"
+                        );
+                    }
+                }
+            }
+        }
+        assert!(may_be_json(br#" {"a": 1}"#) && may_be_json(b"[ ]") && may_be_json(b"-1"));
+        assert!(!may_be_json(b"Sure") && !may_be_json(b"{a: 1}") && !may_be_json(b"[,]"));
+    }
 }

@@ -250,11 +250,28 @@ fn find_ignore_case(s: &str, needle: &str) -> Option<usize> {
     None
 }
 
+/// What the pre-pass learns of a reply before any candidate is read, once
+/// for the fast lane and the search: its first `<`, its body (see
+/// [`body`]) and the body as one candidate (see [`whole`]).
+pub(crate) struct Outline {
+    pub angle: Option<usize>,
+    pub body: Range<usize>,
+    pub whole: Option<Candidate>,
+}
+
+/// The [`Outline`] of `text`.
+pub(crate) fn outline(text: &str) -> Outline {
+    let angle = first_angle(text);
+    let body = body(text, angle);
+    let whole = whole(text, body.clone());
+    Outline { angle, body, whole }
+}
+
 /// The whole body, trimmed, without a stray fence at either end.
 pub(crate) fn whole(text: &str, body: Range<usize>) -> Option<Candidate> {
     let b = text.as_bytes();
-    let trimmed = crate::text::trim_span(text, body);
-    let (mut start, mut end) = (trimmed.start, trimmed.end);
+    let span = crate::text::trim_span(text, body);
+    let (mut start, mut end) = (span.start, span.end);
     // `{...}```` or ````{...}```: a fence with no partner at an end. A reply
     // that is one fenced block loses both; a leading fence closed further on
     // stays (the fence strategy reads that block).
@@ -281,9 +298,11 @@ pub(crate) fn whole(text: &str, body: Range<usize>) -> Option<Candidate> {
             start = k + lang;
         }
     }
-    let mut c = Vec::new();
-    push(&mut c, text, start..end, Strategy::Whole);
-    c.pop()
+    let span = trimmed(b, start..end)?;
+    Some(Candidate {
+        span,
+        strategy: Strategy::Whole,
+    })
 }
 
 /// Whether `b[start..end]` ends inside a `"…"` string (escapes honoured).
@@ -492,8 +511,8 @@ fn fences(text: &str, body: Range<usize>, out: &mut Vec<Candidate>) {
     let mut cut_json: Option<(usize, bool)> = None;
     while let Some(open) = find(b, i, body.end, b"```") {
         if skip_json {
-            let json = (i..open)
-                .filter(|&k| matches!(b[k], b'{' | b'['))
+            let json = memchr::memchr2_iter(b'{', b'[', &b[i..open])
+                .map(|k| i + k)
                 .find(|&k| starts_like_json(b, k, body.end));
             if let Some(start) = json {
                 let (close, _) = lex::matching_close(b, start, body.end);
@@ -1210,7 +1229,8 @@ fn placeholder(span: &[u8]) -> bool {
     span[0] == b'{' && !inner.is_empty() && inner.iter().all(|&c| lex::is_word(c))
 }
 
-fn find(b: &[u8], mut from: usize, end: usize, needle: &[u8]) -> Option<usize> {
+/// The first `needle` in `b[from..end]`.
+pub(crate) fn find(b: &[u8], mut from: usize, end: usize, needle: &[u8]) -> Option<usize> {
     while let Some(k) = lex::find_byte(b, from, end, needle[0]) {
         if end - k >= needle.len() && &b[k..k + needle.len()] == needle {
             return Some(k);

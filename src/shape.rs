@@ -7,7 +7,26 @@ use std::cell::Cell;
 
 use serde::de::{self, Deserialize, Visitor};
 
-use crate::error::{Error, ErrorKind, Result};
+/// How a probe stops the type it asks: not the crate's error, which
+/// allocates (two of them were a tenth of a short reply's decode).
+#[derive(Debug)]
+struct Stop;
+
+impl std::fmt::Display for Stop {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("shape probe")
+    }
+}
+
+impl std::error::Error for Stop {}
+
+impl de::Error for Stop {
+    fn custom<T: std::fmt::Display>(_: T) -> Stop {
+        Stop
+    }
+}
+
+type Result<T> = std::result::Result<T, Stop>;
 
 /// The root shape a type asks for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -95,7 +114,7 @@ struct FirstKey<'p> {
 }
 
 impl<'de> de::MapAccess<'de> for FirstKey<'_> {
-    type Error = Error;
+    type Error = Stop;
 
     fn next_key_seed<K: de::DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>> {
         seed.deserialize(KeyProbe {
@@ -106,7 +125,7 @@ impl<'de> de::MapAccess<'de> for FirstKey<'_> {
     }
 
     fn next_value_seed<T: de::DeserializeSeed<'de>>(&mut self, _: T) -> Result<T::Value> {
-        Err(Error::new(ErrorKind::Data, "shape probe"))
+        Err(Stop)
     }
 }
 
@@ -116,13 +135,13 @@ struct KeyProbe<'p> {
 }
 
 impl<'de> de::Deserializer<'de> for KeyProbe<'_> {
-    type Error = Error;
+    type Error = Stop;
 
     fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         self.asked.set(true);
         let expects = format!("{}", &visitor as &dyn de::Expected);
         self.tagged.set(expects.starts_with("a type tag `"));
-        Err(Error::new(ErrorKind::Data, "shape probe"))
+        Err(Stop)
     }
 
     serde::forward_to_deserialize_any! {
@@ -132,22 +151,22 @@ impl<'de> de::Deserializer<'de> for KeyProbe<'_> {
     }
 
     fn deserialize_str<V: Visitor<'de>>(self, _: V) -> Result<V::Value> {
-        Err(Error::new(ErrorKind::Data, "shape probe"))
+        Err(Stop)
     }
 
     fn deserialize_identifier<V: Visitor<'de>>(self, _: V) -> Result<V::Value> {
-        Err(Error::new(ErrorKind::Data, "shape probe"))
+        Err(Stop)
     }
 
     fn deserialize_ignored_any<V: Visitor<'de>>(self, _: V) -> Result<V::Value> {
-        Err(Error::new(ErrorKind::Data, "shape probe"))
+        Err(Stop)
     }
 }
 
 impl Probe<'_> {
     fn stop<T>(&self, shape: Shape) -> Result<T> {
         self.seen.set(shape);
-        Err(Error::new(ErrorKind::Data, "shape probe"))
+        Err(Stop)
     }
 }
 
@@ -162,7 +181,7 @@ macro_rules! scalars {
 }
 
 impl<'de> de::Deserializer<'de> for Probe<'_> {
-    type Error = Error;
+    type Error = Stop;
 
     fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         let tagged = Cell::new(false);
