@@ -187,6 +187,32 @@ def test_a_long_string_fed_in_chunks():
     assert p.value == {"path": "notes.md", "content": content, "done": True}
 
 
+def test_a_string_kept_from_an_earlier_value_does_not_change():
+    # The stream grows a string in place when nothing else holds it; one the
+    # caller kept is left as it was read, in a dict, in a list and at the root.
+    for text, get in [
+        ('{"path": "a.py", "content": "' + "x" * 300 + '"}', lambda v: v["content"]),
+        ('["' + "é" * 150 + "✓" * 150 + '"]', lambda v: v[0]),
+        ('"' + "y" * 300 + '"', lambda v: v),
+    ]:
+        p = serde_llm.StreamParser()
+        kept = []
+        for i in range(0, len(text), 7):
+            p.feed(text[i : i + 7])
+            v = p.value
+            if v is not None:
+                try:
+                    got = get(v)
+                except (IndexError, KeyError, TypeError):
+                    continue
+                if isinstance(got, str):
+                    kept.append((got, str(got.encode("utf-8"), "utf-8")))
+        assert kept and all(s == copy for s, copy in kept), text
+        final = serde_llm.parse(text)
+        assert p.finish() == final
+        assert get(p.value) == get(final)
+
+
 def test_is_complete():
     p = serde_llm.StreamParser()
     p.feed('{"a": "x", "b": [1, 2')
