@@ -346,8 +346,9 @@ def stream_loop(what: str, n: int) -> None:
     """Runs the stream measure's loop ``n`` times and nothing else, for an
     instruction count (``valgrind --tool=callgrind``, the count at 2 less
     the count at 0, halved): ``ours`` (a parser made, fed every chunk, its
-    value read after each) or ``calls`` (two native calls per chunk, as a
-    feed and a read: the crossing). The installed serde_llm is measured."""
+    value read after each), ``calls`` (two native calls per chunk, as a
+    feed and a read: the crossing) or ``objects`` (the value's Python
+    objects built once). The installed serde_llm is measured."""
     sys.path[:] = [p for p in sys.path if pathlib.Path(p or ".").resolve() != HERE]
     import serde_llm
 
@@ -364,7 +365,14 @@ def stream_loop(what: str, n: int) -> None:
             v = p.value
         return v
 
-    f = {"ours": ours, "calls": calls}[what]
+    # The value's Python objects built once (by `json.loads` of the reply's
+    # JSON, C-accelerated), which any stream that gives Python objects pays.
+    doc = serde_llm.repair_json(text)
+
+    def objects():
+        return json.loads(doc)
+
+    f = {"ours": ours, "calls": calls, "objects": objects}[what]
     for _ in range(n):
         f()
 
@@ -392,7 +400,7 @@ def main() -> None:
     ap.add_argument("--installed", action="store_true", help="use the serde_llm this interpreter imports")
     ap.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     ap.add_argument("--stream-loop", nargs=2, metavar=("WHAT", "N"),
-                    help="only run the stream loop (ours|calls) N times, in this interpreter, for callgrind")
+                    help="only run the stream loop (ours|calls|objects) N times, in this interpreter, for callgrind")
     args = ap.parse_args()
     if args.stream_loop:
         stream_loop(args.stream_loop[0], int(args.stream_loop[1]))
