@@ -2705,20 +2705,22 @@ fn a_value_reopened_by_what_follows_it() {
 }
 
 /// A string value closed, then a `#` comment holding a vertical tab: a
-/// decode of the text so far shows the member (`{"a": "b"}`), the live
-/// reader waits for the first byte after the comment to settle the string
-/// and shows `{}`. With another byte in the comment (`##x`) both show `{}`.
-/// Found by the `stream_schema` fuzz target (typed and untyped streams
-/// alike); the two readers' rules for what settles a string's closing
-/// quote after a comment are to be made one (see `string_settled` in
-/// `src/stream/json.rs` and `closes` in `src/scan/string.rs`).
+/// decode of the text so far showed the member (`{"a": "b"}`) where the
+/// live reader waits for the first byte after the comment to settle the
+/// string and shows `{}`, as both do with another byte in the comment
+/// (`##x`). The decode's span was trimmed of the vertical tab (Unicode's
+/// whitespace) while its "nothing follows" check knew only ASCII's, so the
+/// tab read as text that settles the string. Found by the `stream_schema`
+/// fuzz target.
 #[test]
-#[ignore = "known stream/decode difference: a string closed before a `#` comment holding a vertical tab"]
 fn a_string_closed_before_a_comment_holding_a_vertical_tab() {
     for reply in [
         "{\"a\":\"b\"##\u{b}",
         "{\"a\":\"b\" ##\u{b}",
         "{\"\":\"\"##\u{b}",
+        "{\"a\":\"b\"\u{b}",
+        "{\"a\":\"b\"##\u{c}",
+        "{\"a\": 12\u{b}",
     ] {
         every_split::<Value>(reply);
         every_split::<std::collections::BTreeMap<String, String>>(reply);

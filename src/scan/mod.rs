@@ -1323,15 +1323,19 @@ impl<'de> Scanner<'de> {
         }
     }
 
-    /// Whether only whitespace follows offset `end` in the caller's text.
+    /// Whether only whitespace follows offset `end` in the caller's text:
+    /// what a candidate's span is trimmed of (`text::trim_span`, Unicode's
+    /// whitespace: a vertical tab or a form feed after the span is no text
+    /// that settles a value cut at its end).
     fn ends_text(&self, end: usize) -> bool {
-        self.b[end..].iter().all(|&c| lex::is_ws(c))
+        self.text[end..].trim_start().is_empty()
     }
 
     /// Whether whitespace follows the span in the caller's text (spans are
     /// trimmed): a token at the span's end has ended.
     fn followed_by_space(&self) -> bool {
-        self.end < self.b.len() && lex::is_ws(self.b[self.end])
+        // (Unicode's whitespace, as the span was trimmed of it.)
+        self.text[self.end..].starts_with(char::is_whitespace)
     }
 
     /// A number or literal ending at `k` as an object member's value: do
