@@ -1400,8 +1400,14 @@ fn may_be_enclosed(before: &str) -> bool {
     // strings: `["]```"` leaves the `[` open, its `]` quoted): either may be
     // how a decode reads the text.
     let (mut depth, mut json, mut string, mut escaped) = (0usize, 0usize, false, false);
-    for b in before.bytes() {
-        match b {
+    // A container the body opens with, closed and then followed by a comma,
+    // may be read again whole with what follows (`{"a": 1}, "b": 2}` is one
+    // object, reopened): a value after it is inside that reading.
+    let mut opens = before.trim_start().starts_with(['{', '[']);
+    let mut reopens = false;
+    let b = before.as_bytes();
+    for (i, &c) in b.iter().enumerate() {
+        match c {
             _ if escaped => escaped = false,
             b'\\' if string => escaped = true,
             b'"' => string = !string,
@@ -1413,12 +1419,18 @@ fn may_be_enclosed(before: &str) -> bool {
                 depth = depth.saturating_sub(1);
                 if !string {
                     json = json.saturating_sub(1);
+                    if opens && json == 0 {
+                        // (Only that first container.)
+                        opens = false;
+                        let next = b[i + 1..].iter().find(|c| !c.is_ascii_whitespace());
+                        reopens = next == Some(&b',');
+                    }
                 }
             }
             _ => {}
         }
     }
-    depth > 0 || json > 0 || string || quote_open_before(before)
+    depth > 0 || json > 0 || string || reopens || quote_open_before(before)
 }
 
 /// Whether the text before a value leaves open a fence that is not the
