@@ -1328,14 +1328,18 @@ impl<'de> Scanner<'de> {
     /// whitespace: a vertical tab or a form feed after the span is no text
     /// that settles a value cut at its end).
     fn ends_text(&self, end: usize) -> bool {
-        self.text[end..].trim_start().is_empty()
+        self.text
+            .get(end..)
+            .is_some_and(|rest| rest.trim_start().is_empty())
     }
 
     /// Whether whitespace follows the span in the caller's text (spans are
     /// trimmed): a token at the span's end has ended.
     fn followed_by_space(&self) -> bool {
         // (Unicode's whitespace, as the span was trimmed of it.)
-        self.text[self.end..].starts_with(char::is_whitespace)
+        self.text
+            .get(self.end..)
+            .is_some_and(|rest| rest.starts_with(char::is_whitespace))
     }
 
     /// A number or literal ending at `k` as an object member's value: do
