@@ -2370,6 +2370,34 @@ fn json_lines_every_split() {
     }
 }
 
+/// Objects with a comma between and no brackets around (`{…}, {…}`), as
+/// models list things: each is read once, as it completes, as JSON lines
+/// are (`stream_objects_separated_by_commas` in tests/linear.rs). The view
+/// is what a decode of the text so far gathers, on every split, also where
+/// a comma reopens the object before it (`, "m": 3}`), two commas stand
+/// together, a list or an empty object stands between, or prose follows.
+#[test]
+fn objects_separated_by_commas_every_split() {
+    let a = r#"{"n": 1, "text": "a"}"#;
+    let b = r#"{"n": 2, "text": "b, [x] {y}", "extra": {"k": [1, {"z": null}]}}"#;
+    let replies = [
+        format!("{a}, {b}, {a}"),
+        format!("{a},\n{b} ,{a},\n"),
+        format!("{a}\n{b}, {a}\n{b}"),
+        format!("{a}, {b}, \"m\": 3}}, {a}"),
+        format!("{a}, {b},, {a}"),
+        format!("{a}, [{b}], {a}"),
+        format!("{a}, {{}}, {b}"),
+        format!("{a}, {b} and that is all."),
+        format!("{a}, {b}, {{\"n\": 3, \"text\": 'single'}}, {a}"),
+    ];
+    for reply in &replies {
+        every_split::<Vec<Step>>(reply);
+        every_split::<Vec<Item>>(reply);
+        every_split::<Value>(reply);
+    }
+}
+
 /// Found by the `stream_typed` fuzz target (the `Value` check): a span
 /// found in prose after a comment marker on its line (`// [`, `# {`) or
 /// inside a `/*` not closed. A reading of the whole text as one value may

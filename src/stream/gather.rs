@@ -1,5 +1,6 @@
 //! Values gathered into a list as they stream: a reply of JSON lines (one
-//! object after another) for a sequence target, or an untyped one.
+//! object after another, or with one comma between: `{…}, {…}`) for a
+//! sequence target, or an untyped one.
 //!
 //! A reply of fences holding one object each (```` ```json ```` blocks one
 //! after another, blank lines or lines of plain prose before and between
@@ -17,7 +18,8 @@
 //! Only where a decode surely reads the reply so: the reply from its start
 //! (spaces before it at most, plain prose, or plain prose lines then the
 //! first fence's opening line), objects that are JSON as written, JSON's
-//! spaces (or the fences' lines, or plain prose) between them, none empty
+//! spaces and at most one comma (or the fences' lines, or plain prose)
+//! between them, none empty
 //! (an untyped decode leaves `{}` out), and no backtick or `<` in them (a
 //! fence marker or a tag may make a decode read another candidate).
 //! Anything else leaves this mode for good, and the stream reads the whole
@@ -135,6 +137,10 @@ enum Sep {
     Tagged,
     /// Spaces before the next object.
     Before,
+    /// Spaces after an object without fences around it, before the next
+    /// object or the one comma that may stand between them (`{…}, {…}`,
+    /// which a decode gathers as it gathers lines).
+    Next,
 }
 
 /// The text is not objects this mode reads.
@@ -225,7 +231,8 @@ impl Gathered {
                 self.at = end;
                 self.sep = match self.between {
                     Between::Fences => Sep::Spaces,
-                    Between::Spaces | Between::Prose => Sep::Before,
+                    Between::Spaces => Sep::Next,
+                    Between::Prose => Sep::Before,
                 };
                 // An empty object carries nothing: an untyped decode leaves
                 // it out of the list (and with a single other one, reads
@@ -245,8 +252,9 @@ impl Gathered {
         while let Some(&c) = b.get(self.at) {
             let space = matches!(c, b' ' | b'\t' | b'\r');
             self.sep = match (self.sep, c) {
-                (Sep::Before, b'{') => return Ok(true),
-                (Sep::Before, _) if space || c == b'\n' => Sep::Before,
+                (Sep::Before | Sep::Next, b'{') => return Ok(true),
+                (Sep::Before | Sep::Next, _) if space || c == b'\n' => self.sep,
+                (Sep::Next, b',') => Sep::Before,
                 (Sep::Before, _) if self.between == Between::Prose && plain(c) => Sep::Before,
                 (Sep::Spaces, _) if space => Sep::Spaces,
                 (Sep::Spaces | Sep::Line, b'\n') => Sep::Line,

@@ -186,8 +186,8 @@ where
 /// bracket, quote, fence or tag (another candidate might win). A value
 /// complete only with a repair (a list closed by `}`) may still go on with
 /// the text after it, so that text is read again on every push. Objects
-/// that a decode gathers into a list (JSON lines for a list or an untyped
-/// target; a fence per object, with lines of plain prose between them or
+/// that a decode gathers into a list (JSON lines, or objects with a comma
+/// between, for a list or an untyped target; a fence per object, with lines of plain prose between them or
 /// not, or objects in plain prose, for a list target) are read one by
 /// one: each once, as it completes. Prose there is words, digits, spaces,
 /// the punctuation of sentences, apostrophes and parentheses; a double
