@@ -593,7 +593,12 @@ impl<'de> Scanner<'de> {
     /// [`fast_close`](Self::fast_close).
     #[inline(always)]
     fn closes_plainly(&self) -> bool {
-        !self.awaiting_value && !self.object_pending && self.stack.len() >= 2
+        // The byte after the closer (a comma the close takes) is part of
+        // its step: with the text going on, it must have arrived.
+        !self.awaiting_value
+            && !self.object_pending
+            && self.stack.len() >= 2
+            && (!self.open_end || self.pos + 1 < self.end)
     }
 
     /// At the `]` at `i` of the innermost array: whether the step would
@@ -607,8 +612,12 @@ impl<'de> Scanner<'de> {
         }
         let at = |k: usize| (k < self.end).then(|| self.b[k]);
         match at(i + 1) {
-            None | Some(b'}' | b']') => true,
-            Some(b',') => matches!(at(i + 2), None | Some(b'"')),
+            None => !self.open_end,
+            Some(b'}' | b']') => true,
+            Some(b',') => match at(i + 2) {
+                None => !self.open_end,
+                Some(c) => c == b'"',
+            },
             _ => false,
         }
     }

@@ -335,6 +335,9 @@ pub(crate) struct Scanner<'de> {
     rules: Rules,
     /// How many repairs have been checked against the rules.
     checked: usize,
+    /// The text may go on past `end` (a scanner resumed as a reply
+    /// streams): the fast lane takes nothing there to follow a token.
+    open_end: bool,
 }
 
 impl<'de> Scanner<'de> {
@@ -382,6 +385,7 @@ impl<'de> Scanner<'de> {
             plain: false,
             rules: opts.rules,
             checked: 0,
+            open_end: false,
         };
         if opts.multi {
             s.stack.push(Frame::Roots);
