@@ -2398,6 +2398,33 @@ fn objects_separated_by_commas_every_split() {
     }
 }
 
+/// Objects in one fence, a line or a comma between them (JSON lines as
+/// models fence them): each is read once, as it completes
+/// (`stream_objects_in_one_fence` in tests/linear.rs). The view is what a
+/// decode of the text so far gathers, on every split, also where the fence
+/// closes and prose or another fence follows, a fence per object follows
+/// the first, or an object in the fence has a repair.
+#[test]
+fn objects_in_one_fence_every_split() {
+    let a = r#"{"n": 1, "text": "a"}"#;
+    let b = r#"{"n": 2, "text": "b, [x] {y}", "extra": {"k": [1, {"z": null}]}}"#;
+    let replies = [
+        format!("Here:\n```json\n{a}\n{b}\n{a}\n```\n"),
+        format!("```json\n{a},\n{b},\n{a}\n```\nThat is all."),
+        format!("```\n{a}\n{b}\n```\nAnd:\n```json\n{a}\n```"),
+        format!("```json\n{a}\n```\n```json\n{b}\n{a}\n```"),
+        format!("```json\n{a} {b}\n{{\"n\": 3, \"text\": 'single'}}\n{a}\n```"),
+        format!("```json\n{a}\n{b}, \"m\": 3}}\n```"),
+        format!("```json\n{a}\n[{b}]\n```"),
+        format!("```json\n{a}\n{b}\n```\n{a}"),
+    ];
+    for reply in &replies {
+        every_split::<Vec<Step>>(reply);
+        every_split::<Vec<Item>>(reply);
+        every_split::<Value>(reply);
+    }
+}
+
 /// Found by the `stream_typed` fuzz target (the `Value` check): a span
 /// found in prose after a comment marker on its line (`// [`, `# {`) or
 /// inside a `/*` not closed. A reading of the whole text as one value may

@@ -1,11 +1,13 @@
 //! Values gathered into a list as they stream: a reply of JSON lines (one
-//! object after another, or with one comma between: `{…}, {…}`) for a
-//! sequence target, or an untyped one.
+//! object after another, or with one comma between: `{…}, {…}`), bare or
+//! in one fence, for a sequence target, or an untyped one.
 //!
 //! A reply of fences holding one object each (```` ```json ```` blocks one
 //! after another, blank lines or lines of plain prose before and between
 //! them) is read so too, for a list target, and so are objects in plain
-//! prose (`Item 1: {…}.`; see [`plain`]).
+//! prose (`Item 1: {…}.`; see [`plain`]). Objects in one fence end this
+//! mode where the fence closes (what follows may hold a candidate a decode
+//! prefers, or more objects it gathers).
 //!
 //! A decode of such a reply gathers the objects into one list, and a view
 //! of the text so far shows the complete ones as its elements (the cut last
@@ -19,9 +21,9 @@
 //! (spaces before it at most, plain prose, or plain prose lines then the
 //! first fence's opening line), objects that are JSON as written, JSON's
 //! spaces and at most one comma (or the fences' lines, or plain prose)
-//! between them, none empty
-//! (an untyped decode leaves `{}` out), and no backtick or `<` in them (a
-//! fence marker or a tag may make a decode read another candidate).
+//! between them, none empty (an untyped decode leaves `{}` out), and no
+//! backtick or `<` in them (a fence marker or a tag may make a decode read
+//! another candidate).
 //! Anything else leaves this mode for good, and the stream reads the whole
 //! text as before.
 //!
@@ -51,6 +53,11 @@ pub(super) struct Gathered {
     sep: Sep,
     /// What stands between the objects.
     between: Between,
+    /// Whether an object may have a fence of its own (a list target's
+    /// decode gathers them; an untyped one takes one fence).
+    fences: bool,
+    /// A fence closed after an object.
+    closed: bool,
     max_depth: usize,
     /// The text of the element read last: `[`, an object, `]`.
     syn: String,
@@ -64,6 +71,10 @@ enum Between {
     Spaces,
     /// Each object is in a fence of its own.
     Fences,
+    /// The objects are in one fence, JSON's spaces and at most one comma
+    /// between them (a decode reads them as it reads them bare); its
+    /// closing marker ends this mode.
+    InFence,
     /// Plain prose (`Item 1: {…}.`, `Here's the list (in order):`); see
     /// [`plain`].
     Prose,
@@ -153,10 +164,14 @@ impl Gathered {
     /// is), and how many objects are complete. `None` if the text is not
     /// objects as written with spaces, fences or prose between from its
     /// start, or no object is complete yet.
+    ///
+    /// `fences`: whether each object may have a fence of its own (else
+    /// only one fence holds them all).
     pub(super) fn lock(
         text: &str,
         start: usize,
         max_depth: usize,
+        fences: bool,
     ) -> Option<(Gathered, usize, usize)> {
         let before = text[..start].trim_start_matches('\u{feff}').trim_start();
         // Plain prose lines before the first fence's opening line.
@@ -190,6 +205,8 @@ impl Gathered {
             at: start,
             sep: Sep::Before,
             between,
+            fences,
+            closed: false,
             max_depth,
             syn: String::new(),
             spare: Spare::default(),
@@ -231,7 +248,7 @@ impl Gathered {
                 self.at = end;
                 self.sep = match self.between {
                     Between::Fences => Sep::Spaces,
-                    Between::Spaces => Sep::Next,
+                    Between::Spaces | Between::InFence => Sep::Next,
                     Between::Prose => Sep::Before,
                 };
                 // An empty object carries nothing: an untyped decode leaves
@@ -251,6 +268,16 @@ impl Gathered {
     fn between(&mut self, b: &[u8]) -> Result<bool, Leave> {
         while let Some(&c) = b.get(self.at) {
             let space = matches!(c, b' ' | b'\t' | b'\r');
+            // Another object, or a comma, before the first fence closed:
+            // the fence holds them all.
+            if self.between == Between::Fences
+                && !self.closed
+                && matches!(self.sep, Sep::Spaces | Sep::Line)
+                && matches!(c, b'{' | b',')
+            {
+                self.between = Between::InFence;
+                self.sep = Sep::Next;
+            }
             self.sep = match (self.sep, c) {
                 (Sep::Before | Sep::Next, b'{') => return Ok(true),
                 (Sep::Before | Sep::Next, _) if space || c == b'\n' => self.sep,
@@ -259,8 +286,13 @@ impl Gathered {
                 (Sep::Spaces, _) if space => Sep::Spaces,
                 (Sep::Spaces | Sep::Line, b'\n') => Sep::Line,
                 (Sep::Line | Sep::Blank, b'\r') => self.sep,
-                (Sep::Line, b'`') => Sep::Close(1),
-                (Sep::Close(2), b'`') => Sep::Closed,
+                (Sep::Line, b'`') if self.between == Between::Fences && self.fences => {
+                    Sep::Close(1)
+                }
+                (Sep::Close(2), b'`') => {
+                    self.closed = true;
+                    Sep::Closed
+                }
                 (Sep::Close(n), b'`') => Sep::Close(n + 1),
                 (Sep::Closed | Sep::Blank | Sep::Words, b'\n') => Sep::Blank,
                 (Sep::Blank | Sep::Words, _) if c != b'`' && plain(c) => Sep::Words,

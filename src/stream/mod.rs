@@ -187,7 +187,8 @@ where
 /// complete only with a repair (a list closed by `}`) may still go on with
 /// the text after it, so that text is read again on every push. Objects
 /// that a decode gathers into a list (JSON lines, or objects with a comma
-/// between, for a list or an untyped target; a fence per object, with lines of plain prose between them or
+/// between, bare or in one fence, for a list or an untyped target; a fence
+/// per object, with lines of plain prose between them or
 /// not, or objects in plain prose, for a list target) are read one by
 /// one: each once, as it completes. Prose there is words, digits, spaces,
 /// the punctuation of sentences, apostrophes and parentheses; a double
@@ -1108,14 +1109,20 @@ where
         let start = report.span.start;
         // Objects one after another (or a fence each) for a sequence target
         // or an untyped one (see `gather`), each read once as it completes.
+        // (An untyped decode gathers the objects of one fence, not a fence
+        // each.)
         let gathers = match shape {
             Shape::Array => report.strategy == Strategy::Gathered,
-            Shape::Any => report.strategy == Strategy::Whole && multiple_at(&report, start),
+            Shape::Any => {
+                matches!(report.strategy, Strategy::Whole | Strategy::Fence)
+                    && multiple_at(&report, start)
+            }
             _ => false,
         };
         if gathers && tried != Some(start) {
+            let (text, depth) = (&self.text, self.decoder.opts.max_depth);
             if let Some((g, cut, complete)) =
-                gather::Gathered::lock(&self.text, start, self.decoder.opts.max_depth)
+                gather::Gathered::lock(text, start, depth, shape == Shape::Array)
             {
                 // Read with no repair before the object cut at the end (but
                 // the gathering's own, first); the untyped view (when kept)
