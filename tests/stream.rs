@@ -2330,6 +2330,16 @@ fn a_first_word_with_a_quote_is_no_quiet_prose() {
     }
 }
 
+/// [`every_split`] of each reply, into two list targets and an untyped
+/// one (replies a decode may gather into a list).
+fn every_split_gathered(replies: &[String]) {
+    for reply in replies {
+        every_split::<Vec<Step>>(reply);
+        every_split::<Vec<Item>>(reply);
+        every_split::<Value>(reply);
+    }
+}
+
 /// JSON lines for a list target or an untyped one: each object is read
 /// once, as it completes, and put at the end of the views (the stream is
 /// linear in them:
@@ -2363,11 +2373,7 @@ fn json_lines_every_split() {
         format!("{a}\n{b}\nThat is all.\n{a}"),
         format!("{a},\n{b},\n{a}"),
     ];
-    for reply in &replies {
-        every_split::<Vec<Step>>(reply);
-        every_split::<Vec<Item>>(reply);
-        every_split::<Value>(reply);
-    }
+    every_split_gathered(&replies);
 }
 
 /// Objects with a comma between and no brackets around (`{…}, {…}`), as
@@ -2391,11 +2397,7 @@ fn objects_separated_by_commas_every_split() {
         format!("{a}, {b} and that is all."),
         format!("{a}, {b}, {{\"n\": 3, \"text\": 'single'}}, {a}"),
     ];
-    for reply in &replies {
-        every_split::<Vec<Step>>(reply);
-        every_split::<Vec<Item>>(reply);
-        every_split::<Value>(reply);
-    }
+    every_split_gathered(&replies);
 }
 
 /// Objects in one fence, a line or a comma between them (JSON lines as
@@ -2418,11 +2420,7 @@ fn objects_in_one_fence_every_split() {
         format!("```json\n{a}\n[{b}]\n```"),
         format!("```json\n{a}\n{b}\n```\n{a}"),
     ];
-    for reply in &replies {
-        every_split::<Vec<Step>>(reply);
-        every_split::<Vec<Item>>(reply);
-        every_split::<Value>(reply);
-    }
+    every_split_gathered(&replies);
 }
 
 /// Found by the `stream_typed` fuzz target (the `Value` check): a span
@@ -2500,11 +2498,7 @@ fn a_fence_per_value_every_split() {
         ),
         format!("Intro ```\n{}\n{}", f(a), f(b)),
     ];
-    for reply in &replies {
-        every_split::<Vec<Step>>(reply);
-        every_split::<Vec<Item>>(reply);
-        every_split::<Value>(reply);
-    }
+    every_split_gathered(&replies);
 }
 
 /// One object for a list target, cut off: a wrapped list grows as its

@@ -580,17 +580,22 @@ mod tests {
         }
     }
 
-    #[test]
-    fn the_corpora_fed_in_pieces_tape_as_read_whole() {
-        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/corpus");
-        let opts = ScanOptions {
+    /// A stream's scanner options: cut values read as far as they go.
+    fn partial_opts() -> ScanOptions {
+        ScanOptions {
             max_depth: 128,
             multi: false,
             partial: true,
             view: false,
             rules: Rules::DEFAULT,
             lane: true,
-        };
+        }
+    }
+
+    #[test]
+    fn the_corpora_fed_in_pieces_tape_as_read_whole() {
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/corpus");
+        let opts = partial_opts();
         for file in [
             "json_repair.jsonl",
             "jsonrepair_js.jsonl",
@@ -614,14 +619,7 @@ mod tests {
     /// summed over its feeds (what each next feed reads again), and the
     /// number of feeds.
     fn held_back(text: &str, chunk: usize) -> (usize, usize) {
-        let opts = ScanOptions {
-            max_depth: 128,
-            multi: false,
-            partial: true,
-            view: false,
-            rules: Rules::DEFAULT,
-            lane: true,
-        };
+        let opts = partial_opts();
         let mut paused = Scanner::over(&text[..0], std::slice::from_ref(&(0..0)), &opts).pause();
         let mut tape = Tape::new();
         let (mut held, mut feeds) = (0, 0);
