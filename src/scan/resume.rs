@@ -13,11 +13,11 @@
 //! once the byte after it (a comma its step takes) has arrived. An event a
 //! step held back (an object's first key, read with its `{`) is decided
 //! with that step. An event the repairing step makes is decided once
-//! [`HORIZON`] more bytes have arrived after it: no rule of the step looks further ahead than that (the rules
-//! that look ahead bound their look: `LOOKAHEAD` in `string.rs` and the
-//! bounds in `lex.rs`, the widest 4 KiB; a run of whitespace or a line of
-//! bare text longer than that is the one case that may read differently
-//! once more text arrives). An event met at the end of the text (a string,
+//! [`HORIZON`] more bytes have arrived after it: no rule of the step looks
+//! further ahead than that (the rules that look ahead bound their look:
+//! `LOOKAHEAD` in `string.rs` and the bounds in `lex.rs`, the widest 4 KiB;
+//! a run of whitespace or a line of bare text longer than that is the one
+//! case that may read differently once more text arrives). An event met at the end of the text (a string,
 //! number or container cut there, the end itself) is never decided before
 //! more text, or the end of the reply, comes. (So a string cut at the end
 //! is read again from its quote on every feed: quadratic for a long one,

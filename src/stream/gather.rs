@@ -148,7 +148,7 @@ enum Sep {
     Tagged,
     /// Spaces before the next object.
     Before,
-    /// Spaces after an object without fences around it, before the next
+    /// Spaces after an object not in a fence of its own, before the next
     /// object or the one comma that may stand between them (`{…}, {…}`,
     /// which a decode gathers as it gathers lines).
     Next,
