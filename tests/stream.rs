@@ -2376,6 +2376,11 @@ fn json_lines_every_split() {
     every_split_gathered(&replies);
 }
 
+/// Two objects to gather: one plain, one with a comma, brackets and braces
+/// in a string and nested containers.
+const PLAIN_OBJECT: &str = r#"{"n": 1, "text": "a"}"#;
+const NESTED_OBJECT: &str = r#"{"n": 2, "text": "b, [x] {y}", "extra": {"k": [1, {"z": null}]}}"#;
+
 /// Objects with a comma between and no brackets around (`{…}, {…}`), as
 /// models list things: each is read once, as it completes, as JSON lines
 /// are (`stream_objects_separated_by_commas` in tests/linear.rs). The view
@@ -2384,8 +2389,7 @@ fn json_lines_every_split() {
 /// together, a list or an empty object stands between, or prose follows.
 #[test]
 fn objects_separated_by_commas_every_split() {
-    let a = r#"{"n": 1, "text": "a"}"#;
-    let b = r#"{"n": 2, "text": "b, [x] {y}", "extra": {"k": [1, {"z": null}]}}"#;
+    let (a, b) = (PLAIN_OBJECT, NESTED_OBJECT);
     let replies = [
         format!("{a}, {b}, {a}"),
         format!("{a},\n{b} ,{a},\n"),
@@ -2408,8 +2412,7 @@ fn objects_separated_by_commas_every_split() {
 /// the first, or an object in the fence has a repair.
 #[test]
 fn objects_in_one_fence_every_split() {
-    let a = r#"{"n": 1, "text": "a"}"#;
-    let b = r#"{"n": 2, "text": "b, [x] {y}", "extra": {"k": [1, {"z": null}]}}"#;
+    let (a, b) = (PLAIN_OBJECT, NESTED_OBJECT);
     let replies = [
         format!("Here:\n```json\n{a}\n{b}\n{a}\n```\n"),
         format!("```json\n{a},\n{b},\n{a}\n```\nThat is all."),
