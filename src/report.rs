@@ -1415,6 +1415,13 @@ impl Repairs {
         self.runs.insert(0, Run::one(r));
     }
 
+    /// Adds `other`'s repairs at the end, in order.
+    pub(crate) fn append(&mut self, other: &Repairs) {
+        for r in other.iter() {
+            self.push(r);
+        }
+    }
+
     /// Removes the last repair.
     pub(crate) fn pop(&mut self) -> Option<Repair> {
         let run = self.runs.last_mut()?;

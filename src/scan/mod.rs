@@ -139,7 +139,7 @@ pub(crate) enum Ctx {
     Root,
 }
 
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub(crate) struct Where {
     ctx: Ctx,
     /// Inside parentheses: `)` also ends a value.
@@ -336,8 +336,15 @@ pub(crate) struct Scanner<'de> {
     /// How many repairs have been checked against the rules.
     checked: usize,
     /// The text may go on past `end` (a scanner resumed as a reply
-    /// streams): the fast lane takes nothing there to follow a token.
+    /// streams): the fast lane takes nothing there to follow a token, and
+    /// a string that runs into the end is parked.
     open_end: bool,
+    /// A quoted string's read stopped by the end of the text, to go on
+    /// from there when the string is read again (see `string::Parked`).
+    parked: Option<Box<string::Parked>>,
+    /// While a string that may be parked is read: the repairs made in its
+    /// content, kept aside until the read ends (see `string::Parked`).
+    aside: Option<Repairs>,
 }
 
 impl<'de> Scanner<'de> {
@@ -386,6 +393,8 @@ impl<'de> Scanner<'de> {
             rules: opts.rules,
             checked: 0,
             open_end: false,
+            parked: None,
+            aside: None,
         };
         if opts.multi {
             s.stack.push(Frame::Roots);
@@ -500,7 +509,11 @@ impl<'de> Scanner<'de> {
 
     #[cold]
     fn record(&mut self, kind: RepairKind, offset: usize) {
-        self.repairs.push(Repair { kind, offset });
+        let r = Repair { kind, offset };
+        match &mut self.aside {
+            Some(aside) => aside.push(r),
+            None => self.repairs.push(r),
+        }
     }
 
     /// With some repair kinds denied: the first repair of a denied kind made

@@ -12,7 +12,7 @@ use super::lex::{
 };
 use super::{Ctx, Frame, Scanner, Text, Where};
 use crate::error::Result;
-use crate::report::RepairKind;
+use crate::report::{RepairKind, Repairs};
 
 /// Where the scan of a quoted string stops early, chosen by a first pass.
 #[derive(Clone, Copy)]
@@ -52,6 +52,7 @@ pub(super) struct Judge {
 
 /// Counts brackets in a string's content incrementally, so judging many
 /// quotes in one string stays linear.
+#[derive(Clone, Copy, Debug)]
 struct Balance {
     pos: usize,
     /// How many more `{` and `[` than `}` and `]`.
@@ -70,6 +71,9 @@ impl Balance {
     }
 
     fn advance(&mut self, b: &[u8], to: usize) {
+        if to <= self.pos {
+            return;
+        }
         for &c in &b[self.pos..to] {
             match c {
                 b'{' => self.depth += 1,
@@ -86,6 +90,90 @@ impl Balance {
             }
         }
         self.pos = to;
+    }
+}
+
+/// A quoted string's read that the end of the text stopped, kept by a
+/// scanner that will read on (see `resume.rs`): when its step is read
+/// again with more text, the read goes on from [`Spot`] instead of from the
+/// quote, so a long string cut at the end is not read again on every push.
+///
+/// The repairs its content made up to there travel with it (the scanner
+/// keeps a read's content repairs aside while it may be parked, so the
+/// step's own restore does not take them back), and so does its text so
+/// far when it had to be copied (lent to the scanner while the event that
+/// returned it is in use: the restore of the step gives it back).
+#[derive(Debug, Default)]
+pub(crate) struct Parked {
+    /// The string's opening quote and the place it is read in: the read
+    /// goes on only for the same string.
+    open: usize,
+    w: Option<Where>,
+    /// The end of the text when it was parked: a shorter text (another
+    /// span) does not go on from it.
+    end: usize,
+    at: Spot,
+    scratch: String,
+    lent: bool,
+    repairs: Repairs,
+}
+
+impl Parked {
+    /// Where the next read of the string starts reading bytes.
+    #[cfg(test)]
+    pub(super) fn reads_from(&self) -> usize {
+        self.at.i
+    }
+
+    pub(super) fn open(&self) -> usize {
+        self.open
+    }
+
+    /// Takes back the text so far lent with the event that returned it.
+    pub(super) fn take_back(&mut self, scratch: &mut String) {
+        if self.lent {
+            self.scratch = std::mem::take(scratch);
+            debug_assert!(self.scratch.len() >= self.at.scratch_len);
+            self.scratch.truncate(self.at.scratch_len);
+            self.lent = false;
+        }
+    }
+}
+
+/// The state of a quoted string's read at the start of a pass of its loop
+/// that no later text can change: every byte before it decided (an escape
+/// whole, a quote judged with all its look-ahead arrived).
+#[derive(Clone, Copy, Debug)]
+struct Spot {
+    i: usize,
+    seg: usize,
+    start: usize,
+    owned: bool,
+    raw_newline: bool,
+    last_inner: Option<(usize, usize)>,
+    balance: Balance,
+    /// The brackets the cut judgment counted (see `unterminated`).
+    count: Balance,
+    /// The text so far's length in the scratch buffer, when owned.
+    scratch_len: usize,
+    /// How many content repairs were made before it.
+    repairs: usize,
+}
+
+impl Default for Spot {
+    fn default() -> Spot {
+        Spot {
+            i: 0,
+            seg: 0,
+            start: 0,
+            owned: false,
+            raw_newline: false,
+            last_inner: None,
+            balance: Balance::new(0),
+            count: Balance::new(0),
+            scratch_len: 0,
+            repairs: 0,
+        }
     }
 }
 
@@ -108,6 +196,11 @@ fn plain_run(b: &[u8], mut i: usize, stop: usize, q: Quote) -> usize {
     i
 }
 
+/// How far past its end an escape's read may look: a high surrogate's
+/// `\uD83D` looks for the low half's six bytes after it (`\x4`, `\u12`
+/// look at the hex digits that would make them escapes).
+const ESCAPE_REACH: usize = 7;
+
 /// How far a look-ahead over prose may go before giving up.
 const LOOKAHEAD: usize = 1024;
 
@@ -117,10 +210,12 @@ impl<'de> Scanner<'de> {
     pub(super) fn quoted(&mut self, w: Where) -> Result<Option<Text<'de>>> {
         let open = self.pos;
         let b = self.b;
-        if b[open] == b'"' {
+        if b[open] == b'"' && self.parked.as_ref().is_none_or(|p| p.open != open) {
             // The common case: plain content, a closing quote, and right after
             // it the delimiter this place expects.
             let i = plain_run(b, open + 1, self.end, Quote::Double);
+            #[cfg(test)]
+            crate::work::add(i - open);
             if i + 1 < self.end && b[i] == b'"' && i > open + 1 {
                 let fits = match w.ctx {
                     Ctx::Key => b[i + 1] == b':',
@@ -214,9 +309,65 @@ impl<'de> Scanner<'de> {
         let mut raw_newline = false;
         let mut last_inner: Option<(usize, usize)> = None;
         let mut balance = Some(Balance::new(start));
+        let mut count = Balance::new(start);
+        // A scanner that will read on parks a string the end of the text
+        // stops (see `Parked`), and goes on from where it parked it.
+        let parking = self.open_end && !doubled;
+        let mut spot: Option<Spot> = None;
+        let mut parked = self.parked.take();
+        if let Some(p) = parked.as_deref_mut().filter(|p| {
+            p.open == open
+                && p.w == Some(w)
+                && p.end <= end
+                && !doubled
+                && limit.is_none_or(|l| l.at >= p.at.i)
+        }) {
+            debug_assert!(!p.lent, "taken back by the step's restore");
+            let at = p.at;
+            (i, seg, start, owned, raw_newline) =
+                (at.i, at.seg, at.start, at.owned, at.raw_newline);
+            (last_inner, balance, count) = (at.last_inner, Some(at.balance), at.count);
+            if owned {
+                self.scratch = std::mem::take(&mut p.scratch);
+            }
+            let repairs = std::mem::take(&mut p.repairs);
+            if parking {
+                self.aside = Some(repairs);
+            } else {
+                self.repairs.append(&repairs);
+            }
+            spot = Some(at);
+        } else if parking {
+            self.aside = Some(Repairs::default());
+        }
         loop {
-            // The hot loop: bytes that need no attention.
+            // Where a read that stops at the end of the text goes on from
+            // later: a pass's start that no later byte can change (the
+            // bytes an escape before it looked at past its end all in, the
+            // last inner quote judged with all its look-ahead in).
+            let top = i;
+            if parking
+                && i + ESCAPE_REACH <= end
+                && last_inner.is_none_or(|(q, _)| q.saturating_add(super::resume::HORIZON) <= end)
+            {
+                spot = Some(Spot {
+                    i,
+                    seg,
+                    start,
+                    owned,
+                    raw_newline,
+                    last_inner,
+                    balance: balance.expect("kept between quotes"),
+                    count,
+                    scratch_len: if owned { self.scratch.len() } else { 0 },
+                    repairs: self.aside.as_ref().map_or(0, Repairs::len),
+                });
+            }
+            // The hot loop: bytes that need no attention. (Tests count the
+            // bytes string reads pass over: see `resume.rs`.)
             i = plain_run(b, i, stop, q);
+            #[cfg(test)]
+            crate::work::add(i - top);
             if i >= stop {
                 if let Some(l) = limit {
                     self.record(RepairKind::MissingQuote, l.at);
@@ -230,9 +381,32 @@ impl<'de> Scanner<'de> {
                     }
                     let text = self.finish(start, seg, l.at, owned, l.resume == l.at);
                     self.pos = l.resume;
+                    let parks = l.at_end.then_some(spot).flatten();
+                    self.leave(open, w, parks, parked, owned);
                     return Scan::Done(Some(text));
                 }
-                return self.unterminated(w, start, seg, owned, last_inner);
+                if let Some(at) = spot.as_mut().filter(|at| parking && at.i == top) {
+                    // The pass ran plainly to the end: the read goes on from
+                    // before the delimiters and spaces that end the text
+                    // (where the cut judgment may end the string).
+                    let rest = rest_of_text(b, top, end);
+                    if owned {
+                        self.own(&mut owned, seg, rest);
+                        seg = rest;
+                        at.seg = rest;
+                        at.scratch_len = self.scratch.len();
+                    }
+                    at.i = rest;
+                }
+                let scan = self.unterminated(w, start, seg, owned, last_inner, &mut count);
+                if let Some(at) = spot.as_mut() {
+                    at.count = count;
+                }
+                // Read again with a limit, the string is not lent: the
+                // scratch buffer goes with it.
+                let lend = owned && matches!(scan, Scan::Done(_));
+                self.leave(open, w, spot, parked, lend);
+                return scan;
             }
             let c = b[i];
             if c == b'\\' && !(escaped && i + 1 < end && b[i + 1] == b'"') {
@@ -342,10 +516,15 @@ impl<'de> Scanner<'de> {
                 let text = self.finish_closed(start, seg, i, owned, raw_newline);
                 self.pos = after;
                 self.follow = follow;
+                // Closed as far as the text goes: parked all the same.
+                let parks = (follow >= end || by_end).then_some(spot).flatten();
+                self.leave(open, w, parks, parked, owned);
                 return Scan::Done(Some(text));
             }
             if limit.is_none() {
                 if let Some(p) = self.missing_quote_before(i, start, w) {
+                    // Read again from the quote: the repairs go.
+                    self.aside = None;
                     return Scan::Again(Limit {
                         at: trim_back(b, start, p),
                         resume: p,
@@ -817,7 +996,45 @@ impl<'de> Scanner<'de> {
         open.next().is_none()
     }
 
-    /// The input ended inside a string.
+    /// Ends a read that kept its content's repairs aside (see [`Parked`]):
+    /// parked at `spot` when the read met the end of the text (`spot` is
+    /// `None` elsewhere, or when no pass's start is settled yet), with its
+    /// repairs so far and its text so far, lent with the event the read
+    /// returns (`lend`) or kept; else its repairs go to the scanner's.
+    fn leave(
+        &mut self,
+        open: usize,
+        w: Where,
+        spot: Option<Spot>,
+        parked: Option<Box<Parked>>,
+        lend: bool,
+    ) {
+        let Some(mut aside) = self.aside.take() else {
+            return;
+        };
+        let Some(at) = spot else {
+            self.repairs.append(&aside);
+            return;
+        };
+        aside.truncate(at.repairs);
+        let mut p = parked.unwrap_or_default();
+        p.open = open;
+        p.w = Some(w);
+        p.end = self.end;
+        p.at = at;
+        p.repairs = aside;
+        p.lent = lend && at.owned;
+        if at.owned && !p.lent {
+            p.scratch = std::mem::take(&mut self.scratch);
+            p.scratch.truncate(at.scratch_len);
+        }
+        self.parked = Some(p);
+    }
+
+    /// The input ended inside a string. `count` holds the brackets counted
+    /// in the content so far, for the judgment of a string cut off with a
+    /// closer at the end (counted on from where it stopped: the text only
+    /// grows, and so does the run of closers that ends it).
     fn unterminated(
         &mut self,
         w: Where,
@@ -825,6 +1042,7 @@ impl<'de> Scanner<'de> {
         seg: usize,
         owned: bool,
         last_inner: Option<(usize, usize)>,
+        count: &mut Balance,
     ) -> Scan<'de> {
         let b = self.b;
         let end = self.end;
@@ -852,11 +1070,16 @@ impl<'de> Scanner<'de> {
                 // the first closer of this container not matched in the text.
                 let closer = if w.ctx == Ctx::Array { b']' } else { b'}' };
                 // A closer followed later by quotes is more likely part of the
-                // text (`"value} "tail" more}`).
-                let last_quote = b[start..last]
-                    .iter()
-                    .rposition(|&c| c == b'"')
-                    .map(|q| start + q);
+                // text (`"value} "tail" more}`). (Cut off, the string has no
+                // quote before the closers that end the text, the only
+                // closers it may end at.)
+                let last_quote = match cut_off {
+                    true => None,
+                    false => b[start..last]
+                        .iter()
+                        .rposition(|&c| c == b'"')
+                        .map(|q| start + q),
+                };
                 let quotes_after = |k: usize| last_quote.is_some_and(|q| q > k);
                 let cut = |at: usize, at_end: bool| {
                     let mut at = at;
@@ -877,8 +1100,17 @@ impl<'de> Scanner<'de> {
                 // and most likely inside the string.
                 let closes_all = self.closes_all(tail);
                 let only_closers = |k: usize| k >= tail && closes_all;
-                let mut depth = 0i32;
-                for k in start..last {
+                // Cut off, it ends only at a closer in the run that ends the
+                // text: the brackets before that run are counted on from
+                // where the last judgment stopped.
+                let (mut depth, from) = match cut_off {
+                    true => {
+                        count.advance(b, tail);
+                        (count.depth, tail)
+                    }
+                    false => (0i32, start),
+                };
+                for k in from..last {
                     match b[k] {
                         b',' if depth <= 0 && !cut_off => {
                             let window = end.min(k + 1 + LOOKAHEAD);
@@ -1226,4 +1458,15 @@ fn key_escape(b: &[u8], i: usize, end: usize) -> Option<u32> {
         return None;
     }
     u32::from_str_radix(std::str::from_utf8(hex).ok()?, 16).ok()
+}
+
+/// Where the run of spaces and delimiters that ends the text starts (not
+/// before `from`): a parked string's read goes on from there, where the
+/// judgment of a cut string may end it.
+fn rest_of_text(b: &[u8], from: usize, end: usize) -> usize {
+    let mut k = end;
+    while k > from && (is_ws(b[k - 1]) || matches!(b[k - 1], b'}' | b']' | b',' | b'+' | b')')) {
+        k -= 1;
+    }
+    k
 }
