@@ -374,6 +374,15 @@ pub mod __private {
         crate::work::total()
     }
 
+    /// For the fuzz target `resume`: whether the tolerant scanner, resumed
+    /// over `text` fed in pieces ending at `cuts` (ascending offsets on
+    /// char boundaries), reads it as one read of the whole does, and reads
+    /// each piece's view as one read of the text so far. `Err` says where
+    /// they differ.
+    pub fn resumed_scan_agrees(text: &str, cuts: &[usize]) -> Result<(), String> {
+        crate::scan::resume::agrees_in_pieces(text, cuts)
+    }
+
     /// Whether `text` opens with a reasoning block that has not closed: a
     /// view of it shows nothing (for a binding's own partial views, built
     /// with [`Decoder::allow_partial`](crate::Decoder::allow_partial)).

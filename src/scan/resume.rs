@@ -17,15 +17,22 @@
 //! further ahead than that (the rules that look ahead bound their look:
 //! `LOOKAHEAD` in `string.rs` and the bounds in `lex.rs`, the widest 4 KiB;
 //! a run of whitespace or a line of bare text longer than that is the one
-//! case that may read differently once more text arrives). An event met at the end of the text (a string,
-//! number or container cut there, the end itself) is never decided before
-//! more text, or the end of the reply, comes. (So a string cut at the end
-//! is read again from its quote on every feed: quadratic for a long one,
-//! until the string reader can go on from where it stopped; see the
-//! ignored test `a_long_string_is_held_back_a_token_at_a_time`.)
+//! case that may read differently once more text arrives). An event met at
+//! the end of the text (a string, number or container cut there, the end
+//! itself) is never decided before more text, or the end of the reply
+//! ([`text_ended`](Scanner::text_ended)), comes.
+//!
+//! **A string cut at the end is parked**, not read again: the step that
+//! met it is taken back as any undecided step, but the string's read keeps
+//! where it stopped (`string::Parked`: its loop's state at the last point
+//! no later byte can change, its text so far, the repairs its content
+//! made), and the step's next read goes on from there. A string is the one
+//! token models make unboundedly long (a file's content, a long answer),
+//! so this is what keeps a stream of one long string linear.
 //!
 //! (The stream decoder is moved onto this next; until then, only this
-//! module's tests drive it, hence the `dead_code` allowance.)
+//! module's tests and the fuzz target `resume` drive it, hence the
+//! `dead_code` allowance.)
 #![cfg_attr(not(test), allow(dead_code))]
 
 use crate::policy::Rules;
@@ -439,8 +446,7 @@ pub(crate) struct Tail {
 
 /// A scan of `text` from its start, fed in pieces (every prefix ending at
 /// `cuts`), then to its end: what a stream's scanner writes, and the
-/// repairs it made. For tests.
-#[cfg(test)]
+/// repairs it made. For tests and the fuzz target `resume`.
 pub(crate) fn fed_in_pieces(
     text: &str,
     opts: &super::ScanOptions,
@@ -466,39 +472,89 @@ pub(crate) fn fed_in_pieces(
     (tape, repairs)
 }
 
+/// A tape's events, each with its text, offset and completeness, as lines
+/// to compare (for tests and the fuzz target `resume`).
+pub(crate) fn events(tape: &Tape, text: &str) -> Vec<String> {
+    let mut c = tape.cursor(text);
+    let mut out = Vec::new();
+    loop {
+        match c.next() {
+            Ok(ev) => {
+                let t = match ev {
+                    Event::Key(t) | Event::Str(t) => c.str(t).to_owned(),
+                    Event::Num(n) => c.str(n.text).to_owned(),
+                    _ => String::new(),
+                };
+                out.push(format!(
+                    "{ev:?} {t:?} at {} complete {}",
+                    c.offset(),
+                    c.complete()
+                ));
+                if let Event::Eof = ev {
+                    break;
+                }
+            }
+            Err(e) => {
+                out.push(format!("error {e}"));
+                break;
+            }
+        }
+    }
+    out
+}
+
+/// For the fuzz target `resume`: whether `text`, fed in pieces ending at
+/// `cuts`, tapes as its one-shot read does (events and repairs), and
+/// each piece's view (what was fed, then its tail) tapes as the one-shot
+/// read of the text so far; both for cut values read as far as they go
+/// and not. `Err` says where they differ.
+pub(crate) fn agrees_in_pieces(text: &str, cuts: &[usize]) -> Result<(), String> {
+    use super::ScanOptions;
+    let whole = |text: &str, opts: &ScanOptions| {
+        let span = 0..text.len();
+        let mut tape = Tape::new();
+        let summary = Scanner::over(text, std::slice::from_ref(&span), opts).tape(&mut tape);
+        let repairs: Vec<crate::report::Repair> = summary.repairs.iter().collect();
+        (events(&tape, text), repairs)
+    };
+    for partial in [false, true] {
+        let opts = ScanOptions {
+            max_depth: 128,
+            multi: false,
+            partial,
+            view: false,
+            rules: Rules::DEFAULT,
+            #[cfg(test)]
+            lane: true,
+        };
+        let (tape, repairs) = fed_in_pieces(text, &opts, cuts);
+        if (events(&tape, text), repairs) != whole(text, &opts) {
+            return Err(format!("partial {partial}: fed in pieces at {cuts:?}"));
+        }
+        let mut paused = Scanner::over(&text[..0], std::slice::from_ref(&(0..0)), &opts).pause();
+        let mut tape = Tape::new();
+        let mut ended = false;
+        for &cut in cuts {
+            let prefix = &text[..cut];
+            let mut scan = Scanner::resume(prefix, paused);
+            if !ended {
+                ended = scan.feed(&mut tape);
+            }
+            let back = scan.tail(&mut tape);
+            if cut > 0 && events(&tape, prefix) != whole(prefix, &opts).0 {
+                return Err(format!("partial {partial}: the view at {cut}"));
+            }
+            scan.untail(&mut tape, back);
+            paused = scan.pause();
+        }
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::scan::ScanOptions;
-
-    fn events(tape: &Tape, text: &str) -> Vec<String> {
-        let mut c = tape.cursor(text);
-        let mut out = Vec::new();
-        loop {
-            match c.next() {
-                Ok(ev) => {
-                    let t = match ev {
-                        Event::Key(t) | Event::Str(t) => c.str(t).to_owned(),
-                        Event::Num(n) => c.str(n.text).to_owned(),
-                        _ => String::new(),
-                    };
-                    out.push(format!(
-                        "{ev:?} {t:?} at {} complete {}",
-                        c.offset(),
-                        c.complete()
-                    ));
-                    if let Event::Eof = ev {
-                        break;
-                    }
-                }
-                Err(e) => {
-                    out.push(format!("error {e}"));
-                    break;
-                }
-            }
-        }
-        out
-    }
 
     fn one_shot(text: &str, opts: &ScanOptions) -> Vec<String> {
         let span = 0..text.len();
