@@ -247,7 +247,11 @@ impl Tape {
             words: self.words.len(),
             side: self.side.len(),
             last: self.last,
-            open: self.open.clone(),
+            open: self
+                .open
+                .iter()
+                .map(|&at| (at, self.words[at as usize]))
+                .collect(),
             error: self.error.clone(),
             prose_at: self.prose_at,
             truncated: self.truncated,
@@ -262,7 +266,11 @@ impl Tape {
         self.words.truncate(mark.words);
         self.side.truncate(mark.side);
         self.last = mark.last;
-        self.open = mark.open;
+        self.open.clear();
+        for (at, head) in mark.open {
+            self.words[at as usize] = head;
+            self.open.push(at);
+        }
         self.error = mark.error;
         self.prose_at = mark.prose_at;
         self.truncated = mark.truncated;
@@ -397,7 +405,10 @@ pub(crate) struct TapeMark {
     words: usize,
     side: usize,
     last: usize,
-    open: Vec<u32>,
+    /// The open containers, each with its head word as it was: a closer
+    /// written after the mark marks its head complete or cut, which a
+    /// rewind takes back.
+    open: Vec<(u32, u16)>,
     error: Option<Error>,
     prose_at: Option<usize>,
     truncated: bool,
