@@ -339,6 +339,10 @@ pub(crate) struct Scanner<'de> {
     /// streams): the fast lane takes nothing there to follow a token, and
     /// a string that runs into the end is parked.
     open_end: bool,
+    /// A string ran into the end of the text (since a resumed scanner's
+    /// step began): where it ends was judged by where the text ends, which
+    /// more text changes.
+    met_end: bool,
     /// A quoted string's read stopped by the end of the text, to go on
     /// from there when the string is read again (see `string::Parked`).
     parked: Option<Box<string::Parked>>,
@@ -393,6 +397,7 @@ impl<'de> Scanner<'de> {
             rules: opts.rules,
             checked: 0,
             open_end: false,
+            met_end: false,
             parked: None,
             aside: None,
         };
@@ -845,7 +850,8 @@ impl<'de> Scanner<'de> {
     // ----- values -------------------------------------------------------
 
     fn value(&mut self, c: u8) -> Result<Option<Event<'de>>> {
-        if self.stack.last() == Some(&Frame::Roots) && !self.root_may_start() {
+        let gathering = self.stack.last() == Some(&Frame::Roots);
+        if gathering && !self.root_may_start() {
             // Prose after the gathered values: stop gathering.
             self.record(RepairKind::TrailingText, self.pos);
             self.pos = self.end;
@@ -854,7 +860,14 @@ impl<'de> Scanner<'de> {
         }
         match c {
             b'{' => self.open(Frame::Object),
-            b'[' => self.open(Frame::Array),
+            b'[' => {
+                let ev = self.open(Frame::Array)?;
+                if !gathering {
+                    // Its `[` is all this step looked at (see `reach`).
+                    self.reach = self.pos;
+                }
+                Ok(ev)
+            }
             b'"' => self.string_value(),
             b'0'..=b'9' | b'-' => self.number_value(),
             b't' if self.literal_at(b"true") => Ok(self.literal(4, Event::Bool(true))),
@@ -882,7 +895,20 @@ impl<'de> Scanner<'de> {
         self.pos += len;
         self.touches_end(self.pos);
         self.scalar_done();
+        self.delimited(self.pos);
         Some(ev)
+    }
+
+    /// A word value (a literal) ending at `k` with a delimiter right after
+    /// it: the delimiter is all the step looked at past it (see
+    /// [`reach`](Self::reach)).
+    fn delimited(&mut self, k: usize) {
+        if k < self.end
+            && matches!(self.b[k], b',' | b'}' | b']')
+            && !self.top_level(self.stack.len())
+        {
+            self.reach = k + 1;
+        }
     }
 
     fn value_slow(&mut self, c: u8) -> Result<Option<Event<'de>>> {
@@ -1064,7 +1090,19 @@ impl<'de> Scanner<'de> {
     fn trailing_comma_close(&mut self) -> Option<Event<'de>> {
         self.trailing_comma(self.pos);
         self.pos += 1;
-        self.pop()
+        self.closes_here()
+    }
+
+    /// Closes the innermost container at its closer, just passed. Inside
+    /// another container, the byte after the closer (a comma taken with
+    /// it) is all the step looked at past it (see `reach`).
+    fn closes_here(&mut self) -> Option<Event<'de>> {
+        let after = self.pos;
+        let ev = self.pop();
+        if !self.stack.is_empty() && !self.top_level(self.stack.len()) {
+            self.reach = after + 1;
+        }
+        ev
     }
 
     fn string_value(&mut self) -> Result<Option<Event<'de>>> {
@@ -1552,6 +1590,7 @@ impl<'de> Scanner<'de> {
                 self.pos = k;
                 self.touches_end(k);
                 self.scalar_done();
+                self.delimited(k);
                 return Ok(Some(ev));
             }
             if k >= self.end {
@@ -1669,7 +1708,7 @@ impl<'de> Scanner<'de> {
                     self.trailing_comma(self.pos);
                 }
                 self.pos += 1;
-                return Ok(self.pop());
+                return Ok(self.closes_here());
             }
             b',' => {
                 self.record(RepairKind::ExtraComma, self.pos);

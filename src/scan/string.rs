@@ -1046,6 +1046,7 @@ impl<'de> Scanner<'de> {
     ) -> Scan<'de> {
         let b = self.b;
         let end = self.end;
+        self.met_end = true;
         // With no quote inside it, a string that runs into the end of its
         // span could be the start of any string: the reply was cut off
         // inside it, as far as anyone can tell. It keeps every character,
