@@ -325,8 +325,9 @@ pub(crate) struct Scanner<'de> {
     view: bool,
     /// How far the last step looked, where its path says exactly (a
     /// string closed at its quote by the delimiter right after it, a key
-    /// and its colon): the bytes it read end before this. `usize::MAX`:
-    /// not said (see `resume::HORIZON`).
+    /// and its colon, a literal before a delimiter, a closer and the byte
+    /// after it, an opening `[`): the bytes it read end before this.
+    /// `usize::MAX`: not said (see `resume::HORIZON`).
     pub(super) reach: usize,
     /// The last string or key the step read ended plainly: a quote closed
     /// by the delimiter right after it, or a bare key ended before the end
@@ -346,9 +347,6 @@ pub(crate) struct Scanner<'de> {
     /// A quoted string's read stopped by the end of the text, to go on
     /// from there when the string is read again (see `string::Parked`).
     parked: Option<Box<string::Parked>>,
-    /// While a string that may be parked is read: the repairs made in its
-    /// content, kept aside until the read ends (see `string::Parked`).
-    aside: Option<Repairs>,
 }
 
 impl<'de> Scanner<'de> {
@@ -399,7 +397,6 @@ impl<'de> Scanner<'de> {
             open_end: false,
             met_end: false,
             parked: None,
-            aside: None,
         };
         if opts.multi {
             s.stack.push(Frame::Roots);
@@ -514,11 +511,7 @@ impl<'de> Scanner<'de> {
 
     #[cold]
     fn record(&mut self, kind: RepairKind, offset: usize) {
-        let r = Repair { kind, offset };
-        match &mut self.aside {
-            Some(aside) => aside.push(r),
-            None => self.repairs.push(r),
-        }
+        self.repairs.push(Repair { kind, offset });
     }
 
     /// With some repair kinds denied: the first repair of a denied kind made
