@@ -525,16 +525,8 @@ pub(crate) fn events(tape: &Tape, text: &str) -> Vec<String> {
 /// read of the text so far; both for cut values read as far as they go
 /// and not. `Err` says where they differ.
 pub(crate) fn agrees_in_pieces(text: &str, cuts: &[usize]) -> Result<(), String> {
-    use super::ScanOptions;
-    let whole = |text: &str, opts: &ScanOptions| {
-        let span = 0..text.len();
-        let mut tape = Tape::new();
-        let summary = Scanner::over(text, std::slice::from_ref(&span), opts).tape(&mut tape);
-        let repairs: Vec<crate::report::Repair> = summary.repairs.iter().collect();
-        (events(&tape, text), repairs)
-    };
     for partial in [false, true] {
-        let opts = ScanOptions {
+        let opts = super::ScanOptions {
             max_depth: 128,
             multi: false,
             partial,
@@ -543,45 +535,58 @@ pub(crate) fn agrees_in_pieces(text: &str, cuts: &[usize]) -> Result<(), String>
             #[cfg(test)]
             lane: true,
         };
-        // Where two reads differ: the first event (or repair) that does.
-        let differ = |a: &[String], b: &[String]| {
-            let k = a.iter().zip(b).take_while(|(x, y)| x == y).count();
-            format!("{:?} against {:?}", a.get(k), b.get(k))
-        };
-        let (tape, repairs) = fed_in_pieces(text, &opts, cuts);
-        let (fed, (read, read_repairs)) = (events(&tape, text), whole(text, &opts));
-        if fed != read {
-            let at = differ(&fed, &read);
-            return Err(format!("partial {partial}: fed in pieces: {at}"));
-        }
-        if repairs != read_repairs {
-            let list = |r: &[crate::report::Repair]| {
-                r.iter().map(|r| format!("{r:?}")).collect::<Vec<_>>()
-            };
-            let at = differ(&list(&repairs), &list(&read_repairs));
-            return Err(format!("partial {partial}: fed in pieces, repairs: {at}"));
-        }
-        let mut paused = Scanner::over(&text[..0], std::slice::from_ref(&(0..0)), &opts).pause();
+        agrees_with(text, cuts, &opts).map_err(|e| format!("partial {partial}: {e}"))?;
+    }
+    Ok(())
+}
+
+/// [`agrees_in_pieces`] with the scanner options `opts`.
+pub(crate) fn agrees_with(
+    text: &str,
+    cuts: &[usize],
+    opts: &super::ScanOptions,
+) -> Result<(), String> {
+    let whole = |text: &str| {
+        let span = 0..text.len();
         let mut tape = Tape::new();
-        let mut ended = false;
-        for &cut in cuts {
-            let prefix = &text[..cut];
-            let mut scan = Scanner::resume(prefix, paused);
-            if !ended {
-                ended = scan.feed(&mut tape);
-            }
-            // (A read that ended has nothing more to read.)
-            let back = (!ended).then(|| scan.tail(&mut tape));
-            let (seen, read) = (events(&tape, prefix), whole(prefix, &opts).0);
-            if cut > 0 && seen != read {
-                let at = differ(&seen, &read);
-                return Err(format!("partial {partial}: the view at {cut}: {at}"));
-            }
-            if let Some(back) = back {
-                scan.untail(&mut tape, back);
-            }
-            paused = scan.pause();
+        let summary = Scanner::over(text, std::slice::from_ref(&span), opts).tape(&mut tape);
+        let repairs: Vec<String> = summary.repairs.iter().map(|r| format!("{r:?}")).collect();
+        (events(&tape, text), repairs)
+    };
+    // Where two reads differ: the first event (or repair) that does.
+    let differ = |a: &[String], b: &[String]| {
+        let k = a.iter().zip(b).take_while(|(x, y)| x == y).count();
+        format!("{:?} against {:?}", a.get(k), b.get(k))
+    };
+    let (tape, repairs) = fed_in_pieces(text, opts, cuts);
+    let repairs: Vec<String> = repairs.iter().map(|r| format!("{r:?}")).collect();
+    let (fed, (read, read_repairs)) = (events(&tape, text), whole(text));
+    if fed != read {
+        return Err(format!("fed in pieces: {}", differ(&fed, &read)));
+    }
+    if repairs != read_repairs {
+        let at = differ(&repairs, &read_repairs);
+        return Err(format!("fed in pieces, repairs: {at}"));
+    }
+    let mut paused = Scanner::over(&text[..0], std::slice::from_ref(&(0..0)), opts).pause();
+    let mut tape = Tape::new();
+    let mut ended = false;
+    for &cut in cuts {
+        let prefix = &text[..cut];
+        let mut scan = Scanner::resume(prefix, paused);
+        if !ended {
+            ended = scan.feed(&mut tape);
         }
+        // (A read that ended has nothing more to read.)
+        let back = (!ended).then(|| scan.tail(&mut tape));
+        let (seen, read) = (events(&tape, prefix), whole(prefix).0);
+        if cut > 0 && seen != read {
+            return Err(format!("the view at {cut}: {}", differ(&seen, &read)));
+        }
+        if let Some(back) = back {
+            scan.untail(&mut tape, back);
+        }
+        paused = scan.pause();
     }
     Ok(())
 }
@@ -620,30 +625,25 @@ mod tests {
             assert_eq!(events(&tape, text), whole, "{text:?} cut at {cut}");
             assert_eq!(made, repairs, "{text:?} cut at {cut}");
         }
-        // Every byte its own push.
-        let (tape, made) = fed_in_pieces(text, opts, &bounds);
-        assert_eq!(events(&tape, text), whole, "{text:?} byte by byte");
-        assert_eq!(made, repairs, "{text:?} byte by byte");
-        // Each prefix's view: what was fed, and its tail.
-        let span = 0..0;
-        let mut paused = Scanner::over(&text[..0], std::slice::from_ref(&span), opts).pause();
-        let mut tape = Tape::new();
-        let mut ended = false;
-        for &cut in &bounds {
-            let prefix = &text[..cut];
-            let mut scan = Scanner::resume(prefix, paused);
-            if !ended {
-                ended = scan.feed(&mut tape);
-            }
-            // (A read that ended has nothing more to read.)
-            let back = (!ended).then(|| scan.tail(&mut tape));
-            if cut > 0 {
-                assert_eq!(events(&tape, prefix), one_shot(prefix, opts), "{prefix:?}");
-            }
-            if let Some(back) = back {
-                scan.untail(&mut tape, back);
-            }
-            paused = scan.pause();
+        // Every byte its own push, and each prefix's view.
+        if let Err(e) = agrees_with(text, &bounds, opts) {
+            panic!("{text:?} byte by byte: {e}");
+        }
+    }
+
+    /// `text` fed in pieces of a few sizes tapes as read whole (events and
+    /// repairs).
+    fn same_in_sized_pieces(text: &str, opts: &ScanOptions) {
+        let whole = one_shot(text, opts);
+        let repairs = repairs_whole(text, opts);
+        for size in [1, 7, 16, 61, 1000] {
+            let cuts: Vec<usize> = (1..text.len())
+                .step_by(size)
+                .filter(|&i| text.is_char_boundary(i))
+                .collect();
+            let (tape, made) = fed_in_pieces(text, opts, &cuts);
+            assert_eq!(events(&tape, text), whole, "pieces of {size}");
+            assert_eq!(made, repairs, "pieces of {size}");
         }
     }
 
@@ -713,17 +713,7 @@ mod tests {
                     rules: Rules::DEFAULT,
                     lane: true,
                 };
-                let whole = one_shot(text, &opts);
-                let repairs = repairs_whole(text, &opts);
-                for size in [1, 7, 16, 61, 1000] {
-                    let cuts: Vec<usize> = (1..text.len())
-                        .step_by(size)
-                        .filter(|&i| text.is_char_boundary(i))
-                        .collect();
-                    let (tape, made) = fed_in_pieces(text, &opts, &cuts);
-                    assert_eq!(events(&tape, text), whole, "pieces of {size}");
-                    assert_eq!(made, repairs, "pieces of {size}");
-                }
+                same_in_sized_pieces(text, &opts);
             }
         }
     }
@@ -780,42 +770,14 @@ mod tests {
                     rules: Rules::DEFAULT,
                     lane: true,
                 };
-                let whole = one_shot(text, &opts);
-                let repairs = repairs_whole(text, &opts);
-                for size in [1, 7, 16, 61, 1000] {
-                    let cuts: Vec<usize> = (1..text.len())
-                        .step_by(size)
-                        .filter(|&i| text.is_char_boundary(i))
-                        .collect();
-                    let (tape, made) = fed_in_pieces(text, &opts, &cuts);
-                    assert_eq!(events(&tape, text), whole, "pieces of {size}");
-                    assert_eq!(made, repairs, "pieces of {size}");
-                }
+                same_in_sized_pieces(text, &opts);
                 // Each 13th prefix's view: what was fed, and its tail.
-                let mut paused =
-                    Scanner::over(&text[..0], std::slice::from_ref(&(0..0)), &opts).pause();
-                let mut tape = Tape::new();
-                let mut ended = false;
-                for cut in (1..text.len()).step_by(13) {
-                    if !text.is_char_boundary(cut) {
-                        continue;
-                    }
-                    let prefix = &text[..cut];
-                    let mut scan = Scanner::resume(prefix, paused);
-                    if !ended {
-                        ended = scan.feed(&mut tape);
-                    }
-                    // (A read that ended has nothing more to read.)
-                    let back = (!ended).then(|| scan.tail(&mut tape));
-                    assert_eq!(
-                        events(&tape, prefix),
-                        one_shot(prefix, &opts),
-                        "{partial} {view} at {cut}"
-                    );
-                    if let Some(back) = back {
-                        scan.untail(&mut tape, back);
-                    }
-                    paused = scan.pause();
+                let cuts: Vec<usize> = (1..text.len())
+                    .step_by(13)
+                    .filter(|&i| text.is_char_boundary(i))
+                    .collect();
+                if let Err(e) = agrees_with(text, &cuts, &opts) {
+                    panic!("{partial} {view}: {e}");
                 }
             }
         }
