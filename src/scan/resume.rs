@@ -522,20 +522,29 @@ pub(crate) fn events(tape: &Tape, text: &str) -> Vec<String> {
 /// For the fuzz target `resume`: whether `text`, fed in pieces ending at
 /// `cuts`, tapes as its one-shot read does (events and repairs), and
 /// each piece's view (what was fed, then its tail) tapes as the one-shot
-/// read of the text so far; both for cut values read as far as they go
-/// and not. `Err` says where they differ.
+/// read of the text so far: for cut values read as far as they go and
+/// not, for a view of a reply still being written (`view`), and for
+/// top-level values gathered into a list (`multi`). `Err` says where
+/// they differ.
 pub(crate) fn agrees_in_pieces(text: &str, cuts: &[usize]) -> Result<(), String> {
-    for partial in [false, true] {
+    let options = [
+        (false, false, false),
+        (true, false, false),
+        (true, true, false),
+        (true, true, true),
+    ];
+    for (partial, view, multi) in options {
         let opts = super::ScanOptions {
             max_depth: 128,
-            multi: false,
+            multi,
             partial,
-            view: false,
+            view,
             rules: Rules::DEFAULT,
             #[cfg(test)]
             lane: true,
         };
-        agrees_with(text, cuts, &opts).map_err(|e| format!("partial {partial}: {e}"))?;
+        agrees_with(text, cuts, &opts)
+            .map_err(|e| format!("partial {partial}, view {view}, multi {multi}: {e}"))?;
     }
     Ok(())
 }
