@@ -98,11 +98,12 @@ impl Balance {
 /// again with more text, the read goes on from [`Spot`] instead of from the
 /// quote, so a long string cut at the end is not read again on every push.
 ///
-/// The repairs its content made up to there travel with it (the scanner
-/// keeps a read's content repairs aside while it may be parked, so the
-/// step's own restore does not take them back), and so does its text so
-/// far when it had to be copied (lent to the scanner while the event that
-/// returned it is in use: the restore of the step gives it back).
+/// The repairs its content made up to there travel with it (a read that
+/// may be parked records them apart from the scanner's own, which wait
+/// aside until it ends: see `leave`; so the step's restore does not take
+/// them back), and so does its text so far when it had to be copied (lent
+/// to the scanner while the event that returned it is in use: the restore
+/// of the step gives it back).
 #[derive(Debug, Default)]
 pub(crate) struct Parked {
     /// The string's opening quote and the place it is read in: the read
