@@ -52,7 +52,7 @@ pub(super) struct Judge {
 
 /// Counts brackets in a string's content incrementally, so judging many
 /// quotes in one string stays linear.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, Default)]
 struct Balance {
     pos: usize,
     /// How many more `{` and `[` than `}` and `]`.
@@ -144,7 +144,7 @@ impl Parked {
 /// The state of a quoted string's read at the start of a pass of its loop
 /// that no later text can change: every byte before it decided (an escape
 /// whole, a quote judged with all its look-ahead arrived).
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, Default)]
 struct Spot {
     i: usize,
     seg: usize,
@@ -159,23 +159,6 @@ struct Spot {
     scratch_len: usize,
     /// How many content repairs were made before it.
     repairs: usize,
-}
-
-impl Default for Spot {
-    fn default() -> Spot {
-        Spot {
-            i: 0,
-            seg: 0,
-            start: 0,
-            owned: false,
-            raw_newline: false,
-            last_inner: None,
-            balance: Balance::new(0),
-            count: Balance::new(0),
-            scratch_len: 0,
-            repairs: 0,
-        }
-    }
 }
 
 /// Bytes that end the plain run inside a string, per quote style.
