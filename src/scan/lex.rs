@@ -262,22 +262,51 @@ pub(crate) fn closing_quote_at(q: Quote, b: &[u8], i: usize, end: usize) -> Opti
 
 /// From an opening `"` at `i`, the position just after its closing quote if
 /// the string closes on the same line (escapes honoured).
+#[inline]
 pub(crate) fn simple_string_end(b: &[u8], i: usize, end: usize) -> Option<usize> {
-    let (q, n) = quote_at(b, i, end)?;
+    simple_string_end_reach(b, i, end).0
+}
+
+/// [`simple_string_end`], and how far it looked: the bytes it read end
+/// before the second (see [`ws_reach`]).
+#[inline]
+pub(crate) fn simple_string_end_reach(b: &[u8], i: usize, end: usize) -> (Option<usize>, usize) {
+    let Some((q, n)) = quote_at(b, i, end) else {
+        return (None, i + 3);
+    };
     let mut k = i + n;
     while k < end {
         match b[k] {
             b'\\' => k += 2,
-            b'\n' => return None,
+            b'\n' => return (None, k + 1),
             _ => {
                 if let Some(m) = closing_quote_at(q, b, k, end) {
-                    return Some(k + m);
+                    // (A curly quote is read whole: up to three bytes.)
+                    return (Some(k + m), k + 3);
                 }
                 k += 1;
             }
         }
     }
-    None
+    (None, end)
+}
+
+/// How far [`skip_ws`] (or [`next_significant`]) looked when it stopped at
+/// `j`, `end` its bound: the bytes it read end before this. At a byte it
+/// stopped on, it looked at up to two more (a comment's second byte, a
+/// non-ASCII space's); at a `<|`, at the special token it may start.
+/// (`end` itself when it ran into its bound: what comes next may go on
+/// what it skipped.) A resumed scanner decides a step only once all it
+/// looked at has arrived (see `Scanner::reach`).
+#[inline]
+pub(crate) fn ws_reach(b: &[u8], j: usize, end: usize) -> usize {
+    if j >= end {
+        return end;
+    }
+    match b[j] == b'<' && j + 1 < end && b[j + 1] == b'|' {
+        true => j + 2 + 64 + 2,
+        false => j + 3,
+    }
 }
 
 /// Bytes an unquoted key may hold: word characters, the punctuation that
@@ -309,31 +338,67 @@ pub(crate) fn is_key_byte(c: u8) -> bool {
 
 /// Whether a key starts at `i`: a quoted string or a bare word, then `:`.
 /// Returns the position of the colon.
+#[inline]
 pub(crate) fn key_then_colon(b: &[u8], i: usize, end: usize) -> Option<usize> {
-    let after = if quote_at(b, i, end).is_some() {
-        simple_string_end(b, i, end)?
-    } else {
-        let mut k = i;
-        while k < end && is_key_byte(b[k]) {
-            k += 1;
-        }
-        if k == i {
-            return None;
-        }
-        k
+    key_then_colon_reach(b, i, end).0
+}
+
+/// [`key_then_colon`], and how far it looked (see [`ws_reach`]).
+#[inline]
+pub(crate) fn key_then_colon_reach(b: &[u8], i: usize, end: usize) -> (Option<usize>, usize) {
+    let after = match key_end(b, i, end) {
+        Ok(after) => after,
+        Err(reach) => return (None, reach),
     };
     let c = next_significant(b, after, end);
-    (c < end && (b[c] == b':' || wide_sep(b, c, end) == Some(b':'))).then_some(c)
+    let colon = c < end && (b[c] == b':' || wide_sep(b, c, end) == Some(b':'));
+    (colon.then_some(c), ws_reach(b, c, end))
+}
+
+/// Where a key that starts at `i` (a quoted string closed on its line, or
+/// a bare word) ends; if none does, how far the look went.
+#[inline]
+fn key_end(b: &[u8], i: usize, end: usize) -> Result<usize, usize> {
+    if quote_at(b, i, end).is_some() {
+        return match simple_string_end_reach(b, i, end) {
+            (Some(after), _) => Ok(after),
+            (None, reach) => Err(reach),
+        };
+    }
+    let mut k = i;
+    while k < end && is_key_byte(b[k]) {
+        k += 1;
+    }
+    match k == i {
+        true => Err(i + 3),
+        false => Ok(k),
+    }
 }
 
 /// Whether a key that the end of the text cut off starts at `i`: a quoted
 /// string or a bare word with nothing after it (the rest of it, or its
 /// colon, has not arrived).
+#[inline]
 pub(crate) fn key_cut_at_end(b: &[u8], i: usize, end: usize) -> bool {
+    key_cut_at_end_reach(b, i, end).0
+}
+
+/// [`key_cut_at_end`], and how far it looked (see [`ws_reach`]): `true`
+/// rests on the end of the text, so it looked at all of it.
+#[inline]
+pub(crate) fn key_cut_at_end_reach(b: &[u8], i: usize, end: usize) -> (bool, usize) {
     let after = match quote_at(b, i, end) {
         Some((_, n)) => match simple_string_end(b, i, end) {
             Some(after) => after,
-            None => return !b[i + n..end].iter().any(|&c| matches!(c, b'\n' | b'\r')),
+            None => {
+                return match b[i + n..end]
+                    .iter()
+                    .position(|&c| matches!(c, b'\n' | b'\r'))
+                {
+                    Some(k) => (false, i + n + k + 1),
+                    None => (true, end),
+                }
+            }
         },
         None => {
             let mut k = i;
@@ -341,12 +406,13 @@ pub(crate) fn key_cut_at_end(b: &[u8], i: usize, end: usize) -> bool {
                 k += 1;
             }
             if k == i {
-                return false;
+                return (false, i + 3);
             }
             k
         }
     };
-    next_significant(b, after, end) >= end
+    let n = next_significant(b, after, end);
+    (n >= end, ws_reach(b, n, end))
 }
 
 /// From an opener (`{`, `[` or `(`) at `i`: the position of its matching closer

@@ -299,7 +299,7 @@ pub(crate) struct Scanner<'de> {
     /// at or line end, found).
     quote_hint: (usize, usize, bool),
     /// Whether that quote closes a bare value, for the place it was judged in.
-    quote_verdict: Option<(usize, Ctx, bool, bool)>,
+    quote_verdict: Option<(usize, Ctx, bool, bool, usize)>,
     /// Offset of the start of the last token returned.
     token_start: usize,
     /// After a quoted string: the position of the next significant byte.
@@ -329,6 +329,12 @@ pub(crate) struct Scanner<'de> {
     /// after it, an opening `[`): the bytes it read end before this.
     /// `usize::MAX`: not said (see `resume::HORIZON`).
     pub(super) reach: usize,
+    /// How far the step's look-aheads over prose looked, where each says
+    /// (an inner quote's judgment, a bare value's end: see `lex::ws_reach`):
+    /// the bytes they read end before this. `usize::MAX`: one did not say.
+    /// Becomes the step's [`reach`](Self::reach) where the step says every
+    /// look it made.
+    looked: std::cell::Cell<usize>,
     /// The last string or key the step read ended plainly: a quote closed
     /// by the delimiter right after it, or a bare key ended before the end
     /// of the text.
@@ -391,6 +397,7 @@ impl<'de> Scanner<'de> {
             partial: opts.partial,
             view: opts.view,
             reach: usize::MAX,
+            looked: std::cell::Cell::new(0),
             plain: false,
             rules: opts.rules,
             checked: 0,
@@ -536,6 +543,7 @@ impl<'de> Scanner<'de> {
 
     fn advance(&mut self) -> Result<Event<'de>> {
         self.reach = usize::MAX;
+        self.looked.set(0);
         self.complete = true;
         self.cut_close = false;
         self.roots_close = false;
@@ -892,6 +900,31 @@ impl<'de> Scanner<'de> {
         Some(ev)
     }
 
+    /// Notes that the step looked at the bytes before `to` (see
+    /// [`looked`](Self::looked)).
+    #[inline]
+    fn saw(&self, to: usize) {
+        if to > self.looked.get() {
+            self.looked.set(to);
+        }
+    }
+
+    /// [`saw`](Self::saw) for a scanner that reads on (`READS_ON`: its
+    /// text may go on, the one case where how far a step looked matters).
+    #[inline]
+    fn saw_if<const READS_ON: bool>(&self, to: usize) {
+        if READS_ON {
+            self.saw(to);
+        }
+    }
+
+    /// The step says every look it made: it looked as far as
+    /// [`looked`](Self::looked) says, and at least at the bytes before
+    /// `to` (see [`reach`](Self::reach)).
+    fn looked_to(&mut self, to: usize) {
+        self.reach = self.looked.get().max(to);
+    }
+
     /// A word value (a literal) ending at `k` with a delimiter right after
     /// it: the delimiter is all the step looked at past it (see
     /// [`reach`](Self::reach)).
@@ -982,6 +1015,8 @@ impl<'de> Scanner<'de> {
                 return Ok(Some(Event::Str(text)));
             }
             b'`' if self.skip_fence() => return Ok(None),
+            // (A code block's and a fence's looks are not said.)
+            b'`' => self.saw(usize::MAX),
             _ => {}
         }
         if quote_at(self.b, self.pos, self.end).is_some() {
@@ -990,7 +1025,9 @@ impl<'de> Scanner<'de> {
         if is_word(c) {
             return self.word_value();
         }
-        Ok(self.unquoted_value(false))
+        // (Its first byte, and a quote it may start.)
+        self.saw(self.pos + 3);
+        Ok(self.said_unquoted())
     }
 
     /// A full-width `：` or `，` (U+FF1A, U+FF0C) at `self.pos` where a
@@ -1134,6 +1171,7 @@ impl<'de> Scanner<'de> {
                 self.scratch = acc;
                 text = Text::Scratch;
             } else {
+                self.saw(lex::ws_reach(self.b, k, self.end));
                 self.pos = k;
                 self.follow = k;
                 break;
@@ -1152,10 +1190,12 @@ impl<'de> Scanner<'de> {
                 return Ok(Some(Event::StartObject));
             }
         }
-        if self.plain {
-            // Closed at its quote by the delimiter right after it, which
-            // is all this step looked at past the string.
-            self.reach = self.follow + 1;
+        // Closed at its quote by the delimiter right after it, which is
+        // all this step looked at past the string; or the step's looks
+        // (an inner quote's judgment, the closing quote's) say how far.
+        match self.plain {
+            true => self.reach = self.follow + 1,
+            false => self.looked_to(self.follow + 1),
         }
         self.scalar_done();
         Ok(Some(Event::Str(text)))
@@ -1607,6 +1647,7 @@ impl<'de> Scanner<'de> {
             while e < self.end && is_word(b[e]) {
                 e += 1;
             }
+            self.saw(e + 1);
             if e > name && e < self.end && b[e] == b'(' {
                 call = e;
             }
@@ -1626,7 +1667,21 @@ impl<'de> Scanner<'de> {
             self.pos = call;
             return self.group();
         }
-        Ok(self.unquoted_value(false))
+        // (Where the word ended, it looked at up to two more bytes, or at
+        // a special token.)
+        self.saw(lex::ws_reach(b, k, self.end));
+        Ok(self.said_unquoted())
+    }
+
+    /// An unquoted value (see [`unquoted_value`](Self::unquoted_value)) at
+    /// a place the step came to saying each look it made: the step's reach
+    /// is the value's looks.
+    fn said_unquoted(&mut self) -> Option<Event<'de>> {
+        let ev = self.unquoted_value(false);
+        if ev.is_some() {
+            self.looked_to(self.pos + 1);
+        }
+        ev
     }
 
     /// An unquoted value at `self.pos` as a string (`number_like`: it began

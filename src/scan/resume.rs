@@ -16,16 +16,19 @@
 //! straight to its token and says how far it looked (`Scanner::reach`: a
 //! string closed by the delimiter right after its quote, in any quote
 //! style; a key and its colon, quoted or bare; a literal such as `True`
-//! before a delimiter; a closer after a trailing comma; an opening `[`)
-//! is decided once that much has arrived. Any other is decided once
-//! [`HORIZON`] more bytes have arrived after it: no rule of the step looks
-//! further ahead than that (the rules that look ahead bound their look:
-//! `LOOKAHEAD` in `string.rs` and the bounds in `lex.rs`, the widest 4 KiB;
-//! a run of whitespace or a line of bare text longer than that is the one
-//! case that may read differently once more text arrives). The horizon is
-//! the fallback, not the rule: a step waiting for it holds back 4 KiB on
-//! every feed (inner quotes and bare values still do; see the ignored test
-//! `prose_in_values_is_held_back_a_token_at_a_time`). An event met at the
+//! before a delimiter; a closer after a trailing comma; an opening `[`;
+//! a string or a bare value whose look-aheads over prose each say how far
+//! they looked, `Scanner::looked`: an inner quote's judgment, the first
+//! quote on a bare value's line) is decided once that much has arrived.
+//! Any step is decided once [`HORIZON`] more bytes have arrived after it:
+//! no rule of the step looks further ahead than that (the rules that look
+//! ahead bound their look: `LOOKAHEAD` in `string.rs` and the bounds in
+//! `lex.rs`, the widest 4 KiB; a run of whitespace or a line of bare text
+//! longer than that is the one case that may read differently once more
+//! text arrives). The horizon is the fallback, not the rule: a step
+//! waiting for it holds back 4 KiB on every feed (a bare value on a line
+//! with no quote or line end yet: whether a quote later on the line is
+//! its missing closing one, `abc def"`, waits for the line). An event met at the
 //! end of the text (a string, number or container cut there, a string
 //! whose end was judged by where the text ends, the end itself) is never
 //! decided before more text, or the end of the reply
@@ -155,7 +158,7 @@ struct Snapshot {
     scalar_roots: u32,
     prose_roots: u32,
     quote_hint: (usize, usize, bool),
-    quote_verdict: Option<(usize, Ctx, bool, bool)>,
+    quote_verdict: Option<(usize, Ctx, bool, bool, usize)>,
     token_start: usize,
     follow: usize,
     root_end: usize,
@@ -262,6 +265,7 @@ impl<'de> Scanner<'de> {
             partial: p.partial,
             view: p.view,
             reach: usize::MAX,
+            looked: std::cell::Cell::new(0),
             plain: false,
             rules: p.rules,
             checked: p.checked,
@@ -374,10 +378,8 @@ impl<'de> Scanner<'de> {
             // the horizon has.
             let straight = self.reach != usize::MAX && self.straight_from(from);
             let decided = !cut
-                && match held || straight {
-                    true => self.reach < self.end,
-                    false => self.pos.saturating_add(HORIZON) <= self.end,
-                };
+                && (((held || straight) && self.reach < self.end)
+                    || self.pos.saturating_add(HORIZON) <= self.end);
             if !decided {
                 self.restore(snapshot);
                 tape.rewind(mark);
@@ -712,6 +714,20 @@ mod tests {
         texts.push(single);
         texts.push(bare);
         texts.push(mixed);
+        // Prose in values, whose steps say how far they looked (see
+        // `prose_in_values_is_held_back_a_token_at_a_time`).
+        for unit in [
+            r#"{"n": {i}, "text": "say "hi" {i}"}, "#,
+            r#"{"n": {i}, "text": hello world {i}}, "#,
+            "{n: {i}, text: hello world {i}, and more},\n",
+            r#"{"n": {i}, "text": "a "b", c {i}"}, "#,
+            r#"['say "hi" {i}', it's, "x"y", <|x|> "z"], "#,
+        ] {
+            let items: String = (0..300)
+                .map(|i| unit.replace("{i}", &i.to_string()))
+                .collect();
+            texts.push(format!("[{items}{{}}]"));
+        }
         for text in &texts {
             for partial in [false, true] {
                 let opts = ScanOptions {
@@ -946,16 +962,17 @@ mod tests {
         assert!(held / feeds <= 32, "{held} held back in {feeds} feeds");
     }
 
-    /// Two repairs whose steps do not say how far they looked yet: a feed
-    /// holds back the horizon (4 KiB) while they are in it. Where an inner
-    /// quote (`"say "hi" now"`) or a bare value (`text: hello world`) ends
-    /// is judged by look-aheads over prose (`closes`, `unquoted`) that
-    /// would have to report their reach.
+    /// Prose in values: where an inner quote (`"say "hi" now"`) or a bare
+    /// value (`text: hello world`) ends is judged by look-aheads over prose
+    /// (`closes`, `unquoted`), which say how far they looked: a feed holds
+    /// back a token at a time. (They held back the horizon, 4 KiB a feed.)
     #[test]
-    #[ignore = "issue 20: inner quotes and bare values are judged by look-aheads that do not state their reach"]
     fn prose_in_values_is_held_back_a_token_at_a_time() {
         assert_holds_back_little(32, |n| list_of(r#"{"n": 1, "text": "say "hi" now"}, "#, n));
         assert_holds_back_little(32, |n| list_of("{\"n\": 1, \"text\": hello world}, ", n));
+        assert_holds_back_little(32, |n| list_of("{n: 1, text: hello world},\n", n));
+        assert_holds_back_little(32, |n| list_of("{\"n\": 1, \"text\": \"a \"b\", c\"}, ", n));
+        assert_holds_back_little(32, |n| list_of("['say \"hi\"', it's, \"x\"y\"], ", n));
     }
 
     /// A long string: the read of a string cut at the end of the text goes

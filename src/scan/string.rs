@@ -7,8 +7,9 @@
 //! one look at the next significant byte.
 
 use super::lex::{
-    byte_table, closing_quote_at, is_word, is_ws, key_cut_at_end, key_then_colon, next_significant,
-    quote_at, short_escape, simple_string_end, skip_ws, trim_back, wide_sep, Quote,
+    byte_table, closing_quote_at, is_word, is_ws, key_cut_at_end_reach, key_then_colon,
+    key_then_colon_reach, next_significant, quote_at, short_escape, simple_string_end_reach,
+    skip_ws, trim_back, wide_sep, ws_reach, Quote,
 };
 use super::{Ctx, Frame, Scanner, Text, Where};
 use crate::error::Result;
@@ -233,6 +234,7 @@ impl<'de> Scanner<'de> {
         };
         if self.follow == usize::MAX {
             self.follow = next_significant(self.b, self.pos, self.end);
+            self.saw(ws_reach(self.b, self.follow, self.end));
         }
         Ok(text)
     }
@@ -267,6 +269,8 @@ impl<'de> Scanner<'de> {
             && b[open + 1] == b[open]
             && b[open + 2] == b[open]
         {
+            // (Its looks are not said.)
+            self.saw_if::<PARK>(usize::MAX);
             return Scan::Done(Some(self.triple_quoted(open)));
         }
         if q != Quote::Double {
@@ -281,6 +285,7 @@ impl<'de> Scanner<'de> {
         if !escaped && start < end && closing_quote_at(q, b, start, end) == Some(1) {
             let after = start + 1;
             let n = next_significant(b, after, end);
+            self.saw_if::<PARK>(ws_reach(b, n, end));
             if n < end && (is_word(b[after]) || (n > after && is_word(b[n]))) {
                 doubled = true;
                 self.record(RepairKind::DoubledQuotes, open);
@@ -403,6 +408,8 @@ impl<'de> Scanner<'de> {
                     }
                     at.i = rest;
                 }
+                // Where the string ends rests on where the text does.
+                self.saw_if::<PARK>(end);
                 let scan = self.unterminated(w, start, seg, owned, last_inner, &mut count);
                 if let Some(outer) = outer {
                     if let Some(at) = spot.as_mut() {
@@ -427,6 +434,8 @@ impl<'de> Scanner<'de> {
                 }
                 self.own(&mut owned, seg, i);
                 i = self.escape(i, stop);
+                // (An escape looks past its end: see `ESCAPE_REACH`.)
+                self.saw_if::<PARK>(i + ESCAPE_REACH);
                 seg = i;
                 continue;
             }
@@ -451,6 +460,9 @@ impl<'de> Scanner<'de> {
             let mut after = i + qn;
             // The second quote of a doubled pair may be of another length
             // (`’` then `'`).
+            if doubled {
+                self.saw_if::<PARK>(after + 3);
+            }
             if let Some(n) = (doubled && after < end)
                 .then(|| closing_quote_at(q, b, after, end))
                 .flatten()
@@ -798,13 +810,25 @@ impl<'de> Scanner<'de> {
     /// valid JSON the first quote met always closes; the rules that keep a
     /// quote inside apply to what valid JSON cannot have there.
     pub(super) fn closes(&self, after: usize, w: Where, judge: &mut Judge) -> Option<usize> {
+        let verdict = self.closes_looking(after, w, judge);
+        if judge.by_end {
+            // (Resting on where the text ends, it looked at all of it.)
+            self.saw(self.end);
+        }
+        verdict
+    }
+
+    /// [`closes`](Self::closes), each look it makes said (see
+    /// `Scanner::looked`).
+    fn closes_looking(&self, after: usize, w: Where, judge: &mut Judge) -> Option<usize> {
         let b = self.b;
         let end = self.end;
         if after < end && !judge.inner_seen {
             // The common case, without skipping anything.
             match (w.ctx, b[after]) {
                 (Ctx::Key, b':') | (Ctx::Object, b',' | b'}') | (Ctx::Array, b',' | b']') => {
-                    return Some(after)
+                    self.saw(after + 1);
+                    return Some(after);
                 }
                 _ => {}
             }
@@ -818,9 +842,11 @@ impl<'de> Scanner<'de> {
             end
         };
         let (j, skipped) = skip_ws(b, after, window);
+        self.saw(ws_reach(b, j, window));
         // The text ends here, or with a `/` that may start a comment: as far
         // as the text goes, the quote closes.
         if j >= end || (j + 1 == end && b[j] == b'/') {
+            self.saw(end);
             return Some(end);
         }
         if j >= window {
@@ -831,10 +857,29 @@ impl<'de> Scanner<'de> {
             Some(sep) => (sep, super::lex::WIDE),
             None => (b[j], 1),
         };
-        if c == b'+' || (w.paren && c == b')') || super::lex::fence_len(b, j, end) > 0 {
+        let fence = super::lex::fence_len(b, j, end);
+        // (A fence's marker is read to the byte after it.)
+        self.saw(j + (fence + 1).max(3));
+        if c == b'+' || (w.paren && c == b')') || fence > 0 {
             // Concatenation, the end of a group, or a code fence after the value.
             return Some(j);
         }
+        // The next significant byte after `k`, its look said.
+        let next = |k: usize, bound: usize| {
+            let n = next_significant(b, k, bound);
+            self.saw(ws_reach(b, n, bound));
+            n
+        };
+        let key_at = |k: usize, bound: usize| {
+            let (colon, reach) = key_then_colon_reach(b, k, bound);
+            self.saw(reach);
+            colon.is_some()
+        };
+        let key_cut = |k: usize| {
+            let (cut, reach) = key_cut_at_end_reach(b, k, end);
+            self.saw(reach);
+            cut
+        };
         let spaced = j > after;
         let verdict = match w.ctx {
             Ctx::Key => {
@@ -848,18 +893,16 @@ impl<'de> Scanner<'de> {
                 // After an inner quote, a comma ends the string only before
                 // the next key (`"lorem "ipsum", sic."` goes on).
                 b',' if judge.inner_seen => {
-                    let n = next_significant(b, j + clen, window);
+                    let n = next(j + clen, window);
                     judge.by_end = n >= end;
-                    n >= end
-                        || (n < window && (b[n] == b'}' || key_then_colon(b, n, window).is_some()))
+                    n >= end || (n < window && (b[n] == b'}' || key_at(n, window)))
                 }
                 b',' | b'}' | b':' => true,
                 // `{"a": "x"; "b": "y"}`: a semicolon between members.
                 b';' => {
-                    let n = next_significant(b, j + 1, window);
+                    let n = next(j + 1, window);
                     judge.by_end = n >= end;
-                    n >= end
-                        || (n < window && (b[n] == b'}' || key_then_colon(b, n, window).is_some()))
+                    n >= end || (n < window && (b[n] == b'}' || key_at(n, window)))
                 }
                 // A `]` after an object value only closes a `[` in the string.
                 b']' => {
@@ -867,13 +910,13 @@ impl<'de> Scanner<'de> {
                     judge.balance.brackets <= 0
                 }
                 _ if quote_at(b, j, end).is_some() => {
-                    key_then_colon(b, j, end).is_some()
+                    key_at(j, end)
                         // `{"a": "x"\n "b` at the end: a key that has not
                         // arrived whole may be the next member's (a comma
                         // missing at the line's end): closed as far as the
                         // text goes (read as an inner quote, the string's
                         // text would be taken back once the colon comes).
-                        || (!judge.inner_seen && key_cut_at_end(b, j, end) && {
+                        || (!judge.inner_seen && key_cut(j) && {
                             judge.by_end = true;
                             true
                         })
@@ -881,9 +924,9 @@ impl<'de> Scanner<'de> {
                         // is junk after the real closing quote. (Before another
                         // key, the lone quote is the closing one.)
                         || (skipped.newline && {
-                            let n = next_significant(b, j + 1, end);
+                            let n = next(j + 1, end);
                             let m = if n < end && b[n] == b',' {
-                                next_significant(b, n + 1, end)
+                                next(n + 1, end)
                             } else {
                                 n
                             };
@@ -891,7 +934,7 @@ impl<'de> Scanner<'de> {
                             m >= end || b[m] == b'}'
                         })
                 }
-                _ if skipped.newline && key_then_colon(b, j, end).is_some() => true,
+                _ if skipped.newline && key_at(j, end) => true,
                 _ => !judge.inner_seen && spaced && is_word(c) && self.word_run_closes(j, b'}'),
             },
             Ctx::Array => match c {
@@ -901,7 +944,7 @@ impl<'de> Scanner<'de> {
                         || self.string_value_at(j)
                         // `["a" "b` at the end: the next element, as far as
                         // the text goes (see the object's case).
-                        || (!judge.inner_seen && key_cut_at_end(b, j, end) && {
+                        || (!judge.inner_seen && key_cut(j) && {
                             judge.by_end = true;
                             true
                         })
@@ -925,8 +968,11 @@ impl<'de> Scanner<'de> {
     /// an array element (`,`, `]`, another string, a number, the end).
     fn string_value_at(&self, j: usize) -> bool {
         let b = self.b;
-        simple_string_end(b, j, self.end).is_some_and(|e| {
+        let (e, reach) = simple_string_end_reach(b, j, self.end);
+        self.saw(reach);
+        e.is_some_and(|e| {
             let n = next_significant(b, e, self.end);
+            self.saw(ws_reach(b, n, self.end));
             n >= self.end || matches!(b[n], b',' | b']' | b'"' | b'0'..=b'9')
         })
     }
@@ -939,20 +985,27 @@ impl<'de> Scanner<'de> {
         let mut k = j;
         let limit = self.end.min(j + LOOKAHEAD);
         while k < limit {
-            match b[k] {
+            let stop = match b[k] {
                 // In an object, words then a quote are the rest of the
                 // string (`"5" tall", "b": 2`): read as a member, the words
                 // would be a key with no colon.
-                b'"' if closer == b'}' => return false,
+                b'"' if closer == b'}' => Some(false),
                 b'"' => {
                     let n = next_significant(b, k + 1, self.end);
-                    return n >= self.end || b[n] == b',' || b[n] == closer;
+                    self.saw(ws_reach(b, n, self.end));
+                    Some(n >= self.end || b[n] == b',' || b[n] == closer)
                 }
-                c if c == closer => return true,
-                b'\n' | b',' | b'{' | b'[' | b'\'' | b':' => return false,
-                _ => k += 1,
+                c if c == closer => Some(true),
+                b'\n' | b',' | b'{' | b'[' | b'\'' | b':' => Some(false),
+                _ => None,
+            };
+            if let Some(closes) = stop {
+                self.saw(k + 1);
+                return closes;
             }
+            k += 1;
         }
+        self.saw(limit);
         // The text ends after the words: they are junk after a value.
         k >= self.end
     }
@@ -969,16 +1022,28 @@ impl<'de> Scanner<'de> {
             return None;
         }
         let p = p - 1;
+        // The string that starts at the quote, its look said.
+        let string_end = || {
+            let (e, reach) = simple_string_end_reach(b, q, end);
+            self.saw(reach);
+            e
+        };
         match (b[p], w.ctx) {
-            (b',', Ctx::Object) => key_then_colon(b, q, end).map(|_| p),
-            (b',', Ctx::Array | Ctx::Root) => simple_string_end(b, q, end)
+            (b',', Ctx::Object) => {
+                let (colon, reach) = key_then_colon_reach(b, q, end);
+                self.saw(reach);
+                colon.map(|_| p)
+            }
+            (b',', Ctx::Array | Ctx::Root) => string_end()
                 .filter(|&e| {
                     let n = next_significant(b, e, end);
+                    self.saw(ws_reach(b, n, end));
                     n >= end || matches!(b[n], b',' | b']')
                 })
                 .map(|_| p),
             (b':', Ctx::Object) => {
                 // `"a": "first, b: "second"`: the string ended before `, b:`.
+                // (Every byte it looks at is before the quote.)
                 let from = start.max(p.saturating_sub(LOOKAHEAD));
                 let comma = b[from..p].iter().rposition(|&c| c == b',')? + from;
                 let key = next_significant(b, comma + 1, end);
@@ -986,7 +1051,7 @@ impl<'de> Scanner<'de> {
             }
             // `{"key:"value"}`: the key ended at its colon.
             (b':', Ctx::Key) => Some(p),
-            (b'+', _) => simple_string_end(b, q, end).map(|_| p),
+            (b'+', _) => string_end().map(|_| p),
             _ => None,
         }
     }
@@ -1218,8 +1283,11 @@ impl<'de> Scanner<'de> {
         if let Some(k) = self.first_quote_on_line(start) {
             let closes = match self.quote_verdict {
                 // The same quote judged for the same place: many bare values
-                // on one line share it.
-                Some((q, ctx, paren, v)) if q == k && ctx == w.ctx && paren == w.paren => v,
+                // on one line share it (and how far its judgment looked).
+                Some((q, ctx, paren, v, reach)) if q == k && ctx == w.ctx && paren == w.paren => {
+                    self.saw(reach);
+                    v
+                }
                 _ => {
                     let mut judge = Judge {
                         quote: k,
@@ -1227,8 +1295,11 @@ impl<'de> Scanner<'de> {
                         balance: Balance::new(start.max(k.saturating_sub(LOOKAHEAD))),
                         by_end: false,
                     };
+                    let before = self.looked.replace(0);
                     let v = self.closes(k + 1, w, &mut judge).is_some();
-                    self.quote_verdict = Some((k, w.ctx, w.paren, v));
+                    let reach = self.looked.get();
+                    self.saw(before);
+                    self.quote_verdict = Some((k, w.ctx, w.paren, v, reach));
                     v
                 }
             };
@@ -1245,8 +1316,17 @@ impl<'de> Scanner<'de> {
                     // b, "` is `b` and a key still being written).
                     Ctx::Object => {
                         let n = next_significant(b, comma + 1, end);
-                        (n < k && (key_then_colon(b, n, end).is_some() || b[n] == b'}'))
-                            || super::lex::key_cut_at_end(b, n, end)
+                        self.saw(ws_reach(b, n, end));
+                        let key = || {
+                            let (colon, reach) = key_then_colon_reach(b, n, end);
+                            self.saw(reach);
+                            colon.is_some()
+                        };
+                        (n < k && (key() || b[n] == b'}')) || {
+                            let (cut, reach) = key_cut_at_end_reach(b, n, end);
+                            self.saw(reach);
+                            cut
+                        }
                     }
                     _ => false,
                 },
@@ -1321,6 +1401,11 @@ impl<'de> Scanner<'de> {
             }
             k += 1;
         }
+        // (At the byte it stopped at, it looked at up to two more.)
+        self.saw(match k < end {
+            true => k + 3,
+            false => end,
+        });
         let text = self.text[start..k]
             .trim_end_matches(|c: char| c.is_whitespace() || c.is_ascii_control());
         if text.is_empty() {
@@ -1332,7 +1417,11 @@ impl<'de> Scanner<'de> {
         // words]`): one that runs to the end of the text may go on, spaces
         // after it or not. So may a member's value across a comma or a line
         // end with nothing after it yet (`{a: Smith, John}`).
-        let open_end = |k: usize| next_significant(b, k, end) >= end;
+        let open_end = |k: usize| {
+            let n = next_significant(b, k, end);
+            self.saw(ws_reach(b, n, end));
+            n >= end
+        };
         if (k >= end && w.ctx != Ctx::Root)
             || (joins && k < end && matches!(b[k], b',' | b'\n' | b'\r') && open_end(k + 1))
         {
@@ -1351,6 +1440,7 @@ impl<'de> Scanner<'de> {
         let b = self.b;
         let end = self.end;
         let n = next_significant(b, i, end);
+        self.saw(ws_reach(b, n, end));
         if n >= end || wide_sep(b, n, end).is_some() {
             return false;
         }
@@ -1363,18 +1453,23 @@ impl<'de> Scanner<'de> {
         let limit = end.min(n + LOOKAHEAD);
         let mut k = n;
         while k < limit {
-            match b[k] {
-                b':' | b'"' | b'{' | b'[' | b']' => return false,
-                b',' | b'\n' | b'\r' | b'}' => return true,
+            let goes_on = match b[k] {
+                b':' | b'"' | b'{' | b'[' | b']' => Some(false),
+                b',' | b'\n' | b'\r' | b'}' => Some(true),
                 0xEF => match wide_sep(b, k, end) {
-                    Some(b',') => return true,
-                    Some(_) => return false,
-                    None => {}
+                    Some(b',') => Some(true),
+                    Some(_) => Some(false),
+                    None => None,
                 },
-                _ => {}
+                _ => None,
+            };
+            if let Some(goes_on) = goes_on {
+                self.saw(k + 3);
+                return goes_on;
             }
             k += 1;
         }
+        self.saw(limit);
         k >= end
     }
 
@@ -1382,7 +1477,10 @@ impl<'de> Scanner<'de> {
     /// many bare words on one long line cost one scan.
     fn first_quote_on_line(&mut self, start: usize) -> Option<usize> {
         let (from, to, found) = self.quote_hint;
+        // (It looked at the bytes up to the quote or the line's end.)
+        let reach = |to: usize| (to + 1).min(self.end);
         if start >= from && start <= to && to > 0 {
+            self.saw(reach(to));
             return found.then_some(to);
         }
         let b = self.b;
@@ -1392,6 +1490,7 @@ impl<'de> Scanner<'de> {
             .map_or(self.end, |k| start + k);
         let found = stop < self.end && b[stop] == b'"';
         self.quote_hint = (start, stop, found);
+        self.saw(reach(stop));
         found.then_some(stop)
     }
 
