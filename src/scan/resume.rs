@@ -376,9 +376,11 @@ impl<'de> Scanner<'de> {
             // comments and a comma) along a path that says how far it
             // looked is decided once that much has arrived; any other, once
             // the horizon has.
+            // (What it read ends before where it stopped, at least: a step
+            // that read to the end, a prose root's, waits for more.)
             let straight = self.reach != usize::MAX && self.straight_from(from);
             let decided = !cut
-                && (((held || straight) && self.reach < self.end)
+                && (((held || straight) && self.reach.max(self.pos) < self.end)
                     || self.pos.saturating_add(HORIZON) <= self.end);
             if !decided {
                 self.restore(snapshot);
@@ -817,7 +819,16 @@ mod tests {
         // cut string (the text so far ending in a delimiter), was decided
         // once the horizon had arrived after it: that judgment rests on
         // where the text ends, however far that is.
-        let found: [(&str, &[usize]); 1] = [("resume_string_judged_at_end.txt", &[34, 100, 97])];
+        // A root of prose, whose step reads the rest of the text (`"  ,`
+        // then words: the reading is refused whatever follows), was decided
+        // by how far its string's look-aheads went, before the end of the
+        // text it had read to.
+        let found: [(&str, &[usize]); 4] = [
+            ("resume_string_judged_at_end.txt", &[34, 100, 97]),
+            ("resume_prose_root_read_to_end.txt", &[32, 32]),
+            ("resume_prose_root_read_to_end_2.txt", &[10, 32, 32]),
+            ("resume_prose_root_read_to_end_3.txt", &[34, 34, 0]),
+        ];
         for (file, lens) in found {
             let text = std::fs::read_to_string(format!("{dir}/{file}")).unwrap();
             let mut cuts = Vec::new();
@@ -885,6 +896,22 @@ mod tests {
                 continue;
             }
             let mut scan = Scanner::resume(&text[..cut], paused);
+            {
+                let p2 = Scanner::over(&text[..0], std::slice::from_ref(&(0..0)), &opts).pause();
+                let mut s2 = Scanner::resume(&text[..32], p2);
+                let ev = s2.read();
+                println!(
+                    "step {:?} reach {} looked {} pos {} met_end {} trunc {} follow {} ts {}",
+                    ev.map(|e| format!("{e:?}")),
+                    s2.reach,
+                    s2.looked.get(),
+                    s2.pos,
+                    s2.met_end,
+                    s2.truncated,
+                    s2.follow,
+                    s2.token_start
+                );
+            }
             let ended = scan.feed(&mut tape);
             held += scan.rereads();
             feeds += 1;
