@@ -1001,20 +1001,19 @@ where
                 }
                 a.at = b.len();
                 // A settled value: a span in the prose after it does not
-                // take its place, only a fence or a tag does.
+                // take its place, only a fence or a tag does. (Unless the
+                // reply opens with it and a comma follows it, which may
+                // reopen it: `{"a": 1}, "b": 2}` is one object, whole.)
+                let settled = settled
+                    && !(a.first == Some(b',')
+                        && self.text[..start]
+                            .trim_start_matches('\u{feff}')
+                            .trim()
+                            .is_empty());
                 let open = (a.depth > 0 && !settled) || a.open_region();
                 let new = &b[from..];
                 let matters = match settled {
-                    // (A value the reply opens with is reopened by a comma
-                    // after it: `{"a": 1}, "b": 2}` is one object, whole.)
-                    true => {
-                        new.iter().any(|c| matches!(c, b'`' | b'<' | b'>'))
-                            || (a.first == Some(b',')
-                                && self.text[..start]
-                                    .trim_start_matches('\u{feff}')
-                                    .trim()
-                                    .is_empty())
-                    }
+                    true => new.iter().any(|c| matches!(c, b'`' | b'<' | b'>')),
                     false => may_matter(new),
                 };
                 matters || (from <= next && next < b.len()) || open || self.enclosed_before(start)
@@ -1227,7 +1226,7 @@ where
                 };
                 let settled = matches!(fence, Fence::No(_))
                     && !self.untyped_kept
-                    && settled(&report, shape)
+                    && settled(&report, shape, &self.text[..=start])
                     && !comment_open_before(&self.text[..start]);
                 self.mode = Mode::After {
                     start,
@@ -1538,16 +1537,30 @@ fn end_is_known(report: &crate::report::Reading) -> bool {
 }
 
 /// Whether a decode that read `report` took a value that a span found in
-/// the prose after it cannot replace: an object found as the whole text or
-/// a span in prose, for an object target, read with no repair and no
-/// coercion. Among the candidates that decode, one read with fewer and
-/// lighter fixes wins and a tie goes to the earlier (`choose`), so a later
-/// span could only tie; fences and tags rank above spans, and an array or
-/// a gathered list is no object. (A value read with a coercion loses to a
-/// later span read without: `{"n": "1"}` then `{"n": 2}`.)
-fn settled(report: &crate::report::Reading, shape: Shape) -> bool {
-    shape == Shape::Object
-        && matches!(report.strategy, Strategy::Whole | Strategy::Balanced)
+/// the prose after it cannot replace: an object (`to` is the text up to
+/// its first byte) found as the whole text or a span in prose, for an
+/// object target, or a span after text for an untyped one (values one
+/// after another that the reply opens with are read together for it: `{}`
+/// then `[]` is `[{}, []]`), read with no repair and no coercion. Among the candidates
+/// that decode, one read with fewer and lighter fixes wins and a tie goes
+/// to the earlier (`choose`), so a later span could only tie; fences and
+/// tags rank above spans, and an array or a gathered list is no object.
+/// (A value read with a coercion loses to a later span read without:
+/// `{"n": "1"}` then `{"n": 2}`. An untyped target's candidate is refused
+/// as no value by what it holds alone, for an object: `{name}`.)
+fn settled(report: &crate::report::Reading, shape: Shape, to: &str) -> bool {
+    let (before, first) = to.split_at(to.len() - 1);
+    first == "{"
+        && match shape {
+            Shape::Object => matches!(report.strategy, Strategy::Whole | Strategy::Balanced),
+            // (Past what a read skips between values: spaces, comments.)
+            Shape::Any => {
+                report.strategy == Strategy::Balanced
+                    && crate::scan::lex::next_significant(before.as_bytes(), 0, before.len())
+                        < before.len()
+            }
+            _ => false,
+        }
         && report.repairs.is_empty()
         && report.coercions.is_empty()
         && report.unlisted == 0
