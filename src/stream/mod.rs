@@ -183,7 +183,10 @@ where
 /// place; strings marked to grow are appended to; nothing is rebuilt from
 /// the whole text. A fenced value is final once its fence closes; after a
 /// value in prose, the text after it is read again only when it holds a
-/// bracket, quote, fence or tag (another candidate might win). A value
+/// bracket, quote, fence or tag (another candidate might win), and after
+/// an object read with no repair, for an object target or (after text) an
+/// untyped one, only when it holds a fence or a tag (a later span in
+/// prose can only tie with it, and a tie goes to the earlier). A value
 /// complete only with a repair (a list closed by `}`) may still go on with
 /// the text after it, so that text is read again on every push. Objects
 /// that a decode gathers into a list (JSON lines, or objects with a comma
