@@ -353,6 +353,9 @@ pub(crate) struct Scanner<'de> {
     /// A quoted string's read stopped by the end of the text, to go on
     /// from there when the string is read again (see `string::Parked`).
     parked: Option<Box<string::Parked>>,
+    /// A resumed scanner's buffers to take a step back with, kept between
+    /// steps (see `resume::Snapshot`).
+    undo: Option<Box<resume::Snapshot>>,
 }
 
 impl<'de> Scanner<'de> {
@@ -404,6 +407,7 @@ impl<'de> Scanner<'de> {
             open_end: false,
             met_end: false,
             parked: None,
+            undo: None,
         };
         if opts.multi {
             s.stack.push(Frame::Roots);

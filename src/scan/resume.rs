@@ -135,11 +135,15 @@ pub(crate) struct Paused {
     rules: Rules,
     checked: usize,
     parked: Option<Box<super::string::Parked>>,
+    undo: Option<Box<Snapshot>>,
 }
 
 /// What a step may change, kept to take the step back (the repairs by
-/// their count: only added to at the end).
-struct Snapshot {
+/// their count: only added to at the end). A feed keeps one between steps
+/// (`Scanner::undo`), its buffers taken again (see
+/// [`Scanner::snapshot_into`]): a step allocates nothing to be taken back.
+#[derive(Debug)]
+pub(super) struct Snapshot {
     pos: usize,
     stack: Vec<Frame>,
     opened: Vec<usize>,
@@ -220,6 +224,7 @@ impl<'de> Scanner<'de> {
             rules: self.rules,
             checked: self.checked,
             parked: self.parked,
+            undo: self.undo,
         }
     }
 
@@ -272,6 +277,7 @@ impl<'de> Scanner<'de> {
             open_end: true,
             met_end: false,
             parked: p.parked,
+            undo: p.undo,
         }
     }
 
@@ -308,10 +314,44 @@ impl<'de> Scanner<'de> {
         }
     }
 
-    fn restore(&mut self, s: Snapshot) {
+    /// [`snapshot`](Self::snapshot) into `s`, its buffers taken again.
+    fn snapshot_into(&self, s: &mut Snapshot) {
+        s.pos = self.pos;
+        s.stack.clone_from(&self.stack);
+        s.opened.clone_from(&self.opened);
+        s.depth = self.depth;
+        s.state = self.state;
+        s.awaiting_value = self.awaiting_value;
+        s.object_pending = self.object_pending;
+        s.pending = self.pending.map(|(ev, at)| (Held::of(ev, self.text), at));
+        s.object_open = self.object_open;
+        s.scratch.clone_from(&self.scratch);
+        s.repairs = self.repairs.len();
+        s.truncated = self.truncated;
+        s.more_roots = self.more_roots;
+        s.scalar_root = self.scalar_root;
+        s.roots = self.roots;
+        s.scalar_roots = self.scalar_roots;
+        s.prose_roots = self.prose_roots;
+        s.quote_hint = self.quote_hint;
+        s.quote_verdict = self.quote_verdict;
+        s.token_start = self.token_start;
+        s.follow = self.follow;
+        s.root_end = self.root_end;
+        s.complete = self.complete;
+        s.cut_close = self.cut_close;
+        s.pending_cut = self.pending_cut;
+        s.roots_close = self.roots_close;
+        s.checked = self.checked;
+        s.segments = self.segments.len();
+    }
+
+    /// Takes the step back to `s` (its buffers swapped in: `s` keeps the
+    /// step's, to be taken again).
+    fn restore(&mut self, s: &mut Snapshot) {
         self.pos = s.pos;
-        self.stack = s.stack;
-        self.opened = s.opened;
+        std::mem::swap(&mut self.stack, &mut s.stack);
+        std::mem::swap(&mut self.opened, &mut s.opened);
         self.depth = s.depth;
         self.state = s.state;
         self.awaiting_value = s.awaiting_value;
@@ -323,7 +363,7 @@ impl<'de> Scanner<'de> {
         if let Some(p) = self.parked.as_deref_mut() {
             p.take_back(&mut self.scratch);
         }
-        self.scratch = s.scratch;
+        std::mem::swap(&mut self.scratch, &mut s.scratch);
         self.repairs.truncate(s.repairs);
         self.truncated = s.truncated;
         self.more_roots = s.more_roots;
@@ -354,14 +394,30 @@ impl<'de> Scanner<'de> {
             if self.parked.as_ref().is_some_and(|p| p.open() < self.pos) {
                 self.parked = None;
             }
+            // The step to come parked a string that still runs into the end
+            // of the text: read again, it would meet the end again and wait.
+            if self.pending.is_none()
+                && self
+                    .parked
+                    .as_mut()
+                    .is_some_and(|p| p.runs_to_end(self.text))
+            {
+                return false;
+            }
             if self.rules.all_repairs() && self.pending.is_none() {
                 self.complete = true;
                 if self.fast_into(&mut Stepwise(tape)).is_some() {
                     continue;
                 }
             }
-            let snapshot = self.snapshot();
-            let mark = tape.mark();
+            let mut snapshot = match self.undo.take() {
+                Some(mut s) => {
+                    self.snapshot_into(&mut s);
+                    s
+                }
+                None => Box::new(self.snapshot()),
+            };
+            let mark = tape.step_mark();
             let was = self.truncated;
             let from = self.pos;
             // An event held back by the step before (decided with it) is
@@ -383,10 +439,12 @@ impl<'de> Scanner<'de> {
                 && (((held || straight) && self.reach.max(self.pos) < self.end)
                     || self.pos.saturating_add(HORIZON) <= self.end);
             if !decided {
-                self.restore(snapshot);
-                tape.rewind(mark);
+                self.restore(&mut snapshot);
+                self.undo = Some(snapshot);
+                tape.rewind_step(mark);
                 return false;
             }
+            self.undo = Some(snapshot);
             match next {
                 Ok(ev) => {
                     tape.event(self, ev);
@@ -454,7 +512,8 @@ impl<'de> Scanner<'de> {
 
     /// Takes back what [`tail`](Self::tail) read.
     pub(crate) fn untail(&mut self, tape: &mut Tape, back: Tail) {
-        self.restore(back.snapshot);
+        let mut snapshot = back.snapshot;
+        self.restore(&mut snapshot);
         tape.rewind(back.mark);
     }
 }

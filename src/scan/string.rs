@@ -118,9 +118,52 @@ pub(crate) struct Parked {
     scratch: String,
     lent: bool,
     repairs: Repairs,
+    /// The bytes from the spot up to here are plain content (see
+    /// [`runs_to_end`](Self::runs_to_end)).
+    plain_to: usize,
 }
 
 impl Parked {
+    /// Whether the string still runs into the end of `text`: every byte
+    /// since its spot plain content (each looked at once, however many
+    /// feeds that takes). Its step would meet the end again, as it did,
+    /// and wait for more text: it need not be read. The spot moves on as
+    /// the read would move it.
+    pub(super) fn runs_to_end(&mut self, text: &str) -> bool {
+        let (b, end) = (text.as_bytes(), text.len());
+        // (A string opened by `\"`, escaped JSON, is read by its step.)
+        let Some((q, _)) = quote_at(b, self.open, end) else {
+            return false;
+        };
+        let from = self.at.i.max(self.plain_to);
+        if from < end {
+            self.plain_to = plain_run(b, from, end, q);
+        }
+        if self.plain_to < end {
+            return false;
+        }
+        // Settled (see `quoted_once`), the spot goes on to the end of the
+        // run, before the delimiters and spaces that end the text (where
+        // the cut judgment may end the string), its text so far with it.
+        let at = &mut self.at;
+        if at.i + ESCAPE_REACH <= end
+            && at
+                .last_inner
+                .is_none_or(|(q, _)| q.saturating_add(super::resume::HORIZON) <= end)
+        {
+            let rest = rest_of_text(b, at.i, end);
+            if at.owned {
+                debug_assert!(!self.lent && self.scratch.len() == at.scratch_len);
+                self.scratch.push_str(&text[at.seg..rest]);
+                at.seg = rest;
+                at.scratch_len = self.scratch.len();
+            }
+            at.i = rest;
+            self.end = end;
+        }
+        true
+    }
+
     /// Where the next read of the string starts reading bytes.
     #[cfg(test)]
     pub(super) fn reads_from(&self) -> usize {
@@ -1100,6 +1143,7 @@ impl<'de> Scanner<'de> {
         p.w = Some(w);
         p.end = self.end;
         p.at = at;
+        p.plain_to = at.i;
         p.repairs = content;
         p.lent = lend && at.owned;
         if at.owned && !p.lent {

@@ -278,6 +278,49 @@ impl Tape {
         self.cut_word = mark.cut_word;
     }
 
+    /// Where the tape is before one event is written, to take it back
+    /// ([`rewind_step`](Self::rewind_step)): a [`mark`](Self::mark) that
+    /// keeps, of the open containers, only the innermost (one event opens
+    /// or closes one container at most), so that it allocates nothing.
+    #[cfg_attr(not(test), allow(dead_code))]
+    pub(crate) fn step_mark(&self) -> StepMark {
+        debug_assert!(self.error.is_none(), "a read that failed is over");
+        StepMark {
+            words: self.words.len(),
+            side: self.side.len(),
+            last: self.last,
+            open: self.open.len(),
+            top: self.open.last().map(|&at| (at, self.words[at as usize])),
+            prose_at: self.prose_at,
+            truncated: self.truncated,
+            cut: self.cut,
+            cut_word: self.cut_word,
+        }
+    }
+
+    /// Takes back the one event written since `mark`.
+    #[cfg_attr(not(test), allow(dead_code))]
+    pub(crate) fn rewind_step(&mut self, mark: StepMark) {
+        self.words.truncate(mark.words);
+        self.side.truncate(mark.side);
+        self.last = mark.last;
+        // The container the event opened goes; the one it closed is open
+        // again, its head word as it was.
+        self.open.truncate(mark.open);
+        if let Some((at, head)) = mark.top {
+            if self.open.len() < mark.open {
+                self.open.push(at);
+            }
+            self.words[at as usize] = head;
+        }
+        debug_assert_eq!(self.open.len(), mark.open, "one event, one container");
+        self.error = None;
+        self.prose_at = mark.prose_at;
+        self.truncated = mark.truncated;
+        self.cut = mark.cut;
+        self.cut_word = mark.cut_word;
+    }
+
     /// Marks the innermost open container complete (its closer was
     /// written) or cut (closed at the end of the input, or around a value
     /// cut off: a string ended at a guessed place, `{"a": "b}`, is no
@@ -410,6 +453,21 @@ pub(crate) struct TapeMark {
     /// rewind takes back.
     open: Vec<(u32, u16)>,
     error: Option<Error>,
+    prose_at: Option<usize>,
+    truncated: bool,
+    cut: bool,
+    cut_word: Option<usize>,
+}
+
+/// Where a tape was before one event (see [`Tape::step_mark`]).
+pub(crate) struct StepMark {
+    words: usize,
+    side: usize,
+    last: usize,
+    /// How many containers were open, and the innermost with its head
+    /// word as it was.
+    open: usize,
+    top: Option<(u32, u16)>,
     prose_at: Option<usize>,
     truncated: bool,
     cut: bool,
