@@ -383,6 +383,14 @@ pub mod __private {
         crate::scan::resume::agrees_in_pieces(text, cuts)
     }
 
+    /// A stream's scan of `text`, a reply's value, pushed in pieces of
+    /// `piece` bytes with a view's tail read (and taken back) after each:
+    /// the engine's own cost to a stream, for the benchmarks
+    /// (`benches/stream`, path `e`). Returns the size of the tape.
+    pub fn resumed_scan_in_pieces(text: &str, piece: usize) -> usize {
+        crate::scan::resume::streamed(text, piece)
+    }
+
     /// Whether `text` opens with a reasoning block that has not closed: a
     /// view of it shows nothing (for a binding's own partial views, built
     /// with [`Decoder::allow_partial`](crate::Decoder::allow_partial)).

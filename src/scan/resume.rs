@@ -346,6 +346,18 @@ impl<'de> Scanner<'de> {
         s.segments = self.segments.len();
     }
 
+    /// The scanner's state, into the buffers kept for it (see
+    /// [`Snapshot`]).
+    fn take_snapshot(&mut self) -> Box<Snapshot> {
+        match self.undo.take() {
+            Some(mut s) => {
+                self.snapshot_into(&mut s);
+                s
+            }
+            None => Box::new(self.snapshot()),
+        }
+    }
+
     /// Takes the step back to `s` (its buffers swapped in: `s` keeps the
     /// step's, to be taken again).
     fn restore(&mut self, s: &mut Snapshot) {
@@ -410,13 +422,7 @@ impl<'de> Scanner<'de> {
                     continue;
                 }
             }
-            let mut snapshot = match self.undo.take() {
-                Some(mut s) => {
-                    self.snapshot_into(&mut s);
-                    s
-                }
-                None => Box::new(self.snapshot()),
-            };
+            let mut snapshot = self.take_snapshot();
             let mark = tape.step_mark();
             let was = self.truncated;
             let from = self.pos;
@@ -497,7 +503,7 @@ impl<'de> Scanner<'de> {
     /// before it, for [`untail`](Self::untail) to take it all back.
     pub(crate) fn tail(&mut self, tape: &mut Tape) -> Tail {
         let back = Tail {
-            snapshot: self.snapshot(),
+            snapshot: self.take_snapshot(),
             mark: tape.mark(),
         };
         self.tape_rest(tape);
@@ -514,13 +520,14 @@ impl<'de> Scanner<'de> {
     pub(crate) fn untail(&mut self, tape: &mut Tape, back: Tail) {
         let mut snapshot = back.snapshot;
         self.restore(&mut snapshot);
+        self.undo = Some(snapshot);
         tape.rewind(back.mark);
     }
 }
 
 /// What [`Scanner::tail`] took, to give back.
 pub(crate) struct Tail {
-    snapshot: Snapshot,
+    snapshot: Box<Snapshot>,
     mark: TapeMark,
 }
 
@@ -549,6 +556,48 @@ pub(crate) fn fed_in_pieces(
     }
     let repairs = scan.repairs.iter().collect();
     (tape, repairs)
+}
+
+/// A stream's scan of `text` (a reply's value), pushed in pieces of
+/// `piece` bytes with a view after each (the tail read as if the text
+/// ended there, and taken back), then ended: how many words the tape
+/// holds. What the engine costs a stream before any view is built from
+/// its tape (`benches/stream`, path `e`).
+pub(crate) fn streamed(text: &str, piece: usize) -> usize {
+    let opts = super::ScanOptions {
+        max_depth: 128,
+        multi: false,
+        partial: true,
+        view: true,
+        rules: Rules::DEFAULT,
+        #[cfg(test)]
+        lane: true,
+    };
+    let mut paused = Scanner::over(&text[..0], std::slice::from_ref(&(0..0)), &opts).pause();
+    let mut tape = Tape::new();
+    let mut ended = false;
+    let mut cut = 0;
+    while cut < text.len() {
+        cut = (cut + piece.max(1)).min(text.len());
+        while !text.is_char_boundary(cut) {
+            cut += 1;
+        }
+        let mut scan = Scanner::resume(&text[..cut], paused);
+        if !ended {
+            ended = scan.feed(&mut tape);
+        }
+        if !ended {
+            let back = scan.tail(&mut tape);
+            scan.untail(&mut tape, back);
+        }
+        paused = scan.pause();
+    }
+    let mut scan = Scanner::resume(text, paused);
+    scan.text_ended();
+    if !ended && !scan.feed(&mut tape) {
+        scan.tape_rest(&mut tape);
+    }
+    tape.len()
 }
 
 /// A tape's events, each with its text, offset and completeness, as lines

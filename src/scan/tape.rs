@@ -79,12 +79,20 @@ pub(crate) struct Tape {
     /// the end of the input (cut off): a decode that reads it has reached
     /// the cut, and an error from there on may be the cut's.
     cut_word: Option<usize>,
+    /// Room for a [`TapeMark`]'s open containers, given back by
+    /// [`rewind`](Self::rewind): a view marks the tape on every push.
+    marks: Vec<(u32, u16)>,
 }
 
 impl Tape {
     /// An empty tape.
     pub(crate) fn new() -> Tape {
         Tape::default()
+    }
+
+    /// How many words it holds.
+    pub(crate) fn len(&self) -> usize {
+        self.words.len()
     }
 
     /// Empties it for another read, keeping its room.
@@ -242,16 +250,15 @@ impl Tape {
     /// Where the tape is, to take back what is written after it
     #[cfg_attr(not(test), allow(dead_code))]
     /// ([`rewind`](Self::rewind)).
-    pub(crate) fn mark(&self) -> TapeMark {
+    pub(crate) fn mark(&mut self) -> TapeMark {
+        let mut open = std::mem::take(&mut self.marks);
+        open.clear();
+        open.extend(self.open.iter().map(|&at| (at, self.words[at as usize])));
         TapeMark {
             words: self.words.len(),
             side: self.side.len(),
             last: self.last,
-            open: self
-                .open
-                .iter()
-                .map(|&at| (at, self.words[at as usize]))
-                .collect(),
+            open,
             error: self.error.clone(),
             prose_at: self.prose_at,
             truncated: self.truncated,
@@ -267,10 +274,11 @@ impl Tape {
         self.side.truncate(mark.side);
         self.last = mark.last;
         self.open.clear();
-        for (at, head) in mark.open {
+        for &(at, head) in &mark.open {
             self.words[at as usize] = head;
             self.open.push(at);
         }
+        self.marks = mark.open;
         self.error = mark.error;
         self.prose_at = mark.prose_at;
         self.truncated = mark.truncated;

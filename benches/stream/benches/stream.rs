@@ -699,7 +699,10 @@ criterion_group!(benches, stream);
 /// package runs it), `ud` (one decode into `serde_json::Value`), `s` and
 /// `sd` (a `SchemaStream` of `Doc`'s JSON Schema, and one decode with it;
 /// `snone` builds the decoder alone), `f` (jsonmodem,
-/// with `fnone` to subtract), or `none` (only the reply built, to subtract).
+/// with `fnone` to subtract), `e` (the engine alone: the resumed scanner
+/// over the reply's JSON in 16-byte pieces, a view's tail after each, no
+/// view built; `enone` to subtract), or `none` (only the reply built, to
+/// subtract).
 /// Without it, criterion runs as usual (with the checks before timing).
 fn main() {
     if let Ok(path) = std::env::var("BENCH_ONCE") {
@@ -741,6 +744,16 @@ fn main() {
             "ud" => drop(black_box(
                 serde_llm::from_llm_str::<serde_json::Value>(black_box(&text)).unwrap(),
             )),
+            // The engine alone: the reply's JSON scanned as a stream scans
+            // it (16-byte pieces, a view's tail after each), no view built
+            // (`enone` only cuts out the JSON).
+            engine @ ("e" | "enone") => {
+                let (text, start, end) = reply();
+                let json = black_box(&text[start..end]);
+                if engine == "e" {
+                    black_box(serde_llm::__private::resumed_scan_in_pieces(json, CHUNK));
+                }
+            }
             // `Doc`'s JSON Schema at run time: a `SchemaStream`, its view
             // read after each push (`s`), or one decode (`sd`).
             "s" => {
@@ -773,7 +786,7 @@ fn main() {
                 }
             }
             other => panic!(
-                "BENCH_ONCE: no path {other:?} (a, b, d, u, ud, s, sd, snone, f, fnone, none, qb, qd, qnone, rb, rd, rnone)"
+                "BENCH_ONCE: no path {other:?} (a, b, d, e, enone, u, ud, s, sd, snone, f, fnone, none, qb, qd, qnone, rb, rd, rnone)"
             ),
         }
         return;
