@@ -255,24 +255,16 @@ impl Tape {
         open.clear();
         open.extend(self.open.iter().map(|&at| (at, self.words[at as usize])));
         TapeMark {
-            words: self.words.len(),
-            side: self.side.len(),
-            last: self.last,
+            at: self.spot(),
             open,
             error: self.error.clone(),
-            prose_at: self.prose_at,
-            truncated: self.truncated,
-            cut: self.cut,
-            cut_word: self.cut_word,
         }
     }
 
     /// Takes back what was written since `mark`.
     #[cfg_attr(not(test), allow(dead_code))]
     pub(crate) fn rewind(&mut self, mark: TapeMark) {
-        self.words.truncate(mark.words);
-        self.side.truncate(mark.side);
-        self.last = mark.last;
+        self.back_to(mark.at);
         self.open.clear();
         for &(at, head) in &mark.open {
             self.words[at as usize] = head;
@@ -280,10 +272,6 @@ impl Tape {
         }
         self.marks = mark.open;
         self.error = mark.error;
-        self.prose_at = mark.prose_at;
-        self.truncated = mark.truncated;
-        self.cut = mark.cut;
-        self.cut_word = mark.cut_word;
     }
 
     /// Where the tape is before one event is written, to take it back
@@ -294,24 +282,16 @@ impl Tape {
     pub(crate) fn step_mark(&self) -> StepMark {
         debug_assert!(self.error.is_none(), "a read that failed is over");
         StepMark {
-            words: self.words.len(),
-            side: self.side.len(),
-            last: self.last,
+            at: self.spot(),
             open: self.open.len(),
             top: self.open.last().map(|&at| (at, self.words[at as usize])),
-            prose_at: self.prose_at,
-            truncated: self.truncated,
-            cut: self.cut,
-            cut_word: self.cut_word,
         }
     }
 
     /// Takes back the one event written since `mark`.
     #[cfg_attr(not(test), allow(dead_code))]
     pub(crate) fn rewind_step(&mut self, mark: StepMark) {
-        self.words.truncate(mark.words);
-        self.side.truncate(mark.side);
-        self.last = mark.last;
+        self.back_to(mark.at);
         // The container the event opened goes; the one it closed is open
         // again, its head word as it was.
         self.open.truncate(mark.open);
@@ -323,10 +303,30 @@ impl Tape {
         }
         debug_assert_eq!(self.open.len(), mark.open, "one event, one container");
         self.error = None;
-        self.prose_at = mark.prose_at;
-        self.truncated = mark.truncated;
-        self.cut = mark.cut;
-        self.cut_word = mark.cut_word;
+    }
+
+    /// Where the tape's words, side buffer and flags are (see [`Spot`]).
+    fn spot(&self) -> Spot {
+        Spot {
+            words: self.words.len(),
+            side: self.side.len(),
+            last: self.last,
+            prose_at: self.prose_at,
+            truncated: self.truncated,
+            cut: self.cut,
+            cut_word: self.cut_word,
+        }
+    }
+
+    /// Takes the words, side buffer and flags back to `at`.
+    fn back_to(&mut self, at: Spot) {
+        self.words.truncate(at.words);
+        self.side.truncate(at.side);
+        self.last = at.last;
+        self.prose_at = at.prose_at;
+        self.truncated = at.truncated;
+        self.cut = at.cut;
+        self.cut_word = at.cut_word;
     }
 
     /// Marks the innermost open container complete (its closer was
@@ -453,29 +453,29 @@ impl<'de> super::fast::Sink<'de> for Tape {
 /// Where a tape was (see [`Tape::mark`]).
 #[cfg_attr(not(test), allow(dead_code))]
 pub(crate) struct TapeMark {
-    words: usize,
-    side: usize,
-    last: usize,
+    at: Spot,
     /// The open containers, each with its head word as it was: a closer
     /// written after the mark marks its head complete or cut, which a
     /// rewind takes back.
     open: Vec<(u32, u16)>,
     error: Option<Error>,
-    prose_at: Option<usize>,
-    truncated: bool,
-    cut: bool,
-    cut_word: Option<usize>,
 }
 
 /// Where a tape was before one event (see [`Tape::step_mark`]).
 pub(crate) struct StepMark {
-    words: usize,
-    side: usize,
-    last: usize,
+    at: Spot,
     /// How many containers were open, and the innermost with its head
     /// word as it was.
     open: usize,
     top: Option<(u32, u16)>,
+}
+
+/// What both marks keep: where the words and the side buffer end, and the
+/// tape's flags.
+struct Spot {
+    words: usize,
+    side: usize,
+    last: usize,
     prose_at: Option<usize>,
     truncated: bool,
     cut: bool,
