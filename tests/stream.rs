@@ -2404,6 +2404,30 @@ fn objects_separated_by_commas_every_split() {
     every_split_gathered(&replies);
 }
 
+/// An object the reply opens with, then a comma and a key: the object is
+/// reopened (`reopens` in `src/scan/mod.rs`), and read whole until the
+/// scanner's judgment of that is decided, for a struct target and an
+/// untyped one. (The untyped stream showed the object alone while the key
+/// after the comma was bare, and the struct's did once the object was
+/// settled.) A comma then prose reopens nothing.
+#[test]
+fn an_object_reopened_by_a_comma_every_split() {
+    let replies = [
+        r#"{"id": 1}, note: hi}"#,
+        "{\"id\": 1},\n note: \"a long note\", tags: [a, b]}",
+        r#"{"id": 1} , note: x y z, tags: []}"#,
+        r#"{"id": 1}, "note": "n"}"#,
+        r#"{"id": 1}, "note" "n"}"#,
+        "{\"id\": 1}, // a comment\n note: c}",
+        r#"{"id": 1}, then some words, and more words."#,
+        r#"{"id": 1}, 2, 3"#,
+    ];
+    for text in replies {
+        every_split::<Item>(text);
+        every_split::<Value>(text);
+    }
+}
+
 /// Objects in one fence, a line or a comma between them (JSON lines as
 /// models fence them): each is read once, as it completes
 /// (`stream_objects_in_one_fence` in tests/linear.rs). The view is what a

@@ -1003,16 +1003,25 @@ where
                     a.take(c);
                 }
                 a.at = b.len();
+                // An object the reply opens with is reopened by a comma and
+                // a key after it (`{"a": 1}, b: 2}` is one object, whole):
+                // until the scanner's judgment of that is decided, and if
+                // it reopens, every push is read whole.
+                if a.reopens.is_none() {
+                    let opens = self.text[..start]
+                        .trim_start_matches('\u{feff}')
+                        .trim()
+                        .is_empty();
+                    a.reopens = match opens && b[start] == b'{' {
+                        true => reopened(b, end),
+                        false => Some(false),
+                    };
+                }
+                if a.reopens != Some(false) {
+                    return true;
+                }
                 // A settled value: a span in the prose after it does not
-                // take its place, only a fence or a tag does. (Unless the
-                // reply opens with it and a comma follows it, which may
-                // reopen it: `{"a": 1}, "b": 2}` is one object, whole.)
-                let settled = settled
-                    && !(a.first == Some(b',')
-                        && self.text[..start]
-                            .trim_start_matches('\u{feff}')
-                            .trim()
-                            .is_empty());
+                // take its place, only a fence or a tag does.
                 let open = (a.depth > 0 && !settled) || a.open_region();
                 let new = &b[from..];
                 let matters = match settled {
@@ -1602,17 +1611,14 @@ struct After {
     /// tag) or for a word's (`x```json`) is not counted here, so the
     /// markers' count says nothing more.
     inline_marker: bool,
-    /// The first byte after the value that is not white space, once it
-    /// has come (a comma after an object the reply opens with reopens it).
-    first: Option<u8>,
+    /// Whether a comma and a key after the object the reply opens with
+    /// reopen it (see [`reopened`]), once that is decided.
+    reopens: Option<bool>,
 }
 
 impl After {
     /// Looks at the next byte after the value.
     fn take(&mut self, c: u8) {
-        if self.first.is_none() && !c.is_ascii_whitespace() {
-            self.first = Some(c);
-        }
         if std::mem::take(&mut self.angle) {
             match c {
                 b'/' => self.tags = self.tags.saturating_sub(1),
@@ -1649,6 +1655,37 @@ impl After {
     fn open_region(&self) -> bool {
         self.fences % 2 == 1 || self.ticks >= 3 || self.tags > 0 || self.angle || self.inline_marker
     }
+}
+
+/// Whether the object that ended at `end`, the outermost container of the
+/// reply, is reopened by what follows it: a comma, then a key and its colon
+/// or a quoted string and another quote (`reopens` in `src/scan/mod.rs`),
+/// once the text says (`None` while its look runs into the end of `b`).
+fn reopened(b: &[u8], end: usize) -> Option<bool> {
+    use crate::scan::lex;
+    let len = b.len();
+    let j = lex::next_significant(b, end, len);
+    if j >= len || lex::ws_reach(b, j, len) >= len {
+        return None;
+    }
+    if b[j] != b',' {
+        return Some(false);
+    }
+    let k = lex::next_significant(b, j + 1, len);
+    if k >= len {
+        return None;
+    }
+    let (colon, mut reach) = lex::key_then_colon_reach(b, k, len);
+    let reopens = colon.is_some() || {
+        let (e, at) = lex::simple_string_end_reach(b, k, len);
+        reach = reach.max(at);
+        e.is_some_and(|e| {
+            let n = lex::next_significant(b, e, len);
+            reach = reach.max(lex::ws_reach(b, n, len));
+            n < len && lex::quote_at(b, n, len).is_some()
+        })
+    };
+    (reach < len).then_some(reopens)
 }
 
 /// Whether text after a complete value may hold another candidate (a
