@@ -2816,3 +2816,60 @@ fn a_string_run_on_past_inner_quotes_then_an_inner_object() {
     let reply = "{\"id\": 7, \"title\": \"Sourdough\", \"body\": \"Feed the startnull, \"st\u{1}\u{1}e\"oven\": \"hot\"}, n:\"ext \"{\"n\": 3, \"text\": \"x\", \"drop\": 1}, \"extra\": [1, {\"a\": null}]}";
     every_split::<Value>(reply);
 }
+
+/// Replies put together from pieces models write (objects, lists, commas,
+/// keys without quotes, prose, fences, comments, reasoning tags), several
+/// thousand of them by a fixed generator, each pushed a byte at a time:
+/// the invariants after every push (see [`replay`]). Known to fail: the
+/// stream shows the first value alone where a decode of the text so far
+/// gathers values one after another in ways the stream does not follow
+/// (`[1, 2]{"id": 2},//`, `{"id": 3}// c\n{"id": 2}//`), and shows an
+/// empty object where a decode takes the value before a fence marker that
+/// an object follows (`{"id": 2}\n```{note:`). Found by this generator on
+/// 2026-12-04; the first failure it meets is printed.
+#[test]
+#[ignore = "issue 20: the stream differs from a decode of the text so far on some replies put together from pieces (values gathered after odd separators, a fence marker right before an object)"]
+fn generated_replies_every_push() {
+    let pieces = [
+        "{\"id\": 1}",
+        ",",
+        " ",
+        "\n",
+        "note: x",
+        "\"note\": \"y\"",
+        "}",
+        "]",
+        "[",
+        "Here: ",
+        "```json\n",
+        "\n```",
+        "// c\n",
+        "'s'",
+        "then words",
+        "tags: [a]",
+        "{\"id\": 2}",
+        "<think>",
+        "</think>",
+        "{note: 'z'}",
+        "[1, 2]",
+        "\"q\"",
+        ":",
+        "{\"id\": 3, \"note\": \"a \\\"b\\\" c\"}",
+    ];
+    let mut seed: u64 = 0x1234_5678;
+    let mut next = || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    for _ in 0..4000 {
+        let n = 2 + (next() % 5) as usize;
+        let text: String = (0..n)
+            .map(|_| pieces[(next() % pieces.len() as u64) as usize])
+            .collect();
+        let bytes: Vec<usize> = (1..text.len()).collect();
+        replay::<Item>(&text, &bytes);
+        replay::<Value>(&text, &bytes);
+    }
+}
