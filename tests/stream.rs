@@ -2404,6 +2404,23 @@ fn objects_separated_by_commas_every_split() {
     every_split_gathered(&replies);
 }
 
+/// A value in inline code with a fence marker right after it on its line
+/// (`` `{}``` ``), a line of text, then a fence opened: the marker came
+/// after text, so the markers' count says nothing, and the text after the
+/// value is read whole (found by the `stream_typed` fuzz target, minimised:
+/// an untyped stream took the value as settled, counted the two markers as
+/// a fence opened and closed, and kept showing `{}` while a decode took the
+/// fence's value).
+#[test]
+fn a_fence_marker_right_after_a_value_every_split() {
+    let text = "`{}```\n\"\nAnna\0\0ae:\n             ```json\n    {u,";
+    replay::<Value>(text, &[44]);
+    every_split::<Value>(text);
+    let typed = "Sure: `{\"id\": 1}```\nsee below\n```json\n{\"id\": 2, \"note\": \"x\"}\n```";
+    every_split::<Item>(typed);
+    every_split::<Value>(typed);
+}
+
 /// An object the reply opens with, then a comma and a key: the object is
 /// reopened (`reopens` in `src/scan/mod.rs`), and read whole until the
 /// scanner's judgment of that is decided, for a struct target and an

@@ -997,6 +997,9 @@ where
                         at: end,
                         fences: before.fences,
                         inline_marker: before.inline_marker,
+                        // (The value is text on its line: a marker right
+                        // after it comes after text.)
+                        words: true,
                         ..After::default()
                     };
                 }
@@ -1604,8 +1607,8 @@ struct After {
     angle: bool,
     /// Tags opened there (`<` then anything but `/`) and not closed.
     tags: usize,
-    /// The line at `at` holds text since the value's end or the last line
-    /// break (spaces, tabs and `>` are none).
+    /// The line at `at` holds text (the value's own, or since the last line
+    /// break; spaces, tabs and `>` are none).
     words: bool,
     /// The backticks just before `at` came after text on their line.
     ticks_in_line: bool,
