@@ -146,11 +146,7 @@ impl Parked {
         // run, before the delimiters and spaces that end the text (where
         // the cut judgment may end the string), its text so far with it.
         let at = &mut self.at;
-        if at.i + ESCAPE_REACH <= end
-            && at
-                .last_inner
-                .is_none_or(|(q, _)| q.saturating_add(super::resume::HORIZON) <= end)
-        {
+        if settled_at(at.i, at.last_inner, end) {
             let rest = rest_of_text(b, at.i, end);
             if at.owned {
                 debug_assert!(!self.lent && self.scratch.len() == at.scratch_len);
@@ -230,6 +226,15 @@ fn plain_run(b: &[u8], mut i: usize, stop: usize, q: Quote) -> usize {
 /// `\uD83D` looks for the low half's six bytes after it (`\x4`, `\u12`
 /// look at the hex digits that would make them escapes).
 const ESCAPE_REACH: usize = 7;
+
+/// Whether a string's read at `i`, the last inner quote met at
+/// `last_inner`, is settled for a text that ends at `end`: the bytes an
+/// escape before it looked at past its end all in, and the last inner
+/// quote's judgment with all its look-ahead in (see [`Spot`]).
+fn settled_at(i: usize, last_inner: Option<(usize, usize)>, end: usize) -> bool {
+    i + ESCAPE_REACH <= end
+        && last_inner.is_none_or(|(q, _)| q.saturating_add(super::resume::HORIZON) <= end)
+}
 
 /// How far a look-ahead over prose may go before giving up.
 const LOOKAHEAD: usize = 1024;
@@ -397,10 +402,7 @@ impl<'de> Scanner<'de> {
             // bytes an escape before it looked at past its end all in, the
             // last inner quote judged with all its look-ahead in).
             let top = i;
-            if parking
-                && i + ESCAPE_REACH <= end
-                && last_inner.is_none_or(|(q, _)| q.saturating_add(super::resume::HORIZON) <= end)
-            {
+            if parking && settled_at(i, last_inner, end) {
                 spot = Some(Spot {
                     i,
                     seg,
