@@ -199,13 +199,18 @@ fn prose_words(text: &str, repairs: impl Iterator<Item = Repair>) -> u32 {
             RepairKind::Skipped => word,
             RepairKind::UnquotedKey => match repairs.peek().map(|n| n.kind) {
                 Some(RepairKind::MissingColon) => true,
-                // A key cut off by the end of the reply is truncation.
+                // A key cut off by the end of the reply, before or after
+                // its colon, is truncation.
                 Some(RepairKind::DanglingKey) => {
                     let mut k = r.offset;
                     while k < b.len() && lex::is_word(b[k]) {
                         k += 1;
                     }
-                    lex::next_significant(b, k, b.len()) < b.len()
+                    let mut next = lex::next_significant(b, k, b.len());
+                    if next < b.len() && b[next] == b':' {
+                        next = lex::next_significant(b, next + 1, b.len());
+                    }
+                    next < b.len()
                 }
                 _ => false,
             },

@@ -139,6 +139,13 @@ pub(crate) fn skip_ws(b: &[u8], mut i: usize, end: usize) -> (usize, Skipped) {
                 s.comment.get_or_insert(i);
                 i = block_comment_end(b, i + 2, end);
             }
+            // A `/` the text ends on may be a comment's first byte (a reply
+            // cut there): as far as it goes, a comment. (Not one a bound
+            // before the text's end falls after: `/[a-z]/` is a regex.)
+            b'/' if i + 1 == b.len() => {
+                s.comment.get_or_insert(i);
+                i = end;
+            }
             b'#' if i + 1 >= end || matches!(b[i + 1], b' ' | b'#' | b'\n' | b'\r' | b'\t') => {
                 s.comment.get_or_insert(i);
                 i = line_end(b, i, end);

@@ -358,6 +358,23 @@ pub(crate) struct Scanner<'de> {
     undo: Option<Box<resume::Snapshot>>,
 }
 
+/// Where the first top-level value of a read of all of `text` starts: past
+/// what such a read skips before it (stray closers and colons, ellipses,
+/// special tokens), not past prose (a sentence is itself read as a value,
+/// and starts at its first word). `None` if the read fails first or finds
+/// no value.
+pub(crate) fn first_root(text: &str, opts: &ScanOptions) -> Option<usize> {
+    let opts = ScanOptions {
+        multi: false,
+        ..*opts
+    };
+    let mut s = Scanner::over(text, std::slice::from_ref(&(0..text.len())), &opts);
+    match s.next() {
+        Ok(Event::Eof) | Err(_) => None,
+        Ok(_) => Some(s.offset()),
+    }
+}
+
 impl<'de> Scanner<'de> {
     /// A scanner over several spans, read in order (used with `multi`).
     pub(crate) fn over(text: &'de str, spans: &[Range<usize>], opts: &ScanOptions) -> Scanner<'de> {

@@ -1327,7 +1327,19 @@ impl<'de> Scanner<'de> {
         let start = self.pos;
         // `abcdef"`: a value missing only its opening quote.
         if let Some(k) = self.first_quote_on_line(start) {
+            // A quote that ends the text right after a `{`, `[` or `,`
+            // opens the key or string being written there when the reply
+            // was cut (`words{"`): it closes no run of words.
+            let opening = k + 1 == b.len()
+                && matches!(
+                    b[trim_back(b, start, k).max(start + 1) - 1],
+                    b'{' | b'[' | b','
+                );
+            if opening {
+                self.saw(b.len());
+            }
             let closes = match self.quote_verdict {
+                _ if opening => false,
                 // The same quote judged for the same place: many bare values
                 // on one line share it (and how far its judgment looked).
                 Some((q, ctx, paren, v, reach)) if q == k && ctx == w.ctx && paren == w.paren => {

@@ -153,9 +153,10 @@ where
 ///
 /// After every push, [`view`](Self::view) is what
 /// [`Decoder::decode_partial`] gives for the text so far (known
-/// exceptions: values one after another with odd separators between, such
-/// as `[1, 2]{"id": 2},//`, and a fence marker right before an object; see
-/// the ignored test `generated_replies_every_push`). A decoder pushed
+/// exceptions: garbled replies where that decode trades one reading for
+/// another and back as bytes arrive, such as objects, a comma, then a
+/// quoted key, `{note: 'z'}{"id": 1},"note":`; the stream may keep the
+/// earlier reading there). A decoder pushed
 /// with [`push_deltas`](Self::push_deltas) also keeps the untyped view,
 /// [`value`](Self::value) (`serde_json::Value`, with strings, objects and
 /// arrays as far as they have arrived and numbers and literals once
@@ -981,7 +982,6 @@ where
             // is counted once.
             Fence::No(end) => {
                 let b = self.text.as_bytes();
-                let next = self.past_spaces(end);
                 if self.after_open.end != end {
                     // Whether the value is inside a fence (its own, or one
                     // around it): the next marker closes it.
@@ -1000,6 +1000,7 @@ where
                         // (The value is text on its line: a marker right
                         // after it comes after text.)
                         words: true,
+                        next: end,
                         ..After::default()
                     };
                 }
@@ -1009,18 +1010,32 @@ where
                     a.take(c);
                 }
                 a.at = b.len();
+                // The first byte after the value past spaces and comments:
+                // whether it arrives now (prose there ends values gathered
+                // with it, `{"a": 1}{"b": 2}// c` then `t`). Kept once what
+                // the skip looked at has all arrived.
+                let next = crate::scan::lex::next_significant(b, a.next, b.len());
+                crate::work::add(next - a.next);
+                if crate::scan::lex::ws_reach(b, next, b.len()) < b.len() {
+                    a.next = next;
+                }
                 // An object the reply opens with is reopened by a comma and
                 // a key after it (`{"a": 1}, b: 2}` is one object, whole):
                 // until the scanner's judgment of that is decided, and if
                 // it reopens, every push is read whole.
+                // (The reply opens with it past the stray bytes a read of
+                // the whole text skips before it, too: ` ,{"a": 1}, b: 2`.
+                // Asked only while the comma's judgment is undecided.)
                 if a.reopens.is_none() {
-                    let opens = self.text[..start]
-                        .trim_start_matches('\u{feff}')
-                        .trim()
-                        .is_empty();
-                    a.reopens = match opens && b[start] == b'{' {
-                        true => reopened(b, end),
-                        false => Some(false),
+                    a.reopens = match (b[start] == b'{').then(|| reopened(b, end)) {
+                        Some(Some(false)) | None => Some(false),
+                        Some(judged) => {
+                            if first_root_at(&self.text[..=start], &self.decoder.opts) {
+                                judged
+                            } else {
+                                Some(false)
+                            }
+                        }
                     };
                 }
                 if a.reopens != Some(false) {
@@ -1028,7 +1043,7 @@ where
                 }
                 // A settled value: a span in the prose after it does not
                 // take its place, only a fence or a tag does.
-                let open = (a.depth > 0 && !settled) || a.open_region();
+                let open = (a.depth != [0, 0] && !settled) || a.open_region();
                 let new = &b[from..];
                 let matters = match settled {
                     true => new.iter().any(|c| matches!(c, b'`' | b'<' | b'>')),
@@ -1064,8 +1079,8 @@ where
     }
 
     /// The untyped view of the whole text, and whether it is complete.
-    /// With where the value's span starts.
-    fn untyped_view(&self) -> (Value, bool, Option<usize>) {
+    /// With the value's span.
+    fn untyped_view(&self) -> (Value, bool, Option<std::ops::Range<usize>>) {
         match self
             .untyped
             .decode_as::<Value>(&self.text, Shape::Any, false, false)
@@ -1073,7 +1088,7 @@ where
             Ok((v, report)) => (
                 v,
                 !report.truncated && self.tail.is_empty(),
-                Some(report.span.start),
+                Some(report.span),
             ),
             Err(_) => (Value::Null, false, None),
         }
@@ -1109,14 +1124,19 @@ where
         // The untyped view, and where its value starts (`None` if not kept:
         // it is then read only when the stream may lock onto the value).
         let mut untyped_start = None;
+        // Where it ends: past the typed one's end when it gathers the
+        // values after it (`{"a": 1}{"b": 2}` for a struct target), whose
+        // end the text after them is watched from.
+        let mut untyped_end = 0;
         if self.untyped_kept {
-            let (value, done, start) = self.untyped_view();
+            let (value, done, span) = self.untyped_view();
             if !self.done || value != self.value {
                 delta::diff(&self.value, &value, done, &mut deltas);
             }
             self.value = value;
             self.done = done;
-            untyped_start = Some(start);
+            untyped_start = Some(span.as_ref().map(|s| s.start));
+            untyped_end = span.map_or(0, |s| s.end);
         }
         self.mode = Mode::Whole { tried };
         let Some((view, report)) = typed else {
@@ -1208,9 +1228,9 @@ where
         // (Not kept: read here, once per value the stream may lock onto.)
         let mut read = None;
         if lockable && untyped_start.is_none() {
-            let (value, _, at) = self.untyped_view();
+            let (value, _, span) = self.untyped_view();
             read = Some(value);
-            untyped_start = Some(at);
+            untyped_start = Some(span.map(|s| s.start));
         }
         if !lockable || untyped_start != Some(Some(start)) {
             self.set_view(view.admitted());
@@ -1240,11 +1260,11 @@ where
                             false => Fence::Open(end),
                         }
                     }
-                    _ => Fence::No(end),
+                    _ => Fence::No(end.max(untyped_end)),
                 };
                 let settled = matches!(fence, Fence::No(_))
                     && !self.untyped_kept
-                    && settled(&report, shape, &self.text[..=start])
+                    && settled(&report, shape, &self.text[..=start], &self.untyped.opts)
                     && !comment_open_before(&self.text[..start]);
                 self.mode = Mode::After {
                     start,
@@ -1463,7 +1483,7 @@ fn may_be_enclosed(before: &str) -> bool {
 /// at the start is not looked at (see [`may_be_enclosed`]).
 fn fence_open_around(before: &str) -> bool {
     let before = &before[extract::body(before, extract::first_angle(before)).start..];
-    let mut fences = before.matches("```").count();
+    let mut fences = fence_markers(before);
     if let Some(last) = before.rfind("```") {
         let tag = before[last + 3..].trim();
         if !tag.contains(char::is_whitespace) && tag.bytes().all(|c| c.is_ascii_alphanumeric()) {
@@ -1472,6 +1492,14 @@ fn fence_open_around(before: &str) -> bool {
         }
     }
     fences % 2 == 1
+}
+
+/// How many fence markers `text` holds: a run of three backticks or more
+/// is one, as the extraction reads them.
+fn fence_markers(text: &str) -> usize {
+    let mut after = After::default();
+    text.bytes().chain([b'\n']).for_each(|c| after.take(c));
+    after.fences
 }
 
 /// Whether a span found in prose after `prose` may be inside a comment for
@@ -1557,32 +1585,46 @@ fn end_is_known(report: &crate::report::Reading) -> bool {
 /// Whether a decode that read `report` took a value that a span found in
 /// the prose after it cannot replace: an object (`to` is the text up to
 /// its first byte) found as the whole text or a span in prose, for an
-/// object target, or a span after text for an untyped one (values one
+/// object target, or a span after prose for an untyped one (values one
 /// after another that the reply opens with are read together for it: `{}`
-/// then `[]` is `[{}, []]`), read with no repair and no coercion. Among the candidates
+/// then `[]` is `[{}, []]`, and so is `}{}[]`, whose stray `}` a read of
+/// the whole text skips), read with no repair and no coercion. Among the candidates
 /// that decode, one read with fewer and lighter fixes wins and a tie goes
 /// to the earlier (`choose`), so a later span could only tie; fences and
 /// tags rank above spans, and an array or a gathered list is no object.
 /// (A value read with a coercion loses to a later span read without:
 /// `{"n": "1"}` then `{"n": 2}`. An untyped target's candidate is refused
 /// as no value by what it holds alone, for an object: `{name}`.)
-fn settled(report: &crate::report::Reading, shape: Shape, to: &str) -> bool {
-    let (before, first) = to.split_at(to.len() - 1);
-    first == "{"
+fn settled(
+    report: &crate::report::Reading,
+    shape: Shape,
+    to: &str,
+    opts: &crate::options::Options,
+) -> bool {
+    to.ends_with('{')
         && match shape {
             Shape::Object => matches!(report.strategy, Strategy::Whole | Strategy::Balanced),
-            // (Past what a read skips between values: spaces, comments.)
-            Shape::Any => {
-                report.strategy == Strategy::Balanced
-                    && crate::scan::lex::next_significant(before.as_bytes(), 0, before.len())
-                        < before.len()
-            }
+            // Not when a read of the whole text starts at the object,
+            // past stray bytes it skips (`}{"a": 1}`, `: {`): it gathers
+            // the values after it.
+            Shape::Any => report.strategy == Strategy::Balanced && !first_root_at(to, opts),
             _ => false,
         }
         && report.repairs.is_empty()
         && report.coercions.is_empty()
         && report.unlisted == 0
         && !report.truncated
+}
+
+/// Whether the value whose first byte ends `to` is the first a read of the
+/// whole text (its body, past a reasoning block and markers) takes: no
+/// value before it, only what such a read skips (stray closers and colons,
+/// `}{"a": 1}`), never prose (a sentence is read as a value).
+fn first_root_at(to: &str, opts: &crate::options::Options) -> bool {
+    let body = extract::body(to, extract::first_angle(to))
+        .start
+        .min(to.len() - 1);
+    crate::scan::first_root(&to[body..], &opts.scan(false, true)) == Some(to.len() - 1 - body)
 }
 
 /// What the text after a complete value outside a fence holds, looked at
@@ -1596,10 +1638,15 @@ struct After {
     end: usize,
     /// How far the text after it has been looked at.
     at: usize,
-    /// Brackets opened there and not closed.
-    depth: usize,
-    /// Fence markers (```` ``` ````, counted as `str::matches` counts them)
-    /// in the whole text up to the backticks at `at`: odd, a fence is open.
+    /// Braces and square brackets opened there and not closed, each
+    /// closed by its own kind only: a `}` in a list is a stray closer that
+    /// leaves it open (`[}`), as a read of the text skips it. (A closer of
+    /// the other kind closes both for that read, `[{]`: counted open, the
+    /// text is read whole, which is never wrong.)
+    depth: [usize; 2],
+    /// Fence markers (a run of three backticks or more is one, as the
+    /// extraction reads them: ```` `````` ```` opens a fence) in the whole
+    /// text up to the backticks at `at`: odd, a fence is open.
     fences: usize,
     /// Backticks in a row just before `at`.
     ticks: usize,
@@ -1620,6 +1667,9 @@ struct After {
     /// Whether a comma and a key after the object the reply opens with
     /// reopen it (see [`reopened`]), once that is decided.
     reopens: Option<bool>,
+    /// How far the spaces and comments after the value have been skipped:
+    /// to the first byte past them, once it is known to be that.
+    next: usize,
 }
 
 impl After {
@@ -1632,8 +1682,10 @@ impl After {
             }
         }
         match c {
-            b'{' | b'[' => self.depth += 1,
-            b'}' | b']' => self.depth = self.depth.saturating_sub(1),
+            b'{' => self.depth[0] += 1,
+            b'[' => self.depth[1] += 1,
+            b'}' => self.depth[0] = self.depth[0].saturating_sub(1),
+            b']' => self.depth[1] = self.depth[1].saturating_sub(1),
             b'<' => self.angle = true,
             _ => {}
         }
@@ -1646,7 +1698,7 @@ impl After {
             if self.ticks >= 3 && self.ticks_in_line {
                 self.inline_marker = true;
             }
-            self.fences += self.ticks / 3;
+            self.fences += usize::from(self.ticks >= 3);
             self.ticks = 0;
             match c {
                 b'\n' => self.words = false,
@@ -1695,12 +1747,13 @@ fn reopened(b: &[u8], end: usize) -> Option<bool> {
 }
 
 /// Whether text after a complete value may hold another candidate (a
-/// bracket, a fence, a tag, a quote): the whole text is then read again.
+/// bracket, a fence, a tag, a quote) or change one (a colon that makes a
+/// word before it a key, `, tags:`): the whole text is then read again.
 fn may_matter(after: &[u8]) -> bool {
     after.iter().any(|b| {
         matches!(
             b,
-            b'{' | b'}' | b'[' | b']' | b'`' | b'<' | b'>' | b'"' | b'\''
+            b'{' | b'}' | b'[' | b']' | b'`' | b'<' | b'>' | b'"' | b'\'' | b':'
         )
     })
 }
