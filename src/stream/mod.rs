@@ -1026,7 +1026,9 @@ where
                 // (The reply opens with it past the stray bytes a read of
                 // the whole text skips before it, too: ` ,{"a": 1}, b: 2`.
                 // Asked only while the comma's judgment is undecided.)
-                if a.reopens.is_none() {
+                // (Nothing after the value yet, not even a comma: nothing to
+                // judge, and the value alone is what a decode reads so far.)
+                if a.reopens.is_none() && next < b.len() {
                     a.reopens = match (b[start] == b'{').then(|| reopened(b, end)) {
                         Some(Some(false)) | None => Some(false),
                         Some(judged) => {
@@ -1038,7 +1040,7 @@ where
                         }
                     };
                 }
-                if a.reopens != Some(false) {
+                if a.reopens == Some(true) || (a.reopens.is_none() && next < b.len()) {
                     return true;
                 }
                 // A settled value: a span in the prose after it does not
