@@ -50,7 +50,7 @@
 use crate::policy::Rules;
 use crate::report::Repairs;
 
-use super::tape::{Tape, TapeMark};
+use super::tape::{StepMark, Tape, TapeMark};
 use super::{Ctx, Event, Frame, Scanner, State, Text};
 
 /// How far ahead of the scanner's position a step of the repairing state
@@ -401,6 +401,40 @@ impl<'de> Scanner<'de> {
     /// the first that may, leaving the scanner there. `true` when the read
     /// ended (at an error, or after the root value: nothing more to feed).
     pub(crate) fn feed(&mut self, tape: &mut Tape) -> bool {
+        matches!(self.feed_to(tape, false), Stop::Ended)
+    }
+
+    /// [`feed`](Self::feed), then, unless the read ended, [`tail`](Self::tail):
+    /// a view of the text so far, to take back with
+    /// [`untail`](Self::untail). The step the feed stopped at, undecided,
+    /// is the tail's first as it was read (not taken back and read again:
+    /// it is the token cut at the end, the costliest step of a push).
+    pub(crate) fn feed_and_tail(&mut self, tape: &mut Tape) -> Option<Tail> {
+        match self.feed_to(tape, true) {
+            Stop::Ended => None,
+            Stop::Waiting => Some(self.tail(tape)),
+            Stop::Step {
+                snapshot,
+                mark,
+                was,
+                next,
+            } => {
+                tape.rewind_step(mark);
+                let back = Tail {
+                    snapshot,
+                    mark: tape.mark(),
+                };
+                if !self.tape_step(tape, was, next) {
+                    self.tape_rest(tape);
+                }
+                Some(back)
+            }
+        }
+    }
+
+    /// [`feed`](Self::feed); `keep`: an undecided step is left as read,
+    /// given back with the state from before it.
+    fn feed_to(&mut self, tape: &mut Tape, keep: bool) -> Stop<'de> {
         loop {
             // A string parked by a step now decided is read.
             if self.parked.as_ref().is_some_and(|p| p.open() < self.pos) {
@@ -414,7 +448,7 @@ impl<'de> Scanner<'de> {
                     .as_mut()
                     .is_some_and(|p| p.runs_to_end(self.text))
             {
-                return false;
+                return Stop::Waiting;
             }
             if self.rules.all_repairs() && self.pending.is_none() {
                 self.complete = true;
@@ -445,22 +479,30 @@ impl<'de> Scanner<'de> {
                 && (((held || straight) && self.reach.max(self.pos) < self.end)
                     || self.pos.saturating_add(HORIZON) <= self.end);
             if !decided {
+                if keep {
+                    return Stop::Step {
+                        snapshot,
+                        mark,
+                        was,
+                        next,
+                    };
+                }
                 self.restore(&mut snapshot);
                 self.undo = Some(snapshot);
                 tape.rewind_step(mark);
-                return false;
+                return Stop::Waiting;
             }
             self.undo = Some(snapshot);
             match next {
                 Ok(ev) => {
                     tape.event(self, ev);
                     if let Event::Eof = ev {
-                        return true;
+                        return Stop::Ended;
                     }
                 }
                 Err(e) => {
                     tape.fail(e, self.token_start);
-                    return true;
+                    return Stop::Ended;
                 }
             }
         }
@@ -525,6 +567,23 @@ impl<'de> Scanner<'de> {
     }
 }
 
+/// Where a feed stopped.
+enum Stop<'de> {
+    /// The read ended: nothing more to feed.
+    Ended,
+    /// Before a step more text decides, the scanner left there.
+    Waiting,
+    /// After a step more text decides, left as read (see
+    /// [`Scanner::feed_and_tail`]): the state and the tape from before it,
+    /// whether the read was cut before it, and what it read.
+    Step {
+        snapshot: Box<Snapshot>,
+        mark: StepMark,
+        was: bool,
+        next: crate::error::Result<Event<'de>>,
+    },
+}
+
 /// What [`Scanner::tail`] took, to give back.
 pub(crate) struct Tail {
     snapshot: Box<Snapshot>,
@@ -584,11 +643,10 @@ pub(crate) fn streamed(text: &str, piece: usize) -> usize {
         }
         let mut scan = Scanner::resume(&text[..cut], paused);
         if !ended {
-            ended = scan.feed(&mut tape);
-        }
-        if !ended {
-            let back = scan.tail(&mut tape);
-            scan.untail(&mut tape, back);
+            match scan.feed_and_tail(&mut tape) {
+                Some(back) => scan.untail(&mut tape, back),
+                None => ended = true,
+            }
         }
         paused = scan.pause();
     }
@@ -695,11 +753,12 @@ pub(crate) fn agrees_with(
     for &cut in cuts {
         let prefix = &text[..cut];
         let mut scan = Scanner::resume(prefix, paused);
-        if !ended {
-            ended = scan.feed(&mut tape);
-        }
         // (A read that ended has nothing more to read.)
-        let back = (!ended).then(|| scan.tail(&mut tape));
+        let back = match ended {
+            true => None,
+            false => scan.feed_and_tail(&mut tape),
+        };
+        ended |= back.is_none();
         let (seen, read) = (events(&tape, prefix), whole(prefix).0);
         if cut > 0 && seen != read {
             return Err(format!("the view at {cut}: {}", differ(&seen, &read)));

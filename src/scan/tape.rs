@@ -528,23 +528,34 @@ impl<'de> Scanner<'de> {
             let was = self.truncated;
             // (Nothing is peeked on the scanner while it writes a tape.)
             let next = self.read();
-            if self.truncated && !was {
-                tape.cut_word.get_or_insert(tape.words.len());
+            if self.tape_step(tape, was, next) {
+                break;
             }
-            match next {
-                Ok(ev) => {
-                    tape.event(self, ev);
-                    if let Event::Eof = ev {
-                        break;
-                    }
+        }
+    }
+
+    /// Writes `next`, what a step read (the read cut before it if `was`),
+    /// onto `tape`: `true` when the read is over (its end, or an error).
+    pub(crate) fn tape_step(
+        &mut self,
+        tape: &mut Tape,
+        was: bool,
+        next: Result<Event<'de>>,
+    ) -> bool {
+        if self.truncated && !was {
+            tape.cut_word.get_or_insert(tape.words.len());
+        }
+        match next {
+            Ok(ev) => {
+                tape.event(self, ev);
+                matches!(ev, Event::Eof)
+            }
+            Err(e) => {
+                if self.truncated {
+                    tape.cut_word.get_or_insert(tape.words.len());
                 }
-                Err(e) => {
-                    if self.truncated {
-                        tape.cut_word.get_or_insert(tape.words.len());
-                    }
-                    tape.fail(e, self.token_start);
-                    break;
-                }
+                tape.fail(e, self.token_start);
+                true
             }
         }
     }
