@@ -1453,10 +1453,16 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'_, 'de> {
                     read: 0,
                 });
             }
-            _ => match name.strip_prefix(tagged::TAGGED) {
-                Some(key) => return self.tagged_view(key, visitor),
-                None => return visitor.visit_newtype_struct(self),
-            },
+            _ => {
+                if let Some(key) = name.strip_prefix(tagged::TAGGED) {
+                    return self.tagged_view(key, None, visitor);
+                }
+                let adjacent = name.strip_prefix(tagged::ADJACENT);
+                return match adjacent.and_then(tagged::adjacent_keys) {
+                    Some((key, content)) => self.tagged_view(key, Some(content), visitor),
+                    None => visitor.visit_newtype_struct(self),
+                };
+            }
         }
         // Visited as `Some`: the visitor learns the value comes from the
         // reply itself (see `field`); a field around a streamed part, as a

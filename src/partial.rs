@@ -39,8 +39,9 @@
 //! left out of its list while it is cut; elsewhere (the root, a field not
 //! marked partial) cut values in such content stand as missing. A view
 //! leaves a cut member of a flattened part out (and shows the rest). A view of
-//! an internally tagged enum is read without serde's buffer (the decoder
-//! finds the tag on its tape), so its partial fields grow as a struct's do.
+//! an internally or adjacently tagged enum is read without serde's buffer
+//! (the decoder finds the tag on its tape, wherever it is written), so its
+//! partial fields grow as a struct's do.
 //!
 //! ```
 //! #[derive(Debug, PartialEq, serde::Deserialize)]
@@ -356,8 +357,9 @@ pub mod grow {
         /// On its own, inside the openers and keys around it.
         Plain,
         /// Not without the rest: serde buffers the view's content (an
-        /// untagged enum, an adjacently tagged one with a struct variant),
-        /// so it is read whole.
+        /// untagged enum), or its variant's place is not the tag's level
+        /// (an adjacently tagged one with a struct variant), so it is read
+        /// whole.
         Buffered,
         /// An internally tagged enum with this tag (or an adjacently tagged
         /// one of newtype and unit variants, whose content member is the

@@ -781,8 +781,21 @@ fn expand_enum(e: &Enum) -> TokenStream {
     let defs: Vec<TokenStream> = defs.collect();
     // An internally tagged view is read by the code below, not by serde's
     // buffer (see `tagged`): its definition carries no serde attribute.
+    // So is an adjacently tagged view that does not grow as tagged (see
+    // `adjacent_tag`): its content is read as the variant's value.
     let tag = match cx.input.generics.params.is_empty() {
-        true => internal_tag(e, &variants, untagged),
+        true => internal_tag(e, &variants, untagged)
+            .map(|tag| Twins::Internal { tag })
+            .or_else(|| {
+                let content = str_attr(&e.cont.serde.kept, "content")?;
+                let tag = str_attr(&e.cont.serde.kept, "tag")?;
+                let plain = !untagged
+                    && !variants
+                        .iter()
+                        .any(|(v, _)| v.serde.kept.iter().any(|m| m.path().is_ident("untagged")));
+                (plain && adjacent_tag(e, &variants, untagged).is_none())
+                    .then_some(Twins::Adjacent { tag, content })
+            }),
         false => None,
     };
     let definition = match &tag {
@@ -877,7 +890,7 @@ fn expand_enum(e: &Enum) -> TokenStream {
     };
     let admitted = admitted.unwrap_or_default();
     let (attrs, twins) = match &tag {
-        Some(tag) => (TokenStream::new(), tagged(&cx, e, &variants, &defs, tag)),
+        Some(twins) => (TokenStream::new(), tagged(&cx, e, &variants, &defs, twins)),
         None => (attrs, TokenStream::new()),
     };
     let partial_impl = cx.partial_impl();
@@ -908,22 +921,35 @@ fn expand_enum(e: &Enum) -> TokenStream {
     }
 }
 
-/// How an internally tagged view (no generics) is read: two twins serde
-/// derives, externally tagged for the decoder (which finds the tag on its
-/// tape and reads the object as the variant's struct, so partial fields
-/// grow there as anywhere) and internally tagged for any other deserializer
-/// (see `serde_llm`'s `de::tagged`), each moved into the view.
+/// A tagged view read through twins (see [`tagged`]).
+enum Twins {
+    /// Internally tagged, with this tag.
+    Internal { tag: String },
+    /// Adjacently tagged, with this tag and this content key.
+    Adjacent { tag: String, content: String },
+}
+
+/// How an internally or adjacently tagged view (no generics) is read: two
+/// twins serde derives, externally tagged for the decoder (which finds the
+/// tag on its tape and reads the object as the variant's struct, or the
+/// content member's value as the variant's, so partial fields grow there
+/// as anywhere, whatever the members' order) and tagged as the view is for
+/// any other deserializer (see `serde_llm`'s `de::tagged`), each moved into
+/// the view.
 fn tagged(
     cx: &Cx,
     e: &Enum,
     variants: &[(&Variant, Vec<&Field>)],
     defs: &[TokenStream],
-    tag: &str,
+    twins: &Twins,
 ) -> TokenStream {
     let view = &cx.view;
     let serde = quote!(::serde_llm::__private::serde);
     let kept = &e.cont.serde.kept;
-    let untag: Vec<&syn::Meta> = kept.iter().filter(|m| !m.path().is_ident("tag")).collect();
+    let untag: Vec<&syn::Meta> = kept
+        .iter()
+        .filter(|m| !m.path().is_ident("tag") && !m.path().is_ident("content"))
+        .collect();
     let arms: Vec<TokenStream> = variants
         .iter()
         .map(|(v, fields)| {
@@ -936,10 +962,14 @@ fn tagged(
             quote!(Twin::#ident #pat => #view::#ident #pat,)
         })
         .collect();
-    let name = LitStr::new(
-        &format!("$serde_llm::private::Tagged:{tag}"),
-        Span::call_site(),
-    );
+    // `serde_llm`'s `de::tagged::TAGGED` or `ADJACENT`, then the keys.
+    let name = match twins {
+        Twins::Internal { tag } => format!("$serde_llm::private::Tagged:{tag}"),
+        Twins::Adjacent { tag, content } => {
+            format!("$serde_llm::private::Adjacent:{}:{tag}{content}", tag.len())
+        }
+    };
+    let name = LitStr::new(&name, Span::call_site());
     let assumed = cx.assumed_read();
     let bound = cx.serde_bound(
         &variants
@@ -953,29 +983,28 @@ fn tagged(
             #[serde(crate = "::serde_llm::__private::serde")]
             #(#[serde(#untag)])*
             #bound
-            enum External { #(#defs,)* }
+            enum __SerdeLlmExternal { #(#defs,)* }
 
             #[derive(#serde::Deserialize)]
             #[serde(crate = "::serde_llm::__private::serde")]
             #(#[serde(#kept)])*
             #bound
-            enum Internal { #(#defs,)* }
+            enum __SerdeLlmTagged { #(#defs,)* }
 
             #[automatically_derived]
             impl<'de> #serde::Deserialize<'de> for #view where #(#assumed,)* {
                 fn deserialize<D: #serde::Deserializer<'de>>(
                     d: D,
                 ) -> ::core::result::Result<Self, D::Error> {
-                    // `serde_llm`'s `de::tagged::TAGGED`, then the tag.
                     const NAME: &str = #name;
                     ::core::result::Result::Ok(
-                        match ::serde_llm::__private::tagged::<D, External, Internal>(d, NAME)? {
+                        match ::serde_llm::__private::tagged::<D, __SerdeLlmExternal, __SerdeLlmTagged>(d, NAME)? {
                             ::core::result::Result::Ok(twin) => {
-                                use External as Twin;
+                                use __SerdeLlmExternal as Twin;
                                 match twin { #(#arms)* }
                             }
                             ::core::result::Result::Err(twin) => {
-                                use Internal as Twin;
+                                use __SerdeLlmTagged as Twin;
                                 match twin { #(#arms)* }
                             }
                         },
@@ -1024,8 +1053,9 @@ fn str_attr(kept: &[syn::Meta], name: &str) -> Option<String> {
 /// part inside the content grows in place, read with the tag before it,
 /// as an internally tagged view's does (see `grow_enum`: the content
 /// member is the variant's field, at the same level). A struct variant's
-/// content is read by serde's own visitor, which shows nothing until it is
-/// complete: such an enum is read whole.
+/// fields are a level below the tag's: such an enum is read through twins
+/// (see `tagged`), its partial fields growing as anywhere, and a stream
+/// reads it whole on every change.
 fn adjacent_tag(e: &Enum, variants: &[(&Variant, Vec<&Field>)], untagged: bool) -> Option<String> {
     let kept = &e.cont.serde.kept;
     str_attr(kept, "content")?;

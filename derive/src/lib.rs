@@ -115,12 +115,13 @@ use syn::{parse_macro_input, DeriveInput};
 ///   no flattened field) is read without serde's buffer: the decoder finds
 ///   the tag and reads the object as the variant's struct, so its partial
 ///   fields grow as a struct's do. So is an adjacently tagged enum's view
-///   whose variants are all newtype or unit ones (no generics) when its
-///   tag comes first: serde reads its content without a buffer then, so a
-///   partial field there grows. Inside content serde does buffer
-///   (untagged enums, `flatten`, adjacently tagged content written before
-///   its tag or of a struct variant, a generic
-///   internally tagged view), the buffer cannot say a value is cut: a cut
+///   (no generics): whose variants are all newtype or unit ones when its
+///   tag comes first (serde reads its content without a buffer then); with
+///   a struct or tuple variant, wherever the tag is (the decoder finds it
+///   and reads the content member as the variant's value). Inside content
+///   serde does buffer (untagged enums, `flatten`, newtype variants'
+///   adjacently tagged content written before its tag, a generic tagged
+///   view), the buffer cannot say a value is cut: a cut
 ///   value there is missing where nothing cut is kept, and where the place
 ///   is marked partial it makes the buffered value the cut's (an element of
 ///   a list marked partial shows once that value is complete; a field, the

@@ -32,6 +32,21 @@ use crate::scan::Event;
 /// gets every member, a string is no one-field struct).
 pub(crate) const TAGGED: &str = "$serde_llm::private::Tagged:";
 
+/// The reserved newtype name of "an adjacently tagged enum's view", followed
+/// by the tag's key's length in bytes, a `:`, the tag's key and the
+/// content's key (`$serde_llm::private::Adjacent:1:tc`). Read as an
+/// internally tagged view is, but for its content: the content member's
+/// value is the variant's, whatever the members' order.
+pub(crate) const ADJACENT: &str = "$serde_llm::private::Adjacent:";
+
+/// The tag's key and the content's key an [`ADJACENT`] name (its prefix
+/// stripped) holds.
+pub(crate) fn adjacent_keys(name: &'static str) -> Option<(&'static str, &'static str)> {
+    let (len, keys) = name.split_once(':')?;
+    let len: usize = len.parse().ok()?;
+    Some((keys.get(..len)?, keys.get(len..)?))
+}
+
 /// Reads an internally tagged enum's view named `name` (`TAGGED` and the
 /// tag's key): from the decoder, as `E` (externally tagged: the variant
 /// named by the tag, read from the object); from any other deserializer, as
@@ -78,9 +93,12 @@ impl<'de> Deserializer<'_, 'de> {
     /// (see the module's docs). The tag missing, cut off or not a string, the
     /// object is read through (as serde's buffer would) and the error is a
     /// missing tag: a `Truncated` one where the reply was cut.
+    /// `content`: the enum is adjacently tagged, its variant's value the
+    /// object's member of that key.
     pub(super) fn tagged_view<V: Visitor<'de>>(
         &mut self,
         key: &'static str,
+        content: Option<&'static str>,
         visitor: V,
     ) -> Result<V::Value> {
         let ev = self.scan.peek()?;
@@ -95,10 +113,15 @@ impl<'de> Deserializer<'_, 'de> {
         if !self.admits(self.accept, ev, true) {
             return Err(Error::rejected(self.scan.offset()));
         }
-        self.tagged(key, visitor)
+        self.tagged(key, content, visitor)
     }
 
-    fn tagged<V: Visitor<'de>>(&mut self, key: &'static str, visitor: V) -> Result<V::Value> {
+    fn tagged<V: Visitor<'de>>(
+        &mut self,
+        key: &'static str,
+        content: Option<&'static str>,
+        visitor: V,
+    ) -> Result<V::Value> {
         // The whole object is looked through: a tag written twice is an
         // error, as serde gives it (never the first one silently).
         let mut end = self.scan.clone();
@@ -130,6 +153,7 @@ impl<'de> Deserializer<'_, 'de> {
                 tag,
                 at,
                 key,
+                content,
             }),
             None => {
                 // Through the object, as serde's buffer reads it.
@@ -140,14 +164,17 @@ impl<'de> Deserializer<'_, 'de> {
     }
 }
 
-/// The decoder at an internally tagged object whose tag is `tag`, read as an
-/// externally tagged enum.
+/// The decoder at an internally (or adjacently) tagged object whose tag is
+/// `tag`, read as an externally tagged enum.
 struct Tagged<'s, 'a, 'de> {
     de: &'s mut Deserializer<'a, 'de>,
     tag: String,
     /// Where the tag's value starts.
     at: usize,
     key: &'static str,
+    /// Adjacently tagged: the key of the member whose value is the
+    /// variant's.
+    content: Option<&'static str>,
 }
 
 impl<'de> de::Deserializer<'de> for Tagged<'_, '_, 'de> {
@@ -209,31 +236,83 @@ impl<'de> de::EnumAccess<'de> for Tagged<'_, '_, 'de> {
 impl<'de> de::VariantAccess<'de> for Tagged<'_, '_, 'de> {
     type Error = Error;
 
-    /// A variant without fields: the object is read through.
+    /// A variant without fields: the object is read through (its content
+    /// member, if any, with it, as serde reads a unit variant's).
     fn unit_variant(self) -> Result<()> {
         let ev = self.de.scan.next()?;
         self.de.skip(ev)
     }
 
-    fn newtype_variant_seed<S: DeserializeSeed<'de>>(self, _: S) -> Result<S::Value> {
-        Err(de::Error::custom(
-            "an internally tagged view's variants have named fields",
-        ))
+    fn newtype_variant_seed<S: DeserializeSeed<'de>>(self, seed: S) -> Result<S::Value> {
+        match self.content {
+            Some(content) => self.de.content_member(content, |de| seed.deserialize(de)),
+            None => Err(de::Error::custom(
+                "an internally tagged view's variants have named fields",
+            )),
+        }
     }
 
-    fn tuple_variant<V: Visitor<'de>>(self, _: usize, _: V) -> Result<V::Value> {
-        Err(de::Error::custom(
-            "an internally tagged view's variants have named fields",
-        ))
+    fn tuple_variant<V: Visitor<'de>>(self, len: usize, visitor: V) -> Result<V::Value> {
+        match self.content {
+            Some(content) => self.de.content_member(content, |de| {
+                de::Deserializer::deserialize_tuple(de, len, visitor)
+            }),
+            None => Err(de::Error::custom(
+                "an internally tagged view's variants have named fields",
+            )),
+        }
     }
 
-    /// The object, as the variant's struct: the tag's member left out.
+    /// The object, as the variant's struct: the tag's member left out. (Or
+    /// adjacently tagged, the content member's value.)
     fn struct_variant<V: Visitor<'de>>(
         self,
         fields: &'static [&'static str],
         visitor: V,
     ) -> Result<V::Value> {
-        self.de.tag_key = Some(self.key);
-        de::Deserializer::deserialize_struct(&mut *self.de, "", fields, visitor)
+        match self.content {
+            Some(content) => self.de.content_member(content, |de| {
+                de::Deserializer::deserialize_struct(de, "", fields, visitor)
+            }),
+            None => {
+                self.de.tag_key = Some(self.key);
+                de::Deserializer::deserialize_struct(&mut *self.de, "", fields, visitor)
+            }
+        }
+    }
+}
+
+impl<'de> Deserializer<'_, 'de> {
+    /// At an adjacently tagged object: `read` reads the value of its
+    /// member `content`, the other members read through. The member
+    /// missing, the error is a missing field (a `Truncated` one where the
+    /// reply was cut before it), as serde gives it.
+    fn content_member<T>(
+        &mut self,
+        content: &'static str,
+        read: impl FnOnce(&mut Self) -> Result<T>,
+    ) -> Result<T> {
+        let (mut read, mut value) = (Some(read), None);
+        match self.scan.next()? {
+            Event::StartObject => {}
+            ev => return Err(self.unexpected(ev)),
+        }
+        loop {
+            match self.scan.next()? {
+                Event::Key(k) if self.scan.str(k) == content => match read.take() {
+                    Some(read) => value = Some(read(&mut *self)?),
+                    // Written twice: an error, as serde gives it (never the
+                    // first one silently).
+                    None => return Err(de::Error::duplicate_field(content)),
+                },
+                Event::Key(_) => {
+                    let ev = self.scan.next()?;
+                    self.skip(ev)?;
+                }
+                Event::EndObject => break,
+                ev => return Err(self.unexpected(ev)),
+            }
+        }
+        value.ok_or_else(|| de::Error::missing_field(content))
     }
 }
