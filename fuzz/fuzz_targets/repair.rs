@@ -36,7 +36,10 @@ fuzz_target!(|data: &[u8]| {
     match serde_json::from_str::<serde_json::Value>(&json) {
         Ok(value) => {
             let again = serde_llm::repair(&json).expect("valid JSON repairs");
-            assert_eq!(serde_json::from_str::<serde_json::Value>(&again).unwrap(), value);
+            assert_eq!(
+                serde_json::from_str::<serde_json::Value>(&again).unwrap(),
+                value
+            );
         }
         // JSON's grammar has no number range and no depth limit; serde_json
         // refuses numbers beyond f64 (`1e999`, whose digits repair() keeps)

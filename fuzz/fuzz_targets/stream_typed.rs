@@ -16,7 +16,9 @@
 //! set, `serde_json::Value` instead (the untyped view, as the Python
 //! package streams it); bit 6 set, a list of steps (JSON lines, gathered);
 //! bit 7 set, a list of adjacently tagged enums (newtype variants grow in
-//! place once their tag has come).
+//! place once their tag has come); bits 6 and 7 set, a list of adjacently
+//! tagged enums with struct and tuple variants (read wherever their tag
+//! is).
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
@@ -124,6 +126,23 @@ enum Output {
     Stop,
 }
 
+/// An adjacently tagged enum with struct and tuple variants (bits 6 and
+/// 7): its view is read wherever the tag is written.
+#[derive(Debug, Deserialize, Partial, PartialEq)]
+#[serde(tag = "name", content = "arguments", rename_all = "snake_case")]
+enum Action {
+    Write {
+        #[llm(partial)]
+        path: String,
+        #[llm(partial)]
+        content: String,
+        mode: Option<u32>,
+    },
+    Move(u32, u32),
+    Note(#[llm(partial)] String),
+    Stop,
+}
+
 /// Pushes per input, the last one taking whatever is left.
 const MAX_PUSHES: usize = 32;
 
@@ -138,6 +157,10 @@ fuzz_target!(|data: &[u8]| {
     if head & 0x20 != 0 {
         // Bit 5: untyped (`Value`, as the Python package streams).
         return check::<serde_json::Value>(lens, reply);
+    }
+    if head & 0xC0 == 0xC0 {
+        // Bits 6 and 7: adjacently tagged enums with struct variants.
+        return check::<Vec<Action>>(lens, reply);
     }
     if head & 0x80 != 0 {
         // Bit 7: adjacently tagged enums, in a list (one at the root too).
