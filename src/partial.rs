@@ -332,6 +332,9 @@ pub mod grow {
     pub enum Level {
         /// An object's current member.
         Member,
+        /// An adjacently tagged enum's object whose current member is its
+        /// content (see [`Kind::Adjacent`]).
+        Content,
         /// An array's current element; `has`: the view's list holds it as
         /// its last element.
         Element {
@@ -349,6 +352,9 @@ pub mod grow {
         Key(String),
         /// A list's last element.
         Last,
+        /// An adjacently tagged enum's content object, when its variant is
+        /// a struct: the variant's fields are that object's members.
+        Content,
     }
 
     /// How a part of a view is read while it streams.
@@ -357,15 +363,24 @@ pub mod grow {
         /// On its own, inside the openers and keys around it.
         Plain,
         /// Not without the rest: serde buffers the view's content (an
-        /// untagged enum), or its variant's place is not the tag's level
-        /// (an adjacently tagged one with a struct variant), so it is read
-        /// whole.
+        /// untagged enum, an adjacently tagged one with a tuple variant of
+        /// several fields), so it is read whole.
         Buffered,
         /// An internally tagged enum with this tag (or an adjacently tagged
         /// one of newtype and unit variants, whose content member is the
         /// variant's field): a part is read with the tag member before it
         /// (when the tag is the first member; else the enum is read whole).
         Tagged(&'static str),
+        /// An adjacently tagged enum with struct variants, its tag and its
+        /// content's keys: as `Tagged`, its current member being the
+        /// content is [`Level::Content`], and a struct variant's fields
+        /// are the content object's members, a level below.
+        Adjacent {
+            /// The tag's key.
+            tag: &'static str,
+            /// The content's key.
+            content: &'static str,
+        },
     }
 
     /// How far a view may be cut where a field marked partial holds it.
@@ -582,6 +597,31 @@ pub mod grow {
             return None;
         }
         Some(from)
+    }
+
+    /// An adjacently tagged enum's view on the path (see [`Kind::Adjacent`]):
+    /// itself, or, where its current member is its content, `from` to place
+    /// the part into; a part of another member (its tag) places nothing.
+    pub fn content<V>(
+        node: &mut V,
+        from: V,
+        levels: &[Level],
+        at: usize,
+        out: &mut Placed,
+    ) -> Option<V> {
+        match levels.get(at) {
+            None => {
+                member(node, from, levels, at, out);
+                None
+            }
+            Some(Level::Content) => Some(from),
+            Some(Level::Member) => None,
+            Some(Level::Element { .. }) => {
+                out.rebuild = Some(at);
+                out.fixed = true;
+                None
+            }
+        }
     }
 
     /// A struct view's field on the path.
@@ -1117,7 +1157,7 @@ impl<T: View> View for Vec<T> {
         }
         match levels[at] {
             grow::Level::Element { has } => grow::element(self, from, has, levels, at, out),
-            grow::Level::Member => {
+            grow::Level::Member | grow::Level::Content => {
                 out.rebuild = Some(at);
                 out.fixed = true;
             }

@@ -629,9 +629,15 @@ fn adjacently_tagged_enum() {
                 body: Some("hi".into()),
             }),
         ),
-        // Not yet the content: nothing. Its fields as they complete, as a
-        // tuple struct's at the root (`2` may become `25`).
-        (r#"{"t": "Msg", "c"#, None),
+        // Its tag complete, before its content: the variant, nothing of
+        // its fields yet (as an internally tagged view shows it). Its
+        // fields as they complete, as a tuple struct's at the root (`2` may
+        // become `25`).
+        (r#"{"t": "Msg", "c"#, Some(AdjacentView::Msg { body: None })),
+        (r#"{"t": "Msg", "#, Some(AdjacentView::Msg { body: None })),
+        (r#"{"t": "Num", "#, Some(AdjacentView::Num(None))),
+        // (A quote that ends the text may be inside the tag.)
+        (r#"{"t": "Msg""#, None),
         (
             r#"{"t": "Pair", "c": [1, 2"#,
             Some(AdjacentView::Pair(Some(1), None)),

@@ -871,16 +871,23 @@ fn expand_enum(e: &Enum) -> TokenStream {
         || variants
             .iter()
             .any(|(v, _)| v.serde.kept.iter().any(|m| m.path().is_ident("untagged")));
-    let grows_as_tagged = internal_tag(e, &variants, untagged).or_else(|| {
-        cx.input
-            .generics
-            .params
-            .is_empty()
-            .then(|| adjacent_tag(e, &variants, untagged))
-            .flatten()
-    });
+    let no_generics = cx.input.generics.params.is_empty();
+    let grows_as_tagged = internal_tag(e, &variants, untagged)
+        .map(|tag| (tag, None))
+        .or_else(|| {
+            no_generics
+                .then(|| adjacent_tag(e, &variants, untagged))
+                .flatten()
+                .map(|tag| (tag, None))
+        })
+        .or_else(|| {
+            no_generics
+                .then(|| adjacent_content(e, &variants, untagged))
+                .flatten()
+                .map(|(tag, content)| (tag, Some(content)))
+        });
     let buffered = match grows_as_tagged {
-        Some(tag) => grow_enum(&cx, &variants, &tag),
+        Some((tag, content)) => grow_enum(&cx, &variants, &tag, content.as_deref()),
         None if buffered => quote! {
             fn __kind() -> ::serde_llm::__private::grow::Kind {
                 ::serde_llm::__private::grow::Kind::Buffered
@@ -1052,10 +1059,8 @@ fn str_attr(kept: &[syn::Meta], name: &str) -> Option<String> {
 /// first (it reads the content member as the variant's one field), so a
 /// part inside the content grows in place, read with the tag before it,
 /// as an internally tagged view's does (see `grow_enum`: the content
-/// member is the variant's field, at the same level). A struct variant's
-/// fields are a level below the tag's: such an enum is read through twins
-/// (see `tagged`), its partial fields growing as anywhere, and a stream
-/// reads it whole on every change.
+/// member is the variant's field, at the same level). With a struct
+/// variant, see `adjacent_content`.
 fn adjacent_tag(e: &Enum, variants: &[(&Variant, Vec<&Field>)], untagged: bool) -> Option<String> {
     let kept = &e.cont.serde.kept;
     str_attr(kept, "content")?;
@@ -1072,14 +1077,53 @@ fn adjacent_tag(e: &Enum, variants: &[(&Variant, Vec<&Field>)], untagged: bool) 
         .flatten()
 }
 
+/// The tag and content keys of an adjacently tagged enum with a struct
+/// variant, whose variants are all struct, newtype or unit ones (no
+/// flattened field): read through twins (see `tagged`), it grows in place
+/// as an internally tagged view does, its struct variants' fields a level
+/// below its tag (see `grow_enum`).
+fn adjacent_content(
+    e: &Enum,
+    variants: &[(&Variant, Vec<&Field>)],
+    untagged: bool,
+) -> Option<(String, String)> {
+    let kept = &e.cont.serde.kept;
+    let content = str_attr(kept, "content")?;
+    let plain = variants.iter().all(|(v, fields)| {
+        !v.serde.kept.iter().any(|m| m.path().is_ident("untagged"))
+            && !fields.iter().any(|f| f.serde.flatten)
+            && match v.style {
+                Style::Unit | Style::Named => true,
+                Style::Tuple => fields.len() == 1 && !fields[0].serde.skip,
+            }
+    });
+    let structs = variants.iter().any(|(v, _)| v.style == Style::Named);
+    (!untagged && plain && structs)
+        .then(|| str_attr(kept, "tag").map(|tag| (tag, content)))
+        .flatten()
+}
+
 /// How an internally tagged enum's view grows in place (see
 /// `serde_llm::partial::grow`): the members of its object are the current
 /// variant's fields, as a struct's are. A part of another variant than the
 /// one shown asks for the node to be read again. An adjacently tagged view
 /// of newtype variants (see `adjacent_tag`) grows the same way: its content
 /// member is the variant's one field.
-fn grow_enum(cx: &Cx, variants: &[(&Variant, Vec<&Field>)], tag: &str) -> TokenStream {
+///
+/// `content`: an adjacently tagged view with struct variants (see
+/// `adjacent_content`), whose content member is [`Level::Content`] and
+/// whose struct variants' fields are a level below it, behind
+/// `Route::Content`.
+///
+/// [`Level::Content`]: serde_llm::__private::grow::Level::Content
+fn grow_enum(
+    cx: &Cx,
+    variants: &[(&Variant, Vec<&Field>)],
+    tag: &str,
+    content: Option<&str>,
+) -> TokenStream {
     let grow = quote!(::serde_llm::__private::grow);
+    let some = quote!(::core::option::Option::Some);
     let (mut place, mut append, mut shown, mut kind, mut local) =
         (Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new());
     for (v, fields) in variants {
@@ -1104,10 +1148,74 @@ fn grow_enum(cx: &Cx, variants: &[(&Variant, Vec<&Field>)], tag: &str) -> TokenS
             .filter(|(f, _)| f.required())
             .map(|(_, b)| b)
             .collect();
+        shown.push(quote!(Self::#ident #pat => true #(&& #required.is_some())*,));
+        if content.is_some() && v.style == Style::Named {
+            // The content object: the variant's fields are its members.
+            place.push(quote! {
+                (Self::#ident #pat, Self::#ident #pat_from) => {
+                    out.route.push(#grow::Route::Content);
+                    if at + 1 == levels.len() {
+                        // The object itself: the variant as read from it.
+                        out.present = true;
+                        if !out.probe {
+                            #(*#ours = #theirs;)*
+                        }
+                        return;
+                    }
+                    if levels[at + 1] != #grow::Level::Member {
+                        out.rebuild = #some(at + 1);
+                        out.fixed = true;
+                        return;
+                    }
+                    #(
+                        if let #some(v) = #theirs {
+                            out.route.push(#grow::Route::Field(#index));
+                            return #grow::#placer(#ours, v, levels, at + 2, out);
+                        }
+                    )*
+                }
+            });
+            append.push(quote! {
+                (Self::#ident #pat, #some((#grow::Route::Content, rest))) => {
+                    match rest.split_first() {
+                        #some((#grow::Route::Field(n), rest)) => match *n {
+                            #(#index => #grow::#appender(#ours, rest, text),)*
+                            _ => false,
+                        },
+                        _ => false,
+                    }
+                }
+            });
+            kind.push(quote! {
+                (Self::#ident #pat, #some((#grow::Route::Content, rest))) => {
+                    match rest.split_first() {
+                        #some((#grow::Route::Field(n), rest)) => match *n {
+                            #(#index => #grow::#kinder(#ours, rest),)*
+                            _ => #grow::Kind::Plain,
+                        },
+                        _ => #grow::Kind::Plain,
+                    }
+                }
+            });
+            // (The content object alone is not the enum: not read on its
+            // own, but from the enum's object, its tag first.)
+            local.push(quote! {
+                (Self::#ident #pat, #some((#grow::Route::Content, rest))) => {
+                    match rest.split_first() {
+                        #some((#grow::Route::Field(n), rest)) => match *n {
+                            #(#index => #grow::#localer(#ours, rest, cx, #partial),)*
+                            _ => false,
+                        },
+                        _ => false,
+                    }
+                }
+            });
+            continue;
+        }
         place.push(quote! {
             (Self::#ident #pat, Self::#ident #pat_from) => {
                 #(
-                    if let ::core::option::Option::Some(v) = #theirs {
+                    if let #some(v) = #theirs {
                         out.route.push(#grow::Route::Field(#index));
                         return #grow::#placer(#ours, v, levels, at + 1, out);
                     }
@@ -1115,16 +1223,15 @@ fn grow_enum(cx: &Cx, variants: &[(&Variant, Vec<&Field>)], tag: &str) -> TokenS
             }
         });
         append.push(quote! {
-            (Self::#ident #pat, ::core::option::Option::Some((#grow::Route::Field(n), rest))) => {
+            (Self::#ident #pat, #some((#grow::Route::Field(n), rest))) => {
                 match *n {
                     #(#index => #grow::#appender(#ours, rest, text),)*
                     _ => false,
                 }
             }
         });
-        shown.push(quote!(Self::#ident #pat => true #(&& #required.is_some())*,));
         kind.push(quote! {
-            (Self::#ident #pat, ::core::option::Option::Some((#grow::Route::Field(n), rest))) => {
+            (Self::#ident #pat, #some((#grow::Route::Field(n), rest))) => {
                 match *n {
                     #(#index => #grow::#kinder(#ours, rest),)*
                     _ => #grow::Kind::Plain,
@@ -1132,7 +1239,7 @@ fn grow_enum(cx: &Cx, variants: &[(&Variant, Vec<&Field>)], tag: &str) -> TokenS
             }
         });
         local.push(quote! {
-            (Self::#ident #pat, ::core::option::Option::Some((#grow::Route::Field(n), rest))) => {
+            (Self::#ident #pat, #some((#grow::Route::Field(n), rest))) => {
                 match *n {
                     #(#index => #grow::#localer(#ours, rest, cx, #partial),)*
                     _ => false,
@@ -1140,6 +1247,16 @@ fn grow_enum(cx: &Cx, variants: &[(&Variant, Vec<&Field>)], tag: &str) -> TokenS
             }
         });
     }
+    let own_kind = match content {
+        Some(content) => quote!(#grow::Kind::Adjacent { tag: #tag, content: #content }),
+        None => quote!(#grow::Kind::Tagged(#tag)),
+    };
+    // The enum's own member on the path: any (internally tagged), or only
+    // its content (adjacently, see `grow::content`).
+    let member = match content {
+        Some(_) => quote!(#grow::content),
+        None => quote!(#grow::member),
+    };
     let unused = quote!(#[allow(unused_variables)]);
     // A view with generics may not be `DeserializeOwned`: not read alone.
     let local = cx.input.generics.params.is_empty().then(|| {
@@ -1167,13 +1284,13 @@ fn grow_enum(cx: &Cx, variants: &[(&Variant, Vec<&Field>)], tag: &str) -> TokenS
     });
     quote! {
         fn __kind() -> #grow::Kind {
-            #grow::Kind::Tagged(#tag)
+            #own_kind
         }
 
         #unused
         fn __kind_at(&self, route: &[#grow::Route]) -> #grow::Kind {
             match (self, route.split_first()) {
-                (_, ::core::option::Option::None) => #grow::Kind::Tagged(#tag),
+                (_, ::core::option::Option::None) => #own_kind,
                 #(#kind)*
                 _ => #grow::Kind::Plain,
             }
@@ -1187,7 +1304,7 @@ fn grow_enum(cx: &Cx, variants: &[(&Variant, Vec<&Field>)], tag: &str) -> TokenS
             at: usize,
             out: &mut #grow::Placed,
         ) {
-            let ::core::option::Option::Some(from) = #grow::member(self, from, levels, at, out) else {
+            let ::core::option::Option::Some(from) = #member(self, from, levels, at, out) else {
                 return;
             };
             match (self, from) {

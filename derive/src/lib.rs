@@ -118,7 +118,10 @@ use syn::{parse_macro_input, DeriveInput};
 ///   (no generics): whose variants are all newtype or unit ones when its
 ///   tag comes first (serde reads its content without a buffer then); with
 ///   a struct or tuple variant, wherever the tag is (the decoder finds it
-///   and reads the content member as the variant's value). Inside content
+///   and reads the content member as the variant's value; a struct
+///   variant shows, with no fields yet, once its tag is complete). A
+///   stream grows such a view in place once its tag has come first, but
+///   for a tuple variant of several fields. Inside content
 ///   serde does buffer (untagged enums, `flatten`, newtype variants'
 ///   adjacently tagged content written before its tag, a generic tagged
 ///   view), the buffer cannot say a value is cut: a cut

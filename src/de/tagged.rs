@@ -245,7 +245,12 @@ impl<'de> de::VariantAccess<'de> for Tagged<'_, '_, 'de> {
 
     fn newtype_variant_seed<S: DeserializeSeed<'de>>(self, seed: S) -> Result<S::Value> {
         match self.content {
-            Some(content) => self.de.content_member(content, |de| seed.deserialize(de)),
+            // Its content missing, as serde reads it: from nothing (an
+            // `Option` field is `None`).
+            Some(content) => self.de.content_member(content, |de| match de {
+                Some(de) => seed.deserialize(de),
+                None => seed.deserialize(Missing(content)),
+            }),
             None => Err(de::Error::custom(
                 "an internally tagged view's variants have named fields",
             )),
@@ -254,8 +259,9 @@ impl<'de> de::VariantAccess<'de> for Tagged<'_, '_, 'de> {
 
     fn tuple_variant<V: Visitor<'de>>(self, len: usize, visitor: V) -> Result<V::Value> {
         match self.content {
-            Some(content) => self.de.content_member(content, |de| {
-                de::Deserializer::deserialize_tuple(de, len, visitor)
+            Some(content) => self.de.content_member(content, |de| match de {
+                Some(de) => de::Deserializer::deserialize_tuple(de, len, visitor),
+                None => Err(de::Error::missing_field(content)),
             }),
             None => Err(de::Error::custom(
                 "an internally tagged view's variants have named fields",
@@ -264,15 +270,21 @@ impl<'de> de::VariantAccess<'de> for Tagged<'_, '_, 'de> {
     }
 
     /// The object, as the variant's struct: the tag's member left out. (Or
-    /// adjacently tagged, the content member's value.)
+    /// adjacently tagged, the content member's value; its content missing,
+    /// none of its fields yet, as an internally tagged view's variant is
+    /// once its tag has come.)
     fn struct_variant<V: Visitor<'de>>(
         self,
         fields: &'static [&'static str],
         visitor: V,
     ) -> Result<V::Value> {
         match self.content {
-            Some(content) => self.de.content_member(content, |de| {
-                de::Deserializer::deserialize_struct(de, "", fields, visitor)
+            Some(content) => self.de.content_member(content, |de| match de {
+                Some(de) => de::Deserializer::deserialize_struct(de, "", fields, visitor),
+                None => visitor.visit_map(de::value::MapDeserializer::new(std::iter::empty::<(
+                    &str,
+                    (),
+                )>())),
             }),
             None => {
                 self.de.tag_key = Some(self.key);
@@ -284,13 +296,13 @@ impl<'de> de::VariantAccess<'de> for Tagged<'_, '_, 'de> {
 
 impl<'de> Deserializer<'_, 'de> {
     /// At an adjacently tagged object: `read` reads the value of its
-    /// member `content`, the other members read through. The member
-    /// missing, the error is a missing field (a `Truncated` one where the
-    /// reply was cut before it), as serde gives it.
+    /// member `content` (given the decoder there), the other members read
+    /// through; the member missing, `read` is given nothing once the
+    /// object is read through.
     fn content_member<T>(
         &mut self,
         content: &'static str,
-        read: impl FnOnce(&mut Self) -> Result<T>,
+        read: impl FnOnce(Option<&mut Self>) -> Result<T>,
     ) -> Result<T> {
         let (mut read, mut value) = (Some(read), None);
         match self.scan.next()? {
@@ -300,7 +312,7 @@ impl<'de> Deserializer<'_, 'de> {
         loop {
             match self.scan.next()? {
                 Event::Key(k) if self.scan.str(k) == content => match read.take() {
-                    Some(read) => value = Some(read(&mut *self)?),
+                    Some(read) => value = Some(read(Some(&mut *self))?),
                     // Written twice: an error, as serde gives it (never the
                     // first one silently).
                     None => return Err(de::Error::duplicate_field(content)),
@@ -313,6 +325,41 @@ impl<'de> Deserializer<'_, 'de> {
                 ev => return Err(self.unexpected(ev)),
             }
         }
-        value.ok_or_else(|| de::Error::missing_field(content))
+        match (value, read) {
+            (Some(value), _) => Ok(value),
+            (None, Some(read)) => read(None),
+            (None, None) => Err(de::Error::missing_field(content)),
+        }
+    }
+}
+
+/// An adjacently tagged view's content that is not written, as serde reads
+/// a newtype variant's: an `Option` is `None`, anything else a missing
+/// field.
+struct Missing(&'static str);
+
+impl<'de> de::Deserializer<'de> for Missing {
+    type Error = Error;
+
+    fn deserialize_any<V: Visitor<'de>>(self, _: V) -> Result<V::Value> {
+        Err(de::Error::missing_field(self.0))
+    }
+
+    fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        visitor.visit_none()
+    }
+
+    fn deserialize_newtype_struct<V: Visitor<'de>>(
+        self,
+        _: &'static str,
+        visitor: V,
+    ) -> Result<V::Value> {
+        visitor.visit_newtype_struct(self)
+    }
+
+    forward_to_deserialize_any! {
+        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string
+        bytes byte_buf unit unit_struct seq tuple
+        tuple_struct map struct enum identifier ignored_any
     }
 }

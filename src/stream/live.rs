@@ -62,6 +62,9 @@ struct Frame {
     local: bool,
     /// Its view is an internally tagged enum with this tag.
     tag: Option<&'static str>,
+    /// Its view is an adjacently tagged enum with struct variants whose
+    /// content is this member (see [`Kind::Adjacent`]).
+    content: Option<&'static str>,
     /// A list: the kind of its elements' views, once found.
     elements: Option<Kind>,
     /// Its first member, once complete: its key and where it is written
@@ -878,7 +881,15 @@ impl<V: DeserializeOwned + View> Live<V> {
             _ => Kind::Plain,
         };
         let f = &mut self.frames[k];
-        if let Kind::Tagged(tag) = kind {
+        let tag = match kind {
+            Kind::Tagged(tag) => Some(tag),
+            Kind::Adjacent { tag, content } => {
+                f.content = Some(content);
+                Some(tag)
+            }
+            _ => None,
+        };
+        if let Some(tag) = tag {
             f.tag = Some(tag);
             // Not shown while its tag is missing: found out again as its
             // members complete. Until its tag is complete it is read whole
@@ -896,7 +907,7 @@ impl<V: DeserializeOwned + View> Live<V> {
     /// are internally tagged enums.
     fn tagged_element(&mut self, d: usize) -> bool {
         let kind = d.checked_sub(1).and_then(|p| self.element_kind(p));
-        matches!(kind, Some(Kind::Tagged(_)))
+        matches!(kind, Some(Kind::Tagged(_) | Kind::Adjacent { .. }))
     }
 
     /// The kind of the elements of the list at depth `p`, once its route is
@@ -1162,12 +1173,15 @@ impl<V: DeserializeOwned + View> Live<V> {
     /// into the buffer `levels`.
     fn levels(&mut self, from: usize, d: usize, has: bool) {
         self.levels.clear();
-        self.levels
-            .extend((from..d).map(|i| match self.frames[i].array {
+        self.levels.extend((from..d).map(|i| {
+            let f = &self.frames[i];
+            match f.array {
                 true if i + 1 == d => Level::Element { has },
                 true => Level::Element { has: true },
+                false if f.content.is_some() && f.content == f.key.as_deref() => Level::Content,
                 false => Level::Member,
-            }));
+            }
+        }));
     }
 
     /// Puts the part at depth `d` in place (or probes, as `out` says) read as
@@ -1373,6 +1387,7 @@ impl<V: DeserializeOwned + View> Sink for Live<V> {
             route: None,
             local: true,
             tag: None,
+            content: None,
             elements: None,
             first: None,
             known: at + 1,

@@ -216,12 +216,14 @@ where
 /// (`{"a": "b}`), which a decode of the text so far may read as the end of
 /// a fence, a tag or the string (for that push only; a `{placeholder}` or
 /// `[1]` inside a string costs nothing). Views that cannot grow in place
-/// (an untagged enum, an adjacently tagged one with a struct variant or
-/// its tag after its content, a struct with several `flatten`ed fields or
-/// a flattened enum) are read again from their own text once per push
-/// while they are open. An adjacently tagged enum of newtype and unit
-/// variants grows in place once its tag has come first, as an internally
-/// tagged one does (below). A field of a generic type grows
+/// (an untagged enum, an adjacently tagged one with a tuple variant of
+/// several fields or its tag after its content, a struct with several
+/// `flatten`ed fields or a flattened enum) are read again from their own
+/// text once per push while they are open. An adjacently tagged enum of
+/// struct, newtype and unit variants grows in place once its tag has come
+/// first, as an internally tagged one does (below): a struct variant's
+/// fields are the members of its content object (a tool call's
+/// `"arguments": {…}`). A field of a generic type grows
 /// as any other does. A map (`BTreeMap`, `HashMap`) takes each member as it
 /// comes, and a part inside a member into that member. A struct with one
 /// flattened struct grows in place, its flattened members as its own; one
