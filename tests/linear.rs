@@ -664,6 +664,15 @@ fn stream_adjacently_tagged_call_with_a_long_argument() {
             "\"}}]}",
         )
     });
+    assert_stream_linear::<Tool>("an adjacently tagged call at the root", |n| {
+        streamed(
+            "{\"name\": \"write_file\", \"arguments\": {\"path\": \"a.rs\", \"content\": \"",
+            "word {i} ",
+            "",
+            n,
+            "\"}}",
+        )
+    });
 }
 
 #[allow(dead_code)]

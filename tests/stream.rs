@@ -969,6 +969,64 @@ const AGENT: &str = r#"{"now": {"tool": "search", "query": "now ✓", "limit": 2
  "adjacent": [{"t": "Say", "c": "hello \"you\""}, {"t": "Move", "c": {"to": "north", "steps": 3}}, {"c": "late tag", "t": "Say"}],
  "either": [{"left": "only left"}, {"left": "l", "right": "r"}]}"#;
 
+/// Adjacently tagged calls with a struct variant, at the root and in a
+/// list, their tag first or last, in prose or a fence, cut anywhere: the
+/// view after every split is a decode of the text so far (the struct
+/// variant's fields grow in place behind the content member).
+#[test]
+fn adjacently_tagged_calls_every_split() {
+    let calls = [
+        r#"{"t": "Move", "c": {"to": "north \"pole\"", "steps": 3}}"#,
+        r#"{"c": {"steps": 3, "to": "south"}, "t": "Move"}"#,
+        r#"{"t": "Say", "c": "hello"}"#,
+        r#"{"t": "Move", "note": [1, {"x": "}"}], "c": {"to": "east"}}"#,
+        "Moving: ```json\n{'t': 'Move', 'c': {to: 'west', steps: 2,},}\n``` done.",
+    ];
+    for text in calls {
+        let bytes: Vec<usize> = (1..text.len())
+            .filter(|&i| text.is_char_boundary(i))
+            .collect();
+        replay::<Adjacent>(text, &bytes);
+        let list = format!("[{text}, {}]", calls[0]);
+        let bytes: Vec<usize> = (1..list.len())
+            .filter(|&i| list.is_char_boundary(i))
+            .collect();
+        replay::<Vec<Adjacent>>(&list, &bytes);
+    }
+}
+
+/// An adjacently tagged enum with a tuple variant of several fields: its
+/// view is read whole on every change.
+#[derive(Debug, Deserialize, Partial, PartialEq)]
+#[serde(tag = "name", content = "arguments", rename_all = "snake_case")]
+enum Action {
+    Write {
+        #[llm(partial)]
+        path: String,
+        mode: Option<u32>,
+    },
+    Move(u32, u32),
+    Stop,
+}
+
+/// Found by the fuzz target `stream_typed`: a list of such enums whose
+/// live view began after the first element's tag (past prose before the
+/// list). That element's frame was not known to the live view, which
+/// took it as not in the list and read it in again: two elements.
+#[test]
+fn a_call_read_whole_is_not_taken_twice() {
+    let text =
+        "\0t[$[{\"name\": \"write\", \"astpeS trgu$entsa: [e\"}, , \"ast\u{11}\u{1}&\0\0t[tsna";
+    replay::<Vec<Action>>(text, &[5, 22, 23, 62, text.len()]);
+    let bytes: Vec<usize> = (1..text.len()).collect();
+    replay::<Vec<Action>>(text, &bytes);
+    let calls = r#"Calls: [{"name": "write", "arguments": {"path": "a.rs"}}, {"name": "move", "arguments": [1, 2]}, {"name": "stop"}]"#;
+    for step in [5, 17, 23] {
+        let cuts: Vec<usize> = (step..calls.len()).step_by(step).collect();
+        replay::<Vec<Action>>(calls, &cuts);
+    }
+}
+
 /// The calls in a field of generic type: it grows as any field does
 /// (`Partial::View` is bounded by `View`).
 #[derive(Debug, Deserialize, Partial, PartialEq)]

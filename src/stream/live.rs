@@ -986,6 +986,15 @@ impl<V: DeserializeOwned + View> Live<V> {
     /// Reads the node at depth `k` (a frame) again from its text so far and
     /// puts it in place; the parts inside it are then unknown.
     fn rebuild(&mut self, text: &str, k: usize) {
+        // Not known since a part around it was rebuilt (or since the live
+        // view began, from a decode of the text then): whether the view
+        // holds it is found out first, else a list would take it twice.
+        if k > 0 && self.frames[k].shown == Shown::Unknown && self.frames[k].known != NOTHING {
+            self.resolve(text, k);
+            if self.failed {
+                return;
+            }
+        }
         let start = self.frames[k].start;
         let has = self.frames[k].shown == Shown::Yes;
         let known = self.knowledge();
