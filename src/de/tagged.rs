@@ -1,5 +1,5 @@
-//! Views of internally tagged enums (tool calls), read without serde's
-//! buffer.
+//! Views of internally and adjacently tagged enums (tool calls), read
+//! without serde's buffer.
 //!
 //! serde reads an internally tagged enum in two steps: it buffers the whole
 //! object (the tag may come last), then reads the variant from its buffer,
@@ -13,7 +13,9 @@
 //! the decoder answers as an enum whose variant is the tag's value and whose
 //! content is the object (the tag's member left out), and one internally
 //! tagged, for any other deserializer (serde_json in the fast lane, content
-//! serde buffered around the view), which gives the object as a map.
+//! serde buffered around the view), which gives the object as a map. An
+//! adjacently tagged view is read the same way ([`ADJACENT`]), its variant's
+//! value the content member's, wherever the tag is written.
 
 use std::marker::PhantomData;
 
