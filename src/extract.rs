@@ -170,6 +170,29 @@ fn body_and_block(text: &str, angle: Option<usize>) -> (Range<usize>, Option<&'s
     (start..text.len(), None)
 }
 
+/// Whether the bytes of `text` from `from` on complete a reasoning block's
+/// closing tag (`</think>`, any case; one begun before `from` too) in a
+/// reply that may start after such a tag ([`closing_only`]: it does not
+/// start like JSON). A decode of the text then reads what came before the
+/// tag as the model's thinking.
+pub(crate) fn closing_tag_in(text: &str, from: usize) -> bool {
+    let longest = REASONING.iter().map(|(_, c)| c.len()).max().unwrap_or(0);
+    let mut at = from.saturating_sub(longest - 1);
+    while !text.is_char_boundary(at) {
+        at -= 1;
+    }
+    let start = bom(text);
+    let starts_like_json = text[start..]
+        .trim_start()
+        .bytes()
+        .next()
+        .is_some_and(|c| matches!(c, b'{' | b'[' | b'"' | b'`'));
+    !starts_like_json
+        && REASONING
+            .iter()
+            .any(|(_, close)| find_ignore_case(&text[at..], close).is_some())
+}
+
 /// Where the first `<` after the byte-order mark is. Tags, reasoning blocks
 /// and chat-template tokens all start with one, so a reply holding none
 /// (most replies) is searched for them once, not by each of the pre-pass's

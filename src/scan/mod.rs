@@ -358,20 +358,39 @@ pub(crate) struct Scanner<'de> {
     undo: Option<Box<resume::Snapshot>>,
 }
 
-/// Where the first top-level value of a read of all of `text` starts: past
-/// what such a read skips before it (stray closers and colons, ellipses,
-/// special tokens), not past prose (a sentence is itself read as a value,
-/// and starts at its first word). `None` if the read fails first or finds
-/// no value.
-pub(crate) fn first_root(text: &str, opts: &ScanOptions) -> Option<usize> {
+/// Whether a read of all of `text` that takes values one after another
+/// (`multi`) takes one starting at `at` as a top-level value: the first,
+/// or one after values it read before (`{a: 1}{"b": 2}`: both). Only
+/// containers before it count: after any other top-level value (a word,
+/// a sentence, a number), `false`.
+pub(crate) fn root_at(text: &str, at: usize, opts: &ScanOptions) -> bool {
     let opts = ScanOptions {
-        multi: false,
+        multi: true,
         ..*opts
     };
     let mut s = Scanner::over(text, std::slice::from_ref(&(0..text.len())), &opts);
-    match s.next() {
-        Ok(Event::Eof) | Err(_) => None,
-        Ok(_) => Some(s.offset()),
+    let mut depth = 0usize;
+    loop {
+        let Ok(ev) = s.next() else {
+            return false;
+        };
+        // (The multi read wraps its values in a list of its own.)
+        let value = !matches!(ev, Event::EndObject | Event::EndArray | Event::Eof);
+        if depth == 1 && value {
+            let offset = s.offset();
+            if offset >= at {
+                return offset == at;
+            }
+            if !matches!(ev, Event::StartObject | Event::StartArray) {
+                return false;
+            }
+        }
+        match ev {
+            Event::StartObject | Event::StartArray => depth += 1,
+            Event::EndObject | Event::EndArray => depth = depth.saturating_sub(1),
+            Event::Eof => return false,
+            _ => {}
+        }
     }
 }
 

@@ -972,11 +972,14 @@ where
     /// change what the whole text decodes to.
     fn after_matters(&mut self, start: usize, fence: Fence, from: usize, settled: bool) -> bool {
         match fence {
+            // (A reasoning block's closing tag with no opening one makes all
+            // before it the model's thinking, fenced value and all.)
+            Fence::Closed | Fence::Open(_) if extract::closing_tag_in(&self.text, from) => true,
             Fence::Closed => false,
             // The fence's close, or the start of it, and nothing else.
             Fence::Open(end) => {
                 let after = self.text[end..].trim_start();
-                !(after.starts_with("```") || "```".starts_with(after))
+                !"```".starts_with(after) && closing_marker(after) == Some(false)
             }
             // A candidate after it, or the first thing after it (past
             // spaces) arriving now.
@@ -1034,7 +1037,7 @@ where
                     a.reopens = match (b[start] == b'{').then(|| reopened(b, end)) {
                         Some(Some(false)) | None => Some(false),
                         Some(judged) => {
-                            if first_root_at(&self.text[..=start], &self.decoder.opts) {
+                            if root_at(&self.text[..=start], &self.decoder.opts) {
                                 judged
                             } else {
                                 Some(false)
@@ -1079,7 +1082,7 @@ where
 
     /// Whether the fence closed right after the value that ended at `end`.
     fn fence_closed(&self, end: usize) -> bool {
-        self.text[end..].trim_start().starts_with("```")
+        closing_marker(self.text[end..].trim_start()) == Some(true)
     }
 
     /// The untyped view of the whole text, and whether it is complete.
@@ -1250,8 +1253,11 @@ where
             // So is one the view's admission refuses (a required field
             // missing): the decode looks on for a reading that has it, and
             // may find one that goes on past its closer (`{"title": "x"},
-            // "id": 7`).
-            if end_is_known(&report) && self.view.is_some() {
+            // "id": 7`). So is one whose untyped view (kept) is cut where
+            // the typed one is complete: the two readings differ, and the
+            // untyped one may grow with any byte (`{"id": 3},note: x` then
+            // `/`: the object reopened, its value `x/`).
+            if end_is_known(&report) && self.view.is_some() && (!self.untyped_kept || self.done) {
                 // A clean value in a fence is final once the fence closes
                 // (nothing after it can win); another waits for a candidate.
                 let end = report.span.end;
@@ -1428,6 +1434,18 @@ impl<T: Streamable> StreamDecoder<T> {
     }
 }
 
+/// Whether `after` (what follows a fenced value, past spaces) opens with the
+/// fence's closing marker: a run of backticks then anything but a letter
+/// (`` ```j `` opens a block of its own, as the extraction reads it);
+/// `None` while the run is all of `after`.
+fn closing_marker(after: &str) -> Option<bool> {
+    if !after.starts_with("```") {
+        return Some(false);
+    }
+    let rest = after.trim_start_matches('`');
+    rest.bytes().next().map(|c| !c.is_ascii_alphabetic())
+}
+
 /// Whether a candidate holding a value after `before` may be open there: a
 /// bracket or a quote ([`may_be_enclosed`]), or a fence that is not the
 /// value's own ([`fence_open_around`]: markers before the value's fence
@@ -1548,7 +1566,28 @@ fn quote_open_before(prose: &str) -> bool {
     if let Some(fenced) = rest.strip_prefix("```") {
         rest = fenced.split_once('\n').map_or("", |(_, r)| r).trim_start();
     }
-    rest.starts_with(['"', '\''])
+    if rest.starts_with(['"', '\'']) {
+        return true;
+    }
+    // So does a fence left open before the span, whose content opens with a
+    // quote: that content is a candidate too, ranked above prose (`tags:
+    // [a]` then `` ```"note": "y"]{" `` is one string).
+    if fence_markers(body) % 2 == 0 {
+        return false;
+    }
+    let Some(last) = body.rfind("```") else {
+        return false;
+    };
+    let rest = body[last..].trim_start_matches('`');
+    // Past a language tag and its line end, as the extraction reads them.
+    let tag = rest
+        .find(|c: char| !(c.is_ascii_alphanumeric() || matches!(c, '_' | '+' | '-')))
+        .unwrap_or(rest.len());
+    let rest = match rest[tag..].chars().next() {
+        Some(c) if c.is_ascii_whitespace() => &rest[tag..],
+        _ => rest,
+    };
+    rest.trim_start().starts_with(['"', '\''])
 }
 
 /// Whether a decode read several values into a list, the first at `start`
@@ -1611,7 +1650,7 @@ fn settled(
             // Not when a read of the whole text starts at the object,
             // past stray bytes it skips (`}{"a": 1}`, `: {`): it gathers
             // the values after it.
-            Shape::Any => report.strategy == Strategy::Balanced && !first_root_at(to, opts),
+            Shape::Any => report.strategy == Strategy::Balanced && !root_at(to, opts),
             _ => false,
         }
         && report.repairs.is_empty()
@@ -1620,15 +1659,17 @@ fn settled(
         && !report.truncated
 }
 
-/// Whether the value whose first byte ends `to` is the first a read of the
-/// whole text (its body, past a reasoning block and markers) takes: no
-/// value before it, only what such a read skips (stray closers and colons,
-/// `}{"a": 1}`), never prose (a sentence is read as a value).
-fn first_root_at(to: &str, opts: &crate::options::Options) -> bool {
+/// Whether the value whose first byte ends `to` is one a read of the whole
+/// text (its body, past a reasoning block and markers) takes as a
+/// top-level value: the first (no value before it, only what such a read
+/// skips: stray closers and colons, `}{"a": 1}`; never prose, a sentence
+/// is read as a value), or one after objects and arrays it read before
+/// (`{note: 'z'}{"id": 1}`), which it gathers with them.
+fn root_at(to: &str, opts: &crate::options::Options) -> bool {
     let body = extract::body(to, extract::first_angle(to))
         .start
         .min(to.len() - 1);
-    crate::scan::first_root(&to[body..], &opts.scan(false, true)) == Some(to.len() - 1 - body)
+    crate::scan::root_at(&to[body..], to.len() - 1 - body, &opts.scan(false, true))
 }
 
 /// What the text after a complete value outside a fence holds, looked at
@@ -1666,7 +1707,8 @@ struct After {
     /// A fence marker came after text on its line: whether a decode takes
     /// it for a fence (one that follows a space and precedes a language
     /// tag) or for a word's (`x```json`) is not counted here, so the
-    /// markers' count says nothing more.
+    /// markers' count says nothing more. So for one right before a letter
+    /// while a fence is open (closing it, or opening a sample inside it).
     inline_marker: bool,
     /// Whether a comma and a key after the object the reply opens with
     /// reopen it (see [`reopened`]), once that is decided.
@@ -1699,7 +1741,11 @@ impl After {
             }
             self.ticks += 1;
         } else {
-            if self.ticks >= 3 && self.ticks_in_line {
+            // (So is a marker right before a letter while a fence is open:
+            // inside a fenced value it opens a sample, `` ```js ``, and
+            // closes nothing.)
+            let tagged = c.is_ascii_alphabetic() && self.fences % 2 == 1;
+            if self.ticks >= 3 && (self.ticks_in_line || tagged) {
                 self.inline_marker = true;
             }
             self.fences += usize::from(self.ticks >= 3);
