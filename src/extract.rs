@@ -170,6 +170,21 @@ fn body_and_block(text: &str, angle: Option<usize>) -> (Range<usize>, Option<&'s
     (start..text.len(), None)
 }
 
+/// Whether a fence or a tag that `text` holds (its content runs on past
+/// `at`, as an unclosed one's does) has content before `at`: its content is
+/// a candidate ranked above a span found in prose at `at`, which it may
+/// take in as it grows (`` ```"q"'s'{"id" `` is one string once a quote
+/// ends it).
+pub(crate) fn marked_around(text: &str, at: usize, which: Strategies) -> bool {
+    let outline = outline(text);
+    let thoughts = reasoning(text, outline.body.clone(), outline.angle);
+    let marked = marked(text, outline.body, which, &thoughts, outline.angle);
+    marked
+        .listed
+        .iter()
+        .any(|c| c.span.start < at && at < c.span.end && !text[c.span.start..at].trim().is_empty())
+}
+
 /// Whether the bytes of `text` from `from` on complete a reasoning block's
 /// closing tag (`</think>`, any case; one begun before `from` too) in a
 /// reply that may start after such a tag ([`closing_only`]: it does not

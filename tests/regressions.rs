@@ -232,3 +232,33 @@ fn a_full_width_comma_in_parentheses_makes_a_tuple() {
         "{json}"
     );
 }
+
+/// A string whose closing quote is judged missing after a first scan ran
+/// into the end of the text (`'s'tags \`: the quote after `s` is taken for
+/// an apostrophe, the scan meets a cut escape, and the string ends after
+/// `s` after all) is not cut: what the first scan met there is no longer
+/// in it. Read as cut, its repairs were forgiven as the cut's, and the
+/// reading beat a value found later in the text only while the text ended
+/// in a backslash: a partial decode flipped to the word and back.
+#[test]
+fn a_string_ended_before_a_cut_escape_is_not_cut() {
+    let decoder = serde_llm::Decoder::new().allow_partial(serde_llm::Allow::ALL);
+    for text in ["'s'tags \\", "'s'tags \\u26", "'s'tags \\ud83d"] {
+        let (v, report) = decoder
+            .decode_with_report::<serde_json::Value>(text)
+            .unwrap();
+        assert_eq!(v, "s", "{text:?}");
+        assert!(!report.truncated, "{text:?}");
+    }
+    // The object after it is the reading, with or without the backslash.
+    let object = serde_json::json!({"id": 3, "note": "a "});
+    for text in [
+        "'s'tags: [a]{\"id\": 3, \"note\": \"a ",
+        "'s'tags: [a]{\"id\": 3, \"note\": \"a \\",
+        "// c\n's'tags {\"id\": 3, \"note\": \"a \\",
+    ] {
+        let v = decoder.decode::<serde_json::Value>(text).unwrap();
+        assert_eq!(v["id"], object["id"], "{text:?}");
+        assert_eq!(v["note"].as_str().map(str::trim_end), Some("a"), "{text:?}");
+    }
+}

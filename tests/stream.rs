@@ -2959,9 +2959,12 @@ fn values_then_what_a_decode_reads_anew() {
 /// seeds) where a decode of the text so far changes its reading with a byte
 /// the stream took for one that could not matter; each pushed a byte at a
 /// time, the invariants after every push (see [`replay`]):
-/// - a fence left open whose content opens with a quote is a string
-///   candidate that may take in a span found after it (`"note": "y"]{"` is
-///   one string once its last quote arrives);
+/// - a fence left open with content before a span found in prose is a
+///   candidate that may take the span in (`"note": "y"]{"` is one string
+///   once its last quote arrives);
+/// - a string whose closing quote a first scan judged missing is not cut by
+///   what that scan met at the end (`'s'tags: [a]{"id": 3, "note": "a \`
+///   read the word alone);
 /// - the untyped view cut where the typed one is complete (the object
 ///   reopened by `,note: x`) grows with any byte (`x/`);
 /// - a fence marker right before a letter closes no fence (`` ```j `` opens a
@@ -2981,6 +2984,10 @@ fn garbled_replies_the_stream_follows() {
         "}\n```[1, 2]\n```</think>",
         "// c\n\n```{\"id\": 1}```json\n</think>",
         "Draft:\n```json\n{\"id\": 1, \"note\": \"first\"}\n```\n</think>\n```json\n{\"id\": 2}\n```",
+        "\n```\"q\"'s'```json\n\n{\"id\": 3}",
+        ":\n```]\"q\"'s'{\"id\": 3}",
+        "```json\n```json\n\"note\": \"y\"tags: [a]{\"id\": 3}",
+        "// c\n's'tags: [a]{\"id\": 3, \"note\": \"a \\\"b\\\" c\"}",
     ];
     for text in replies {
         let bytes: Vec<usize> = (1..text.len()).collect();
@@ -2995,10 +3002,8 @@ fn garbled_replies_the_stream_follows() {
 /// the invariants after every push (see [`replay`]). Other seeds still
 /// find garbled replies where a decode of the text so far trades one
 /// reading for another as bytes arrive, which the stream does not follow:
-/// `[1, 2][]` then a letter (the second list alone); a cut escape after a
-/// single-quoted word, `'s'tags: [a]{"id": 3, "note": "a \` (the word
-/// alone); a quote opening a fence's content after a bracket or with a
-/// second marker in it (`` ```]"q"'s'{"id" ``).
+/// `[1, 2][]` then a letter (the second list alone: the first is taken for
+/// a citation).
 #[test]
 fn generated_replies_every_push() {
     let pieces = [
@@ -3028,15 +3033,15 @@ fn generated_replies_every_push() {
         "{\"id\": 3, \"note\": \"a \\\"b\\\" c\"}",
     ];
     // Seeds that find no reply the stream does not follow (`GSEED` and
-    // `GRUNS` run another, to look for more: 4, 6 and 10 to 16 find some).
+    // `GRUNS` run another, to look for more: 4, 6 and 14 find some).
     let seeds: Vec<u64> = match std::env::var("GSEED").ok().and_then(|s| s.parse().ok()) {
         Some(seed) => vec![seed],
-        None => vec![0x1234_5678, 1, 2, 3, 5, 7, 8],
+        None => vec![0x1234_5678, 1, 2, 3, 5, 7, 8, 10, 11, 13, 99],
     };
     let runs: usize = std::env::var("GRUNS")
         .ok()
         .and_then(|s| s.parse().ok())
-        .unwrap_or(2000);
+        .unwrap_or(1500);
     for mut seed in seeds {
         let mut next = || {
             seed ^= seed << 13;

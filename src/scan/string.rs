@@ -266,12 +266,16 @@ impl<'de> Scanner<'de> {
                 }
             }
         }
-        let repairs = self.repairs.len();
+        let (repairs, truncated) = (self.repairs.len(), self.truncated);
         self.follow = usize::MAX;
         let text = match self.quoted_scan(w, None) {
             Scan::Done(t) => t,
             Scan::Again(limit) => {
+                // What the first scan met at the end of the text (an escape
+                // cut there, `'s'tags \`) is no longer in the string: the
+                // reading is cut only if what follows it is.
                 self.pos = open;
+                self.truncated = truncated;
                 self.repairs.truncate(repairs);
                 self.follow = usize::MAX;
                 match self.quoted_scan(w, Some(limit)) {

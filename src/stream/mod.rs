@@ -154,8 +154,8 @@ where
 /// After every push, [`view`](Self::view) is what
 /// [`Decoder::decode_partial`] gives for the text so far (known
 /// exceptions: garbled replies where that decode trades one reading for
-/// another and back as bytes arrive, such as objects, a comma, then a
-/// quoted key, `{note: 'z'}{"id": 1},"note":`; the stream may keep the
+/// another as bytes arrive, such as two lists then a letter, `[1, 2][]H`
+/// (the first list, then the second alone); the stream may keep the
 /// earlier reading there). A decoder pushed
 /// with [`push_deltas`](Self::push_deltas) also keeps the untyped view,
 /// [`value`](Self::value) (`serde_json::Value`, with strings, objects and
@@ -1024,10 +1024,12 @@ where
                 if crate::scan::lex::ws_reach(b, next, b.len()) < b.len() {
                     a.next = next;
                 }
-                // An object the reply opens with is reopened by a comma and
-                // a key after it (`{"a": 1}, b: 2}` is one object, whole):
-                // until the scanner's judgment of that is decided, and if
-                // it reopens, every push is read whole.
+                // An object the reply opens with (or one after objects and
+                // lists it opens with: a read of the whole text takes each
+                // as a top-level value, `root_at`) is reopened by a comma
+                // and a key after it (`{"a": 1}, b: 2}` is one object,
+                // whole): until the scanner's judgment of that is decided,
+                // and if it reopens, every push is read whole.
                 // (The reply opens with it past the stray bytes a read of
                 // the whole text skips before it, too: ` ,{"a": 1}, b: 2`.
                 // Asked only while the comma's judgment is undecided.)
@@ -1215,10 +1217,14 @@ where
             && report.truncated
             && match report.strategy {
                 // (Or after a quote left open, which may yet hold it.)
+                // (Or inside a fence or a tag with more content before it:
+                // that content is a candidate ranked above prose, which
+                // may take it in, `tags: [a]` then `` ```"note": "y"]{" ``.)
                 Strategy::Balanced | Strategy::Trailing => {
                     quote_open_before(&self.text[..start])
                         || comment_open_before(&self.text[..start])
                         || self.repaired_before(start)
+                        || extract::marked_around(&self.text, start, self.decoder.opts.strategies)
                 }
                 Strategy::Fence => match self.text[..start].rfind("```") {
                     Some(open) => self.text[..open].contains("```") && self.repaired_before(open),
@@ -1566,28 +1572,7 @@ fn quote_open_before(prose: &str) -> bool {
     if let Some(fenced) = rest.strip_prefix("```") {
         rest = fenced.split_once('\n').map_or("", |(_, r)| r).trim_start();
     }
-    if rest.starts_with(['"', '\'']) {
-        return true;
-    }
-    // So does a fence left open before the span, whose content opens with a
-    // quote: that content is a candidate too, ranked above prose (`tags:
-    // [a]` then `` ```"note": "y"]{" `` is one string).
-    if fence_markers(body) % 2 == 0 {
-        return false;
-    }
-    let Some(last) = body.rfind("```") else {
-        return false;
-    };
-    let rest = body[last..].trim_start_matches('`');
-    // Past a language tag and its line end, as the extraction reads them.
-    let tag = rest
-        .find(|c: char| !(c.is_ascii_alphanumeric() || matches!(c, '_' | '+' | '-')))
-        .unwrap_or(rest.len());
-    let rest = match rest[tag..].chars().next() {
-        Some(c) if c.is_ascii_whitespace() => &rest[tag..],
-        _ => rest,
-    };
-    rest.trim_start().starts_with(['"', '\''])
+    rest.starts_with(['"', '\''])
 }
 
 /// Whether a decode read several values into a list, the first at `start`
