@@ -196,6 +196,9 @@ pub(crate) fn closing_tag_in(text: &str, from: usize) -> bool {
     while !text.is_char_boundary(at) {
         at -= 1;
     }
+    if lex::find_byte(text.as_bytes(), at, text.len(), b'<').is_none() {
+        return false;
+    }
     let start = bom(text);
     let starts_like_json = text[start..]
         .trim_start()

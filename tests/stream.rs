@@ -2972,7 +2972,8 @@ fn values_then_what_a_decode_reads_anew() {
 /// - an object after another that the reply opens with is read with it, and
 ///   reopened by a comma and a key as the first is;
 /// - a reasoning block's closing tag with no opening one makes the fenced
-///   value before it the model's thinking.
+///   value before it the model's thinking, and a value being read when it
+///   arrives (inside one of its strings).
 #[test]
 fn garbled_replies_the_stream_follows() {
     let replies = [
@@ -2988,6 +2989,8 @@ fn garbled_replies_the_stream_follows() {
         ":\n```]\"q\"'s'{\"id\": 3}",
         "```json\n```json\n\"note\": \"y\"tags: [a]{\"id\": 3}",
         "// c\n's'tags: [a]{\"id\": 3, \"note\": \"a \\\"b\\\" c\"}",
+        "Thinking: {\"id\": 1, \"note\": \"abc</think>{\"id\": 2}",
+        "I could answer {\"id\": 1, \"note\": \"a draft</think>\n{\"id\": 2, \"note\": \"final\"}",
     ];
     for text in replies {
         let bytes: Vec<usize> = (1..text.len()).collect();
