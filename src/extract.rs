@@ -190,14 +190,18 @@ pub(crate) fn marked_around(text: &str, at: usize, which: Strategies) -> bool {
 /// reply that may start after such a tag ([`closing_only`]: it does not
 /// start like JSON). A decode of the text then reads what came before the
 /// tag as the model's thinking.
+#[inline]
 pub(crate) fn closing_tag_in(text: &str, from: usize) -> bool {
+    // (A tag is complete once its `>` arrives: the new bytes hold it.)
+    text.as_bytes()[from..].contains(&b'>') && closing_tag_ends_in(text, from)
+}
+
+/// [`closing_tag_in`], once a `>` arrived.
+fn closing_tag_ends_in(text: &str, from: usize) -> bool {
     let longest = REASONING.iter().map(|(_, c)| c.len()).max().unwrap_or(0);
     let mut at = from.saturating_sub(longest - 1);
     while !text.is_char_boundary(at) {
         at -= 1;
-    }
-    if lex::find_byte(text.as_bytes(), at, text.len(), b'<').is_none() {
-        return false;
     }
     let start = bom(text);
     let starts_like_json = text[start..]

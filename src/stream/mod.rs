@@ -793,14 +793,15 @@ where
     fn refresh(&mut self, from: usize) -> Result<Vec<Delta>> {
         let was = self.early.take().map(|(_, v)| v);
         match std::mem::replace(&mut self.mode, Mode::Whole { tried: None }) {
-            // A reasoning block's closing tag with no opening one: all before
-            // it was the model's thinking, the value being read too (a
-            // draft cut inside a string, `Thinking: {"a": "b</think>{`).
-            Mode::Live(live) if extract::closing_tag_in(&self.text, from) => {
-                self.value = was.unwrap_or(live.value);
-                self.whole(None)
-            }
             Mode::Live(mut live) => {
+                // A reasoning block's closing tag with no opening one: all
+                // before it was the model's thinking, the value being read
+                // too (a draft cut inside a string, `Thinking: {"a":
+                // "b</think>{`).
+                if extract::closing_tag_in(&self.text, from) {
+                    self.value = was.unwrap_or(live.value);
+                    return self.whole(None);
+                }
                 let status = live.feed(&self.text);
                 // The deltas from what the caller has: the live view before
                 // this push, or the early one.
