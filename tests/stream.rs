@@ -2973,7 +2973,9 @@ fn values_then_what_a_decode_reads_anew() {
 ///   reopened by a comma and a key as the first is;
 /// - a reasoning block's closing tag with no opening one makes the fenced
 ///   value before it the model's thinking, and a value being read when it
-///   arrives (inside one of its strings).
+///   arrives (inside one of its strings);
+/// - a block comment left open after a value is read more than one way as
+///   it grows (`/* 2 *` then `,`: found by the fuzz target `stream_typed`).
 #[test]
 fn garbled_replies_the_stream_follows() {
     let replies = [
@@ -2991,6 +2993,8 @@ fn garbled_replies_the_stream_follows() {
         "// c\n's'tags: [a]{\"id\": 3, \"note\": \"a \\\"b\\\" c\"}",
         "Thinking: {\"id\": 1, \"note\": \"abc</think>{\"id\": 2}",
         "I could answer {\"id\": 1, \"note\": \"a draft</think>\n{\"id\": 2, \"note\": \"final\"}",
+        "(A\n{}\n\n/* 2 *, more */ {\"id\": 2}",
+        "(A\n\n/* 2 */\n{}\n\n*/\n{}\n\n/* 2 *,\n{}\n\n/* 3",
     ];
     for text in replies {
         let bytes: Vec<usize> = (1..text.len()).collect();

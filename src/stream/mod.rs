@@ -1709,11 +1709,22 @@ struct After {
     /// How far the spaces and comments after the value have been skipped:
     /// to the first byte past them, once it is known to be that.
     next: usize,
+    /// A block comment opened after the value and not closed: a decode
+    /// reads one left open in more than one way as it grows (`/* 2 *` then
+    /// `,` trades the value for a list of the reply's values).
+    comment: bool,
+    /// The byte before `at`.
+    last: u8,
 }
 
 impl After {
     /// Looks at the next byte after the value.
     fn take(&mut self, c: u8) {
+        match (self.comment, self.last, c) {
+            (false, b'/', b'*') => (self.comment, self.last) = (true, 0),
+            (true, b'*', b'/') => (self.comment, self.last) = (false, 0),
+            _ => self.last = c,
+        }
         if std::mem::take(&mut self.angle) {
             match c {
                 b'/' => self.tags = self.tags.saturating_sub(1),
@@ -1751,10 +1762,15 @@ impl After {
         }
     }
 
-    /// A fence or a tag may be open after the value (or being written):
-    /// every push may change what the text decodes to.
+    /// A fence, a tag or a block comment may be open after the value (or
+    /// being written): every push may change what the text decodes to.
     fn open_region(&self) -> bool {
-        self.fences % 2 == 1 || self.ticks >= 3 || self.tags > 0 || self.angle || self.inline_marker
+        self.fences % 2 == 1
+            || self.ticks >= 3
+            || self.tags > 0
+            || self.angle
+            || self.inline_marker
+            || self.comment
     }
 }
 
