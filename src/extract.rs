@@ -203,16 +203,20 @@ fn closing_tag_ends_in(text: &str, from: usize) -> bool {
     while !text.is_char_boundary(at) {
         at -= 1;
     }
-    let start = bom(text);
-    let starts_like_json = text[start..]
-        .trim_start()
-        .bytes()
-        .next()
-        .is_some_and(|c| matches!(c, b'{' | b'[' | b'"' | b'`'));
-    !starts_like_json
+    !opens_like_json(&text[bom(text)..])
         && REASONING
             .iter()
             .any(|(_, close)| find_ignore_case(&text[at..], close).is_some())
+}
+
+/// Whether `text` opens (past spaces) like JSON or a fence: a `</think>`
+/// in it is then a string's text, not the end of a reasoning block whose
+/// opening tag was in the prompt ([`closing_only`]).
+fn opens_like_json(text: &str) -> bool {
+    text.trim_start()
+        .bytes()
+        .next()
+        .is_some_and(|c| matches!(c, b'{' | b'[' | b'"' | b'`'))
 }
 
 /// Where the first `<` after the byte-order mark is. Tags, reasoning blocks
@@ -229,8 +233,7 @@ pub(crate) fn first_angle(text: &str) -> Option<usize> {
 /// or an opening tag comes first. `angle`: the first `<` at or after
 /// `start`.
 fn closing_only(text: &str, start: usize, angle: usize) -> Option<usize> {
-    let first = text[start..].trim_start().bytes().next()?;
-    if matches!(first, b'{' | b'[' | b'"' | b'`') {
+    if text[start..].trim().is_empty() || opens_like_json(&text[start..]) {
         return None;
     }
     let b = text.as_bytes();
