@@ -817,6 +817,11 @@ impl Decoder {
                 });
                 return Ok(multi);
             }
+            // The values it holds cannot be read together: the first alone
+            // does not speak for the span (`{"a": 1}{"b": 2},` then a
+            // fence being written: the fence may be the answer, as it is
+            // while a read together holds).
+            single.covers = false;
         }
         // A value that is the whole reply (or a whole fence or tag) is no
         // prose: one object or array read from all of it, with no structure

@@ -262,3 +262,29 @@ fn a_string_ended_before_a_cut_escape_is_not_cut() {
         assert_eq!(v["note"].as_str().map(str::trim_end), Some("a"), "{text:?}");
     }
 }
+
+/// Values side by side that cannot be read together (`{"a": 1} {"b": 2},`
+/// then prose or a fence) are no reading of the whole reply: the first of
+/// them alone does not cover it, so a fence after them is weighed as
+/// always. It took the first object (the rest left out as text after it)
+/// while a read of the values together failed, and the fence while it held
+/// (`{"id": 2}{"id": 1},` then `` ```[1 ``), so a partial decode flipped
+/// as the fence's list grew.
+#[test]
+fn values_not_read_together_do_not_cover_the_reply() {
+    let decoder = serde_llm::Decoder::new();
+    let text = "{\"a\": 1} {\"b\": 2},\n```json\n[1, 2]\n```";
+    let (v, report) = decoder
+        .decode_with_report::<serde_json::Value>(text)
+        .unwrap();
+    assert_eq!(v, serde_json::json!([1, 2]));
+    assert_eq!(report.strategy, serde_llm::Strategy::Fence);
+    for (text, want) in [
+        ("{\"id\": 2}{\"id\": 1},\n```[1", serde_json::json!([])),
+        ("{\"id\": 2}{\"id\": 1},\n```[1,", serde_json::json!([1])),
+        ("{\"id\": 2}{\"id\": 1},\n```[1, 2", serde_json::json!([1])),
+    ] {
+        let v = decoder.decode_partial::<serde_json::Value>(text).unwrap();
+        assert_eq!(v, Some(want), "{text:?}");
+    }
+}

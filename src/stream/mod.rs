@@ -152,11 +152,10 @@ where
 /// # What it guarantees
 ///
 /// After every push, [`view`](Self::view) is what
-/// [`Decoder::decode_partial`] gives for the text so far (known
-/// exceptions: garbled replies where that decode trades one reading for
-/// another as bytes arrive, such as two lists then a letter, `[1, 2][]H`
-/// (the first list, then the second alone); the stream may keep the
-/// earlier reading there). A decoder pushed
+/// [`Decoder::decode_partial`] gives for the text so far, with no known
+/// exception (`tests/stream.rs` checks every split of real and generated
+/// replies, garbled ones too, where that decode trades one reading for
+/// another as bytes arrive). A decoder pushed
 /// with [`push_deltas`](Self::push_deltas) also keeps the untyped view,
 /// [`value`](Self::value) (`serde_json::Value`, with strings, objects and
 /// arrays as far as they have arrived and numbers and literals once
@@ -1027,7 +1026,11 @@ where
                 // whether it arrives now (prose there ends values gathered
                 // with it, `{"a": 1}{"b": 2}// c` then `t`). Kept once what
                 // the skip looked at has all arrived.
-                let next = crate::scan::lex::next_significant(b, a.next, b.len());
+                // (Past empty objects and lists too: a read of the whole
+                // text leaves them out beside the value, and the first byte
+                // after them may make it prose, `[1, 2][]` then `H`, a
+                // markdown link whose label is no value.)
+                let next = past_empty_roots(b, a.next);
                 crate::work::add(next - a.next);
                 if crate::scan::lex::ws_reach(b, next, b.len()) < b.len() {
                     a.next = next;
@@ -1060,7 +1063,9 @@ where
                 }
                 // A settled value: a span in the prose after it does not
                 // take its place, only a fence or a tag does.
-                let open = (a.depth != [0, 0] && !settled) || a.open_region();
+                let open = (a.depth != [0, 0] && !settled)
+                    || a.open_region()
+                    || std::mem::take(&mut a.woke);
                 let new = &b[from..];
                 let matters = match settled {
                     true => new.iter().any(|c| matches!(c, b'`' | b'<' | b'>')),
@@ -1715,6 +1720,14 @@ struct After {
     comment: bool,
     /// The byte before `at`.
     last: u8,
+    /// A fence closed after the value, and nothing but spaces has come
+    /// after its marker yet.
+    closed: bool,
+    /// The first byte past those spaces came (taken back by
+    /// [`after_matters`](StreamDecoder::after_matters)): a reply that ends
+    /// with a fence reads otherwise than one with text after it (the
+    /// fence may be the whole reply), so that byte matters.
+    woke: bool,
 }
 
 impl After {
@@ -1752,8 +1765,14 @@ impl After {
             if self.ticks >= 3 && (self.ticks_in_line || tagged) {
                 self.inline_marker = true;
             }
-            self.fences += usize::from(self.ticks >= 3);
+            if self.ticks >= 3 {
+                self.fences += 1;
+                self.closed = self.fences % 2 == 0;
+            }
             self.ticks = 0;
+            if self.closed && !matches!(c, b' ' | b'\t' | b'\r' | b'\n') {
+                (self.closed, self.woke) = (false, true);
+            }
             match c {
                 b'\n' => self.words = false,
                 b' ' | b'\t' | b'\r' | b'>' => {}
@@ -1803,6 +1822,26 @@ fn reopened(b: &[u8], end: usize) -> Option<bool> {
         })
     };
     (reach < len).then_some(reopens)
+}
+
+/// Where the first byte from `at` on past spaces, comments and empty
+/// objects and lists (`{}`, `[ ]`) with the commas and semicolons between
+/// them is (as `extract::container_roots` reads them), or the end. (A
+/// separator last is that byte: what follows it is yet to come.)
+fn past_empty_roots(b: &[u8], at: usize) -> usize {
+    use crate::scan::lex::next_significant;
+    let mut next = next_significant(b, at, b.len());
+    while let Some(&open) = b.get(next) {
+        let close = next_significant(b, next + 1, b.len());
+        match (open, b.get(close)) {
+            (b',' | b';', Some(_)) => next = close,
+            (b'[', Some(b']')) | (b'{', Some(b'}')) => {
+                next = next_significant(b, close + 1, b.len());
+            }
+            _ => break,
+        }
+    }
+    next
 }
 
 /// Whether text after a complete value may hold another candidate (a
