@@ -1269,6 +1269,38 @@ fn roots(
     })
 }
 
+/// Where the first byte from `at` on is past what a read of values one
+/// after another leaves out beside them (see [`container_roots`]): spaces,
+/// comments, the commas and semicolons between values, empty objects and
+/// lists (`{}`, `[ ]`) and placeholders (`{name}`); or the end. (A
+/// separator last is that byte: what follows it is yet to come.)
+pub(crate) fn past_left_out(b: &[u8], at: usize) -> usize {
+    let mut next = lex::next_significant(b, at, b.len());
+    while let Some(&open) = b.get(next) {
+        let inner = lex::next_significant(b, next + 1, b.len());
+        let close = match open {
+            b',' | b';' if inner < b.len() => {
+                next = inner;
+                continue;
+            }
+            b'{' | b'[' => {
+                let words = b[inner..].iter().take_while(|&&c| lex::is_word(c)).count();
+                let end = lex::next_significant(b, inner + words, b.len());
+                match b.get(end) {
+                    Some(b']') if open == b'[' && words == 0 => end,
+                    Some(b'}') if open == b'{' && (words == 0 || placeholder(&b[next..=end])) => {
+                        end
+                    }
+                    _ => break,
+                }
+            }
+            _ => break,
+        };
+        next = lex::next_significant(b, close + 1, b.len());
+    }
+    next
+}
+
 /// A placeholder in braces, `{name}` or `{ user_id }`: one bare word and
 /// nothing else, which reads as an empty object (a key with no value) and
 /// carries nothing beside real values.

@@ -3001,6 +3001,13 @@ fn garbled_replies_the_stream_follows() {
         "{\"id\": 2}{note: 'z'},,",
         "```json\n[1, 2]{\"id\": 2}\"q\"\n```/",
         "{\"id\": 2}{\"id\": 1},\n```[1, 2]",
+        "[1, 2][]{name}H",
+        "{\"id\": 1}[1, 2]{ name }n",
+        "true \"note\": \"y\"",
+        "\ntrue's' 's'",
+        "None of these: 'x'",
+        "[1, 2]{\"id\": 1}/**/1",
+        "[]{}/* c */H",
     ];
     for text in replies {
         let bytes: Vec<usize> = (1..text.len()).collect();
@@ -3009,6 +3016,34 @@ fn garbled_replies_the_stream_follows() {
     }
 }
 
+/// The pieces [`generated_replies_every_push`] puts replies together from.
+const PIECES: [&str; 24] = [
+    "{\"id\": 1}",
+    ",",
+    " ",
+    "\n",
+    "note: x",
+    "\"note\": \"y\"",
+    "}",
+    "]",
+    "[",
+    "Here: ",
+    "```json\n",
+    "\n```",
+    "// c\n",
+    "'s'",
+    "then words",
+    "tags: [a]",
+    "{\"id\": 2}",
+    "<think>",
+    "</think>",
+    "{note: 'z'}",
+    "[1, 2]",
+    "\"q\"",
+    ":",
+    "{\"id\": 3, \"note\": \"a \\\"b\\\" c\"}",
+];
+
 /// Replies put together from pieces models write (objects, lists, commas,
 /// keys without quotes, prose, fences, comments, reasoning tags), several
 /// thousand of them by a fixed generator, each pushed a byte at a time:
@@ -3016,43 +3051,52 @@ fn garbled_replies_the_stream_follows() {
 /// run another seed and count, to look for more.
 #[test]
 fn generated_replies_every_push() {
-    let pieces = [
-        "{\"id\": 1}",
-        ",",
-        " ",
-        "\n",
-        "note: x",
-        "\"note\": \"y\"",
-        "}",
-        "]",
-        "[",
-        "Here: ",
-        "```json\n",
-        "\n```",
-        "// c\n",
-        "'s'",
-        "then words",
-        "tags: [a]",
-        "{\"id\": 2}",
-        "<think>",
-        "</think>",
-        "{note: 'z'}",
-        "[1, 2]",
-        "\"q\"",
-        ":",
-        "{\"id\": 3, \"note\": \"a \\\"b\\\" c\"}",
-    ];
+    let pieces = PIECES;
     // Seeds that each found a reply the stream did not follow (`GSEED` and
-    // `GRUNS` run another, to look for more: seeds 1 to 80 find none at
+    // `GRUNS` run another, to look for more: seeds 1 to 130 find none at
     // 20,000 replies each).
+    generated(
+        &pieces,
+        &[0x1234_5678, 1, 2, 3, 5, 7, 8, 10, 11, 13, 99],
+        1500,
+    );
+}
+
+/// [`generated_replies_every_push`] with more pieces: a `<json>` tag, block
+/// comments, empty containers, placeholders, literals, a citation, inline
+/// code, a lone quote or backslash.
+#[test]
+#[ignore = "issue 20: known exceptions, garbled replies where a decode of the text so far trades one reading for another as bytes arrive and the stream keeps the earlier one: a `<json>` tag left open before a quoted string that holds a value (`<json>'{\"id\": 1}'s'`, `<json>\"note\": \"y\"\\{}{\"`), a fence marker after a backslash (`\\```json`), a fence holding a placeholder after a value in prose"]
+fn generated_replies_with_more_pieces_every_push() {
+    let more = [
+        "/* c */",
+        "[]",
+        "{}",
+        "(see [1])",
+        "`x`",
+        "<json>",
+        "</json>",
+        "true",
+        "12",
+        "{name}",
+        "'",
+        "\\",
+    ];
+    let pieces: Vec<&str> = PIECES.iter().chain(&more).copied().collect();
+    generated(&pieces, &[1, 2, 3, 4, 5], 4000);
+}
+
+/// Replies of 2 to 6 `pieces` from each of `seeds` (or `GSEED`), `runs`
+/// of them (or `GRUNS`), each pushed a byte at a time (see [`replay`]).
+fn generated(pieces: &[&str], seeds: &[u64], runs: usize) {
     let seeds: Vec<u64> = match std::env::var("GSEED").ok().and_then(|s| s.parse().ok()) {
         Some(seed) => vec![seed],
-        None => vec![0x1234_5678, 1, 2, 3, 5, 7, 8, 10, 11, 13, 99],
+        None => seeds.to_vec(),
     };
     let runs: usize = std::env::var("GRUNS")
         .ok()
         .and_then(|s| s.parse().ok())
-        .unwrap_or(1500);
+        .unwrap_or(runs);
     for mut seed in seeds {
         let mut next = || {
             seed ^= seed << 13;

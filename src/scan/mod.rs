@@ -2459,8 +2459,12 @@ impl<'de> Scanner<'de> {
     }
 }
 
-/// The literal a word cut off at the end was becoming: JSON's own spellings
-/// first, then `NaN`, `Infinity` and Python's, then any case.
+/// Whether a bare word spells a literal ([`literal`]): a reply that opens
+/// with one is read as values, not as prose (`true "x"`).
+pub(crate) fn is_literal(word: &str) -> bool {
+    literal(word).is_some()
+}
+
 /// The literal a bare word spells, in any spelling the scanner reads
 /// (`True`, `None`, `nil`, `undefined`, `nan`, `inf`).
 fn literal(word: &str) -> Option<Event<'static>> {
@@ -2474,6 +2478,8 @@ fn literal(word: &str) -> Option<Event<'static>> {
     }
 }
 
+/// The literal a word cut off at the end was becoming: JSON's own spellings
+/// first, then `NaN`, `Infinity` and Python's, then any case.
 fn cut_literal(word: &str) -> Option<Event<'static>> {
     const EXACT: [&str; 8] = [
         "true", "false", "null", "NaN", "Infinity", "True", "False", "None",

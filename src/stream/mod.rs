@@ -152,10 +152,11 @@ where
 /// # What it guarantees
 ///
 /// After every push, [`view`](Self::view) is what
-/// [`Decoder::decode_partial`] gives for the text so far, with no known
-/// exception (`tests/stream.rs` checks every split of real and generated
-/// replies, garbled ones too, where that decode trades one reading for
-/// another as bytes arrive). A decoder pushed
+/// [`Decoder::decode_partial`] gives for the text so far (known
+/// exceptions: garbled replies where that decode trades one reading for
+/// another as bytes arrive, such as a `<json>` tag left open before a
+/// quoted string that holds a value, `<json>'{"id": 1}'s'`; the stream may
+/// keep the earlier reading there). A decoder pushed
 /// with [`push_deltas`](Self::push_deltas) also keeps the untyped view,
 /// [`value`](Self::value) (`serde_json::Value`, with strings, objects and
 /// arrays as far as they have arrived and numbers and literals once
@@ -994,6 +995,14 @@ where
             // is counted once.
             Fence::No(end) => {
                 let b = self.text.as_bytes();
+                // The same value, its end moved over bytes already looked
+                // at (a read of values one after another ends its span past
+                // the comments after them, `{"a": 1}[2]/**`, one left open
+                // too): what was seen of them stands.
+                let a = &mut self.after_open;
+                if a.start == start && a.end < end && end <= a.at {
+                    a.end = end;
+                }
                 if self.after_open.end != end {
                     // Whether the value is inside a fence (its own, or one
                     // around it): the next marker closes it.
@@ -1005,6 +1014,7 @@ where
                     }
                     before.take(b'\n');
                     self.after_open = After {
+                        start,
                         end,
                         at: end,
                         fences: before.fences,
@@ -1026,11 +1036,11 @@ where
                 // whether it arrives now (prose there ends values gathered
                 // with it, `{"a": 1}{"b": 2}// c` then `t`). Kept once what
                 // the skip looked at has all arrived.
-                // (Past empty objects and lists too: a read of the whole
-                // text leaves them out beside the value, and the first byte
-                // after them may make it prose, `[1, 2][]` then `H`, a
-                // markdown link whose label is no value.)
-                let next = past_empty_roots(b, a.next);
+                // (Past empty objects and lists and placeholders too: a read
+                // of the whole text leaves them out beside the value, and
+                // the first byte after them may make it prose, `[1, 2][]`
+                // then `H`, a markdown link whose label is no value.)
+                let next = extract::past_left_out(b, a.next);
                 crate::work::add(next - a.next);
                 if crate::scan::lex::ws_reach(b, next, b.len()) < b.len() {
                     a.next = next;
@@ -1677,7 +1687,8 @@ fn root_at(to: &str, opts: &crate::options::Options) -> bool {
 /// ranks their values above a span in prose).
 #[derive(Clone, Copy, Debug, Default)]
 struct After {
-    /// The value's end.
+    /// The value's start and end.
+    start: usize,
     end: usize,
     /// How far the text after it has been looked at.
     at: usize,
@@ -1824,26 +1835,6 @@ fn reopened(b: &[u8], end: usize) -> Option<bool> {
     (reach < len).then_some(reopens)
 }
 
-/// Where the first byte from `at` on past spaces, comments and empty
-/// objects and lists (`{}`, `[ ]`) with the commas and semicolons between
-/// them is (as `extract::container_roots` reads them), or the end. (A
-/// separator last is that byte: what follows it is yet to come.)
-fn past_empty_roots(b: &[u8], at: usize) -> usize {
-    use crate::scan::lex::next_significant;
-    let mut next = next_significant(b, at, b.len());
-    while let Some(&open) = b.get(next) {
-        let close = next_significant(b, next + 1, b.len());
-        match (open, b.get(close)) {
-            (b',' | b';', Some(_)) => next = close,
-            (b'[', Some(b']')) | (b'{', Some(b'}')) => {
-                next = next_significant(b, close + 1, b.len());
-            }
-            _ => break,
-        }
-    }
-    next
-}
-
 /// Whether text after a complete value may hold another candidate (a
 /// bracket, a fence, a tag, a quote) or change one (a colon that makes a
 /// word before it a key, `, tags:`): the whole text is then read again.
@@ -1881,7 +1872,19 @@ fn quiet_prose(text: &[u8]) -> Option<usize> {
     // (A double quote in the first word may close a string missing its
     // opening quote: `cf222f143b",` is that string, and more may follow.)
     let quoted = words[..gap].contains(&b'"');
-    (words[0].is_ascii_alphabetic() && two && !quoted && opening_fence(&text[end..])).then_some(end)
+    // (A reply that opens with a literal, `true` or `None`, is read as
+    // values while what follows reads as values too, `true "x"` a list of
+    // two: prose once a later word is a word, `None of these`.)
+    let literal = |w: &[u8]| {
+        let n = w.iter().take_while(|b| b.is_ascii_alphabetic()).count();
+        std::str::from_utf8(&w[..n]).is_ok_and(crate::scan::is_literal)
+    };
+    let prose = !literal(&words[..gap])
+        || words[gap..]
+            .split(u8::is_ascii_whitespace)
+            .any(|w| w.first().is_some_and(u8::is_ascii_alphabetic) && !literal(w));
+    (words[0].is_ascii_alphabetic() && two && !quoted && prose && opening_fence(&text[end..]))
+        .then_some(end)
 }
 
 /// Whether `rest` (what follows quiet prose) is empty or a code fence's
