@@ -3008,6 +3008,7 @@ fn garbled_replies_the_stream_follows() {
         "None of these: 'x'",
         "[1, 2]{\"id\": 1}/**/1",
         "[]{}/* c */H",
+        "{\"id\": 3, \"note\": \"a \\\"b\\\" c\"}[ ]}H",
     ];
     for text in replies {
         let bytes: Vec<usize> = (1..text.len()).collect();

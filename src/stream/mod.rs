@@ -995,12 +995,16 @@ where
             // is counted once.
             Fence::No(end) => {
                 let b = self.text.as_bytes();
-                // The same value, its end moved over bytes already looked
-                // at (a read of values one after another ends its span past
-                // the comments after them, `{"a": 1}[2]/**`, one left open
-                // too): what was seen of them stands.
+                // The same value, its end moved over comments already
+                // looked at (a read of values one after another ends its
+                // span past the comments after them, `{"a": 1}[2]/**`, one
+                // left open too): what was seen of them stands.
                 let a = &mut self.after_open;
-                if a.start == start && a.end < end && end <= a.at {
+                if a.start == start
+                    && a.end < end
+                    && end <= a.at
+                    && crate::scan::lex::next_significant(b, a.next, end) >= end
+                {
                     a.end = end;
                 }
                 if self.after_open.end != end {
