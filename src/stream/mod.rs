@@ -152,11 +152,7 @@ where
 /// # What it guarantees
 ///
 /// After every push, [`view`](Self::view) is what
-/// [`Decoder::decode_partial`] gives for the text so far (known
-/// exceptions: garbled replies where that decode trades one reading for
-/// another as bytes arrive, such as a `<json>` tag left open before a
-/// quoted string that holds a value, `<json>'{"id": 1}'s'`; the stream may
-/// keep the earlier reading there). A decoder pushed
+/// [`Decoder::decode_partial`] gives for the text so far. A decoder pushed
 /// with [`push_deltas`](Self::push_deltas) also keeps the untyped view,
 /// [`value`](Self::value) (`serde_json::Value`, with strings, objects and
 /// arrays as far as they have arrived and numbers and literals once
@@ -207,7 +203,12 @@ where
 /// reads as a value of `T` only with repairs (an example `{'id': 1}` before
 /// the real one; a `{placeholder}`, structure made of prose, never beats
 /// it) or after a quote left open (a decode weighs the two anew as the cut
-/// one grows); a value that needs other repairs, or one of those
+/// one grows); a value read after text a decode leaves out before it (`{}`
+/// then `['`: a later byte may make it read both); a fenced value cut while
+/// its fence may sit inside a candidate open before it (a list, a quote);
+/// a `<json>` tag's value from its closing tag inside it on (a string's text
+/// for the live read, the value's end for a decode); a value that needs
+/// other repairs, or one of those
 /// where the tolerant scanner's reading looks further (an apostrophe inside
 /// a single-quoted string, `'it's'`; a key with spaces; a fence on a line
 /// of its own inside a string with raw newlines), whose reading is
@@ -817,6 +818,12 @@ where
                 match status {
                     _ if live.failed => {}
                     Status::Bad(_) => {}
+                    // A `<json>` tag's closing tag inside a value read from
+                    // the tag's content (a string's text for the live read,
+                    // `['</json>`): the value ends at it for a decode, and a
+                    // tag after it may take its place. (A value that
+                    // completes is read whole below.)
+                    Status::Open if live.tag && extract::closing_json_tag_in(&self.text, from) => {}
                     Status::Open => {
                         if live.ends_early() || live.blocked() {
                             let view = match self.view_of(&self.text) {
@@ -851,7 +858,7 @@ where
                         let blocked = live.blocked();
                         self.done = self.tail.is_empty();
                         let fence = match live.fenced() {
-                            true if !enclosed(&self.text[..live.start()]) => Fence::Open(end),
+                            true if self.fence_alone(live.start()) => Fence::Open(end),
                             _ => Fence::No(end),
                         };
                         let start = live.start();
@@ -1009,18 +1016,33 @@ where
                 }
                 if self.after_open.end != end {
                     // Whether the value is inside a fence (its own, or one
-                    // around it): the next marker closes it.
+                    // around it, or one opened inside it, `[\n```]`): the
+                    // next marker closes it.
                     // (A marker after text on its line there, too.)
-                    crate::work::add(start);
+                    // (The value's own text only when it holds a backtick.)
+                    let upto = match memchr::memchr(b'`', &b[start..end]) {
+                        Some(_) => end,
+                        None => start,
+                    };
+                    crate::work::add(upto);
                     let mut before = After::default();
-                    for &c in &b[..start] {
+                    for &c in &b[..upto] {
                         before.take(c);
                     }
                     before.take(b'\n');
+                    // (A `<json>` tag left open around the value takes in
+                    // every byte until it closes, whatever comes: counted
+                    // open, as one opened after the value is.)
+                    let strategies = self.decoder.opts.strategies;
+                    let angle = memchr::memchr(b'<', &b[..start]).is_some();
+                    let tags = usize::from(
+                        angle && extract::open_tag_holds(&self.text, start, strategies),
+                    );
                     self.after_open = After {
                         start,
                         end,
                         at: end,
+                        tags,
                         fences: before.fences,
                         inline_marker: before.inline_marker,
                         // (The value is text on its line: a marker right
@@ -1077,7 +1099,7 @@ where
                 }
                 // A settled value: a span in the prose after it does not
                 // take its place, only a fence or a tag does.
-                let open = (a.depth != [0, 0] && !settled)
+                let open = ((a.depth != [0, 0] || a.colon_in_list) && !settled)
                     || a.open_region()
                     || std::mem::take(&mut a.woke);
                 let new = &b[from..];
@@ -1085,9 +1107,28 @@ where
                     true => new.iter().any(|c| matches!(c, b'`' | b'<' | b'>')),
                     false => may_matter(new),
                 };
-                matters || (from <= next && next < b.len()) || open || self.enclosed_before(start)
+                // (While that byte is not known, a byte that may start or
+                // hold a comment arrives: a decode may read it as text after
+                // the value, a lone `/` a stray byte, `<json>[]/`.)
+                let undecided = next >= b.len() && !b[from..].iter().all(u8::is_ascii_whitespace);
+                matters
+                    || (from <= next && next < b.len())
+                    || undecided
+                    || open
+                    || self.enclosed_before(start)
             }
         }
+    }
+
+    /// Whether the fenced value that starts at `start` is all a decode
+    /// can read of the text around it: no candidate holding the fence may
+    /// be open before it ([`enclosed`]), and no fence or tag around it has
+    /// other content before it (`{}` then `{}` in one fence reads as
+    /// `[{}, {}]`; a fence inside a `<json>` tag left open after `{}`).
+    /// Looked at once per value.
+    fn fence_alone(&self, start: usize) -> bool {
+        !enclosed(&self.text[..start])
+            && !extract::marked_around(&self.text, start, self.decoder.opts.strategies)
     }
 
     /// Whether a candidate holding the value that starts at `start` may be
@@ -1215,7 +1256,14 @@ where
                 }
             }
         }
+        // (Not a value read after text it left out, `{}` before `['`: a
+        // byte may yet make the read take that text with it, `{}[']:` a
+        // list of both.)
         let lockable = tried != Some(start)
+            && !report
+                .repairs
+                .iter()
+                .any(|r| r.kind == RepairKind::TrailingText && r.offset < start)
             && self.reads.live()
             && self.untyped.opts.allow == Allow::STR | Allow::ARR | Allow::OBJ
             && matches!(
@@ -1253,10 +1301,18 @@ where
                         || self.repaired_before(start)
                         || extract::marked_around(&self.text, start, self.decoder.opts.strategies)
                 }
-                Strategy::Fence => match self.text[..start].rfind("```") {
-                    Some(open) => self.text[..open].contains("```") && self.repaired_before(open),
-                    None => false,
-                },
+                // (Or inside a candidate left open before the fence, which
+                // holds it: a list, `["note": "y"'}` then a fenced `[1, 2`,
+                // one string with all after it.)
+                Strategy::Fence => {
+                    !self.fence_alone(start)
+                        || match self.text[..start].rfind("```") {
+                            Some(open) => {
+                                self.text[..open].contains("```") && self.repaired_before(open)
+                            }
+                            None => false,
+                        }
+                }
                 _ => false,
             };
         if rival {
@@ -1295,9 +1351,7 @@ where
                 // (nothing after it can win); another waits for a candidate.
                 let end = report.span.end;
                 let fence = match report.strategy {
-                    Strategy::Fence
-                        if report.repairs.is_empty() && !enclosed(&self.text[..start]) =>
-                    {
+                    Strategy::Fence if report.repairs.is_empty() && self.fence_alone(start) => {
                         match self.fence_closed(end) {
                             true => Fence::Closed,
                             false => Fence::Open(end),
@@ -1308,7 +1362,11 @@ where
                 let settled = matches!(fence, Fence::No(_))
                     && !self.untyped_kept
                     && settled(&report, shape, &self.text[..=start], &self.untyped.opts)
-                    && !comment_open_before(&self.text[..start]);
+                    && !comment_open_before(&self.text[..start])
+                    // (Nor an empty object, which a read of values one after
+                    // another leaves out beside a real one after it:
+                    // `{name},,{}{"id": 3, `.)
+                    && extract::past_left_out(self.text.as_bytes(), start) < report.span.end;
                 self.mode = Mode::After {
                     start,
                     fence,
@@ -1344,6 +1402,7 @@ where
             (fenced, lenient, self.lean),
         ) {
             Some((mut live, Status::Open)) if live.value == *untyped_value => {
+                live.tag = report.strategy == Strategy::Tag;
                 if self.changes.is_some() {
                     live.log = Some(Vec::new());
                 }
@@ -1497,8 +1556,12 @@ fn may_be_enclosed(before: &str) -> bool {
     let before = &before[extract::body(before, extract::first_angle(before)).start..];
     // Brackets counted as prose (every one), and as JSON (those outside
     // strings: `["]```"` leaves the `[` open, its `]` quoted): either may be
-    // how a decode reads the text.
-    let (mut depth, mut json, mut string, mut escaped) = (0usize, 0usize, false, false);
+    // how a decode reads the text. Each kind is closed by its own only: a
+    // `}` in a list is a stray closer a decode skips (`[}{}`: the list
+    // holds what follows). (A closer of the other kind closes both for
+    // that read, `[{]`: counted open, the text is read whole, which is
+    // never wrong.)
+    let (mut depth, mut json, mut string, mut escaped) = ([0usize; 2], [0usize; 2], false, false);
     // A container the body opens with, closed and then followed by a comma,
     // may be read again whole with what follows (`{"a": 1}, "b": 2}` is one
     // object, reopened): a value after it is inside that reading.
@@ -1511,14 +1574,16 @@ fn may_be_enclosed(before: &str) -> bool {
             b'\\' if string => escaped = true,
             b'"' => string = !string,
             b'{' | b'[' => {
-                depth += 1;
-                json += usize::from(!string);
+                let k = usize::from(c == b'[');
+                depth[k] += 1;
+                json[k] += usize::from(!string);
             }
             b'}' | b']' => {
-                depth = depth.saturating_sub(1);
+                let k = usize::from(c == b']');
+                depth[k] = depth[k].saturating_sub(1);
                 if !string {
-                    json = json.saturating_sub(1);
-                    if opens && json == 0 {
+                    json[k] = json[k].saturating_sub(1);
+                    if opens && json == [0, 0] {
                         // (Only that first container.)
                         opens = false;
                         let next = b[i + 1..].iter().find(|c| !c.is_ascii_whitespace());
@@ -1529,7 +1594,7 @@ fn may_be_enclosed(before: &str) -> bool {
             _ => {}
         }
     }
-    depth > 0 || json > 0 || string || reopens || quote_open_before(before)
+    depth != [0, 0] || json != [0, 0] || string || reopens || quote_open_before(before)
 }
 
 /// Whether the text before a value leaves open a fence that is not the
@@ -1700,7 +1765,8 @@ struct After {
     /// closed by its own kind only: a `}` in a list is a stray closer that
     /// leaves it open (`[}`), as a read of the text skips it. (A closer of
     /// the other kind closes both for that read, `[{]`: counted open, the
-    /// text is read whole, which is never wrong.)
+    /// text is read whole, which is never wrong.) Those in strings inside
+    /// them are not counted (see `quote`).
     depth: [usize; 2],
     /// Fence markers (a run of three backticks or more is one, as the
     /// extraction reads them: ```` `````` ```` opens a fence) in the whole
@@ -1743,6 +1809,17 @@ struct After {
     /// with a fence reads otherwise than one with text after it (the
     /// fence may be the whole reply), so that byte matters.
     woke: bool,
+    /// A colon came inside a list there: a decode reads a key and its
+    /// value in a list as an object with no braces, which the list's `]`
+    /// may close instead of the list (`[note: x"note": "y"]` then `t`, the
+    /// list's next value), so the depth no longer says when it closes.
+    colon_in_list: bool,
+    /// The quote of a string opened inside a bracket there (`['` then
+    /// `\n],1`: the closer is the string's): brackets are not counted
+    /// until it closes. (Outside brackets, a quote is prose's, `it's`.)
+    quote: u8,
+    /// The byte before `at` was a backslash in that string.
+    escaped: bool,
 }
 
 impl After {
@@ -1759,13 +1836,26 @@ impl After {
                 _ => self.tags += 1,
             }
         }
-        match c {
-            b'{' => self.depth[0] += 1,
-            b'[' => self.depth[1] += 1,
-            b'}' => self.depth[0] = self.depth[0].saturating_sub(1),
-            b']' => self.depth[1] = self.depth[1].saturating_sub(1),
-            b'<' => self.angle = true,
-            _ => {}
+        if self.quote != 0 {
+            match c {
+                _ if std::mem::take(&mut self.escaped) => {}
+                b'\\' => self.escaped = true,
+                _ if c == self.quote => self.quote = 0,
+                _ => {}
+            }
+        } else {
+            match c {
+                b'{' => self.depth[0] += 1,
+                b'[' => self.depth[1] += 1,
+                b'}' => self.depth[0] = self.depth[0].saturating_sub(1),
+                b']' => self.depth[1] = self.depth[1].saturating_sub(1),
+                b':' if self.depth[1] > 0 => self.colon_in_list = true,
+                b'"' | b'\'' if self.depth != [0, 0] => self.quote = c,
+                _ => {}
+            }
+        }
+        if c == b'<' {
+            self.angle = true;
         }
         if c == b'`' {
             if self.ticks == 0 {
@@ -1878,15 +1968,24 @@ fn quiet_prose(text: &[u8]) -> Option<usize> {
     let quoted = words[..gap].contains(&b'"');
     // (A reply that opens with a literal, `true` or `None`, is read as
     // values while what follows reads as values too, `true "x"` a list of
-    // two: prose once a later word is a word, `None of these`.)
+    // two: prose once a later word is a word, `None of these`, with no
+    // quote before it, which may open a string that holds it, `true'
+    // note: x's'`.)
     let literal = |w: &[u8]| {
         let n = w.iter().take_while(|b| b.is_ascii_alphabetic()).count();
         std::str::from_utf8(&w[..n]).is_ok_and(crate::scan::is_literal)
     };
-    let prose = !literal(&words[..gap])
-        || words[gap..]
+    let prose = !literal(&words[..gap]) || {
+        let word = words[gap..]
             .split(u8::is_ascii_whitespace)
-            .any(|w| w.first().is_some_and(u8::is_ascii_alphabetic) && !literal(w));
+            .scan(gap, |at, w| {
+                let start = *at;
+                *at += w.len() + 1;
+                Some((start, w))
+            })
+            .find(|(_, w)| w.first().is_some_and(u8::is_ascii_alphabetic) && !literal(w));
+        word.is_some_and(|(at, _)| !words[..at].iter().any(|b| matches!(b, b'\'' | b'"')))
+    };
     (words[0].is_ascii_alphabetic() && two && !quoted && prose && opening_fence(&text[end..]))
         .then_some(end)
 }
