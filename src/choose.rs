@@ -18,6 +18,7 @@ use crate::extract::{self, Candidate};
 use crate::options::Decoder;
 use crate::report::Coercion;
 use crate::report::{Reading, Repair, RepairKind, Strategy};
+use crate::scan::part::PartText;
 use crate::scan::tape::{Summary, Tape};
 use crate::scan::{lex, Scanner, Spare};
 use crate::shape::Shape;
@@ -857,13 +858,14 @@ impl Decoder {
         Ok(single)
     }
 
-    /// Decodes a part of a streaming reply (see `stream::live`): `text` is
-    /// JSON as written, maybe cut off, read once, as the whole text of a
-    /// reply; the first `around` levels of fields (the path to the part)
-    /// are exempt from admission.
+    /// Decodes a part of a streaming reply (see `stream::live`): its text
+    /// is JSON as written, maybe cut off, read once (or its tape written
+    /// unread, see `scan::part`), as the whole text of a reply; the first
+    /// `around` levels of fields (the path to the part) are exempt from
+    /// admission.
     pub(crate) fn part<'de, V: serde::Deserialize<'de>>(
         &self,
-        text: &'de str,
+        text: &PartText<'de>,
         around: usize,
         spare: &mut Spare,
     ) -> Result<V> {
@@ -874,7 +876,7 @@ impl Decoder {
     /// schema's view).
     pub(crate) fn part_seed<'de, S: serde::de::DeserializeSeed<'de> + Clone>(
         &self,
-        text: &'de str,
+        part: &PartText<'de>,
         around: usize,
         spare: &mut Spare,
         seed: S,
@@ -885,7 +887,8 @@ impl Decoder {
             ..self.opts.policy(true, false)
         };
         let opts = self.opts.scan(false, true);
-        let (tape, offset) = spare.tape_of(text, &opts);
+        let (tape, offset) = spare.tape_of_part(part, &opts);
+        let text = part.text;
         // A part is read to its end (it is cut there).
         work::add(text.len());
         reread(|hints| {

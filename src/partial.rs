@@ -500,7 +500,7 @@ pub mod grow {
         pub(crate) decoder: &'a crate::Decoder,
         /// The buffers the stream's part reads pass on.
         pub(crate) spare: &'a mut crate::scan::Spare,
-        pub(crate) text: &'a str,
+        pub(crate) text: &'a crate::scan::part::PartText<'a>,
         pub(crate) around: usize,
         pub(crate) levels: &'a [Level],
         pub(crate) out: &'a mut Placed,
@@ -914,9 +914,17 @@ mod url_views {
 impl Partial for String {
     type View = String;
 }
+
+/// The room a string view that grows in place is given first.
+const GROWN_FIRST: usize = 64;
 impl View for String {
     fn __append(&mut self, route: &[grow::Route], text: &str) -> bool {
         if route.is_empty() {
+            // A string that grows a piece at a time skips the smallest
+            // steps of doubling (8, 16, 32 bytes): each is a reallocation.
+            if self.capacity() - self.len() < text.len() {
+                self.reserve(text.len().max(self.len()).max(GROWN_FIRST));
+            }
             self.push_str(text);
         }
         route.is_empty()

@@ -9,6 +9,7 @@
 mod fast;
 pub(crate) mod lex;
 pub(crate) mod number;
+pub(crate) mod part;
 pub(crate) mod resume;
 mod string;
 pub(crate) mod tape;
@@ -174,10 +175,10 @@ pub(crate) struct ScanOptions {
 /// What reads of many small texts (the stream's parts, a few bytes each,
 /// thousands of them) pass from one to the next: the scanner's buffers and
 /// the tape, emptied, so that each read allocates nothing they hold; and
-/// the tapes of the last few texts, which come back (each element's
-/// opening `[{`, each string's start `{"text":"`): a tape is what the
-/// scanner reads from the text with the options, nothing else, so one read
-/// before is the same.
+/// the tapes of the last few texts, which come back (the parts [`part`]
+/// does not write unread, such as an element's opening after an internally
+/// tagged enum's tag): a tape is what the scanner reads from the text with
+/// the options, nothing else, so one read before is the same.
 #[derive(Debug, Default)]
 pub(crate) struct Spare {
     stack: Vec<Frame>,
@@ -206,13 +207,41 @@ const RECENT: usize = 8;
 const RECENT_LEN: usize = 256;
 
 impl Spare {
+    /// [`tape_of`](Self::tape_of) a stream's part: written unread where it
+    /// can be (see [`part`]), else read.
+    pub(crate) fn tape_of_part(
+        &mut self,
+        p: &part::PartText<'_>,
+        opts: &ScanOptions,
+    ) -> (&tape::Tape, usize) {
+        if opts.partial && !opts.multi && opts.rules.all_repairs() {
+            self.tape.clear();
+            if let Some(offset) = part::write(p, &mut self.tape) {
+                #[cfg(test)]
+                {
+                    let written = format!("{:?}", self.tape);
+                    let mut spare = Spare::default();
+                    let (tape, read_to) = spare.tape_of(p.text, opts);
+                    assert_eq!(
+                        (written, offset),
+                        (format!("{tape:?}"), read_to),
+                        "the part {:?} written unread",
+                        p.text
+                    );
+                }
+                return (&self.tape, offset);
+            }
+        }
+        self.tape_of(p.text, opts)
+    }
+
     /// The tape of `text` read with `opts`, and where the read stopped:
     /// a recent one, or read now.
     pub(crate) fn tape_of(&mut self, text: &str, opts: &ScanOptions) -> (&tape::Tape, usize) {
         if let Some(i) = self
             .recent
             .iter()
-            .position(|r| r.opts == *opts && r.text == text)
+            .position(|r| r.text == text && r.opts == *opts)
         {
             return (&self.recent[i].tape, self.recent[i].offset);
         }
@@ -230,17 +259,23 @@ impl Spare {
             self.tape = tape;
             return (&self.tape, offset);
         }
-        let recent = Recent {
-            text: text.to_owned(),
-            opts: *opts,
-            tape,
-            offset,
-        };
         let i = self.next;
         self.next = (i + 1) % RECENT;
         match self.recent.get_mut(i) {
-            Some(old) => self.tape = std::mem::replace(old, recent).tape,
-            None => self.recent.push(recent),
+            // The entry it takes the place of gives its buffers.
+            Some(old) => {
+                old.text.clear();
+                old.text.push_str(text);
+                old.opts = *opts;
+                old.offset = offset;
+                self.tape = std::mem::replace(&mut old.tape, tape);
+            }
+            None => self.recent.push(Recent {
+                text: text.to_owned(),
+                opts: *opts,
+                tape,
+                offset,
+            }),
         }
         (&self.recent[i].tape, offset)
     }

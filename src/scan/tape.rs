@@ -347,6 +347,17 @@ impl Tape {
         }
     }
 
+    /// The head word at `word` is the first written once the read met the
+    /// end of its input (unless one before it was).
+    pub(crate) fn mark_cut_at(&mut self, word: usize) {
+        self.cut_word.get_or_insert(word);
+    }
+
+    /// The read was cut off at the end (and completed).
+    pub(crate) fn set_truncated(&mut self) {
+        self.truncated = true;
+    }
+
     /// Ends the tape with the error the read stopped with, at `offset`.
     pub(crate) fn fail(&mut self, error: Error, offset: usize) {
         self.room();

@@ -14,6 +14,7 @@ use crate::error::ErrorKind;
 use crate::error::{Error, Result};
 use crate::partial::grow::{Kind as GrowKind, Route};
 use crate::report::{Coercion, Reading, Report};
+use crate::scan::part::PartText;
 use crate::scan::Spare;
 use crate::shape::Shape;
 use crate::stream::{delta, Around, Change, Delta, Path, Reads, Segment};
@@ -683,7 +684,7 @@ impl Reads<Option<Value>> for StreamReads {
     fn part(
         &self,
         decoder: &Decoder,
-        text: &str,
+        text: &PartText<'_>,
         part: Around<'_>,
         spare: &mut Spare,
     ) -> Result<Option<Value>> {

@@ -37,6 +37,7 @@ use std::ops::Range;
 use super::json::{Sink, Status, Tokens};
 use crate::partial::grow::{Level, Placed};
 use crate::partial::View;
+use crate::scan::part::PartText;
 use crate::scan::Spare;
 use crate::Decoder;
 
@@ -328,7 +329,8 @@ impl Gathered {
             around: 0,
             tags: &[],
         };
-        reads.part(decoder, &self.syn, part, &mut self.spare).ok()
+        let text = PartText::whole(&self.syn);
+        reads.part(decoder, &text, part, &mut self.spare).ok()
     }
 }
 

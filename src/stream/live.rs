@@ -19,6 +19,7 @@ use super::reads::{Around, Change, Reader};
 use crate::error::Result;
 use crate::partial::grow::{self, Kind, Level, Placed, Route};
 use crate::partial::View;
+use crate::scan::part::{Opened, PartText};
 use crate::scan::{lex, Spare};
 use crate::Decoder;
 use serde::de::DeserializeOwned;
@@ -351,6 +352,10 @@ pub(super) struct Live<V> {
     /// For each container around the part written into `syn`, the tag
     /// member written before the part's own.
     syn_tags: Vec<Option<&'static str>>,
+    /// Where the containers around the part written into `syn` open, and
+    /// where its own text is there (see [`PartText`]).
+    syn_opened: Vec<Opened>,
+    syn_own: Range<usize>,
     /// The fence the value is in.
     fenced: Fenced,
     /// The value is a `<json>` tag's content (see
@@ -442,6 +447,8 @@ impl<V: DeserializeOwned + View> Live<V> {
             viewer: decoder.viewing(),
             syn_ends: false,
             syn_tags: Vec::new(),
+            syn_opened: Vec::new(),
+            syn_own: 0..0,
             fenced,
             tag: false,
             now: start,
@@ -1233,7 +1240,11 @@ impl<V: DeserializeOwned + View> Live<V> {
                 false => &self.viewer,
             },
             spare: &mut self.spare,
-            text: &self.syn,
+            text: &PartText {
+                text: &self.syn,
+                opened: &self.syn_opened,
+                own: self.syn_own.clone(),
+            },
             around,
             levels: &self.levels,
             out: &mut *out,
@@ -1278,7 +1289,12 @@ impl<V: DeserializeOwned + View> Live<V> {
         let s = &mut self.syn;
         s.clear();
         self.syn_tags.clear();
+        self.syn_opened.clear();
         for f in &self.frames[from..d] {
+            self.syn_opened.push(Opened {
+                at: s.len(),
+                key: None,
+            });
             if f.array {
                 s.push('[');
                 self.syn_tags.push(None);
@@ -1295,12 +1311,17 @@ impl<V: DeserializeOwned + View> Live<V> {
                 }
             }
             self.syn_tags.push(tagged);
+            let key = s.len()..s.len() + f.header.len();
+            if tagged.is_none() {
+                self.syn_opened.last_mut().expect("just pushed").key = Some(key);
+            }
             s.push_str(&text[f.header.clone()]);
             s.push(':');
         }
         // A complete part, or one that ends with a complete number: a space
         // says it ends (`{"id": 1` could go on as `12`).
         let ends = complete || self.stale.unwrap_or(span.end == self.scalar_end);
+        self.syn_own = s.len()..s.len() + span.len();
         s.push_str(&text[span]);
         if ends {
             s.push(' ');
@@ -1334,7 +1355,12 @@ impl<V: DeserializeOwned + View> Live<V> {
             around,
             tags: &self.syn_tags,
         };
-        let read = self.reads.part(decoder, &self.syn, part, &mut self.spare);
+        let syn = PartText {
+            text: &self.syn,
+            opened: &self.syn_opened,
+            own: self.syn_own.clone(),
+        };
+        let read = self.reads.part(decoder, &syn, part, &mut self.spare);
         match read {
             Ok(v) => {
                 self.blocked = false;

@@ -11,6 +11,7 @@ use crate::error::Result;
 use crate::partial::grow::{Kind, Route};
 use crate::partial::View;
 use crate::report::Reading;
+use crate::scan::part::PartText;
 use crate::scan::Spare;
 use crate::shape::{self, Shape};
 use crate::Decoder;
@@ -27,8 +28,13 @@ pub(crate) trait Reads<V>: Send + Sync {
 
     /// A part of a streaming reply (see `Decoder::part`), `part` saying
     /// what its text holds around it.
-    fn part(&self, decoder: &Decoder, text: &str, part: Around<'_>, spare: &mut Spare)
-        -> Result<V>;
+    fn part(
+        &self,
+        decoder: &Decoder,
+        text: &PartText<'_>,
+        part: Around<'_>,
+        spare: &mut Spare,
+    ) -> Result<V>;
 
     /// How a part of the node that `route` leads to is read (see
     /// `View::__kind_at`).
@@ -106,7 +112,7 @@ impl<V: View + DeserializeOwned> Reader<V> {
     pub(crate) fn part(
         &self,
         decoder: &Decoder,
-        text: &str,
+        text: &PartText<'_>,
         part: Around<'_>,
         spare: &mut Spare,
     ) -> Result<V> {
