@@ -893,24 +893,12 @@ mod tests {
 
     #[test]
     fn the_lane_changes_no_event_of_the_corpora_or_their_prefixes() {
-        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/corpus");
-        for file in [
-            "json_repair.jsonl",
-            "jsonrepair_js.jsonl",
-            "partial_json_parser.jsonl",
-        ] {
-            let all = std::fs::read_to_string(format!("{dir}/{file}")).unwrap();
-            for line in all.lines() {
-                let case: serde_json::Value = serde_json::from_str(line).unwrap();
-                let Some(input) = case["input"].as_str() else {
-                    continue;
-                };
-                same_with_and_without(input, true);
-                // Every prefix of the short ones, some of the long ones'.
-                let step = 1 + input.len() / 512;
-                for (i, _) in input.char_indices().skip(1).step_by(step) {
-                    same_with_and_without(&input[..i], false);
-                }
+        for input in crate::scan::corpus_inputs() {
+            same_with_and_without(&input, true);
+            // Every prefix of the short ones, some of the long ones'.
+            let step = 1 + input.len() / 512;
+            for (i, _) in input.char_indices().skip(1).step_by(step) {
+                same_with_and_without(&input[..i], false);
             }
         }
         for text in EDGES {

@@ -172,6 +172,28 @@ pub(crate) struct ScanOptions {
     pub lane: bool,
 }
 
+/// The inputs of the conformance corpora in `tests/corpus` (for the
+/// scanner's tests that compare two ways of reading on every one).
+#[cfg(test)]
+pub(crate) fn corpus_inputs() -> Vec<String> {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/corpus");
+    let mut inputs = Vec::new();
+    for file in [
+        "json_repair.jsonl",
+        "jsonrepair_js.jsonl",
+        "partial_json_parser.jsonl",
+    ] {
+        let all = std::fs::read_to_string(format!("{dir}/{file}")).unwrap();
+        for line in all.lines() {
+            let case: serde_json::Value = serde_json::from_str(line).unwrap();
+            if let Some(input) = case["input"].as_str() {
+                inputs.push(input.to_owned());
+            }
+        }
+    }
+    inputs
+}
+
 /// What reads of many small texts (the stream's parts, a few bytes each,
 /// thousands of them) pass from one to the next: the scanner's buffers and
 /// the tape, emptied, so that each read allocates nothing they hold; and

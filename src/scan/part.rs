@@ -181,9 +181,11 @@ fn own(text: &str, own: &Range<usize>) -> Option<Own> {
         "{" => Some(Own::Open { array: false }),
         "[" => Some(Own::Open { array: true }),
         "\"" | "'" => Some(Own::Str),
-        w if w == "true" || w == "false" || w == "null" || json_number(w) => Some(Own::Word {
-            complete: text.len() > own.end,
-        }),
+        w if w == "true" || w == "false" || w == "null" || crate::coerce::is_json_number(w) => {
+            Some(Own::Word {
+                complete: text.len() > own.end,
+            })
+        }
         _ => None,
     }
 }
@@ -197,43 +199,6 @@ fn plain_key(key: &str) -> bool {
         && !b[1..b.len() - 1]
             .iter()
             .any(|&c| c == b'"' || c == b'\'' || c == b'\\' || c < 0x20)
-}
-
-/// A number as JSON writes it (RFC 8259): `-`, an integer part with no
-/// leading zero, then a fraction and an exponent, each optional.
-fn json_number(w: &str) -> bool {
-    let b = w.as_bytes();
-    let mut i = usize::from(b.first() == Some(&b'-'));
-    let digits = |i: &mut usize| {
-        let from = *i;
-        while b.get(*i).is_some_and(u8::is_ascii_digit) {
-            *i += 1;
-        }
-        *i - from
-    };
-    match b.get(i) {
-        Some(b'0') => i += 1,
-        Some(b'1'..=b'9') => {
-            digits(&mut i);
-        }
-        _ => return false,
-    }
-    if b.get(i) == Some(&b'.') {
-        i += 1;
-        if digits(&mut i) == 0 {
-            return false;
-        }
-    }
-    if matches!(b.get(i), Some(b'e' | b'E')) {
-        i += 1;
-        if matches!(b.get(i), Some(b'+' | b'-')) {
-            i += 1;
-        }
-        if digits(&mut i) == 0 {
-            return false;
-        }
-    }
-    i == b.len()
 }
 
 #[cfg(test)]
@@ -326,25 +291,13 @@ mod tests {
     /// that each tape written unread is the tape read).
     #[test]
     fn the_corpora_streamed_write_their_parts_as_read() {
-        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/corpus");
-        for file in [
-            "json_repair.jsonl",
-            "jsonrepair_js.jsonl",
-            "partial_json_parser.jsonl",
-        ] {
-            let all = std::fs::read_to_string(format!("{dir}/{file}")).unwrap();
-            for line in all.lines() {
-                let case: serde_json::Value = serde_json::from_str(line).unwrap();
-                let Some(input) = case["input"].as_str() else {
-                    continue;
-                };
-                let mut dec = crate::StreamDecoder::<serde_json::Value>::new();
-                for c in input.as_bytes() {
-                    let _ = dec.push(std::slice::from_ref(c));
-                    let _ = dec.view();
-                }
-                let _ = dec.finish();
+        for input in crate::scan::corpus_inputs() {
+            let mut dec = crate::StreamDecoder::<serde_json::Value>::new();
+            for c in input.as_bytes() {
+                let _ = dec.push(std::slice::from_ref(c));
+                let _ = dec.view();
             }
+            let _ = dec.finish();
         }
     }
 }

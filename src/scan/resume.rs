@@ -1047,23 +1047,10 @@ mod tests {
 
     #[test]
     fn the_corpora_fed_in_pieces_tape_as_read_whole() {
-        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/corpus");
         let opts = partial_opts();
-        for file in [
-            "json_repair.jsonl",
-            "jsonrepair_js.jsonl",
-            "partial_json_parser.jsonl",
-        ] {
-            let all = std::fs::read_to_string(format!("{dir}/{file}")).unwrap();
-            for line in all.lines() {
-                let case: serde_json::Value = serde_json::from_str(line).unwrap();
-                let Some(input) = case["input"].as_str() else {
-                    continue;
-                };
-                if input.len() > 400 {
-                    continue;
-                }
-                same_in_pieces(input, &opts);
+        for input in crate::scan::corpus_inputs() {
+            if input.len() <= 400 {
+                same_in_pieces(&input, &opts);
             }
         }
     }
