@@ -845,21 +845,8 @@ mod tests {
 
     #[test]
     fn the_decoders_reads_by_the_lane_change_no_decode() {
-        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/corpus");
         let mut inputs: Vec<String> = EDGES.iter().map(|s| s.to_string()).collect();
-        for file in [
-            "json_repair.jsonl",
-            "jsonrepair_js.jsonl",
-            "partial_json_parser.jsonl",
-        ] {
-            let all = std::fs::read_to_string(format!("{dir}/{file}")).unwrap();
-            for line in all.lines() {
-                let case: serde_json::Value = serde_json::from_str(line).unwrap();
-                if let Some(input) = case["input"].as_str() {
-                    inputs.push(input.to_owned());
-                }
-            }
-        }
+        inputs.extend(crate::scan::corpus_inputs());
         for text in &inputs {
             assert_eq!(decoded(text, true), decoded(text, false), "{text:?}");
         }
