@@ -640,7 +640,11 @@ impl SchemaStream {
     /// Decodes the whole reply: what [`SchemaDecoder::decode`] gives for
     /// it.
     pub fn finish(self) -> Result<Value> {
-        self.finish_with_report().map(|(v, _)| v)
+        if let Some(e) = self.inner.broken() {
+            return Err(e);
+        }
+        // (A character cut off at the very end changes only the report.)
+        self.decoder.decode(self.inner.text())
     }
 
     /// [`finish`](Self::finish), and what was done to the text (a
