@@ -916,7 +916,7 @@ impl Partial for String {
 }
 
 /// The room a string view that grows in place is given first.
-const GROWN_FIRST: usize = 64;
+const GROWN_FIRST: usize = 256;
 impl View for String {
     fn __append(&mut self, route: &[grow::Route], text: &str) -> bool {
         if route.is_empty() {

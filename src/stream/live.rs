@@ -43,7 +43,8 @@ struct Frame {
     start: usize,
     /// Elements in the untyped view (arrays).
     len: usize,
-    /// Its path.
+    /// Its path, while the untyped view is kept (else the root's: see
+    /// [`Live::is_complete`]).
     path: Path,
     /// The current member's key (objects).
     key: Option<Arc<str>>,
@@ -119,7 +120,11 @@ impl Frame {
 /// An open string value.
 #[derive(Debug)]
 struct Str {
+    /// Its path, while the untyped view is kept (else the root's: see
+    /// [`Live::is_complete`]).
     path: Path,
+    /// The last segment of its path (`None` at the root).
+    last: Option<Segment>,
     start: usize,
     /// Shown in the untyped view.
     untyped: bool,
@@ -159,6 +164,9 @@ struct Str {
     brackets: (usize, i64),
     /// Openers less closers among the characters its escapes gave.
     escaped_brackets: i64,
+    /// What [`ends_early`](Self::ends_early) found last, with `decoded`'s
+    /// length and `seg` then (a push asks twice).
+    early: Option<(usize, usize, bool)>,
 }
 
 /// Openers less closers (`{`, `[`; `}`, `]`) in `text`.
@@ -193,8 +201,9 @@ pub(super) enum Fenced {
 impl Str {
     /// Takes in what arrived: raw text, or an escape's character.
     fn take(&mut self, piece: &str, escaped: bool) {
-        self.content |= escaped || !piece.trim_start().is_empty();
-        self.raw_newline |= !escaped && piece.contains('\n');
+        // (Each looked for only until found.)
+        self.content = self.content || escaped || !piece.trim_start().is_empty();
+        self.raw_newline = self.raw_newline || (!escaped && piece.contains('\n'));
         self.decoded.push_str(piece);
         if escaped {
             self.seg = self.decoded.len();
@@ -259,11 +268,26 @@ impl Str {
     /// `src/scan/string.rs`: a string with no quote inside ends early only
     /// there). In a fence (see [`Fenced`]), a backtick after other text of
     /// its line (``"run `ls`"``, an escaped `\n```py`) is the string's.
-    fn ends_early(&mut self, mut open: impl Iterator<Item = bool>, fenced: Fenced) -> bool {
+    fn ends_early(&mut self, open: impl Iterator<Item = bool>, fenced: Fenced) -> bool {
         // Its quote bounds it.
         if self.closed {
             return false;
         }
+        // What it asks changes only with its text: the containers around
+        // it and the fence stay while it is open.
+        let (len, seg) = (self.decoded.len(), self.seg);
+        if let Some((l, s, early)) = self.early {
+            if (l, s) == (len, seg) {
+                return early;
+            }
+        }
+        let early = self.ends_early_now(open, fenced);
+        self.early = Some((len, seg, early));
+        early
+    }
+
+    /// [`ends_early`](Self::ends_early), found now.
+    fn ends_early_now(&mut self, mut open: impl Iterator<Item = bool>, fenced: Fenced) -> bool {
         // The text since the last escape is the raw text (an escape's raw
         // text holds no space or closer, so the run below stops at it as
         // the scanner's does).
@@ -329,10 +353,18 @@ pub(super) struct Live<V> {
     pub(super) value: Value,
     /// The innermost open container's path.
     path: Vec<Segment>,
+    /// The root's path, the path a value keeps when the untyped view is
+    /// not kept (see [`child_path`](Self::child_path)).
+    no_path: Path,
     /// The keys met so far, shared by the paths that name them.
     keys: Vec<Arc<str>>,
+    /// The lists of keys of objects closed, emptied, for the next ones
+    /// opened (each would allocate one).
+    spare_keys: Vec<Vec<Arc<str>>>,
     frames: Vec<Frame>,
-    string: Option<Str>,
+    /// The open string value (boxed: taken out and put back on every push,
+    /// it moves a pointer).
+    string: Option<Box<Str>>,
     pub(super) deltas: Vec<Delta>,
     /// The typed view, before the root's own admission (always `Some`).
     pub(super) view: Option<V>,
@@ -435,7 +467,9 @@ impl<V: DeserializeOwned + View> Live<V> {
             start,
             value: Value::Null,
             path: Vec::new(),
+            no_path: Path::root(),
             keys: Vec::new(),
+            spare_keys: Vec::new(),
             frames: Vec::new(),
             string: None,
             deltas: Vec::new(),
@@ -532,7 +566,13 @@ impl<V: DeserializeOwned + View> Live<V> {
         if status == Status::Open && !self.failed && self.typed {
             // Parts not known since a rebuild are found out (so a node that
             // cannot grow in place is known as such).
-            self.typed_ready(text);
+            if self
+                .frames
+                .iter()
+                .any(|f| f.rebuild || f.shown == Shown::Unknown)
+            {
+                self.typed_ready(text);
+            }
             if let Some(j) = self.frames.iter().position(|f| f.rebuild) {
                 if self.string.is_none() {
                     self.now = text.len();
@@ -720,12 +760,18 @@ impl<V: DeserializeOwned + View> Live<V> {
         if done {
             return true;
         }
-        let open = match (&self.string, self.frames.last()) {
-            (Some(s), _) => s.path.segments(),
-            (None, Some(f)) => f.path.segments(),
+        // The innermost open value's path is the innermost container's
+        // (`self.path`), then the open string's last segment.
+        let (p, n) = (path.segments(), self.path.len());
+        let inside = match (&self.string, self.frames.last()) {
+            (Some(s), _) => match s.last.as_ref() {
+                Some(last) if p.len() == n + 1 => p[..n] == self.path[..] && p[n] == *last,
+                _ => p.len() <= n && self.path.starts_with(p),
+            },
+            (None, Some(_)) => self.path.starts_with(p),
             (None, None) => return true,
         };
-        !open.starts_with(path.segments())
+        !inside
     }
 
     /// The routes in the typed view of the values still open that it
@@ -754,14 +800,25 @@ impl<V: DeserializeOwned + View> Live<V> {
         out
     }
 
-    /// The path of the innermost container's current part.
-    fn child_path(&self) -> Path {
-        let last = self.frames.last().map(|f| match (f.array, &f.key) {
+    /// The last segment of the path of the innermost container's current
+    /// part (`None` at the root).
+    fn child_segment(&self) -> Option<Segment> {
+        self.frames.last().map(|f| match (f.array, &f.key) {
             (true, _) => Segment::Index(f.len),
             (false, Some(k)) => Segment::Key(k.clone()),
             (false, None) => Segment::Key("".into()),
-        });
-        Path::of(&self.path, last)
+        })
+    }
+
+    /// The path of the innermost container's current part, `last` its
+    /// last segment: kept for the untyped view and the deltas only (a
+    /// typed-only stream finds an open value's path from [`Live::path`]
+    /// and `last`, and allocates none).
+    fn child_path(&self, last: Option<Segment>) -> Path {
+        match self.untyped {
+            true => Path::of(&self.path, last),
+            false => self.no_path.clone(),
+        }
     }
 
     /// `key`, shared with the earlier keys like it (objects in a list
@@ -1403,7 +1460,8 @@ impl<V: DeserializeOwned + View> Sink for Live<V> {
             false => Value::Object(serde_json::Map::new()),
         };
         let root = self.frames.is_empty();
-        let path = self.child_path();
+        let last = self.child_segment();
+        let path = self.child_path(last.clone());
         if self.untyped {
             self.set(&path, empty.clone());
             self.deltas.push(Delta::Started {
@@ -1418,7 +1476,7 @@ impl<V: DeserializeOwned + View> Sink for Live<V> {
             start: at,
             len: 0,
             key: None,
-            keys: Vec::new(),
+            keys: self.spare_keys.pop().unwrap_or_default(),
             header: 0..0,
             shown: Shown::Hidden,
             fields: false,
@@ -1448,8 +1506,8 @@ impl<V: DeserializeOwned + View> Sink for Live<V> {
         } else if self.frames.last().is_some_and(|f| f.shown != Shown::Hidden) {
             frame.shown = Shown::Unknown;
         }
-        if let Some(seg) = path.segments().last() {
-            self.path.push(seg.clone());
+        if let Some(seg) = last {
+            self.path.push(seg);
         }
         self.frames.push(frame);
         self.buffered(self.frames.len() - 1);
@@ -1474,7 +1532,12 @@ impl<V: DeserializeOwned + View> Sink for Live<V> {
 
     fn close(&mut self, text: &str, end: usize) {
         self.now = end;
-        let frame = self.frames.pop().expect("a container is open");
+        let mut frame = self.frames.pop().expect("a container is open");
+        let mut keys = std::mem::take(&mut frame.keys);
+        if self.spare_keys.len() < 16 {
+            keys.clear();
+            self.spare_keys.push(keys);
+        }
         self.member_done(end);
         if self.untyped {
             let value = match (self.lean, frame.array) {
@@ -1530,7 +1593,7 @@ impl<V: DeserializeOwned + View> Sink for Live<V> {
             return;
         };
         if self.untyped {
-            let path = self.child_path();
+            let path = self.child_path(self.child_segment());
             self.set(&path, value.clone());
             self.deltas.push(Delta::Completed { path, value });
         }
@@ -1542,7 +1605,8 @@ impl<V: DeserializeOwned + View> Sink for Live<V> {
 
     fn string_start(&mut self, text: &str, at: usize) {
         self.now = at + 1;
-        let path = self.child_path();
+        let last = self.child_segment();
+        let path = self.child_path(last.clone());
         let member = self.frames.last().is_some_and(|f| !f.array);
         if member && self.untyped {
             self.set(&path, Value::String(String::new()));
@@ -1551,8 +1615,9 @@ impl<V: DeserializeOwned + View> Sink for Live<V> {
                 value: Value::String(String::new()),
             });
         }
-        let mut s = Str {
+        let mut s = Box::new(Str {
             path,
+            last,
             start: at,
             untyped: member,
             shown: Shown::Hidden,
@@ -1568,11 +1633,12 @@ impl<V: DeserializeOwned + View> Sink for Live<V> {
             raw_newline: false,
             brackets: (0, 0),
             escaped_brackets: 0,
+            early: None,
             known: at + 1,
             known_ends: false,
             end: at + 1,
             seen: at + 1,
-        };
+        });
         if self.typed_ready(text) {
             if let Some(out) = self.typed_part(text, at..at + 1, false, false) {
                 s.shown = match out.present {
