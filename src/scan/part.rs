@@ -23,7 +23,8 @@ use super::{Event, Number, Text};
 /// A part's text, as the stream wrote it: `text`, where the containers
 /// around the part open (`opened`, outermost first: an opener and, in an
 /// object, the span of the key written after it, quotes included), and
-/// the part's own token at `own` (with a space after it when `ends`).
+/// the part's own token at `own` (a space after it when the part is known
+/// to end there).
 pub(crate) struct PartText<'a> {
     pub text: &'a str,
     pub opened: &'a [Opened],
@@ -147,6 +148,8 @@ pub(crate) fn write(part: &PartText<'_>, tape: &mut Tape) -> Option<usize> {
                 "true" => Event::Bool(true),
                 "false" => Event::Bool(false),
                 "null" => Event::Null,
+                // (The tape keeps a number's text, not its value: the
+                // value is read from the text when the tape is.)
                 _ => Event::Num(Number {
                     text: Text::Borrowed(token),
                     value: super::number::NumValue::U64(0),
