@@ -190,7 +190,7 @@ fn bent(text: &str, report: &Reading) -> u32 {
 }
 
 /// How many of `repairs` made structure out of prose (see [`Rank::prose`]).
-fn prose_words(text: &str, repairs: impl Iterator<Item = Repair>) -> u32 {
+pub(crate) fn prose_words(text: &str, repairs: impl Iterator<Item = Repair>) -> u32 {
     let b = text.as_bytes();
     let mut prose = 0;
     let mut repairs = repairs.peekable();

@@ -3138,3 +3138,99 @@ fn generated(pieces: &[&str], seeds: &[u64], runs: usize) {
         }
     }
 }
+
+/// A list of records, as [`generated_lists_with_repairs_every_push`]
+/// streams it.
+#[derive(Debug, Deserialize, Partial, PartialEq)]
+struct Records {
+    #[llm(partial)]
+    steps: Vec<Step>,
+}
+
+/// Elements as models write them, each with a repair (or none): some the
+/// live reader makes as they come, some whose reading looks ahead (an
+/// inner quote, a bare value, `'it's'`, a stray quote, two commas), which
+/// the stream reads the tolerant way, the element alone
+/// (`src/stream/tolerant.rs`).
+const ELEMENTS: [&str; 19] = [
+    r#"{"n": 1, "text": "say "hi" now"}"#,
+    r#"{"n": 2, "text": hello world}"#,
+    r#"{'n': 3, 'text': 'it's'}"#,
+    r#"{"n": 4, "text": "a"b"}"#,
+    r#"{"n": 5, "text": "x", }"#,
+    r#"{"n": 6 "text": "y"}"#,
+    r#"{"n": 7, "text": "z"]"#,
+    "{\"n\": 8, \"text\": \"w\n```\nv\"}",
+    r#"{"n": 9, "text": "q"}}"#,
+    r#"{n: 10, text: "bare key"}"#,
+    r#"{"n": 11, "text": "unterminated}"#,
+    r#"{"n": 12, "text": "brace {x} "in" it"}"#,
+    r#"{"n": 13, "text": "quote at end""}"#,
+    r#"{"n": 14, "text": "a", "text": "dup"}"#,
+    r#"{"n": 15, "text": "ok"}"#,
+    r#"{"n": 16, "text": "x", "extra": [1, "a "b" c", {"k": v w}]}"#,
+    r#"{"n": 17, "text": "t" + "u"}"#,
+    "{\"n\": 18, \"text\": \"tab\tand\nnewline\"}",
+    r#"{"n": 19, "text": "say "hi", then go"}"#,
+];
+
+/// Lists of 1 to 4 of [`ELEMENTS`], after an intro (none, a fence, prose,
+/// a reasoning block), with separators and an end as models write them
+/// (or cut), each pushed a byte at a time: the invariants after every push
+/// (see [`replay`]), for a list of records and untyped. (`GSEED` and
+/// `GRUNS` run another seed and count: seeds 1 to 45 find none at 2,000
+/// each, 2026-12-05.)
+#[test]
+fn generated_lists_with_repairs_every_push() {
+    let intros = [
+        "",
+        "```json\n",
+        "Here:\n```json\n",
+        "Sure! ",
+        "<think>x</think>",
+    ];
+    let seps = [", ", ",\n", " ", "\n", ",, "];
+    let ends = ["]}", "]}\n```", "", "]}\nThanks", "]", "}"];
+    let seeds: Vec<u64> = match std::env::var("GSEED").ok().and_then(|s| s.parse().ok()) {
+        Some(seed) => vec![seed],
+        None => vec![1, 2, 3],
+    };
+    let runs: usize = std::env::var("GRUNS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(400);
+    for mut seed in seeds {
+        let mut next = |n: usize| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % n as u64) as usize
+        };
+        for _ in 0..runs {
+            let mut text = intros[next(intros.len())].to_owned();
+            text.push_str("{\"steps\": [");
+            for i in 0..1 + next(4) {
+                if i > 0 {
+                    text.push_str(seps[next(seps.len())]);
+                }
+                text.push_str(ELEMENTS[next(ELEMENTS.len())]);
+            }
+            text.push_str(ends[next(ends.len())]);
+            let bytes: Vec<usize> = (1..text.len()).collect();
+            replay::<Records>(&text, &bytes);
+            replay::<Value>(&text, &bytes);
+        }
+    }
+}
+
+/// A string element complete in a list of records: a decode of the text so
+/// far reads it (and fails: a string is no record) once its quote arrives,
+/// while the stream still takes that quote as perhaps inside the string
+/// and leaves the element out, as it does a cut string.
+#[test]
+#[ignore = "issue 20: a complete string element in a list of records: the one-shot partial decode fails at its quote, the stream shows the list without it until the next byte (found 2026-12-05, before the tolerant reading of elements)"]
+fn a_string_element_in_a_list_of_records() {
+    let text = r#"{"steps": [{"n": 20, "text": "a"}, "b"}]}"#;
+    let bytes: Vec<usize> = (1..text.len()).collect();
+    replay::<Records>(text, &bytes);
+}

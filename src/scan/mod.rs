@@ -236,6 +236,24 @@ impl Spare {
         p: &part::PartText<'_>,
         opts: &ScanOptions,
     ) -> (&tape::Tape, usize) {
+        // A part whose events are given is never read from its text (a
+        // read of it alone may read its repairs otherwise).
+        if p.events.is_some() {
+            self.tape.clear();
+            return match part::write(p, &mut self.tape) {
+                Some(offset) => (&self.tape, offset),
+                None => {
+                    self.tape.clear();
+                    let e = crate::error::Error::at(
+                        crate::error::ErrorKind::Syntax,
+                        "a part not written as a stream writes one",
+                        0,
+                    );
+                    self.tape.fail(e, 0);
+                    (&self.tape, 0)
+                }
+            };
+        }
         if opts.partial && !opts.multi && opts.rules.all_repairs() {
             self.tape.clear();
             if let Some(offset) = part::write(p, &mut self.tape) {

@@ -25,10 +25,15 @@ use super::{Event, Number, Text};
 /// object, the span of the key written after it, quotes included), and
 /// the part's own token at `own` (a space after it when the part is known
 /// to end there).
+///
+/// `events`: the part's own events as a read of the whole reply wrote them
+/// (a complete container whose repairs a read of its text alone may read
+/// otherwise: `stream::tolerant`), at offsets from its start.
 pub(crate) struct PartText<'a> {
     pub text: &'a str,
     pub opened: &'a [Opened],
     pub own: Range<usize>,
+    pub events: Option<&'a Tape>,
 }
 
 impl<'a> PartText<'a> {
@@ -38,6 +43,7 @@ impl<'a> PartText<'a> {
             text,
             opened: &[],
             own: 0..0,
+            events: None,
         }
     }
 }
@@ -62,6 +68,9 @@ enum Own {
     /// A number or literal as JSON writes it, complete when a space
     /// follows.
     Word { complete: bool },
+    /// A container whose events are given (see [`PartText`]), complete
+    /// or cut, then a space or nothing.
+    Given,
 }
 
 /// Writes onto `tape` (empty) the tape the scanner writes for
@@ -71,7 +80,10 @@ enum Own {
 pub(crate) fn write(part: &PartText<'_>, tape: &mut Tape) -> Option<usize> {
     let text = part.text;
     let b = text.as_bytes();
-    let own = own(text, &part.own)?;
+    let own = match part.events {
+        Some(_) => Own::Given,
+        None => own(text, &part.own)?,
+    };
     // What the text holds is the openers, the keys and the token, nothing
     // between: the prefix is exactly as `Live::synthetic` writes it.
     let mut at = 0;
@@ -98,6 +110,7 @@ pub(crate) fn write(part: &PartText<'_>, tape: &mut Tape) -> Option<usize> {
     let rest = &text[part.own.end..];
     match own {
         Own::Word { complete: true } if rest != " " => return None,
+        Own::Given if !rest.trim_start_matches(' ').is_empty() => return None,
         Own::Word { complete: false } | Own::Open { .. } | Own::Str if !rest.is_empty() => {
             return None
         }
@@ -119,10 +132,19 @@ pub(crate) fn write(part: &PartText<'_>, tape: &mut Tape) -> Option<usize> {
     }
     // Where the read stops: at the part's token, where the containers
     // still open are closed (cut).
-    let end = part.own.start;
+    let mut end = part.own.start;
     let token = &text[part.own.clone()];
     let words = tape.len();
     match own {
+        // Read on to the end of the text, past the space after it.
+        Own::Given => {
+            let given = part.events.expect("given");
+            let mut c = given.cursor("");
+            if !tape.copy_container(&mut c, 0usize.wrapping_sub(end)) {
+                return None;
+            }
+            end = text.len();
+        }
         Own::Open { array } => {
             let ev = match array {
                 true => Event::StartArray,
@@ -277,6 +299,7 @@ mod tests {
                     text: &text,
                     opened: &opened,
                     own: own.clone(),
+                    events: None,
                 };
                 let mut tape = super::Tape::new();
                 written += usize::from(super::write(&part, &mut tape).is_some());

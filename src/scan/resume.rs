@@ -42,9 +42,10 @@
 //! token models make unboundedly long (a file's content, a long answer),
 //! so this is what keeps a stream of one long string linear.
 //!
-//! (The stream decoder is moved onto this next; until then, only this
-//! module's tests and the fuzz target `resume` drive it, hence the
-//! `dead_code` allowance.)
+//! The stream decoder drives it beside its live reader, for the containers
+//! that reader cannot read (`stream::tolerant`); this module's tests and
+//! the fuzz target `resume` drive all of it (hence the `dead_code`
+//! allowance: some of it serves only them).
 #![cfg_attr(not(test), allow(dead_code))]
 
 use crate::policy::Rules;
@@ -279,6 +280,27 @@ impl<'de> Scanner<'de> {
             parked: p.parked,
             undo: p.undo,
         }
+    }
+
+    /// The repairs made from the `from`th on.
+    pub(crate) fn repairs_since(
+        &self,
+        from: usize,
+    ) -> impl Iterator<Item = crate::report::Repair> + '_ {
+        self.repairs.since(from)
+    }
+
+    /// How many repairs were made.
+    pub(crate) fn repair_count(&self) -> usize {
+        self.repairs.len()
+    }
+
+    /// The scanner reading `text` only to `end` (a candidate's span
+    /// trimmed of the spaces at its end: the bytes after it are still seen,
+    /// as a one-shot read of the span sees them).
+    pub(crate) fn ending_at(mut self, end: usize) -> Scanner<'de> {
+        self.end = end.min(self.b.len());
+        self
     }
 
     fn snapshot(&self) -> Snapshot {

@@ -427,6 +427,68 @@ impl Tape {
         }
     }
 
+    /// A cursor at the event [`containers`](Self::containers) was about to
+    /// walk at `from`.
+    pub(crate) fn cursor_at<'t, 'de>(&'t self, text: &'de str, from: Walked) -> Cursor<'t, 'de> {
+        let mut c = self.cursor(text);
+        c.at = Place {
+            word: from.word,
+            offset: from.offset,
+            side: from.side,
+        };
+        c
+    }
+
+    /// Writes onto `self` the events of `from` that `c` reads from the
+    /// opener it is at to that container's closer, each at its offset less
+    /// `base`, their texts owned: a container's events as another read
+    /// wrote them (see `scan::part`). `false` if the tape ends first.
+    pub(crate) fn copy_container(&mut self, c: &mut Cursor<'_, '_>, base: usize) -> bool {
+        let mut complete = Vec::new();
+        loop {
+            if !c.peeked && c.at.word >= c.tape.words.len() {
+                return false;
+            }
+            let Ok(ev) = c.next() else {
+                return false;
+            };
+            let at = c.offset().wrapping_sub(base);
+            match ev {
+                Event::StartObject | Event::StartArray => complete.push(c.complete()),
+                Event::EndObject | Event::EndArray => {
+                    let Some(done) = complete.pop() else {
+                        return false;
+                    };
+                    self.close(done, false);
+                }
+                Event::Eof => return false,
+                _ => {}
+            }
+            // (Where the read met the end, the copy meets it.)
+            if c.reached_cut() {
+                self.mark_cut_at(self.len());
+            }
+            let own = match ev {
+                Event::Key(t) | Event::Str(t) => c.str(t),
+                Event::Num(n) => c.str(n.text),
+                _ => "",
+            };
+            let ev = match ev {
+                Event::Key(_) => Event::Key(Text::Scratch),
+                Event::Str(_) => Event::Str(Text::Scratch),
+                Event::Num(n) => Event::Num(Number {
+                    text: Text::Scratch,
+                    value: n.value,
+                }),
+                ev => ev,
+            };
+            self.push("", own, ev, at, c.complete(), false);
+            if complete.is_empty() {
+                return true;
+            }
+        }
+    }
+
     /// A cursor at the tape's first event.
     pub(crate) fn cursor<'t, 'de>(&'t self, text: &'de str) -> Cursor<'t, 'de> {
         Cursor {
@@ -593,6 +655,127 @@ impl<'de> Scanner<'de> {
             containers: self.roots_are_containers(),
             offset: self.token_start,
             repairs: self.repairs,
+        }
+    }
+}
+
+/// What [`Tape::containers`] says of an event.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Step {
+    /// A container opened (its `{` or `[`).
+    Open,
+    /// The innermost container closed: by a `}` (`false`) or a `]`
+    /// (`true`) at the offset, or by a closer the scanner put back.
+    Close(bool),
+    /// Any other event.
+    Other,
+    /// The read failed here.
+    Fail,
+}
+
+/// An event as [`Tape::containers`] walks it.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Walking {
+    pub step: Step,
+    pub offset: usize,
+    /// Written once the read had met the end of its input (a closer then
+    /// closes a container cut there).
+    pub cut: bool,
+    /// Its kind, completeness, offset and text, mixed into one number: two
+    /// readings of a span give the same numbers only if they read it alike
+    /// (but for a collision).
+    pub sig: u64,
+    /// Where the walk is after it.
+    pub next: Walked,
+}
+
+/// How far [`Tape::containers`] has walked a tape.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Walked {
+    word: usize,
+    /// The offset of the last event walked (the base of the next step).
+    offset: usize,
+    /// Where the next owned text starts in the side buffer.
+    side: usize,
+}
+
+impl Tape {
+    /// The events written from `from` on, each as the container it opens
+    /// or closes, with its offset and signature (see [`Walking`]), until
+    /// `each` says stop; `from` moves past those walked.
+    pub(crate) fn containers(
+        &self,
+        text: &str,
+        from: &mut Walked,
+        mut each: impl FnMut(Walking) -> bool,
+    ) {
+        let words = &self.words[..];
+        while from.word < words.len() {
+            let head = words[from.word];
+            let kind = head >> 12;
+            let mut i = from.word + 1;
+            let offset = match usize::from(head & HEAD_STEP as u16) {
+                HEAD_STEP => {
+                    i += 2;
+                    usize::from(words[from.word + 1]) | usize::from(words[from.word + 2]) << 16
+                }
+                step => from.offset + step,
+            };
+            let mut side = from.side;
+            let mut own = "";
+            if matches!(kind, KEY | STR | NUM) {
+                let w = words[i];
+                i += 1;
+                let wide = |k: usize| usize::from(words[k]) | usize::from(words[k + 1]) << 16;
+                own = if head & OWNED != 0 {
+                    let mut len = usize::from(w);
+                    if w == WIDE {
+                        len = wide(i);
+                        i += 2;
+                    }
+                    side += len;
+                    &self.side[side - len..side]
+                } else {
+                    let (start, len) = if w == WIDE {
+                        i += 4;
+                        (wide(i - 4), wide(i - 2))
+                    } else {
+                        (offset + usize::from(w >> 14), usize::from(w & 0x3FFF))
+                    };
+                    text.get(start..start + len).unwrap_or("")
+                };
+            }
+            // (Not an opener's completeness: it is written when the
+            // container closes.)
+            let flags = match kind {
+                START_OBJECT | START_ARRAY => 0xF000,
+                _ => 0xF000 | COMPLETE,
+            };
+            let mut sig = u64::from(head & flags) << 48 ^ offset as u64;
+            for &c in own.as_bytes() {
+                sig = (sig ^ u64::from(c)).wrapping_mul(0x100_0000_01b3);
+            }
+            let walking = Walking {
+                step: match kind {
+                    START_OBJECT | START_ARRAY => Step::Open,
+                    END_OBJECT => Step::Close(false),
+                    END_ARRAY => Step::Close(true),
+                    FAIL => Step::Fail,
+                    _ => Step::Other,
+                },
+                offset,
+                cut: self.cut_word.is_some_and(|w| from.word >= w),
+                sig: sig.wrapping_mul(0x9E37_79B9_7F4A_7C15).rotate_left(29),
+                next: Walked {
+                    word: i,
+                    offset,
+                    side,
+                },
+            };
+            *from = walking.next;
+            if !each(walking) {
+                return;
+            }
         }
     }
 }

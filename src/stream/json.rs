@@ -5,8 +5,11 @@
 //! (those models need most, read exactly as the tolerant scanner reads
 //! them), and reports the structure it reads to a [`Sink`]. Anything else —
 //! another repair the tolerant scanner would make — stops it
-//! ([`Status::Bad`]), and the stream decoder goes back to reading the whole
-//! text (where every repair is the tolerant scanner's).
+//! ([`Status::Bad`]): the live path then reads the container around it the
+//! tolerant way and has the tokenizer go on after it
+//! ([`Tokens::resume_after`], `tolerant`), or the stream decoder goes back
+//! to reading the whole text (where every repair is the tolerant
+//! scanner's).
 
 use crate::scan::lex::{key_cut_at_end, key_then_colon, short_escape};
 
@@ -219,6 +222,25 @@ impl Tokens {
     /// [`Lenient::json5_numbers`]), where those spaces were looked at to.
     pub(crate) fn read(&self) -> usize {
         self.pos.max(self.spaces)
+    }
+
+    /// Goes on at `at`, just after the closer of a container at depth
+    /// `depth` (its own, counted from the root's 0) that was read by
+    /// another reader (see `tolerant`): after a value in the container
+    /// around it.
+    pub(crate) fn resume_after(&mut self, at: usize, depth: usize) {
+        debug_assert!(depth > 0 && depth < self.stack.len());
+        self.stack.truncate(depth);
+        self.pos = at;
+        self.state = State::After;
+        self.in_key = false;
+        self.escape = Escape::None;
+        self.after_comma = false;
+        self.closed = None;
+        self.comment = None;
+        self.spaces = 0;
+        self.line = None;
+        self.single_line_break = None;
     }
 
     /// Reads `text` from where it stopped to the end.

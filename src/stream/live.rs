@@ -7,6 +7,12 @@
 //! around it, then its text) through the one Deserializer, and put in place.
 //! A string that is shown grows by appending. Parts the view does not show
 //! (a plain field's object still open) cost nothing until they complete.
+//!
+//! A container below the root holding a repair the tokenizer does not make
+//! (a region: an inner quote, a bare value) is read the tolerant way: its
+//! view is read from the engine's scanner's events, resumed beside the
+//! tokenizer (`tolerant`), once per push while it is open; the tokenizer
+//! goes on after its closer.
 
 use std::ops::Range;
 use std::sync::Arc;
@@ -16,6 +22,7 @@ use serde_json::Value;
 use super::delta::{Delta, Path, Segment};
 use super::json::{Lenient, Sink, Status, Tokens};
 use super::reads::{Around, Change, Reader};
+use super::tolerant::Tolerant;
 use crate::error::Result;
 use crate::partial::grow::{self, Kind, Level, Placed, Route};
 use crate::partial::View;
@@ -432,6 +439,29 @@ pub(super) struct Live<V> {
     /// The last string's buffer, emptied, for the next one's text.
     decoded: String,
     levels: Vec<Level>,
+    /// Repairs are read as they come (see `Lenient`): the value is the
+    /// whole reply, a fence's or a tag's.
+    lenient: bool,
+    /// The tolerant scanner beside the tokenizer, once it met a repair it
+    /// does not make (see `tolerant`).
+    tolerant: Option<Box<Tolerant>>,
+    /// The container at this depth holds such a repair: it is read whole
+    /// until the tolerant scanner says where it ends, and the tokenizer
+    /// goes on from there.
+    region: Option<usize>,
+    /// How far the text was looked at for a fence marker while a region
+    /// is read (one there may end a fenced value for a decode).
+    ticks_seen: usize,
+    /// While a region is read: the text ends in a backtick or a `>`, where
+    /// a decode's candidate may end before (a fence's or a tag's closer
+    /// being written), which the scanner's reading of the value does not
+    /// know (see [`ends_early`](Self::ends_early)).
+    region_early: bool,
+    /// A region's span while it is read or put in place: its part is read
+    /// from the tolerant scanner's events.
+    given: Option<Range<usize>>,
+    /// The part written into `syn` is that region's.
+    syn_given: bool,
 }
 
 impl<V: DeserializeOwned + View> Live<V> {
@@ -498,6 +528,13 @@ impl<V: DeserializeOwned + View> Live<V> {
             spare: Spare::default(),
             decoded: String::new(),
             levels: Vec::new(),
+            lenient,
+            tolerant: None,
+            region: None,
+            ticks_seen: 0,
+            region_early: false,
+            given: None,
+            syn_given: false,
         };
         let status = live.tokenize(text);
         if matches!(status, Status::Bad(_)) {
@@ -527,6 +564,9 @@ impl<V: DeserializeOwned + View> Live<V> {
     /// [`Str::ends_early`]): the live views do not show what that decode
     /// shows until more text arrives.
     pub(super) fn ends_early(&mut self) -> bool {
+        if self.region.is_some() {
+            return self.region_early;
+        }
         let open = self.frames.iter().rev().map(|f| f.array);
         self.string
             .as_mut()
@@ -545,6 +585,14 @@ impl<V: DeserializeOwned + View> Live<V> {
         self.blocked
     }
 
+    /// Whether a container was read the tolerant way (see
+    /// `tolerant`): the reading of a repair in it may rest on where the
+    /// candidate ends, which only a decode of the whole text knows once the
+    /// value is complete.
+    pub(super) fn repaired(&self) -> bool {
+        self.tolerant.is_some()
+    }
+
     /// Whether the value is the first in a fence.
     pub(super) fn fenced(&self) -> bool {
         self.fenced == Fenced::Fence
@@ -557,9 +605,30 @@ impl<V: DeserializeOwned + View> Live<V> {
 
     /// Reads the text that arrived.
     pub(super) fn feed(&mut self, text: &str) -> Status {
-        let pos = self.tokens.as_ref().map_or(0, |t| t.read());
-        crate::work::add(text.len().saturating_sub(pos));
-        let status = self.tokenize(text);
+        let mut status = match self.region {
+            Some(k) => self.read_region(text, k),
+            None => {
+                let pos = self.tokens.as_ref().map_or(0, |t| t.read());
+                crate::work::add(text.len().saturating_sub(pos));
+                self.tokenize(text)
+            }
+        };
+        // A repair the tokenizer does not make, inside a container below
+        // the root: that container is read the tolerant way.
+        while let Status::Bad(at) = status {
+            if !self.enter_region(text, at) {
+                break;
+            }
+            status = self.read_region(text, self.frames.len() - 1);
+        }
+        // Closers taken early are checked as later text decides them.
+        if self.region.is_none() && !self.failed {
+            if let Some(t) = self.tolerant.as_mut().filter(|t| !t.idle()) {
+                if t.end(text).is_err() {
+                    self.failed = true;
+                }
+            }
+        }
         // A node that cannot grow in place, still open, is read again with
         // all that arrived (a number at the end is no token yet, but a
         // buffered enum's view may show it).
@@ -577,10 +646,100 @@ impl<V: DeserializeOwned + View> Live<V> {
                 if self.string.is_none() {
                     self.now = text.len();
                 }
+                // (A region's part is read from the tolerant scanner's
+                // events.)
+                if self.region == Some(j) {
+                    self.given = Some(self.frames[j].start..self.now);
+                }
                 self.rebuild(text, j);
+                self.given = None;
             }
         }
         status
+    }
+
+    /// The tokenizer stopped at `at`, a repair it does not make: if the
+    /// innermost container is below the root, from here on it is read the
+    /// tolerant way (see [`read_region`](Self::read_region)). Only for a
+    /// typed-only view of a value that is the whole reply or a fence's,
+    /// with no fence marker after its start (one may end the fenced value
+    /// for a decode of the text so far).
+    fn enter_region(&mut self, text: &str, at: usize) -> bool {
+        let k = self.frames.len().saturating_sub(1);
+        let can = k > 0
+            && self.typed
+            && !self.untyped
+            && !self.lean
+            && !self.failed
+            && !self.tag
+            && self.lenient
+            && at >= self.frames[k].start
+            // (A node around it read again from its text would read the
+            // region's text alone.)
+            && !self.frames[..k].iter().any(|f| f.rebuild)
+            && memchr::memmem::find(&text.as_bytes()[self.start..], b"```").is_none();
+        if !can {
+            return false;
+        }
+        self.ticks_seen = text.len();
+        let start = self.frames[k].start;
+        let (text_start, decoder) = (self.start, &self.decoder);
+        self.tolerant
+            .get_or_insert_with(|| Box::new(Tolerant::new(text, text_start, decoder)))
+            .watch(start);
+        // What the tokenizer read inside it is read again as a whole.
+        for mut f in self.frames.drain(k + 1..) {
+            f.keys.clear();
+            if self.spare_keys.len() < 16 {
+                self.spare_keys.push(f.keys);
+            }
+        }
+        self.path.truncate(k);
+        if let Some(s) = self.string.take() {
+            let mut decoded = s.decoded;
+            decoded.clear();
+            self.decoded = decoded;
+        }
+        self.frames[k].rebuild = true;
+        self.region = Some(k);
+        true
+    }
+
+    /// Reads the container at depth `k` the tolerant way: while it is open,
+    /// it is read whole on every push (`feed` does); once the tolerant
+    /// scanner's read of the text so far closes it, it is complete, and the
+    /// tokenizer goes on after its closer.
+    fn read_region(&mut self, text: &str, k: usize) -> Status {
+        let b = text.as_bytes();
+        let from = self.ticks_seen.saturating_sub(2);
+        crate::work::add(b.len().saturating_sub(from));
+        if memchr::memmem::find(&b[from..], b"```").is_some() {
+            self.failed = true;
+            return Status::Open;
+        }
+        self.ticks_seen = b.len();
+        let last = b.iter().rev().find(|c| !c.is_ascii_whitespace());
+        self.region_early = matches!(last, Some(b'`' | b'>'));
+        let t = self.tolerant.as_mut().expect("a region has its scanner");
+        match t.end(text) {
+            Err(()) => {
+                self.failed = true;
+                Status::Open
+            }
+            Ok(None) => Status::Open,
+            Ok(Some(end)) => {
+                t.take();
+                self.region = None;
+                self.given = Some(self.frames[k].start..end);
+                self.close(text, end);
+                self.given = None;
+                let mut tokens = self.tokens.take().expect("the tokenizer is in place");
+                tokens.resume_after(end, k);
+                self.tokens = Some(tokens);
+                crate::work::add(b.len() - end);
+                self.tokenize(text)
+            }
+        }
     }
 
     /// Reads the tokens of `text` from where the last read stopped, this
@@ -1301,6 +1460,11 @@ impl<V: DeserializeOwned + View> Live<V> {
                 text: &self.syn,
                 opened: &self.syn_opened,
                 own: self.syn_own.clone(),
+                events: self
+                    .tolerant
+                    .as_deref()
+                    .filter(|_| self.syn_given)
+                    .map(Tolerant::events),
             },
             around,
             levels: &self.levels,
@@ -1377,6 +1541,7 @@ impl<V: DeserializeOwned + View> Live<V> {
         }
         // A complete part, or one that ends with a complete number: a space
         // says it ends (`{"id": 1` could go on as `12`).
+        self.syn_given = self.given.as_ref() == Some(&span);
         let ends = complete || self.stale.unwrap_or(span.end == self.scalar_end);
         self.syn_own = s.len()..s.len() + span.len();
         s.push_str(&text[span]);
@@ -1416,6 +1581,11 @@ impl<V: DeserializeOwned + View> Live<V> {
             text: &self.syn,
             opened: &self.syn_opened,
             own: self.syn_own.clone(),
+            events: self
+                .tolerant
+                .as_deref()
+                .filter(|_| self.syn_given)
+                .map(Tolerant::events),
         };
         let read = self.reads.part(decoder, &syn, part, &mut self.spare);
         match read {

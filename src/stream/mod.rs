@@ -12,6 +12,7 @@ mod gather;
 mod json;
 mod live;
 mod reads;
+mod tolerant;
 
 use std::marker::PhantomData;
 use std::sync::Arc;
@@ -216,7 +217,18 @@ where
 /// a backtick or `>`, or in closers that close every container still open
 /// (`{"a": "b}`), which a decode of the text so far may read as the end of
 /// a fence, a tag or the string (for that push only; a `{placeholder}` or
-/// `[1]` inside a string costs nothing). Views that cannot grow in place
+/// `[1]` inside a string costs nothing). But where such a repair is inside
+/// a container below the root (a list's element: `"say "hi" now"`, a bare
+/// value `text: hello world`, `'it's'`), in a value that is the whole reply
+/// or a fence's with no fence marker after it, and only the typed view is
+/// kept, that container alone is read the tolerant way: the engine's
+/// scanner, resumed beside the live reader (each byte read once over the
+/// stream), reads the value, its view of the container is read from that
+/// scanner's events once per push while it is open, and the live reader
+/// goes on after its closer (each element costs its own length per push,
+/// not the reply's). If later text reads that container otherwise (a
+/// quote's verdict resting on what follows its closer), the whole text is
+/// read from then on. Views that cannot grow in place
 /// (an untagged enum, an adjacently tagged one with a tuple variant of
 /// several fields or its tag after its content, a struct with several
 /// `flatten`ed fields or a flattened enum) are read again from their own
@@ -866,9 +878,12 @@ where
                         // reads it (what shows nothing cut may be an error
                         // complete: an `anyOf` no alternative fits).
                         let blocked = live.blocked();
+                        // (A value with a part read the tolerant way is
+                        // read whole once complete, as a repaired one is.)
+                        let repaired = live.repaired();
                         self.done = self.tail.is_empty();
                         let fence = match live.fenced() {
-                            true if self.fence_alone(live.start()) => Fence::Open(end),
+                            true if self.fence_alone(live.start()) && !repaired => Fence::Open(end),
                             _ => Fence::No(end),
                         };
                         let start = live.start();
@@ -892,6 +907,7 @@ where
                             && self.text[end..].trim().is_empty();
                         if (matches!(fence, Fence::No(_)) && !alone)
                             || blocked
+                            || repaired
                             || self.after_matters(start, fence, end, false)
                         {
                             match self.whole(None) {
@@ -905,8 +921,9 @@ where
                         return Ok(deltas);
                     }
                 }
-                // Not JSON as written after all: the tolerant scanner reads
-                // it, from the whole text.
+                // Not JSON as written after all, nor a repair the live path
+                // reads the tolerant way (`tolerant`): the tolerant scanner
+                // reads it, from the whole text.
                 let tried = Some(live.start());
                 let live = *live;
                 self.value = live.value;

@@ -1,0 +1,344 @@
+//! The tolerant scanner beside the live reader: where the live reader
+//! meets a repair it does not make (an inner quote, a bare value), the
+//! engine's scanner, resumed on every push (each byte read once over the
+//! stream), says where the container around it ends.
+//!
+//! The live path then reads that container whole while it is open (its
+//! text so far, as a part: what a decode of the text so far shows of it)
+//! and the live reader goes on after its closer. A closer is taken where a
+//! read of the text so far puts it (the scanner's tail), as a decode of
+//! that text does. Until later text decides it, every push checks that a
+//! read of the text so far still reads the container so, closer and
+//! content (a quote's verdict may rest on what follows the closer:
+//! `"end""}, {"`): where it does not, the live path ends, and the stream
+//! reads the whole text from then on, as it did before this module.
+
+use crate::scan::resume::Paused;
+use crate::scan::tape::{Step, Tape, Walked, Walking};
+use crate::scan::Scanner;
+use crate::Decoder;
+
+/// A container taken as read before later text decided it.
+#[derive(Clone, Copy, Debug)]
+struct Taken {
+    /// Where it opens, and where its closer ends.
+    at: usize,
+    end: usize,
+    /// Its events' signature (see [`Sums`]).
+    sig: u64,
+}
+
+/// The events walked so far, summed: each event's signature mixed with its
+/// place in the read, added up. A container's signature is the sum after
+/// its closer less the sum before its opener: equal for two readings only
+/// if they read the same events there, after as many before.
+#[derive(Clone, Copy, Debug, Default)]
+struct Sums {
+    sum: u64,
+    count: u64,
+}
+
+impl Sums {
+    fn add(&mut self, w: &Walking) {
+        let mixed = (w.sig ^ self.count.wrapping_mul(0xD6E8_FEB8_6659_FD93))
+            .wrapping_mul(0x9E37_79B9_7F4A_7C15)
+            .rotate_left(31);
+        self.sum = self.sum.wrapping_add(mixed);
+        self.count += 1;
+    }
+}
+
+/// The scanner and its tape, beside a live read.
+#[derive(Debug)]
+pub(super) struct Tolerant {
+    /// `None` once the read ended (the value closed, or failed).
+    paused: Option<Paused>,
+    /// The events decided so far.
+    tape: Tape,
+    /// How far the decided events were walked, and their sums.
+    walked: Walked,
+    sums: Sums,
+    /// Each container open in the decided events: where it opened, the
+    /// sum before its opener, and where the walk was then.
+    open: Vec<(usize, u64, Walked)>,
+    /// The container whose end the live path waits for: where it opened.
+    watch: Option<usize>,
+    /// Its end, once a read of the text so far closes it: whether later
+    /// text can no longer change it, and its signature.
+    found: Option<(usize, bool, u64)>,
+    /// The watched container's events, at offsets from where it opens:
+    /// its part is read from them (a read of its text alone may read its
+    /// repairs otherwise, `"end""}` then `, {"`).
+    events: Tape,
+    /// Containers taken before their closer was decided.
+    taken: Vec<Taken>,
+    /// How many of the scanner's repairs were looked at (those decided).
+    repairs: usize,
+    /// A container taken was read otherwise since, or one closed by no
+    /// closer of its own, or a repair made structure out of prose: the live
+    /// path ends.
+    lost: bool,
+}
+
+impl Tolerant {
+    /// A scanner for the value that opens at `start` in `text`, reading
+    /// as `decoder`'s views do (nothing read yet).
+    pub(super) fn new(text: &str, start: usize, decoder: &Decoder) -> Tolerant {
+        let opts = decoder.viewing().opts.scan(false, true);
+        let span = start..start;
+        let paused = Scanner::over(&text[..start], std::slice::from_ref(&span), &opts).pause();
+        Tolerant {
+            paused: Some(paused),
+            tape: Tape::new(),
+            walked: Walked::default(),
+            sums: Sums::default(),
+            open: Vec::new(),
+            watch: None,
+            found: None,
+            events: Tape::new(),
+            taken: Vec::new(),
+            repairs: 0,
+            lost: false,
+        }
+    }
+
+    /// From here on, the end of the container that opened at `at` is
+    /// asked for (see [`end`](Self::end)).
+    pub(super) fn watch(&mut self, at: usize) {
+        self.watch = Some(at);
+        self.found = None;
+    }
+
+    /// The watched container is taken as [`end`](Self::end) found it: if
+    /// its closer is not decided yet, later pushes check it.
+    pub(super) fn take(&mut self) {
+        if let (Some(at), Some((end, false, sig))) = (self.watch, self.found) {
+            self.taken.push(Taken { at, end, sig });
+        }
+        self.watch = None;
+        self.found = None;
+    }
+
+    /// The watched container's events as the last [`end`](Self::end)
+    /// read them: complete once it found the closer, else cut where the
+    /// text ends.
+    pub(super) fn events(&self) -> &Tape {
+        &self.events
+    }
+
+    /// Whether there is nothing to check: no container watched, and none
+    /// taken whose closer is not decided yet (the scanner need not read on
+    /// until the next is).
+    pub(super) fn idle(&self) -> bool {
+        self.watch.is_none() && self.taken.is_empty()
+    }
+
+    /// Reads the text that arrived; `Err` if a container taken is read
+    /// otherwise now (or the read went where the live path cannot follow).
+    /// Then, with a container watched: where it ends (just after its
+    /// closer) in a read of the text so far, or `None` while it runs into
+    /// the text's end.
+    pub(super) fn end(&mut self, text: &str) -> Result<Option<usize>, ()> {
+        let Some(paused) = self.paused.take() else {
+            return self.verdict();
+        };
+        if self.watch.is_some() {
+            self.events.clear();
+        }
+        // A decode reads its candidate's span trimmed of the spaces at its
+        // end: so is the text so far read here (a space after a closer or a
+        // cut string is no byte after it yet, though it is seen).
+        let b = text.as_bytes();
+        let mut to = b.len();
+        while to > 0 && b[to - 1].is_ascii_whitespace() {
+            to -= 1;
+        }
+        let mut scan = Scanner::resume(text, paused).ending_at(to);
+        let ended = scan.feed(&mut self.tape);
+        self.walk(text);
+        self.prose(text, &scan, true);
+        let waits = self.watch.is_some() && self.found.is_none();
+        if !ended && !self.lost && (waits || !self.taken.is_empty()) {
+            // Not decided yet: the rest of the text read as if it ended
+            // there, then taken back.
+            let back = scan.tail(&mut self.tape);
+            self.walk_tail(text);
+            self.prose(text, &scan, false);
+            scan.untail(&mut self.tape, back);
+        }
+        if !ended {
+            self.paused = Some(scan.pause());
+        } else if !self.taken.is_empty() {
+            // (The read ended with a container taken still open.)
+            self.lost = true;
+        }
+        self.verdict()
+    }
+
+    /// Whether the repairs the scanner made since those looked at make
+    /// structure out of prose (`{name}`, a word skipped): a decode ranks a
+    /// reading with such a repair below any other candidate without (see
+    /// `choose::rank`), so the value may not be the one a decode gives.
+    /// `decided`: those repairs are decided (not the tail's), and are not
+    /// looked at again.
+    fn prose(&mut self, text: &str, scan: &Scanner<'_>, decided: bool) {
+        self.lost |= crate::choose::prose_words(text, scan.repairs_since(self.repairs)) > 0;
+        if decided {
+            self.repairs = scan.repair_count();
+        }
+    }
+
+    /// What [`end`](Self::end) gives, as things stand.
+    fn verdict(&self) -> Result<Option<usize>, ()> {
+        match self.lost {
+            true => Err(()),
+            false => Ok(self.found.map(|(end, ..)| end)),
+        }
+    }
+
+    /// Walks the events decided since the last walk: checks the containers
+    /// taken that they close, and finds the watched one's closer.
+    fn walk(&mut self, text: &str) {
+        let b = text.as_bytes();
+        let Tolerant {
+            tape,
+            walked,
+            sums,
+            open,
+            watch,
+            found,
+            taken,
+            lost,
+            ..
+        } = self;
+        let mut place = *walked;
+        let mut copy = None;
+        tape.containers(text, walked, |w| {
+            let before = sums.sum;
+            sums.add(&w);
+            let at = place;
+            place = w.next;
+            match w.step {
+                Step::Open => open.push((w.offset, before, at)),
+                Step::Close(array) => {
+                    let Some((opened, from, opened_at)) = open.pop() else {
+                        *lost = true;
+                        return false;
+                    };
+                    let end = closer_end(b, w.offset, array);
+                    let sig = sums.sum.wrapping_sub(from);
+                    if let Some(i) = taken.iter().position(|t| t.at == opened) {
+                        let t = taken.swap_remove(i);
+                        *lost |= end != Some(t.end) || sig != t.sig;
+                    } else if *watch == Some(opened) {
+                        match end {
+                            Some(end) => {
+                                *found = Some((end, true, sig));
+                                copy = Some((opened, opened_at));
+                            }
+                            None => *lost = true,
+                        }
+                    }
+                }
+                Step::Fail => *lost = true,
+                Step::Other => {}
+            }
+            !*lost
+        });
+        if let Some((at, from)) = copy {
+            self.copy(text, at, from);
+        }
+    }
+
+    /// Copies the events of the container that opens at `at` (its opener
+    /// walked from `from`) into [`events`](Self::events).
+    fn copy(&mut self, text: &str, at: usize, from: Walked) {
+        self.events.clear();
+        let mut c = self.tape.cursor_at(text, from);
+        if !self.events.copy_container(&mut c, at) {
+            self.lost = true;
+        }
+        crate::work::add(self.events.len());
+    }
+
+    /// Walks the tail (what a read of the text so far has after the events
+    /// decided): finds the watched container's closer, if it has one, and
+    /// checks that each container taken closes as it did.
+    fn walk_tail(&mut self, text: &str) {
+        let b = text.as_bytes();
+        let (mut walked, mut sums) = (self.walked, self.sums);
+        // Containers the tail opens, and how many of the decided ones it
+        // closes.
+        let (mut open, mut closed) = (Vec::new(), 0);
+        let mut checked = 0;
+        let mut waits = self.watch.is_some() && self.found.is_none();
+        let (mut found, mut lost) = (None, false);
+        let mut copy = None;
+        let mut place = walked;
+        let Tolerant {
+            tape,
+            open: decided,
+            watch,
+            taken,
+            ..
+        } = &*self;
+        let mut events = 0;
+        tape.containers(text, &mut walked, |w| {
+            let before = sums.sum;
+            sums.add(&w);
+            events += 1;
+            let at = place;
+            place = w.next;
+            match w.step {
+                Step::Open => open.push((w.offset, before, at)),
+                Step::Close(array) => {
+                    let opened = open.pop().or_else(|| {
+                        closed += 1;
+                        decided.len().checked_sub(closed).map(|i| decided[i])
+                    });
+                    let Some((opened, from, opened_at)) = opened else {
+                        return true;
+                    };
+                    let sig = sums.sum.wrapping_sub(from);
+                    // (A closer put back where the text ends: the container
+                    // runs into it. One put back before: the live path
+                    // cannot follow.)
+                    let end = (!w.cut).then(|| closer_end(b, w.offset, array)).flatten();
+                    if let Some(t) = taken.iter().find(|t| t.at == opened) {
+                        lost |= end != Some(t.end) || sig != t.sig;
+                        checked += 1;
+                    } else if waits && *watch == Some(opened) {
+                        waits = false;
+                        copy = Some((opened, opened_at));
+                        match (end, w.cut) {
+                            (Some(end), _) => found = Some((end, false, sig)),
+                            // Cut: its events so far are its part.
+                            (None, true) => {}
+                            (None, false) => lost = true,
+                        }
+                    }
+                }
+                Step::Fail => lost = true,
+                Step::Other => {}
+            }
+            !lost && (waits || checked < taken.len())
+        });
+        crate::work::add(events);
+        // (A container taken that the tail no longer closes is read
+        // otherwise.)
+        self.lost |= lost || checked < self.taken.len();
+        if found.is_some() {
+            self.found = found;
+        }
+        if let (Some((at, from)), false) = (copy, self.lost) {
+            self.copy(text, at, from);
+        }
+    }
+}
+
+/// Where a closer written at `at` ends, if the reply's own byte there is
+/// one of its kind (not a closer the scanner put back).
+fn closer_end(b: &[u8], at: usize, array: bool) -> Option<usize> {
+    let want = if array { b']' } else { b'}' };
+    (b.get(at) == Some(&want)).then_some(at + 1)
+}
