@@ -138,9 +138,7 @@ pub(crate) fn write(part: &PartText<'_>, tape: &mut Tape) -> Option<usize> {
     match own {
         // Read on to the end of the text, past the space after it.
         Own::Given => {
-            let given = part.events.expect("given");
-            let mut c = given.cursor("");
-            if !tape.copy_container(&mut c, 0usize.wrapping_sub(end)) {
+            if !given(part, tape) {
                 return None;
             }
             end = text.len();
@@ -198,6 +196,17 @@ pub(crate) fn write(part: &PartText<'_>, tape: &mut Tape) -> Option<usize> {
     tape.push(text, "", Event::Eof, end, true, false);
     tape.set_truncated();
     Some(end)
+}
+
+/// Writes onto `tape` the part's own events, given (see [`PartText`]), at
+/// their offsets in its text; `false` if they are not one container's.
+#[inline(never)]
+fn given(part: &PartText<'_>, tape: &mut Tape) -> bool {
+    let Some(events) = part.events else {
+        return false;
+    };
+    let mut c = events.cursor("");
+    tape.copy_container(&mut c, 0usize.wrapping_sub(part.own.start))
 }
 
 /// The part's own token, if its tape is written unread.

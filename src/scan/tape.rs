@@ -95,22 +95,32 @@ impl Tape {
         self.words.len()
     }
 
-    /// Empties it for another read, keeping its room.
+    /// Empties it for another read, keeping its room (each field reset
+    /// in place: a part read clears a tape on every change).
     pub(crate) fn clear(&mut self) {
-        let (mut words, mut side, mut open) = (
-            std::mem::take(&mut self.words),
-            std::mem::take(&mut self.side),
-            std::mem::take(&mut self.open),
-        );
-        words.clear();
-        side.clear();
-        open.clear();
-        *self = Tape {
+        let Tape {
             words,
             side,
+            last,
             open,
-            ..Tape::default()
-        };
+            error,
+            prose_at,
+            truncated,
+            gathered,
+            cut,
+            cut_word,
+            marks: _,
+        } = self;
+        words.clear();
+        side.clear();
+        *last = 0;
+        open.clear();
+        *error = None;
+        *prose_at = None;
+        *truncated = false;
+        *gathered = false;
+        *cut = false;
+        *cut_word = None;
     }
 
     /// A tape with room for the events of a span of `len` bytes as most

@@ -605,30 +605,17 @@ impl<V: DeserializeOwned + View> Live<V> {
 
     /// Reads the text that arrived.
     pub(super) fn feed(&mut self, text: &str) -> Status {
-        let mut status = match self.region {
-            Some(k) => self.read_region(text, k),
-            None => {
+        let status = match (self.region, &self.tolerant) {
+            (None, None) => {
                 let pos = self.tokens.as_ref().map_or(0, |t| t.read());
                 crate::work::add(text.len().saturating_sub(pos));
-                self.tokenize(text)
-            }
-        };
-        // A repair the tokenizer does not make, inside a container below
-        // the root: that container is read the tolerant way.
-        while let Status::Bad(at) = status {
-            if !self.enter_region(text, at) {
-                break;
-            }
-            status = self.read_region(text, self.frames.len() - 1);
-        }
-        // Closers taken early are checked as later text decides them.
-        if self.region.is_none() && !self.failed {
-            if let Some(t) = self.tolerant.as_mut().filter(|t| !t.idle()) {
-                if t.end(text).is_err() {
-                    self.failed = true;
+                match self.tokenize(text) {
+                    Status::Bad(at) => self.tolerantly(text, Some(at)),
+                    status => status,
                 }
             }
-        }
+            _ => self.tolerantly(text, None),
+        };
         // A node that cannot grow in place, still open, is read again with
         // all that arrived (a number at the end is no token yet, but a
         // buffered enum's view may show it).
@@ -653,6 +640,40 @@ impl<V: DeserializeOwned + View> Live<V> {
                 }
                 self.rebuild(text, j);
                 self.given = None;
+            }
+        }
+        status
+    }
+
+    /// Reads the text that arrived where the tolerant scanner is in play:
+    /// a region read (see [`read_region`](Self::read_region)), or the
+    /// tokenizer stopped at `bad`, or closers taken early to check as
+    /// later text decides them.
+    #[inline(never)]
+    fn tolerantly(&mut self, text: &str, bad: Option<usize>) -> Status {
+        let mut status = match (bad, self.region) {
+            (Some(at), _) => Status::Bad(at),
+            (None, Some(k)) => self.read_region(text, k),
+            (None, None) => {
+                let pos = self.tokens.as_ref().map_or(0, |t| t.read());
+                crate::work::add(text.len().saturating_sub(pos));
+                self.tokenize(text)
+            }
+        };
+        // A repair the tokenizer does not make, inside a container below
+        // the root: that container is read the tolerant way.
+        while let Status::Bad(at) = status {
+            if !self.enter_region(text, at) {
+                break;
+            }
+            status = self.read_region(text, self.frames.len() - 1);
+        }
+        // Closers taken early are checked as later text decides them.
+        if self.region.is_none() && !self.failed {
+            if let Some(t) = self.tolerant.as_mut().filter(|t| !t.idle()) {
+                if t.end(text).is_err() {
+                    self.failed = true;
+                }
             }
         }
         status
