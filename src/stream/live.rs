@@ -452,6 +452,8 @@ pub(super) struct Live<V> {
     /// How far the text was looked at for a fence marker while a region
     /// is read (one there may end a fenced value for a decode).
     ticks_seen: usize,
+    /// Where the tokenizer stopped inside the region being read.
+    region_bad: usize,
     /// While a region is read: the text ends in a backtick or a `>`, where
     /// a decode's candidate may end before (a fence's or a tag's closer
     /// being written), which the scanner's reading of the value does not
@@ -532,6 +534,7 @@ impl<V: DeserializeOwned + View> Live<V> {
             tolerant: None,
             region: None,
             ticks_seen: 0,
+            region_bad: 0,
             region_early: false,
             given: None,
             syn_given: false,
@@ -723,6 +726,7 @@ impl<V: DeserializeOwned + View> Live<V> {
         }
         self.frames[k].rebuild = true;
         self.region = Some(k);
+        self.region_bad = at;
         true
     }
 
@@ -748,6 +752,12 @@ impl<V: DeserializeOwned + View> Live<V> {
                 Status::Open
             }
             Ok(None) => Status::Open,
+            // (Closed before the repair that stopped the tokenizer: the
+            // two read the text before it otherwise.)
+            Ok(Some(end)) if end <= self.region_bad => {
+                self.failed = true;
+                Status::Open
+            }
             Ok(Some(end)) => {
                 t.take();
                 self.region = None;
