@@ -124,6 +124,25 @@ impl Frame {
     }
 }
 
+/// A container below the root that holds a repair the tokenizer does not
+/// make: it is read whole from the tolerant scanner's events until that
+/// scanner says where it ends, and the tokenizer goes on from there.
+#[derive(Clone, Copy, Debug)]
+struct Region {
+    /// Its depth (a frame).
+    depth: usize,
+    /// Where the tokenizer stopped inside it.
+    bad: usize,
+    /// How far the text was looked at for a fence marker (one there may
+    /// end a fenced value for a decode).
+    ticks_seen: usize,
+    /// The text ends in a backtick or a `>`, where a decode's candidate
+    /// may end before (a fence's or a tag's closer being written), which
+    /// the scanner's reading of the value does not know (see
+    /// [`Live::ends_early`]).
+    early: bool,
+}
+
 /// An open string value.
 #[derive(Debug)]
 struct Str {
@@ -445,20 +464,8 @@ pub(super) struct Live<V> {
     /// The tolerant scanner beside the tokenizer, once it met a repair it
     /// does not make (see `tolerant`).
     tolerant: Option<Box<Tolerant>>,
-    /// The container at this depth holds such a repair: it is read whole
-    /// until the tolerant scanner says where it ends, and the tokenizer
-    /// goes on from there.
-    region: Option<usize>,
-    /// How far the text was looked at for a fence marker while a region
-    /// is read (one there may end a fenced value for a decode).
-    ticks_seen: usize,
-    /// Where the tokenizer stopped inside the region being read.
-    region_bad: usize,
-    /// While a region is read: the text ends in a backtick or a `>`, where
-    /// a decode's candidate may end before (a fence's or a tag's closer
-    /// being written), which the scanner's reading of the value does not
-    /// know (see [`ends_early`](Self::ends_early)).
-    region_early: bool,
+    /// The container read the tolerant way now, if any.
+    region: Option<Region>,
     /// A region's span while it is read or put in place: its part is read
     /// from the tolerant scanner's events.
     given: Option<Range<usize>>,
@@ -533,9 +540,6 @@ impl<V: DeserializeOwned + View> Live<V> {
             lenient,
             tolerant: None,
             region: None,
-            ticks_seen: 0,
-            region_bad: 0,
-            region_early: false,
             given: None,
             syn_given: false,
         };
@@ -567,8 +571,8 @@ impl<V: DeserializeOwned + View> Live<V> {
     /// [`Str::ends_early`]): the live views do not show what that decode
     /// shows until more text arrives.
     pub(super) fn ends_early(&mut self) -> bool {
-        if self.region.is_some() {
-            return self.region_early;
+        if let Some(r) = self.region {
+            return r.early;
         }
         let open = self.frames.iter().rev().map(|f| f.array);
         self.string
@@ -608,7 +612,7 @@ impl<V: DeserializeOwned + View> Live<V> {
 
     /// Reads the text that arrived.
     pub(super) fn feed(&mut self, text: &str) -> Status {
-        let status = match (self.region, &self.tolerant) {
+        let status = match (&self.region, &self.tolerant) {
             (None, None) => {
                 let pos = self.tokens.as_ref().map_or(0, |t| t.read());
                 crate::work::add(text.len().saturating_sub(pos));
@@ -638,7 +642,7 @@ impl<V: DeserializeOwned + View> Live<V> {
                 }
                 // (A region's part is read from the tolerant scanner's
                 // events.)
-                if self.region == Some(j) {
+                if self.region.is_some_and(|r| r.depth == j) {
                     self.given = Some(self.frames[j].start..self.now);
                 }
                 self.rebuild(text, j);
@@ -656,7 +660,7 @@ impl<V: DeserializeOwned + View> Live<V> {
     fn tolerantly(&mut self, text: &str, bad: Option<usize>) -> Status {
         let mut status = match (bad, self.region) {
             (Some(at), _) => Status::Bad(at),
-            (None, Some(k)) => self.read_region(text, k),
+            (None, Some(_)) => self.read_region(text),
             (None, None) => {
                 let pos = self.tokens.as_ref().map_or(0, |t| t.read());
                 crate::work::add(text.len().saturating_sub(pos));
@@ -669,7 +673,7 @@ impl<V: DeserializeOwned + View> Live<V> {
             if !self.enter_region(text, at) {
                 break;
             }
-            status = self.read_region(text, self.frames.len() - 1);
+            status = self.read_region(text);
         }
         // Closers taken early are checked as later text decides them.
         if self.region.is_none() && !self.failed {
@@ -705,7 +709,6 @@ impl<V: DeserializeOwned + View> Live<V> {
         if !can {
             return false;
         }
-        self.ticks_seen = text.len();
         let start = self.frames[k].start;
         let (text_start, decoder) = (self.start, &self.decoder);
         self.tolerant
@@ -725,26 +728,33 @@ impl<V: DeserializeOwned + View> Live<V> {
             self.decoded = decoded;
         }
         self.frames[k].rebuild = true;
-        self.region = Some(k);
-        self.region_bad = at;
+        self.region = Some(Region {
+            depth: k,
+            bad: at,
+            ticks_seen: text.len(),
+            early: false,
+        });
         true
     }
 
-    /// Reads the container at depth `k` the tolerant way: while it is open,
+    /// Reads the region's container the tolerant way: while it is open,
     /// it is read whole on every push (`feed` does); once the tolerant
     /// scanner's read of the text so far closes it, it is complete, and the
     /// tokenizer goes on after its closer.
-    fn read_region(&mut self, text: &str, k: usize) -> Status {
+    fn read_region(&mut self, text: &str) -> Status {
+        let r = self.region.as_mut().expect("a region is read");
+        let k = r.depth;
         let b = text.as_bytes();
-        let from = self.ticks_seen.saturating_sub(2);
+        let from = r.ticks_seen.saturating_sub(2);
         crate::work::add(b.len().saturating_sub(from));
         if memchr::memmem::find(&b[from..], b"```").is_some() {
             self.failed = true;
             return Status::Open;
         }
-        self.ticks_seen = b.len();
+        r.ticks_seen = b.len();
         let last = b.iter().rev().find(|c| !c.is_ascii_whitespace());
-        self.region_early = matches!(last, Some(b'`' | b'>'));
+        r.early = matches!(last, Some(b'`' | b'>'));
+        let bad = r.bad;
         let t = self.tolerant.as_mut().expect("a region has its scanner");
         match t.end(text) {
             Err(()) => {
@@ -754,7 +764,7 @@ impl<V: DeserializeOwned + View> Live<V> {
             Ok(None) => Status::Open,
             // (Closed before the repair that stopped the tokenizer: the
             // two read the text before it otherwise.)
-            Ok(Some(end)) if end <= self.region_bad => {
+            Ok(Some(end)) if end <= bad => {
                 self.failed = true;
                 Status::Open
             }
