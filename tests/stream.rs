@@ -3234,3 +3234,69 @@ fn a_string_element_in_a_list_of_records() {
     let bytes: Vec<usize> = (1..text.len()).collect();
     replay::<Records>(text, &bytes);
 }
+
+/// A record with a plain (not partial) object field, as
+/// [`regions_a_review_found`] streams it.
+#[derive(Debug, Deserialize, Partial, PartialEq)]
+struct WithMeta {
+    n: i64,
+    #[serde(default)]
+    meta: Option<Label>,
+}
+
+#[derive(Debug, Deserialize, Partial, PartialEq)]
+struct Label {
+    k: String,
+}
+
+/// An untagged enum's element.
+#[derive(Debug, Deserialize, Partial, PartialEq)]
+#[serde(untagged)]
+enum PairOrOne {
+    Pair {
+        #[llm(partial)]
+        left: String,
+        #[llm(partial)]
+        sub: Label,
+    },
+    One {
+        #[llm(partial)]
+        left: String,
+    },
+}
+
+/// A record with an untyped partial field.
+#[derive(Debug, Deserialize, Partial, PartialEq)]
+struct WithExtra {
+    #[serde(default)]
+    n: Option<i64>,
+    #[llm(partial)]
+    #[serde(default)]
+    extra: Option<Value>,
+}
+
+#[derive(Debug, Deserialize, Partial, PartialEq)]
+struct ListOf<T> {
+    #[llm(partial)]
+    items: Vec<T>,
+}
+
+/// Elements read the tolerant way (`src/stream/tolerant.rs`) where a
+/// review of that change (2026-12-05) found the view differ from the
+/// one-shot decode: a complete object inside a region still open (its
+/// events copied with the region's opener cut, which marked every
+/// container after it cut), an untagged enum's element left out for the
+/// same reason, a region inside an element the view does not show yet
+/// (put in place in the element before it), and a Unicode space at the end
+/// of the text (a decode trims it, as it does an ASCII one). Every split.
+#[test]
+fn regions_a_review_found() {
+    every_split::<ListOf<WithMeta>>(
+        r#"{"items": [{"n": 1, "x": "say "hi" now", "meta": {"k": "a"}, "y": 2, "z": 3}, {"n": 2}]}"#,
+    );
+    every_split::<ListOf<PairOrOne>>(r#"{"items": [{"left": "say "hi" now", "sub": {"k": "a"}}]}"#);
+    every_split::<ListOf<WithExtra>>(
+        r#"{"items": [{"n": 7}, {"n": 1, "extra": {"a": "say "hi" now", "b": 1}}]}"#,
+    );
+    every_split::<Records>("{\"steps\": [{\"n\": 1, \"text\": \"say \"hi\" now\u{3000}then\"}]}");
+}

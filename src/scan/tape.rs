@@ -492,7 +492,11 @@ impl Tape {
                 }),
                 ev => ev,
             };
-            self.push("", own, ev, at, c.complete(), false);
+            // (An opener is written complete, as the scanner writes it:
+            // its closer marks it, and a cut one would mark every
+            // container closed after it cut.)
+            let done = c.complete() || matches!(ev, Event::StartObject | Event::StartArray);
+            self.push("", own, ev, at, done, false);
             if complete.is_empty() {
                 return true;
             }

@@ -133,9 +133,6 @@ struct Region {
     depth: usize,
     /// Where the tokenizer stopped inside it.
     bad: usize,
-    /// How far the text was looked at for a fence marker (one there may
-    /// end a fenced value for a decode).
-    ticks_seen: usize,
     /// The text ends in a backtick or a `>`, where a decode's candidate
     /// may end before (a fence's or a tag's closer being written), which
     /// the scanner's reading of the value does not know (see
@@ -466,6 +463,10 @@ pub(super) struct Live<V> {
     tolerant: Option<Box<Tolerant>>,
     /// The container read the tolerant way now, if any.
     region: Option<Region>,
+    /// How far the text after the value's start was looked at for a fence
+    /// marker, and whether one was found (see
+    /// [`fence_marker`](Self::fence_marker)).
+    ticks: (usize, bool),
     /// A region's span while it is read or put in place: its part is read
     /// from the tolerant scanner's events.
     given: Option<Range<usize>>,
@@ -540,6 +541,7 @@ impl<V: DeserializeOwned + View> Live<V> {
             lenient,
             tolerant: None,
             region: None,
+            ticks: (0, false),
             given: None,
             syn_given: false,
         };
@@ -695,6 +697,10 @@ impl<V: DeserializeOwned + View> Live<V> {
     fn enter_region(&mut self, text: &str, at: usize) -> bool {
         let k = self.frames.len().saturating_sub(1);
         let can = k > 0
+            // (The containers around it shown: its part is put in place
+            // in theirs.)
+            && self.frames[..k].iter().all(|f| f.shown == Shown::Yes)
+            && self.frames[k].shown != Shown::Unknown
             && self.typed
             && !self.untyped
             && !self.lean
@@ -705,7 +711,7 @@ impl<V: DeserializeOwned + View> Live<V> {
             // (A node around it read again from its text would read the
             // region's text alone.)
             && !self.frames[..k].iter().any(|f| f.rebuild)
-            && memchr::memmem::find(&text.as_bytes()[self.start..], b"```").is_none();
+            && !self.fence_marker(text);
         if !can {
             return false;
         }
@@ -731,10 +737,24 @@ impl<V: DeserializeOwned + View> Live<V> {
         self.region = Some(Region {
             depth: k,
             bad: at,
-            ticks_seen: text.len(),
             early: false,
         });
         true
+    }
+
+    /// Whether the text after the value's start holds a fence marker (one
+    /// may end a fenced value for a decode of the text so far, which the
+    /// scanner's reading of the value does not know): each byte looked at
+    /// once over the stream.
+    fn fence_marker(&mut self, text: &str) -> bool {
+        let (seen, found) = self.ticks;
+        if !found {
+            let from = seen.saturating_sub(2).max(self.start);
+            crate::work::add(text.len().saturating_sub(from));
+            let found = memchr::memmem::find(&text.as_bytes()[from..], b"```").is_some();
+            self.ticks = (text.len(), found);
+        }
+        self.ticks.1
     }
 
     /// Reads the region's container the tolerant way: while it is open,
@@ -742,18 +762,15 @@ impl<V: DeserializeOwned + View> Live<V> {
     /// scanner's read of the text so far closes it, it is complete, and the
     /// tokenizer goes on after its closer.
     fn read_region(&mut self, text: &str) -> Status {
-        let r = self.region.as_mut().expect("a region is read");
-        let k = r.depth;
-        let b = text.as_bytes();
-        let from = r.ticks_seen.saturating_sub(2);
-        crate::work::add(b.len().saturating_sub(from));
-        if memchr::memmem::find(&b[from..], b"```").is_some() {
+        if self.fence_marker(text) {
             self.failed = true;
             return Status::Open;
         }
-        r.ticks_seen = b.len();
-        let last = b.iter().rev().find(|c| !c.is_ascii_whitespace());
-        r.early = matches!(last, Some(b'`' | b'>'));
+        let b = text.as_bytes();
+        let r = self.region.as_mut().expect("a region is read");
+        let k = r.depth;
+        // (As a decode trims its candidate: Unicode's spaces.)
+        r.early = matches!(text.trim_end().as_bytes().last(), Some(b'`' | b'>'));
         let bad = r.bad;
         let t = self.tolerant.as_mut().expect("a region has its scanner");
         match t.end(text) {

@@ -146,13 +146,10 @@ impl Tolerant {
             self.events.clear();
         }
         // A decode reads its candidate's span trimmed of the spaces at its
-        // end: so is the text so far read here (a space after a closer or a
-        // cut string is no byte after it yet, though it is seen).
-        let b = text.as_bytes();
-        let mut to = b.len();
-        while to > 0 && b[to - 1].is_ascii_whitespace() {
-            to -= 1;
-        }
+        // end (Unicode's, `text::trim_span`): so is the text so far read
+        // here (a space after a closer or a cut string is no byte after it
+        // yet, though it is seen).
+        let to = text.trim_end().len();
         let mut scan = Scanner::resume(text, paused).ending_at(to);
         let ended = scan.feed(&mut self.tape);
         self.walk(text);
