@@ -225,8 +225,9 @@ where
 /// scanner, resumed beside the live reader (each byte read once over the
 /// stream), reads the value, its view of the container is read from that
 /// scanner's events once per push while it is open, and the live reader
-/// goes on after its closer (each element costs its own length per push,
-/// not the reply's). If later text reads that container otherwise (a
+/// goes on after its closer (a record in a list costs its own length per
+/// push, not the reply's; such a string that is itself a list's element
+/// makes that list the container, read whole on every push). If later text reads that container otherwise (a
 /// quote's verdict resting on what follows its closer), the whole text is
 /// read from then on. Views that cannot grow in place
 /// (an untagged enum, an adjacently tagged one with a tuple variant of
