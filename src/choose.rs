@@ -872,6 +872,23 @@ impl Decoder {
         self.part_seed(text, around, spare, std::marker::PhantomData::<V>)
     }
 
+    /// A part of a streaming reply read into the untyped view (see
+    /// [`part`](Self::part)): its positions follow the `Allow` flags, as a
+    /// decode into `Value` reads them.
+    pub(crate) fn part_value(
+        &self,
+        text: &PartText<'_>,
+        spare: &mut Spare,
+    ) -> Result<serde_json::Value> {
+        self.part_read(
+            text,
+            usize::MAX,
+            spare,
+            std::marker::PhantomData::<serde_json::Value>,
+            false,
+        )
+    }
+
     /// [`part`](Self::part) with a seed in place of a type (a runtime
     /// schema's view).
     pub(crate) fn part_seed<'de, S: serde::de::DeserializeSeed<'de> + Clone>(
@@ -881,10 +898,23 @@ impl Decoder {
         spare: &mut Spare,
         seed: S,
     ) -> Result<S::Value> {
+        self.part_read(part, around, spare, seed, true)
+    }
+
+    /// [`part_seed`](Self::part_seed); `typed`: the target asks for kinds
+    /// (else the `Allow` flags say what each position takes).
+    fn part_read<'de, S: serde::de::DeserializeSeed<'de> + Clone>(
+        &self,
+        part: &PartText<'de>,
+        around: usize,
+        spare: &mut Spare,
+        seed: S,
+        typed: bool,
+    ) -> Result<S::Value> {
         let policy = de::Policy {
             on: true,
             around,
-            ..self.opts.policy(true, false)
+            ..self.opts.policy(typed, false)
         };
         let opts = self.opts.scan(false, true);
         let (tape, offset) = spare.tape_of_part(part, &opts);

@@ -3275,6 +3275,41 @@ struct WithExtra {
     extra: Option<Value>,
 }
 
+/// A list in a field not marked partial: the view shows it only complete.
+#[derive(Debug, Deserialize, Partial, PartialEq)]
+struct Unmarked {
+    items: Vec<UnmarkedItem>,
+    #[serde(default)]
+    total: Option<i64>,
+}
+
+#[derive(Debug, Deserialize, Partial, PartialEq)]
+struct UnmarkedItem {
+    n: i64,
+    text: String,
+    #[serde(default)]
+    meta: Option<Value>,
+}
+
+/// Regions inside a member the view does not show while it is open (a
+/// field not marked partial, an untyped target's member): the view reads
+/// that member once it closes, from the tolerant scanner's events, and the
+/// untyped view and the deltas read each region from them as it grows.
+/// Two regions in one member, one a level deeper, bare values in a fence,
+/// a stray quote; every split.
+#[test]
+fn regions_inside_members_not_shown() {
+    let replies = [
+        r#"{"items": [{"n": 1, "text": "say "hi" now"}, {"n": 2, "text": "b", "meta": {"k": "a "b" c"}}], "total": 2}"#,
+        "```json\n{\"items\": [{\"n\": 1, \"text\": hello world}, {\"n\": 2, \"text\": \"x\"}], \"total\": 2}\n```",
+        r#"{"items": [{"n": 1, "text": "end""}, {"n": 2, "text": "a"}], "total": 1}"#,
+    ];
+    for reply in replies {
+        every_split::<Unmarked>(reply);
+        every_split::<Value>(reply);
+    }
+}
+
 #[derive(Debug, Deserialize, Partial, PartialEq)]
 struct ListOf<T> {
     #[llm(partial)]

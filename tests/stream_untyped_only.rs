@@ -15,6 +15,10 @@ const REPLIES: &[&str] = &[
     "{name: 'Ada', langs: ['en', 'fr',], score: 1}",
     "Here {name} is it: [{\"a\": 1}, {\"b\": [true, false]}] and more",
     "[[], {}, [[\"deep\"]], 18446744073709551616, 123456789012345678]",
+    // Repairs the live reader does not make, in an element: it is read the
+    // tolerant way (`stream::tolerant`), its growth given as deltas.
+    "```json\n{\"items\": [{\"n\": 1, \"text\": \"say \"hi\" 1\"}, {\"n\": 2, \"text\": \"b \"c\"\", \"k\": [1, 2]}]}\n```",
+    "{\"items\": [{\"n\": 1, \"text\": hello world 1}, {\"n\": 2, \"text\": hello 2, \"m\": {\"x\": \"y\"}}], \"total\": 2}",
 ];
 
 /// `d` as the untyped-only decoder gives it while the value streams live.

@@ -104,7 +104,8 @@ pub(crate) fn write(part: &PartText<'_>, tape: &mut Tape) -> Option<usize> {
             _ => return None,
         }
     }
-    if part.own.start != at || part.opened.is_empty() {
+    // (A given part may stand alone: the untyped view's read of a region.)
+    if part.own.start != at || (part.opened.is_empty() && part.events.is_none()) {
         return None;
     }
     let rest = &text[part.own.end..];

@@ -244,6 +244,17 @@ pub(crate) fn diff(old: &Value, new: &Value, done: bool, out: &mut Vec<Delta>) {
     }
 }
 
+/// Whether `new` is `old` grown, both the values at `at` in views of the
+/// same stream; the deltas of the growth go to `out` (nothing if not).
+pub(crate) fn grown_at(old: &Value, new: &Value, at: &[Segment], out: &mut Vec<Delta>) -> bool {
+    let mut grown = Vec::new();
+    let ok = grows(old, new, &mut at.to_vec(), &mut grown);
+    if ok {
+        out.append(&mut grown);
+    }
+    ok
+}
+
 /// Whether `new` is `old` grown; the deltas of the growth go to `out`.
 fn grows(old: &Value, new: &Value, path: &mut Vec<Segment>, out: &mut Vec<Delta>) -> bool {
     match (old, new) {

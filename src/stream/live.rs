@@ -10,9 +10,11 @@
 //!
 //! A container below the root holding a repair the tokenizer does not make
 //! (a region: an inner quote, a bare value) is read the tolerant way: its
-//! view is read from the engine's scanner's events, resumed beside the
-//! tokenizer (`tolerant`), once per push while it is open; the tokenizer
-//! goes on after its closer.
+//! typed and untyped views are read from the engine's scanner's events,
+//! resumed beside the tokenizer (`tolerant`), once per push while it is
+//! open (the untyped view's growth gives the deltas); the tokenizer goes on
+//! after its closer. A member around it that the typed view shows only
+//! complete is read from the same events once it closes.
 
 use std::ops::Range;
 use std::sync::Arc;
@@ -402,6 +404,8 @@ pub(super) struct Live<V> {
     /// `decoder` reading views (see `ScanOptions::view`): a part that is
     /// not known to end is read as a view of the text so far is.
     viewer: Decoder,
+    /// The untyped view's decoder: a region's value in it is read by it.
+    plain: Decoder,
     /// The part written into `syn` is known to end there.
     syn_ends: bool,
     /// For each container around the part written into `syn`, the tag
@@ -477,13 +481,13 @@ pub(super) struct Live<V> {
 impl<V: DeserializeOwned + View> Live<V> {
     /// Reads `text` from `start`, where the value opens, to its end; `view`
     /// is the typed view of all of `text` (before admission). `None` if the
-    /// value is not JSON as written. `lean`: only the untyped view is kept
-    /// (see the field).
+    /// value is not JSON as written. `plain` reads the untyped view;
+    /// `lean`: only the untyped view is kept (see the field).
     pub(super) fn lock(
         text: &str,
         start: usize,
         view: V,
-        (decoder, reads): (&Decoder, &Reader<V>),
+        (decoder, plain, reads): (&Decoder, &Decoder, &Reader<V>),
         (fenced, lenient, lean): (Fenced, bool, bool),
     ) -> Option<(Live<V>, Status)> {
         let allows = |kind| lenient && decoder.opts.rules.repair(kind);
@@ -519,6 +523,7 @@ impl<V: DeserializeOwned + View> Live<V> {
             touched: false,
             decoder: decoder.clone(),
             viewer: decoder.viewing(),
+            plain: plain.clone(),
             syn_ends: false,
             syn_tags: Vec::new(),
             syn_opened: Vec::new(),
@@ -677,6 +682,12 @@ impl<V: DeserializeOwned + View> Live<V> {
             }
             status = self.read_region(text);
         }
+        // An open region's value in the untyped view, read again.
+        if let (Status::Open, false, true, Some(r)) =
+            (status, self.failed, self.untyped, self.region)
+        {
+            self.region_value(text, r.depth, text.len());
+        }
         // Closers taken early are checked as later text decides them.
         if self.region.is_none() && !self.failed {
             if let Some(t) = self.tolerant.as_mut().filter(|t| !t.idle()) {
@@ -691,35 +702,60 @@ impl<V: DeserializeOwned + View> Live<V> {
     /// The tokenizer stopped at `at`, a repair it does not make: if the
     /// innermost container is below the root, from here on it is read the
     /// tolerant way (see [`read_region`](Self::read_region)). Only for a
-    /// typed-only view of a value that is the whole reply or a fence's,
-    /// with no fence marker after its start (one may end the fenced value
-    /// for a decode of the text so far).
+    /// value that is the whole reply or a fence's, with no fence marker
+    /// after its start (one may end the fenced value for a decode of the
+    /// text so far). The untyped view, if kept, reads the region's value
+    /// from the same events ([`region_value`](Self::region_value)).
     fn enter_region(&mut self, text: &str, at: usize) -> bool {
         let k = self.frames.len().saturating_sub(1);
+        // The typed view: the containers around it shown (its part is put
+        // in place in theirs), none read again from its text (that would
+        // read the region's text alone). Or the first one around it not
+        // shown, and all in it, hidden: the view shows nothing of the region
+        // while that one is open, and reads that one whole once it closes,
+        // from the tolerant scanner's events (it keeps them). A stream that
+        // keeps only the untyped view has none.
+        let hidden = (1..k).find(|&j| self.frames[j].shown != Shown::Yes);
+        let typed = self.typed
+            && !self.frames[..k].iter().any(|f| f.rebuild)
+            && match hidden {
+                None => self.frames[k].shown != Shown::Unknown,
+                Some(h) => {
+                    // (A member: its place takes only complete values, as
+                    // the field's type says. An element may be hidden for
+                    // a while only, as one whose string's closing quote
+                    // ends the text is. One inside a node not shown is not
+                    // shown either, known or not.)
+                    self.frames[h].shown == Shown::Hidden
+                        && !self.frames[h - 1].array
+                        && self.frames[h + 1..=k]
+                            .iter()
+                            .all(|f| matches!(f.shown, Shown::Hidden | Shown::Unknown))
+                        && self
+                            .tolerant
+                            .as_ref()
+                            .is_none_or(|t| t.kept_at().is_none_or(|at| at == self.frames[h].start))
+                }
+            };
         let can = k > 0
-            // (The containers around it shown: its part is put in place
-            // in theirs.)
-            && self.frames[..k].iter().all(|f| f.shown == Shown::Yes)
-            && self.frames[k].shown != Shown::Unknown
-            && self.typed
-            && !self.untyped
-            && !self.lean
+            && (typed || self.lean)
             && !self.failed
             && !self.tag
             && self.lenient
             && at >= self.frames[k].start
-            // (A node around it read again from its text would read the
-            // region's text alone.)
-            && !self.frames[..k].iter().any(|f| f.rebuild)
             && !self.fence_marker(text);
         if !can {
             return false;
         }
         let start = self.frames[k].start;
         let (text_start, decoder) = (self.start, &self.decoder);
-        self.tolerant
-            .get_or_insert_with(|| Box::new(Tolerant::new(text, text_start, decoder)))
-            .watch(start);
+        let t = self
+            .tolerant
+            .get_or_insert_with(|| Box::new(Tolerant::new(text, text_start, decoder)));
+        t.watch(start);
+        if let (Some(h), false) = (hidden, self.lean) {
+            t.keep(self.frames[h].start);
+        }
         // What the tokenizer read inside it is read again as a whole.
         for mut f in self.frames.drain(k + 1..) {
             f.keys.clear();
@@ -733,7 +769,8 @@ impl<V: DeserializeOwned + View> Live<V> {
             decoded.clear();
             self.decoded = decoded;
         }
-        self.frames[k].rebuild = true;
+        // (Read again on every push while open, unless hidden.)
+        self.frames[k].rebuild = hidden.is_none();
         self.region = Some(Region {
             depth: k,
             bad: at,
@@ -788,6 +825,9 @@ impl<V: DeserializeOwned + View> Live<V> {
             Ok(Some(end)) => {
                 t.take();
                 self.region = None;
+                if self.untyped {
+                    self.region_value(text, k, end);
+                }
                 self.given = Some(self.frames[k].start..end);
                 self.close(text, end);
                 self.given = None;
@@ -797,6 +837,38 @@ impl<V: DeserializeOwned + View> Live<V> {
                 crate::work::add(b.len() - end);
                 self.tokenize(text)
             }
+        }
+    }
+
+    /// Reads the value of the region at depth `k`, its text up to `end`,
+    /// into the untyped view from the tolerant scanner's events (as its
+    /// typed view is read), and gives the deltas of its growth. A value
+    /// that did not grow ends the live path (the stream reads the whole
+    /// text, and its deltas say so).
+    fn region_value(&mut self, text: &str, k: usize, end: usize) {
+        let start = self.frames[k].start;
+        let Some(t) = self.tolerant.as_deref() else {
+            return;
+        };
+        let part = PartText {
+            text: &text[start..end],
+            opened: &[],
+            own: 0..end - start,
+            events: Some(t.events()),
+        };
+        let Ok(new) = self.plain.part_value(&part, &mut self.spare) else {
+            self.failed = true;
+            return;
+        };
+        let path = self.frames[k].path.clone();
+        let Some(old) = slot_in(&mut self.value, path.segments()) else {
+            self.failed = true;
+            return;
+        };
+        if super::delta::grown_at(old, &new, path.segments(), &mut self.deltas) {
+            *old = new;
+        } else {
+            self.failed = true;
         }
     }
 
@@ -985,7 +1057,10 @@ impl<V: DeserializeOwned + View> Live<V> {
                 Some(last) if p.len() == n + 1 => p[..n] == self.path[..] && p[n] == *last,
                 _ => p.len() <= n && self.path.starts_with(p),
             },
-            (None, Some(_)) => self.path.starts_with(p),
+            // (All in a region is open until it closes.)
+            (None, Some(_)) => {
+                self.path.starts_with(p) || (self.region.is_some() && p.starts_with(&self.path))
+            }
             (None, None) => return true,
         };
         !inside
@@ -1058,15 +1133,7 @@ impl<V: DeserializeOwned + View> Live<V> {
 
     /// The untyped value at the path `segs`.
     fn slot_at(&mut self, segs: &[Segment]) -> Option<&mut Value> {
-        let mut at = &mut self.value;
-        for seg in segs {
-            at = match (seg, at) {
-                (Segment::Key(k), Value::Object(m)) => m.get_mut(&**k)?,
-                (Segment::Index(i), Value::Array(a)) => a.get_mut(*i)?,
-                _ => return None,
-            };
-        }
-        Some(at)
+        slot_in(&mut self.value, segs)
     }
 
     /// Puts `v` at `path` in the untyped view (a new member or element).
@@ -1782,32 +1849,22 @@ impl<V: DeserializeOwned + View> Sink for Live<V> {
         if !self.frames.is_empty() {
             self.path.pop();
         }
-        if self.frames.is_empty() {
-            if self.typed && !self.failed && frame.rebuild {
-                match self.read(text, 0, self.start..end, true, false) {
-                    Ok(Some(root)) => {
-                        self.view = admit_parts(root);
-                        self.changed(Change::All);
-                    }
-                    _ => self.failed = true,
-                }
-            }
-            return;
-        }
-        if self.completed_in(text) {
-            // A container grown in place is complete as it stands.
-            if frame.shown == Shown::Yes && !frame.rebuild {
+        // A node not shown around a region: read whole from the tolerant
+        // scanner's events (see `enter_region`).
+        let given = self.given.clone();
+        if let Some(t) = self
+            .tolerant
+            .as_mut()
+            .filter(|t| t.kept_at() == Some(frame.start))
+        {
+            if !t.take_kept(text, end) {
+                self.failed = true;
                 return;
             }
-            let has = frame.known != NOTHING
-                && self.had(
-                    text,
-                    frame.shown,
-                    frame.start..frame.known.min(end - 1),
-                    frame.known_ends,
-                );
-            self.typed_part(text, frame.start..end, true, has);
+            self.given = Some(frame.start..end);
         }
+        self.close_typed(text, end, &frame);
+        self.given = given;
     }
 
     fn scalar(&mut self, text: &str, span: Range<usize>) {
@@ -1954,6 +2011,20 @@ impl<V: DeserializeOwned + View> Sink for Live<V> {
     }
 }
 
+/// The value at the path `segs` in `value`.
+#[inline]
+fn slot_in<'v>(value: &'v mut Value, segs: &[Segment]) -> Option<&'v mut Value> {
+    let mut at = value;
+    for seg in segs {
+        at = match (seg, at) {
+            (Segment::Key(k), Value::Object(m)) => m.get_mut(&**k)?,
+            (Segment::Index(i), Value::Array(a)) => a.get_mut(*i)?,
+            _ => return None,
+        };
+    }
+    Some(at)
+}
+
 /// The value of a number or literal as JSON writes it (or a Python literal,
 /// as the decoder reads it): what serde_json reads, with the literals and
 /// the integers that fit 64 bits read here
@@ -1985,6 +2056,37 @@ fn scalar_value(word: &str) -> Option<Value> {
 }
 
 impl<V: DeserializeOwned + View> Live<V> {
+    /// The typed view's part of [`close`](Sink::close): the container
+    /// `frame`, its closer ending at `end`.
+    fn close_typed(&mut self, text: &str, end: usize, frame: &Frame) {
+        if self.frames.is_empty() {
+            if self.typed && !self.failed && frame.rebuild {
+                match self.read(text, 0, self.start..end, true, false) {
+                    Ok(Some(root)) => {
+                        self.view = admit_parts(root);
+                        self.changed(Change::All);
+                    }
+                    _ => self.failed = true,
+                }
+            }
+            return;
+        }
+        if self.completed_in(text) {
+            // A container grown in place is complete as it stands.
+            if frame.shown == Shown::Yes && !frame.rebuild {
+                return;
+            }
+            let has = frame.known != NOTHING
+                && self.had(
+                    text,
+                    frame.shown,
+                    frame.start..frame.known.min(end - 1),
+                    frame.known_ends,
+                );
+            self.typed_part(text, frame.start..end, true, has);
+        }
+    }
+
     /// The string `s`, ending at `end`, is complete: the typed view shows
     /// all of it.
     fn typed_string_end(&mut self, text: &str, end: usize, s: &Str) {

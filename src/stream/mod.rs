@@ -220,14 +220,18 @@ where
 /// `[1]` inside a string costs nothing). But where such a repair is inside
 /// a container below the root (a list's element: `"say "hi" now"`, a bare
 /// value `text: hello world`, `'it's'`), in a value that is the whole reply
-/// or a fence's with no fence marker after it, and only the typed view is
-/// kept, that container alone is read the tolerant way: the engine's
-/// scanner, resumed beside the live reader (each byte read once over the
-/// stream), reads the value, its view of the container is read from that
-/// scanner's events once per push while it is open, and the live reader
-/// goes on after its closer (a record in a list costs its own length per
-/// push, not the reply's; such a string that is itself a list's element
-/// makes that list the container, read whole on every push). If later text reads that container otherwise (a
+/// or a fence's with no fence marker after it, that container alone is read
+/// the tolerant way: the engine's scanner, resumed beside the live reader
+/// (each byte read once over the stream), reads the value; the typed view
+/// of the container and, when kept, its untyped view (whose growth gives
+/// the deltas) are read from that scanner's events once per push while it
+/// is open; and the live reader goes on after its closer (a record in a
+/// list costs its own length per push, not the reply's; such a string that
+/// is itself a list's element makes that list the container, read whole on
+/// every push). Inside a member the typed view shows only complete (a field
+/// not marked partial, an untyped target's member), the typed view reads
+/// nothing while it is open and reads that member once it closes, from the
+/// same events. If later text reads that container otherwise (a
 /// quote's verdict resting on what follows its closer), the whole text is
 /// read from then on. Views that cannot grow in place
 /// (an untagged enum, an adjacently tagged one with a tuple variant of
@@ -1426,7 +1430,7 @@ where
             &self.text,
             start,
             view,
-            (&self.decoder, &self.reads),
+            (&self.decoder, &self.untyped, &self.reads),
             (fenced, lenient, self.lean),
         ) {
             Some((mut live, Status::Open)) if live.value == *untyped_value => {

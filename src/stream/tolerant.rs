@@ -12,6 +12,11 @@
 //! content (a quote's verdict may rest on what follows the closer:
 //! `"end""}, {"`): where it does not, the live path ends, and the stream
 //! reads the whole text from then on, as it did before this module.
+//!
+//! A member around it that the typed view shows only complete (a field not
+//! marked partial) is read once it closes; its events are kept for that
+//! read (see [`Tolerant::keep`]), and its closer checked as the
+//! container's is.
 
 use crate::scan::resume::Paused;
 use crate::scan::tape::{Step, Tape, Walked, Walking};
@@ -48,6 +53,10 @@ impl Sums {
     }
 }
 
+/// Where a container's closer ends in a read of the text so far, whether
+/// later text can no longer change that, and its events' signature.
+type Found = (usize, bool, u64);
+
 /// The scanner and its tape, beside a live read.
 #[derive(Debug)]
 pub(super) struct Tolerant {
@@ -65,11 +74,19 @@ pub(super) struct Tolerant {
     watch: Option<usize>,
     /// Its end, once a read of the text so far closes it: whether later
     /// text can no longer change it, and its signature.
-    found: Option<(usize, bool, u64)>,
+    found: Option<Found>,
     /// The watched container's events, at offsets from where it opens:
     /// its part is read from them (a read of its text alone may read its
     /// repairs otherwise, `"end""}` then `, {"`).
     events: Tape,
+    /// A container around the watched ones whose events are kept for its
+    /// close (a node the typed view does not show while it is open, read
+    /// whole once it closes): where it opens, and its end as for `found`.
+    keep: Option<(usize, Option<Found>)>,
+    /// Its events, as for `events`.
+    kept: Tape,
+    /// Its end is asked for now (see [`take_kept`](Self::take_kept)).
+    asking: bool,
     /// Containers taken before their closer was decided.
     taken: Vec<Taken>,
     /// How many of the scanner's repairs were looked at (those decided).
@@ -96,6 +113,9 @@ impl Tolerant {
             watch: None,
             found: None,
             events: Tape::new(),
+            keep: None,
+            kept: Tape::new(),
+            asking: false,
             taken: Vec::new(),
             repairs: 0,
             lost: false,
@@ -119,6 +139,47 @@ impl Tolerant {
         self.found = None;
     }
 
+    /// From here on, the events of the container that opened at `at` are
+    /// kept for its close (see [`take_kept`](Self::take_kept)); `false` if
+    /// another one's are.
+    pub(super) fn keep(&mut self, at: usize) -> bool {
+        match self.keep {
+            None => {
+                self.keep = Some((at, None));
+                true
+            }
+            Some((kept, _)) => kept == at,
+        }
+    }
+
+    /// Where the container whose events are kept opens, if any.
+    pub(super) fn kept_at(&self) -> Option<usize> {
+        self.keep.map(|(at, _)| at)
+    }
+
+    /// The container whose events are kept closed at `end` for the live
+    /// reader: `true` if a read of the text so far closes it there too, its
+    /// events then the [`events`](Self::events) (if its closer is not
+    /// decided yet, later pushes check it, as for [`take`](Self::take)).
+    pub(super) fn take_kept(&mut self, text: &str, end: usize) -> bool {
+        self.asking = true;
+        let read = self.end(text);
+        self.asking = false;
+        let Some((at, found)) = self.keep.take() else {
+            return false;
+        };
+        match (read, found) {
+            (Ok(_), Some((e, decided, sig))) if e == end => {
+                std::mem::swap(&mut self.events, &mut self.kept);
+                if !decided {
+                    self.taken.push(Taken { at, end, sig });
+                }
+                true
+            }
+            _ => false,
+        }
+    }
+
     /// The watched container's events as the last [`end`](Self::end)
     /// read them: complete once it found the closer, else cut where the
     /// text ends.
@@ -140,6 +201,10 @@ impl Tolerant {
     /// the text's end.
     pub(super) fn end(&mut self, text: &str) -> Result<Option<usize>, ()> {
         let Some(paused) = self.paused.take() else {
+            // The read ended: what is left of its events is walked.
+            if self.walk(text) && !self.taken.is_empty() {
+                self.lost = true;
+            }
             return self.verdict();
         };
         if self.watch.is_some() {
@@ -152,9 +217,9 @@ impl Tolerant {
         let to = text.trim_end().len();
         let mut scan = Scanner::resume(text, paused).ending_at(to);
         let ended = scan.feed(&mut self.tape);
-        self.walk(text);
+        let all = self.walk(text);
         self.prose(text, &scan, true);
-        let waits = self.watch.is_some() && self.found.is_none();
+        let waits = (self.watch.is_some() && self.found.is_none()) || self.kept_waits();
         if !ended && !self.lost && (waits || !self.taken.is_empty()) {
             // Not decided yet: the rest of the text read as if it ended
             // there, then taken back.
@@ -165,7 +230,7 @@ impl Tolerant {
         }
         if !ended {
             self.paused = Some(scan.pause());
-        } else if !self.taken.is_empty() {
+        } else if all && !self.taken.is_empty() {
             // (The read ended with a container taken still open.)
             self.lost = true;
         }
@@ -185,6 +250,11 @@ impl Tolerant {
         }
     }
 
+    /// Whether the kept container's end is asked for and not found yet.
+    fn kept_waits(&self) -> bool {
+        self.asking && matches!(self.keep, Some((_, None)))
+    }
+
     /// What [`end`](Self::end) gives, as things stand.
     fn verdict(&self) -> Result<Option<usize>, ()> {
         match self.lost {
@@ -194,8 +264,10 @@ impl Tolerant {
     }
 
     /// Walks the events decided since the last walk: checks the containers
-    /// taken that they close, and finds the watched one's closer.
-    fn walk(&mut self, text: &str) {
+    /// taken that they close, and finds the watched one's closer. The walk
+    /// stops there (a container watched next may close after it, and is
+    /// found by the next walk); whether it walked all.
+    fn walk(&mut self, text: &str) -> bool {
         let b = text.as_bytes();
         let Tolerant {
             tape,
@@ -204,12 +276,15 @@ impl Tolerant {
             open,
             watch,
             found,
+            keep,
             taken,
             lost,
             ..
         } = self;
         let mut place = *walked;
-        let mut copy = None;
+        // (The watched container's opener, and the kept one's.)
+        let mut copy = [None, None];
+        let mut all = true;
         tape.containers(text, walked, |w| {
             let before = sums.sum;
             sums.add(&w);
@@ -231,7 +306,16 @@ impl Tolerant {
                         match end {
                             Some(end) => {
                                 *found = Some((end, true, sig));
-                                copy = Some((opened, opened_at));
+                                copy[0] = Some((opened, opened_at));
+                                all = false;
+                            }
+                            None => *lost = true,
+                        }
+                    } else if let Some((_, found)) = keep.as_mut().filter(|k| k.0 == opened) {
+                        match end {
+                            Some(end) => {
+                                *found = Some((end, true, sig));
+                                copy[1] = Some((opened, opened_at));
                             }
                             None => *lost = true,
                         }
@@ -240,22 +324,30 @@ impl Tolerant {
                 Step::Fail => *lost = true,
                 Step::Other => {}
             }
-            !*lost
+            all && !*lost
         });
-        if let Some((at, from)) = copy {
-            self.copy(text, at, from);
+        for (i, c) in copy.into_iter().enumerate() {
+            if let Some((at, from)) = c {
+                self.copy(text, at, from, i == 1);
+            }
         }
+        all
     }
 
     /// Copies the events of the container that opens at `at` (its opener
-    /// walked from `from`) into [`events`](Self::events).
-    fn copy(&mut self, text: &str, at: usize, from: Walked) {
-        self.events.clear();
+    /// walked from `from`) into [`events`](Self::events), or the kept
+    /// container's (`kept`).
+    fn copy(&mut self, text: &str, at: usize, from: Walked, kept: bool) {
+        let into = match kept {
+            true => &mut self.kept,
+            false => &mut self.events,
+        };
+        into.clear();
         let mut c = self.tape.cursor_at(text, from);
-        if !self.events.copy_container(&mut c, at) {
+        if !into.copy_container(&mut c, at) {
             self.lost = true;
         }
-        crate::work::add(self.events.len());
+        crate::work::add(into.len());
     }
 
     /// Walks the tail (what a read of the text so far has after the events
@@ -269,13 +361,15 @@ impl Tolerant {
         let (mut open, mut closed) = (Vec::new(), 0);
         let mut checked = 0;
         let mut waits = self.watch.is_some() && self.found.is_none();
-        let (mut found, mut lost) = (None, false);
-        let mut copy = None;
+        let mut kept_waits = self.kept_waits();
+        let (mut found, mut kept_found, mut lost) = (None, None, false);
+        let mut copy = [None, None];
         let mut place = walked;
         let Tolerant {
             tape,
             open: decided,
             watch,
+            keep,
             taken,
             ..
         } = &*self;
@@ -306,19 +400,25 @@ impl Tolerant {
                         checked += 1;
                     } else if waits && *watch == Some(opened) {
                         waits = false;
-                        copy = Some((opened, opened_at));
+                        copy[0] = Some((opened, opened_at));
                         match (end, w.cut) {
                             (Some(end), _) => found = Some((end, false, sig)),
                             // Cut: its events so far are its part.
                             (None, true) => {}
                             (None, false) => lost = true,
                         }
+                    } else if kept_waits && keep.is_some_and(|k| k.0 == opened) {
+                        // (Asked for once it closed: a cut one is not
+                        // where the live reader closed it.)
+                        kept_waits = false;
+                        copy[1] = Some((opened, opened_at));
+                        kept_found = end.map(|end| (end, false, sig));
                     }
                 }
                 Step::Fail => lost = true,
                 Step::Other => {}
             }
-            !lost && (waits || checked < taken.len())
+            !lost && (waits || kept_waits || checked < taken.len())
         });
         crate::work::add(events);
         // (A container taken that the tail no longer closes is read
@@ -327,8 +427,13 @@ impl Tolerant {
         if found.is_some() {
             self.found = found;
         }
-        if let (Some((at, from)), false) = (copy, self.lost) {
-            self.copy(text, at, from);
+        if let (Some(k), Some(_)) = (&mut self.keep, kept_found) {
+            k.1 = kept_found;
+        }
+        for (i, c) in copy.into_iter().enumerate() {
+            if let (Some((at, from)), false) = (c, self.lost) {
+                self.copy(text, at, from, i == 1);
+            }
         }
     }
 }
