@@ -620,14 +620,10 @@ impl<V: DeserializeOwned + View> Live<V> {
     /// Reads the text that arrived.
     pub(super) fn feed(&mut self, text: &str) -> Status {
         let status = match (&self.region, &self.tolerant) {
-            (None, None) => {
-                let pos = self.tokens.as_ref().map_or(0, |t| t.read());
-                crate::work::add(text.len().saturating_sub(pos));
-                match self.tokenize(text) {
-                    Status::Bad(at) => self.tolerantly(text, Some(at)),
-                    status => status,
-                }
-            }
+            (None, None) => match self.read_on(text) {
+                Status::Bad(at) => self.tolerantly(text, Some(at)),
+                status => status,
+            },
             _ => self.tolerantly(text, None),
         };
         // A node that cannot grow in place, still open, is read again with
@@ -668,11 +664,7 @@ impl<V: DeserializeOwned + View> Live<V> {
         let mut status = match (bad, self.region) {
             (Some(at), _) => Status::Bad(at),
             (None, Some(_)) => self.read_region(text),
-            (None, None) => {
-                let pos = self.tokens.as_ref().map_or(0, |t| t.read());
-                crate::work::add(text.len().saturating_sub(pos));
-                self.tokenize(text)
-            }
+            (None, None) => self.read_on(text),
         };
         // A repair the tokenizer does not make, inside a container below
         // the root: that container is read the tolerant way.
@@ -870,6 +862,14 @@ impl<V: DeserializeOwned + View> Live<V> {
         } else {
             self.failed = true;
         }
+    }
+
+    /// Reads the text that arrived with the tokenizer, counting it as work.
+    #[inline]
+    fn read_on(&mut self, text: &str) -> Status {
+        let pos = self.tokens.as_ref().map_or(0, |t| t.read());
+        crate::work::add(text.len().saturating_sub(pos));
+        self.tokenize(text)
     }
 
     /// Reads the tokens of `text` from where the last read stopped, this
@@ -2012,7 +2012,6 @@ impl<V: DeserializeOwned + View> Sink for Live<V> {
 }
 
 /// The value at the path `segs` in `value`.
-#[inline]
 fn slot_in<'v>(value: &'v mut Value, segs: &[Segment]) -> Option<&'v mut Value> {
     let mut at = value;
     for seg in segs {
