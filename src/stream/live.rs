@@ -476,6 +476,9 @@ pub(super) struct Live<V> {
     given: Option<Range<usize>>,
     /// The part written into `syn` is that region's.
     syn_given: bool,
+    /// The container being closed is a region whose closer later text may
+    /// still move (see `Tolerant::take`): no `Completed` delta for it.
+    unsettled: bool,
 }
 
 impl<V: DeserializeOwned + View> Live<V> {
@@ -549,6 +552,7 @@ impl<V: DeserializeOwned + View> Live<V> {
             ticks: (0, false),
             given: None,
             syn_given: false,
+            unsettled: false,
         };
         let status = live.tokenize(text);
         if matches!(status, Status::Bad(_)) {
@@ -762,7 +766,7 @@ impl<V: DeserializeOwned + View> Live<V> {
             self.decoded = decoded;
         }
         // (Read again on every push while open, unless hidden.)
-        self.frames[k].rebuild = hidden.is_none();
+        self.frames[k].rebuild |= hidden.is_none();
         self.region = Some(Region {
             depth: k,
             bad: at,
@@ -815,7 +819,7 @@ impl<V: DeserializeOwned + View> Live<V> {
                 Status::Open
             }
             Ok(Some(end)) => {
-                t.take();
+                self.unsettled = !t.take();
                 self.region = None;
                 if self.untyped {
                     self.region_value(text, k, end);
@@ -1048,6 +1052,11 @@ impl<V: DeserializeOwned + View> Live<V> {
     pub(super) fn is_complete(&self, path: &Path, done: bool) -> bool {
         if done {
             return true;
+        }
+        // A container taken before its closer was decided: later text may
+        // still read it (and what follows) otherwise.
+        if self.tolerant.as_ref().is_some_and(|t| !t.settled()) {
+            return false;
         }
         // The innermost open value's path is the innermost container's
         // (`self.path`), then the open string's last segment.
@@ -1834,24 +1843,13 @@ impl<V: DeserializeOwned + View> Sink for Live<V> {
             self.spare_keys.push(keys);
         }
         self.member_done(end);
-        if self.untyped {
-            let value = match (self.lean, frame.array) {
-                // What the deltas before it built: the caller has it.
-                (true, true) => Value::Array(Vec::new()),
-                (true, false) => Value::Object(serde_json::Map::new()),
-                (false, _) => self.slot(&frame.path).cloned().unwrap_or(Value::Null),
-            };
-            self.deltas.push(Delta::Completed {
-                path: frame.path.clone(),
-                value,
-            });
-        }
         if !self.frames.is_empty() {
             self.path.pop();
         }
         // A node not shown around a region: read whole from the tolerant
         // scanner's events (see `enter_region`).
         let given = self.given.clone();
+        let settled = !std::mem::take(&mut self.unsettled);
         if let Some(t) = self
             .tolerant
             .as_mut()
@@ -1862,6 +1860,21 @@ impl<V: DeserializeOwned + View> Sink for Live<V> {
                 return;
             }
             self.given = Some(frame.start..end);
+        }
+        // (A region's closer later text may still move: not said to be
+        // complete. The untyped-only stream, which keeps no member's events,
+        // says the same.)
+        if self.untyped && settled {
+            let value = match (self.lean, frame.array) {
+                // What the deltas before it built: the caller has it.
+                (true, true) => Value::Array(Vec::new()),
+                (true, false) => Value::Object(serde_json::Map::new()),
+                (false, _) => self.slot(&frame.path).cloned().unwrap_or(Value::Null),
+            };
+            self.deltas.push(Delta::Completed {
+                path: frame.path.clone(),
+                value,
+            });
         }
         self.close_typed(text, end, &frame);
         self.given = given;

@@ -130,13 +130,23 @@ impl Tolerant {
     }
 
     /// The watched container is taken as [`end`](Self::end) found it: if
-    /// its closer is not decided yet, later pushes check it.
-    pub(super) fn take(&mut self) {
+    /// its closer is not decided yet, later pushes check it. Whether it is
+    /// decided.
+    pub(super) fn take(&mut self) -> bool {
+        let mut decided = true;
         if let (Some(at), Some((end, false, sig))) = (self.watch, self.found) {
             self.taken.push(Taken { at, end, sig });
+            decided = false;
         }
         self.watch = None;
         self.found = None;
+        decided
+    }
+
+    /// Whether every container taken has its closer decided (none may yet
+    /// be read otherwise).
+    pub(super) fn settled(&self) -> bool {
+        self.taken.is_empty()
     }
 
     /// From here on, the events of the container that opened at `at` are
