@@ -197,15 +197,7 @@ fn slot<'v>(view: &'v mut Value, path: &[Segment]) -> Option<&'v mut Value> {
     let Some((last, outer)) = path.split_last() else {
         return Some(view);
     };
-    let mut at = view;
-    for seg in outer {
-        at = match (seg, at) {
-            (Segment::Key(k), Value::Object(m)) => m.get_mut(&**k)?,
-            (Segment::Index(i), Value::Array(a)) => a.get_mut(*i)?,
-            _ => return None,
-        };
-    }
-    match (last, at) {
+    match (last, slot_in(view, outer)?) {
         (Segment::Key(k), Value::Object(m)) => Some(m.entry(&**k).or_insert(Value::Null)),
         (Segment::Index(i), Value::Array(a)) => {
             if *i == a.len() {
@@ -215,6 +207,19 @@ fn slot<'v>(view: &'v mut Value, path: &[Segment]) -> Option<&'v mut Value> {
         }
         _ => None,
     }
+}
+
+/// The value at the path `segs` in `value`, if it holds one.
+pub(crate) fn slot_in<'v>(value: &'v mut Value, segs: &[Segment]) -> Option<&'v mut Value> {
+    let mut at = value;
+    for seg in segs {
+        at = match (seg, at) {
+            (Segment::Key(k), Value::Object(m)) => m.get_mut(&**k)?,
+            (Segment::Index(i), Value::Array(a)) => a.get_mut(*i)?,
+            _ => return None,
+        };
+    }
+    Some(at)
 }
 
 /// The deltas that turn `old` into `new`, both views of the same stream at

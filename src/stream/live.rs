@@ -21,7 +21,7 @@ use std::sync::Arc;
 
 use serde_json::Value;
 
-use super::delta::{Delta, Path, Segment};
+use super::delta::{slot_in, Delta, Path, Segment};
 use super::json::{Lenient, Sink, Status, Tokens};
 use super::reads::{Around, Change, Reader};
 use super::tolerant::Tolerant;
@@ -2022,19 +2022,6 @@ impl<V: DeserializeOwned + View> Sink for Live<V> {
         decoded.clear();
         self.decoded = decoded;
     }
-}
-
-/// The value at the path `segs` in `value`.
-fn slot_in<'v>(value: &'v mut Value, segs: &[Segment]) -> Option<&'v mut Value> {
-    let mut at = value;
-    for seg in segs {
-        at = match (seg, at) {
-            (Segment::Key(k), Value::Object(m)) => m.get_mut(&**k)?,
-            (Segment::Index(i), Value::Array(a)) => a.get_mut(*i)?,
-            _ => return None,
-        };
-    }
-    Some(at)
 }
 
 /// The value of a number or literal as JSON writes it (or a Python literal,
