@@ -3275,6 +3275,26 @@ struct WithExtra {
     extra: Option<Value>,
 }
 
+/// Found by the `stream_typed` fuzz target (2026-12-05; it fails on the
+/// code before this session's changes too): an untyped target, pushed in
+/// chunks of 10, 32 and 32 bytes, shows `{}` at the end of the text where a
+/// decode of it shows `"Changes"` with two elements. Not found yet why.
+#[test]
+#[ignore = "issue 20: a known wrong view the fuzzer found (typed-only stream of an untyped target shows {} where the decode shows the member); open"]
+fn a_fuzzed_reply_with_nul_bytes_and_stray_quotes() {
+    let reply = " {  \n       \"Changes\": [\n \u{3}    false      \"Changeang:\"\" emr{ipsumipsum\": \"s\"b\":\"y\"%;\\\"{\\:\\\\k[\u{0}\u{0}\u{0}\", u*\"\"ic\"}\u{0}]\":r5c\"key1\" : \"\"}]\"\"\" \":\"\" emr{ipsumipsum\": \"s\"b\":\"y\"%;\\\"{\\:\\\u{11}\u{0}\u{0}\u{0}\u{0}\u{0} y2\u{0}z{ :\"y[\"ke emr{ipsumipsum\": \": \"v\u{0}+i\u{0}\u{0}\u{0}e\"\":mr{ipsum\"8 \"sic\"}]";
+    let mut cuts = Vec::new();
+    let mut at = 0;
+    for len in [10, 32, 32].into_iter().cycle() {
+        at += len;
+        if at >= reply.len() {
+            break;
+        }
+        cuts.push(at);
+    }
+    replay::<Value>(reply, &cuts);
+}
+
 /// What a stream says is complete does not change: after every push (a
 /// byte at a time), each path the untyped view holds that the stream calls
 /// complete holds its final value, and each container's `Completed` delta
