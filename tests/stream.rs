@@ -3275,12 +3275,15 @@ struct WithExtra {
     extra: Option<Value>,
 }
 
-/// Found by the `stream_typed` fuzz target (2026-12-05; it fails on the
-/// code before this session's changes too): an untyped target, pushed in
-/// chunks of 10, 32 and 32 bytes, shows `{}` at the end of the text where a
-/// decode of it shows `"Changes"` with two elements. Not found yet why.
+/// Found by the `stream_typed` fuzz target: an untyped target, pushed in
+/// chunks of 10, 32 and 32 bytes. Near its end a `}` closes the list of a
+/// region and the object around it together (a mismatched closer), and a
+/// `]` follows: a decode of the text so far reads the whole text with text
+/// left after it, and so takes a shorter span. The region's scanner took
+/// the list's closer, put back before the `}` where the read had met the
+/// text's end looking for a quote, for one put back at the end (the list
+/// running into it), and the view showed `{}`.
 #[test]
-#[ignore = "issue 20: a known wrong view the fuzzer found (typed-only stream of an untyped target shows {} where the decode shows the member); open"]
 fn a_fuzzed_reply_with_nul_bytes_and_stray_quotes() {
     let reply = " {  \n       \"Changes\": [\n \u{3}    false      \"Changeang:\"\" emr{ipsumipsum\": \"s\"b\":\"y\"%;\\\"{\\:\\\\k[\u{0}\u{0}\u{0}\", u*\"\"ic\"}\u{0}]\":r5c\"key1\" : \"\"}]\"\"\" \":\"\" emr{ipsumipsum\": \"s\"b\":\"y\"%;\\\"{\\:\\\u{11}\u{0}\u{0}\u{0}\u{0}\u{0} y2\u{0}z{ :\"y[\"ke emr{ipsumipsum\": \": \"v\u{0}+i\u{0}\u{0}\u{0}e\"\":mr{ipsum\"8 \"sic\"}]";
     let mut cuts = Vec::new();

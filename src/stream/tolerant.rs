@@ -18,6 +18,7 @@
 //! read (see [`Tolerant::keep`]), and its closer checked as the
 //! container's is.
 
+use crate::report::RepairKind;
 use crate::scan::resume::Paused;
 use crate::scan::tape::{Step, Tape, Walked, Walking};
 use crate::scan::Scanner;
@@ -234,7 +235,13 @@ impl Tolerant {
             // Not decided yet: the rest of the text read as if it ended
             // there, then taken back.
             let back = scan.tail(&mut self.tape);
-            self.walk_tail(text);
+            // (How many closers the tail put back where the text ends: the
+            // last closers it writes.)
+            let at_end = scan
+                .repairs_since(self.repairs)
+                .filter(|r| r.kind == RepairKind::MissingCloser && r.offset >= to)
+                .count();
+            self.walk_tail(text, at_end);
             self.prose(text, &scan, false);
             scan.untail(&mut self.tape, back);
         }
@@ -362,8 +369,10 @@ impl Tolerant {
 
     /// Walks the tail (what a read of the text so far has after the events
     /// decided): finds the watched container's closer, if it has one, and
-    /// checks that each container taken closes as it did.
-    fn walk_tail(&mut self, text: &str) {
+    /// checks that each container taken closes as it did. `at_end`: how
+    /// many of its last closers were put back where the text ends (the
+    /// containers that run into it).
+    fn walk_tail(&mut self, text: &str, at_end: usize) {
         let b = text.as_bytes();
         let (mut walked, mut sums) = (self.walked, self.sums);
         // Containers the tail opens, and how many of the decided ones it
@@ -384,12 +393,26 @@ impl Tolerant {
             ..
         } = &*self;
         let mut events = 0;
+        // The watched container's closer was put back, and how many closers
+        // came after it: it runs into the text's end only if they are all
+        // put back there too (a closer put back before it, where a
+        // mismatched one closes several, `[1, "a"}`, is a reading the live
+        // path cannot follow).
+        let mut put_back: Option<usize> = None;
         tape.containers(text, &mut walked, |w| {
             let before = sums.sum;
             sums.add(&w);
             events += 1;
             let at = place;
             place = w.next;
+            if let Some(after) = &mut put_back {
+                match w.step {
+                    Step::Close(_) => *after += 1,
+                    Step::Other => {}
+                    Step::Open | Step::Fail => lost = true,
+                }
+                return !lost;
+            }
             match w.step {
                 Step::Open => open.push((w.offset, before, at)),
                 Step::Close(array) => {
@@ -413,8 +436,9 @@ impl Tolerant {
                         copy[0] = Some((opened, opened_at));
                         match (end, w.cut) {
                             (Some(end), _) => found = Some((end, false, sig)),
-                            // Cut: its events so far are its part.
-                            (None, true) => {}
+                            // Cut: its events so far are its part (if it
+                            // runs into the text's end: see `put_back`).
+                            (None, true) => put_back = Some(0),
                             (None, false) => lost = true,
                         }
                     } else if kept_waits && keep.is_some_and(|k| k.0 == opened) {
@@ -428,9 +452,10 @@ impl Tolerant {
                 Step::Fail => lost = true,
                 Step::Other => {}
             }
-            !lost && (waits || kept_waits || checked < taken.len())
+            !lost && (waits || kept_waits || checked < taken.len() || put_back.is_some())
         });
         crate::work::add(events);
+        lost |= put_back.is_some_and(|after| after >= at_end);
         // (A container taken that the tail no longer closes is read
         // otherwise.)
         self.lost |= lost || checked < self.taken.len();
