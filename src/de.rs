@@ -1611,8 +1611,10 @@ impl<'de> de::SeqAccess<'de> for SeqAccess<'_, '_, 'de> {
             // A complete element is admitted wherever it stands: read at
             // once, not peeked first (so that a string or number is taken
             // by the `take_` calls).
-            let (at, complete) = match self.de.scan.complete_value_at() {
-                Some(at) => (at, true),
+            // (`scalar`: the element is one string, number or literal, so
+            // an error reading it is met at its own end.)
+            let (at, complete, scalar) = match self.de.scan.complete_value_at() {
+                Some(at) => (at, true, false),
                 None => {
                     let ev = self.de.scan.peek()?;
                     if let Event::EndArray = ev {
@@ -1628,7 +1630,8 @@ impl<'de> de::SeqAccess<'de> for SeqAccess<'_, '_, 'de> {
                         self.de.skip(ev)?;
                         continue;
                     }
-                    (self.de.scan.offset(), self.de.scan.complete())
+                    let scalar = !matches!(ev, Event::StartObject | Event::StartArray);
+                    (self.de.scan.offset(), self.de.scan.complete(), scalar)
                 }
             };
             let index = self.index;
@@ -1652,10 +1655,13 @@ impl<'de> de::SeqAccess<'de> for SeqAccess<'_, '_, 'de> {
                 // element's own, as a decode that does not know the cut yet
                 // meets it (an unknown tag, complete, in the cut last call).
                 // A part refused at its start for being cut is the cut's, the
-                // scanner there or not yet.
+                // scanner there or not yet. So is an error of a cut element
+                // that is one scalar: a string closed by a quote that ends
+                // the text of a view (the next byte may show it inside,
+                // `"b" and`) is cut, and no read reached a cut beyond it.
                 Err(e)
                     if cut
-                        && (self.de.scan.reached_cut() || e.rejected_at().is_some())
+                        && (self.de.scan.reached_cut() || e.rejected_at().is_some() || scalar)
                         && matches!(e.kind(), ErrorKind::Truncated | ErrorKind::Data)
                         && !e.restarts()
                         && e.hint().is_none() =>
