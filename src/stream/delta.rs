@@ -147,6 +147,11 @@ pub enum Delta {
     },
     /// The value at `path` is complete: `value` is all of it (a number or
     /// literal first shows up here). At `$`, the reply's value is complete.
+    /// A string's comes once what follows its closing quote says the quote
+    /// closes it: the next value or closer, or the next member's key and
+    /// colon (in `"say "hi"`, the quote after `say ` turns out to be inside).
+    /// The string's whole text has been given (`Started`, `Appended`)
+    /// before.
     Completed {
         /// Where.
         path: Path,

@@ -224,6 +224,12 @@ impl Tokens {
         self.pos.max(self.spaces)
     }
 
+    /// Whether a member's key and its colon were read, and its value is
+    /// due or being read as a word.
+    pub(crate) fn in_member_value(&self) -> bool {
+        self.stack.last() == Some(&false) && matches!(self.state, State::Value | State::Word)
+    }
+
     /// Goes on at `at`, just after the closer of a container at depth
     /// `depth` (its own, counted from the root's 0) that was read by
     /// another reader (see `tolerant`): after a value in the container

@@ -479,6 +479,12 @@ pub(super) struct Live<V> {
     /// The container being closed is a region whose closer later text may
     /// still move (see `Tolerant::take`): no `Completed` delta for it.
     unsettled: bool,
+    /// A string's `Completed` delta, held until the tokenizer reads the
+    /// next value, a closer, or the next member's key and colon (a byte
+    /// after its quote may yet show the quote to be inside it, `"say "hi`,
+    /// or a key with no colon, `"a ", "b"}`): dropped if a region takes its
+    /// container first.
+    held: Option<Delta>,
 }
 
 impl<V: DeserializeOwned + View> Live<V> {
@@ -553,6 +559,7 @@ impl<V: DeserializeOwned + View> Live<V> {
             given: None,
             syn_given: false,
             unsettled: false,
+            held: None,
         };
         let status = live.tokenize(text);
         if matches!(status, Status::Bad(_)) {
@@ -767,6 +774,9 @@ impl<V: DeserializeOwned + View> Live<V> {
         }
         // (Read again on every push while open, unless hidden.)
         self.frames[k].rebuild |= hidden.is_none();
+        // (A string in it said complete, whose verdict the region may
+        // change.)
+        self.held = None;
         self.region = Some(Region {
             depth: k,
             bad: at,
@@ -885,6 +895,11 @@ impl<V: DeserializeOwned + View> Live<V> {
             .take()
             .expect("the tokenizer is in place between reads");
         let status = tokens.feed(text, self);
+        // (The next member's key and colon arrived after a string's
+        // settling byte: its verdict is in.)
+        if self.held.is_some() && tokens.in_member_value() && !matches!(status, Status::Bad(_)) {
+            self.release();
+        }
         self.tokens = Some(tokens);
         self.grown(text);
         status
@@ -1003,6 +1018,15 @@ impl<V: DeserializeOwned + View> Live<V> {
             }
         }
         self.string = Some(s);
+    }
+
+    /// The tokenizer read on past a string's settling byte to the next
+    /// value or closer: the string's `Completed` delta, held, is given.
+    #[inline]
+    fn release(&mut self) {
+        if let Some(d) = self.held.take() {
+            self.deltas.push(d);
+        }
     }
 
     /// Whether the typed view is shown (the root's admission).
@@ -1758,6 +1782,7 @@ impl<V: DeserializeOwned + View> Live<V> {
 
 impl<V: DeserializeOwned + View> Sink for Live<V> {
     fn open(&mut self, text: &str, array: bool, at: usize) {
+        self.release();
         self.now = at + 1;
         let empty = match array {
             true => Value::Array(Vec::new()),
@@ -1835,6 +1860,7 @@ impl<V: DeserializeOwned + View> Sink for Live<V> {
     }
 
     fn close(&mut self, text: &str, end: usize) {
+        self.release();
         self.now = end;
         let mut frame = self.frames.pop().expect("a container is open");
         let mut keys = std::mem::take(&mut frame.keys);
@@ -1881,6 +1907,7 @@ impl<V: DeserializeOwned + View> Sink for Live<V> {
     }
 
     fn scalar(&mut self, text: &str, span: Range<usize>) {
+        self.release();
         self.now = span.end;
         self.scalar_end = span.end;
         self.member_done(span.end);
@@ -1902,6 +1929,7 @@ impl<V: DeserializeOwned + View> Sink for Live<V> {
     }
 
     fn string_start(&mut self, text: &str, at: usize) {
+        self.release();
         self.now = at + 1;
         let last = self.child_segment();
         let path = self.child_path(last.clone());
@@ -1984,21 +2012,34 @@ impl<V: DeserializeOwned + View> Sink for Live<V> {
         if !s.untyped {
             self.grow_untyped();
         }
+        // All of it shows now (what a cut one leaves out, the raw spaces
+        // at its end, a closed one holds). It is complete only once the next
+        // byte says the quote closes it (`"say "` then `hi"`): its
+        // `Completed` comes then (see `string_settled`).
         let len = s.closed_len();
         match (self.untyped, s.untyped) {
             (false, _) => {}
             (true, true) => {
-                if let Some(Value::String(v)) = self.slot(&s.path) {
-                    v.push_str(&s.decoded[s.visible.min(len)..len]);
+                let rest = &s.decoded[s.visible.min(len)..len];
+                if !rest.is_empty() {
+                    let rest = rest.to_owned();
+                    if let Some(Value::String(v)) = self.slot(&s.path) {
+                        v.push_str(&rest);
+                    }
+                    self.deltas.push(Delta::Appended {
+                        path: s.path.clone(),
+                        text: rest,
+                    });
                 }
             }
-            (true, false) => self.set(&s.path, Value::String(s.decoded[..len].to_owned())),
-        }
-        if self.untyped {
-            self.deltas.push(Delta::Completed {
-                path: s.path.clone(),
-                value: Value::String(s.decoded[..len].to_owned()),
-            });
+            (true, false) => {
+                let value = Value::String(s.decoded[..len].to_owned());
+                self.set(&s.path, value.clone());
+                self.deltas.push(Delta::Started {
+                    path: s.path.clone(),
+                    value,
+                });
+            }
         }
         // The typed view shows it whole, still cut, until the next byte
         // says the quote closes it: it stays the open string until then.
@@ -2012,6 +2053,12 @@ impl<V: DeserializeOwned + View> Sink for Live<V> {
         };
         // Known to end here, as a number is once its delimiter arrives.
         self.scalar_end = end;
+        if self.untyped {
+            self.held = Some(Delta::Completed {
+                path: s.path.clone(),
+                value: Value::String(s.decoded[..s.closed_len()].to_owned()),
+            });
+        }
         if let Fenced::Whole { ticks, first } = &mut self.fenced {
             *ticks |= first.take().is_some();
         }
