@@ -3328,6 +3328,9 @@ fn what_is_complete_stays_so() {
         r#"{"items": [{"n": 1, "text": "x", "meta": {"k": "say "hi", then}"}}]}"#,
         r#"{"items": [{"n": 1, "text": "end""}, {"n": 2, "text": "a "}" b"}], "total": 1}"#,
         "```json\n{\"items\": [{\"n\": 1, \"text\": hello world}, {\"n\": 2, \"text\": \"say \"hi\"\"}]}\n```",
+        r#"{"items": [{"n": 1, "text": "a ", "b"}, {"n": 2, "text": "c", "d": "e"}]}"#,
+        r#"{"items": [{"n": 1, "text": "x"y", "k": "v"}, ["p ", q", "r"]]}"#,
+        r#"{"a": "one", "b": "two "three" four", "c": ["x", "y "z""]}"#,
     ];
     for reply in replies {
         let last: Value = serde_llm::from_llm_str(reply).unwrap();
