@@ -897,8 +897,8 @@ impl<V: DeserializeOwned + View> Live<V> {
         let status = tokens.feed(text, self);
         // (The next member's key and colon arrived after a string's
         // settling byte: its verdict is in.)
-        if self.held.is_some() && tokens.in_member_value() && !matches!(status, Status::Bad(_)) {
-            self.release();
+        if self.held.is_some() {
+            self.release_at(&tokens, status);
         }
         self.tokens = Some(tokens);
         self.grown(text);
@@ -1024,8 +1024,19 @@ impl<V: DeserializeOwned + View> Live<V> {
     /// value or closer: the string's `Completed` delta, held, is given.
     #[inline]
     fn release(&mut self) {
-        if let Some(d) = self.held.take() {
-            self.deltas.push(d);
+        // (Looked at first: a typed-only stream holds none, and taking one
+        // moves a whole delta.)
+        if self.held.is_some() {
+            self.deltas.extend(self.held.take());
+        }
+    }
+
+    /// [`release`](Self::release), once the tokenizer stopped past the
+    /// next member's key and colon.
+    #[cold]
+    fn release_at(&mut self, tokens: &Tokens, status: Status) {
+        if tokens.in_member_value() && !matches!(status, Status::Bad(_)) {
+            self.release();
         }
     }
 
