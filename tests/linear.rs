@@ -781,6 +781,41 @@ fn stream_inner_quotes_with_deltas() {
     }
 }
 
+/// Inner quotes already in the push that finds the value (its first 64
+/// bytes hold the first element's), then 1- or 16-byte chunks: the stream
+/// reads it as if the repair had come in a push of its own, the tolerant
+/// way, rather than reading the whole text on every push from there on.
+/// With the typed view, with the deltas, and with only the untyped view.
+#[test]
+fn stream_inner_quotes_in_the_first_push() {
+    for (mode, chunk) in [(0, 1), (0, 16), (1, 16), (2, 16)] {
+        let how =
+            format!("stream inner quotes in the first push, mode {mode} {chunk:>2}-byte chunks");
+        assert_work_linear(&how, inner_quotes, |reply| {
+            work_of(|| {
+                let mut dec = StreamDecoder::<Doc>::new();
+                if mode == 2 {
+                    dec = dec.__untyped_only();
+                }
+                let (first, rest) = reply.split_at(64);
+                for piece in std::iter::once(first.as_bytes()).chain(rest.as_bytes().chunks(chunk))
+                {
+                    match mode {
+                        0 => {
+                            let _ = dec.push(piece);
+                            std::hint::black_box(dec.view());
+                        }
+                        _ => {
+                            std::hint::black_box(dec.push_deltas(piece).ok());
+                        }
+                    }
+                }
+                assert!(dec.finish().is_ok(), "the whole reply decodes");
+            })
+        });
+    }
+}
+
 #[allow(dead_code)]
 #[derive(Debug, Deserialize, Partial)]
 struct PlainDoc {

@@ -489,8 +489,9 @@ pub(super) struct Live<V> {
 
 impl<V: DeserializeOwned + View> Live<V> {
     /// Reads `text` from `start`, where the value opens, to its end; `view`
-    /// is the typed view of all of `text` (before admission). `None` if the
-    /// value is not JSON as written. `plain` reads the untyped view;
+    /// is the typed view of all of `text` (before admission). `Err(at)` if
+    /// the tokenizer stopped at `at`, a repair it does not make (see
+    /// `StreamDecoder::lock_in_two`). `plain` reads the untyped view;
     /// `lean`: only the untyped view is kept (see the field).
     pub(super) fn lock(
         text: &str,
@@ -498,7 +499,7 @@ impl<V: DeserializeOwned + View> Live<V> {
         view: V,
         (decoder, plain, reads): (&Decoder, &Decoder, &Reader<V>),
         (fenced, lenient, lean): (Fenced, bool, bool),
-    ) -> Option<(Live<V>, Status)> {
+    ) -> Result<(Live<V>, Status), usize> {
         let allows = |kind| lenient && decoder.opts.rules.repair(kind);
         let mut live = Live {
             tokens: Some(Box::new(
@@ -562,8 +563,8 @@ impl<V: DeserializeOwned + View> Live<V> {
             held: None,
         };
         let status = live.tokenize(text);
-        if matches!(status, Status::Bad(_)) {
-            return None;
+        if let Status::Bad(at) = status {
+            return Err(at);
         }
         // The view is a decode of all of `text`: that is what it knows of
         // each part not found out yet.
@@ -574,7 +575,7 @@ impl<V: DeserializeOwned + View> Live<V> {
             (s.known, s.known_ends) = (text.len(), false);
         }
         live.typed = !lean;
-        Some((live, status))
+        Ok((live, status))
     }
 
     /// From here on, only the typed view is kept: the untyped view and the

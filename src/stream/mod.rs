@@ -228,7 +228,9 @@ where
 /// is open; and the live reader goes on after its closer (a record in a
 /// list costs its own length per push, not the reply's; such a string that
 /// is itself a list's element makes that list the container, read whole on
-/// every push). Inside a member the typed view shows only complete (a field
+/// every push). So too where the push that finds the value already holds
+/// the repair: it is read as if the repair had come in a push of its own.
+/// Inside a member the typed view shows only complete (a field
 /// not marked partial, an untyped target's member), the typed view reads
 /// nothing while it is open and reads that member once it closes, from the
 /// same events. If later text reads that container otherwise (a
@@ -1433,7 +1435,7 @@ where
             (&self.decoder, &self.untyped, &self.reads),
             (fenced, lenient, self.lean),
         ) {
-            Some((mut live, Status::Open)) if live.value == *untyped_value => {
+            Ok((mut live, Status::Open)) if live.value == *untyped_value => {
                 live.tag = report.strategy == Strategy::Tag;
                 if self.changes.is_some() {
                     live.log = Some(Vec::new());
@@ -1450,17 +1452,95 @@ where
                 // A new live view (the one before may have been live too).
                 self.changed();
             }
-            Some((live, _)) => {
+            Ok((live, _)) => {
                 self.set_view(live.view.and_then(View::admitted));
             }
-            None => {
+            Err(at) => {
                 self.mode = Mode::Whole { tried: Some(start) };
-                // The view was moved into the failed lock: read it again.
-                let view = self.view_of(&self.text)?;
-                self.set_view(view);
+                let tag = report.strategy == Strategy::Tag;
+                let untyped_value = untyped_value.clone();
+                match self.lock_in_two(start, at, (fenced, lenient, tag), &untyped_value) {
+                    Some(mut live) => {
+                        let own = std::mem::take(&mut live.deltas);
+                        if fresh {
+                            deltas = own;
+                        }
+                        if !self.untyped_kept {
+                            live.typed_only();
+                        }
+                        self.mode = Mode::Live(live);
+                        self.changed();
+                    }
+                    None => {
+                        // The view was moved into the failed lock: read it
+                        // again.
+                        let view = self.view_of(&self.text)?;
+                        self.set_view(view);
+                    }
+                }
             }
         }
         Ok(deltas)
+    }
+
+    /// The value that opens at `start` is JSON as written up to `at`, where
+    /// the tokenizer met a repair it does not make, all in the text read
+    /// now: it is read as if the text had come in two pushes, up to `at`
+    /// and the rest, so that the repair is read the tolerant way (a region,
+    /// see `live`) as it is when it comes in a later push. (Else the whole
+    /// text is read on every push from here on.) `None` where that path
+    /// does not read it so: the view of the text up to `at` starts
+    /// elsewhere, or the rest is no region the live path reads, or its
+    /// untyped view is not `untyped_value`, the whole text's.
+    fn lock_in_two(
+        &self,
+        start: usize,
+        at: usize,
+        (fenced, lenient, tag): (Fenced, bool, bool),
+        untyped_value: &Value,
+    ) -> Option<Box<Live<T::Shown>>> {
+        if at <= start || !lenient || tag || !self.text.is_char_boundary(at) {
+            return None;
+        }
+        let before = &self.text[..at];
+        let (view, report) = self.reads.whole(&self.decoder.viewing(), before).ok()?;
+        if report.span.start != start || extract::open_block(before).is_some() {
+            return None;
+        }
+        let (mut live, status) = Live::lock(
+            before,
+            start,
+            view,
+            (&self.decoder, &self.untyped, &self.reads),
+            (fenced, lenient, self.lean),
+        )
+        .ok()?;
+        if status != Status::Open || extract::closing_tag_in(&self.text, at) {
+            return None;
+        }
+        // (As a lock on that text checks it: its untyped view is what the
+        // live path read.)
+        match self
+            .untyped
+            .decode_as::<Value>(before, Shape::Any, false, false)
+        {
+            Ok((value, report)) if report.span.start == start && value == live.value => {}
+            _ => return None,
+        }
+        // (What the stream's push reads of it: see `refresh`.)
+        let status = live.feed(&self.text);
+        let read = status == Status::Open
+            && !live.failed
+            && !live.ends_early()
+            && !live.blocked()
+            && live.value == *untyped_value;
+        if !read {
+            return None;
+        }
+        if self.changes.is_some() {
+            live.log = Some(Vec::new());
+        }
+        Some(Box::new(live))
     }
 }
 
