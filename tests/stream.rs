@@ -3427,3 +3427,35 @@ fn regions_a_review_found() {
     );
     every_split::<Records>("{\"steps\": [{\"n\": 1, \"text\": \"say \"hi\" now\u{3000}then\"}]}");
 }
+
+/// A list of strings marked partial.
+#[derive(Debug, Deserialize, Partial, PartialEq)]
+struct Tags {
+    #[llm(partial)]
+    tags: Vec<String>,
+}
+
+/// A cut string element whose text so far ends in closers (`{"tags":
+/// ["s", "]`): a decode of the text so far keeps them as the string's text
+/// where they close not every container open (the object around the list
+/// is open too). The stream read the element as a part of its list alone,
+/// where the `]` closes every container the part holds, and showed it
+/// empty (found by a review, 2026-12-05): such a part is read from the
+/// root.
+#[test]
+fn a_cut_string_element_of_closers() {
+    let texts = [
+        r#"{"tags": ["s", "]", "t"]}"#,
+        r#"{"tags": ["]}", "x ]] }"]}"#,
+        "```json\n{\"tags\": [\"a\", \"]\"]}\n```",
+        r#"{"steps": [{"text": "a}", "n": 1}, {"n": 2, "text": "]}"}]}"#,
+    ];
+    for text in texts {
+        let bytes: Vec<usize> = (1..text.len()).collect();
+        replay::<Tags>(text, &bytes);
+        replay::<Value>(text, &bytes);
+    }
+    let text = texts[3];
+    let bytes: Vec<usize> = (1..text.len()).collect();
+    replay::<Records>(text, &bytes);
+}

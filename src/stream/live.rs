@@ -1607,6 +1607,19 @@ impl<V: DeserializeOwned + View> Live<V> {
         if !self.reads.local() {
             return false;
         }
+        // A cut part whose text so far ends in closers: whether they end a
+        // string in it early rests on every container open around it
+        // (`unterminated` in `src/scan/string.rs`: `"]` keeps its `]` in
+        // `{"tags": ["`, not in `["`), which its text alone does not hold.
+        // It is read from the root.
+        if !complete
+            && matches!(
+                text[span.clone()].trim_end().as_bytes().last(),
+                Some(b']' | b'}')
+            )
+        {
+            return false;
+        }
         let Some(j) = (1..d.min(self.frames.len()))
             .rev()
             .find(|&j| self.frames[j].local && self.frames[j].route.is_some())
