@@ -485,6 +485,8 @@ pub(super) struct Live<V> {
     /// or a key with no colon, `"a ", "b"}`): dropped if a region takes its
     /// container first.
     held: Option<Delta>,
+    /// A cut string is being read: the parts read while it is end inside it.
+    in_string: bool,
 }
 
 impl<V: DeserializeOwned + View> Live<V> {
@@ -561,6 +563,7 @@ impl<V: DeserializeOwned + View> Live<V> {
             syn_given: false,
             unsettled: false,
             held: None,
+            in_string: false,
         };
         let status = live.tokenize(text);
         if let Status::Bad(at) = status {
@@ -986,6 +989,7 @@ impl<V: DeserializeOwned + View> Live<V> {
         }
         if self.typed_ready(text) {
             let d = self.frames.len();
+            self.in_string = closed.is_none();
             if s.shown == Shown::Unknown {
                 self.stale = Some(s.known_ends);
                 let out = self.check(text, d, s.start..s.known.min(cut.end), true);
@@ -1017,6 +1021,7 @@ impl<V: DeserializeOwned + View> Live<V> {
                 s.typed = new;
                 (s.known, s.known_ends) = self.blocked_or(self.knowledge());
             }
+            self.in_string = false;
         }
         self.string = Some(s);
     }
@@ -1607,12 +1612,14 @@ impl<V: DeserializeOwned + View> Live<V> {
         if !self.reads.local() {
             return false;
         }
-        // A cut part whose text so far ends in closers: whether they end a
-        // string in it early rests on every container open around it
+        // A part cut inside a string whose text so far ends in closers:
+        // whether they end the string early rests on every container open
+        // around it
         // (`unterminated` in `src/scan/string.rs`: `"]` keeps its `]` in
         // `{"tags": ["`, not in `["`), which its text alone does not hold.
         // It is read from the root.
         if !complete
+            && self.in_string
             && matches!(
                 text[span.clone()].trim_end().as_bytes().last(),
                 Some(b']' | b'}')
