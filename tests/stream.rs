@@ -467,6 +467,15 @@ fn code_in_fenced_strings_every_split() {
         "{\"n\": 5, \"text\": \"raw\n  ```\nline\"}",
         "{\"n\": 6, \"text\": \"raw\n``\"}",
         "{\"n\": 7, \"text\": \"raw}\n``\"}",
+        // A fence on a line of its own inside a string: the block ends
+        // there for a decode until the string's quote closes it.
+        "{\"n\": 8, \"text\": \"a }\n```\nb\"}",
+        "{\"n\": 9, \"text\": \"a\n```\nb\n```\nc\"}",
+        "{\"n\": 10, \"text\": \"a\n  ````  \nb\\n\\\"q\\\" {c}\"}",
+        "{\"n\": 11, \"text\": \"x\n```\n\"}",
+        "{\"n\": 12, \"text\": \"f() {\n}\n```\nok\" }",
+        "{\"text\": \"a\n```\nb\", \"n\": 13}",
+        "{\"text\": \"a\n```\nb\" x, \"n\": 14}",
     ];
     for body in bodies {
         for wrap in [
@@ -3458,4 +3467,40 @@ fn a_cut_string_element_of_closers() {
     let text = texts[3];
     let bytes: Vec<usize> = (1..text.len()).collect();
     replay::<Records>(text, &bytes);
+}
+
+/// Code samples in the strings of a fenced list, one fence line or more
+/// each, with line ends in `\r\n`, indented fences, a sample that ends in a
+/// closer, a quote right after the fence line, and what a decode reads as
+/// an inner quote after one (`"b" x`): the view after every push is the
+/// decode's, which ends the block at a fence line inside a string that runs
+/// to the end (see `stream_fence_lines_in_raw_strings` in
+/// `tests/linear.rs`).
+#[test]
+fn fence_lines_in_fenced_strings_every_split() {
+    let items = [
+        "{\"n\": 1, \"text\": \"code:\n```py\nx = 1\n```\nend\"}",
+        "{\"n\": 2, \"text\": \"win:\r\n```\r\ny\r\n```\r\n\"}",
+        "{\"n\": 3, \"text\": \"two:\n\t```sh\n\tls\n\t```\nand\n```\nz\n```\"}",
+        "{\"n\": 4, \"text\": \"js:\n```js\nf() {\n}\n```\nok\"}",
+        "{\"n\": 5, \"text\": \"q\n```\n\", \"m\": [1]}",
+    ];
+    for wrap in [
+        "```json\n{\"steps\": [{b}]}\n```\n",
+        "Here:\n```json\n{\"steps\": [{b}]}\n```\nDone.",
+    ] {
+        let text = wrap.replace("{b}", &items.join(", "));
+        let bytes: Vec<usize> = (1..text.len()).collect();
+        replay::<Records>(&text, &bytes);
+        replay::<Value>(&text, &bytes);
+        for i in (0..=text.len()).step_by(7) {
+            replay::<Records>(&text, &[i]);
+        }
+    }
+    // A decode reads the quote after `b` as inside the string: the block
+    // ends at the fence for good.
+    let text = "```json\n{\"steps\": [{\"n\": 1, \"text\": \"a\n```\nb\" x}]}\n```\n";
+    let bytes: Vec<usize> = (1..text.len()).collect();
+    replay::<Records>(text, &bytes);
+    replay::<Value>(text, &bytes);
 }

@@ -120,6 +120,8 @@ impl Sink for Quiet {
     fn string_piece(&mut self, _: &str, _: &str, _: usize, _: bool) {}
     fn string_end(&mut self, _: &str, _: usize) {}
     fn string_settled(&mut self, _: &str, _: usize) {}
+    fn string_fenced(&mut self, _: &str, _: usize) {}
+    fn string_unfenced(&mut self, _: &str) {}
 }
 
 /// Where the text between two objects stands. Without fences it is

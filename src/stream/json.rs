@@ -32,6 +32,17 @@ pub(crate) trait Sink {
     fn string_piece(&mut self, text: &str, piece: &str, end: usize, escaped: bool);
     /// The open string value closed; `end` is just after its quote.
     fn string_end(&mut self, text: &str, end: usize);
+    /// A fence on a line of its own starts at `at` inside the open string
+    /// value (in a value in a fence of its own): a decode of the text so far
+    /// ends the fenced block there, until the string's quote closes it (see
+    /// [`Tokens::fenced`]). The string took in its text up to `at` (and
+    /// perhaps the fence's first backticks after it, raw); what comes
+    /// after is its text too, read on.
+    fn string_fenced(&mut self, text: &str, at: usize);
+    /// The line [`string_fenced`](Sink::string_fenced) reported at the end
+    /// of the text so far turned out not to be a fence on a line of its
+    /// own (`\n```py`): the string is read on as before.
+    fn string_unfenced(&mut self, text: &str);
     /// The string value that closed at `end` is known to end there: a
     /// byte other than a space followed its quote (a view of the text up
     /// to the quote takes the quote as perhaps inside the string).
@@ -172,6 +183,21 @@ pub(crate) struct Tokens {
     line: Option<usize>,
     /// A fence marker came before the value (see [`fenced`](Self::fenced)).
     fence_before: bool,
+    /// The value is in a fence of its own (see [`fenced`](Self::fenced)).
+    own_fence: bool,
+    /// In the open string, a fence on a line of its own closed the block
+    /// for a decode of the text so far ([`Sink::string_fenced`]): where its
+    /// backticks end.
+    fenced_at: Option<usize>,
+    /// Every string so far was double-quoted and read here, with no
+    /// comment between: a decode's search for a fence's close reads the
+    /// same strings (`json_fence_close` in `src/extract.rs`; a single
+    /// quote, a comment or a container another reader took may pair its
+    /// quotes otherwise). Only then is a string [`Sink::string_fenced`].
+    plain_quotes: bool,
+    /// That fence's line ends the text so far (more may follow on it,
+    /// `\n```py`): the raw line break before it. Its text is held back.
+    fence_held: Option<usize>,
     /// Where the open single-quoted string's first raw line break is.
     single_line_break: Option<usize>,
 }
@@ -196,6 +222,10 @@ impl Tokens {
             line: None,
             single_line_break: None,
             fence_before: false,
+            own_fence: false,
+            fenced_at: None,
+            plain_quotes: true,
+            fence_held: None,
         }
     }
 
@@ -206,8 +236,16 @@ impl Tokens {
     /// before the value once any byte follows it (`closer_being_written` in
     /// `src/extract.rs`), and read that fence's content instead (`false`
     /// then `{"a": "x```y` in a fence is `[false]`).
-    pub(crate) fn fenced(mut self, fence_before: bool) -> Tokens {
+    ///
+    /// `own_fence`: the value is in a fence of its own. A fence on a line
+    /// of its own inside a double-quoted string value then closes the block
+    /// for a decode of the text so far only while the string runs to the
+    /// end (`line_close` in `src/extract.rs`): the sink is told
+    /// ([`Sink::string_fenced`]) and the string read on. (Any other fence
+    /// marker in a string, or one in a value not in a fence, is `Bad`.)
+    pub(crate) fn fenced(mut self, fence_before: bool, own_fence: bool) -> Tokens {
         self.fence_before = fence_before;
+        self.own_fence = own_fence;
         self
     }
 
@@ -247,6 +285,9 @@ impl Tokens {
         self.spaces = 0;
         self.line = None;
         self.single_line_break = None;
+        self.fenced_at = None;
+        self.fence_held = None;
+        self.plain_quotes = false;
     }
 
     /// Reads `text` from where it stopped to the end.
@@ -275,6 +316,10 @@ impl Tokens {
                 State::Str => {
                     if let Err(at) = self.string(text, sink) {
                         return Status::Bad(at);
+                    }
+                    // (A fence's line held back: the rest waits for more.)
+                    if self.fence_held.is_some() {
+                        return Status::Open;
                     }
                     continue;
                 }
@@ -381,6 +426,7 @@ impl Tokens {
                 if let Some(kind) = kind {
                     self.pos += 2;
                     self.comment = Some(kind);
+                    self.plain_quotes = false;
                     continue;
                 }
             }
@@ -565,11 +611,14 @@ impl Tokens {
 
     fn begin_string(&mut self, at: usize, quote: u8) {
         self.quote = quote;
+        self.plain_quotes &= quote == b'"';
         self.state = State::Str;
         self.escape = Escape::None;
         self.start = at;
         self.pos = at + 1;
         self.single_line_break = None;
+        self.fenced_at = None;
+        self.fence_held = None;
     }
 
     /// Reads string content from `pos` up to its end or the text's; `Err`
@@ -589,6 +638,19 @@ impl Tokens {
                 }
                 continue;
             }
+            // A fence's line that ended the last text: held back until it
+            // says whether it is one on a line of its own.
+            if let Some(nl) = self.fence_held {
+                match fence_line(b, nl) {
+                    Some((_, end)) if end == b.len() => return Ok(()),
+                    Some((_, end)) => self.fenced_at = Some(end),
+                    None => {
+                        self.fenced_at = None;
+                        sink.string_unfenced(text);
+                    }
+                }
+                self.fence_held = None;
+            }
             let run = self.pos;
             let mut i = run;
             let q = self.quote;
@@ -606,16 +668,49 @@ impl Tokens {
             // A fence on a line of its own inside a string that runs to the
             // end closes the fenced block for a decode of the text so far
             // (`line_close` in `src/extract.rs`): not read as it comes.
+            // In a value in a fence of its own, the decode shows the string
+            // as it was there until its quote closes it: told to the sink,
+            // and read on; a marker after it may open another block
+            // (`Bad`).
+            let own = self.own_fence && self.plain_quotes && !self.in_key;
+            if let Some(after) = self.fenced_at.filter(|_| i > run) {
+                let from = run.saturating_sub(2).max(after);
+                if let Some(k) = memchr::memmem::find(&b[from..i.max(from)], b"```") {
+                    return Err(from + k);
+                }
+            }
             if raw || self.line.is_some() {
                 let from = self.line.take().unwrap_or(run);
                 for nl in memchr::memchr_iter(b'\n', &b[from.min(i)..i]).map(|k| k + from.min(i)) {
                     match fence_line(b, nl) {
-                        Some(true) => return Err(nl),
-                        Some(false) => {}
-                        None => {
+                        // (After a line that ends in a closer, a decode
+                        // may close the block there for good: `closes_value`
+                        // in `src/extract.rs`.)
+                        Some((ticks, end))
+                            if own && self.fenced_at.is_none() && !after_closer(b, nl) =>
+                        {
+                            // (Its first backticks may have come before
+                            // this run: the sink took them in.)
+                            self.pos = ticks.max(run);
+                            if ticks > run {
+                                self.emit(text, sink, &text[run..ticks], false);
+                            }
+                            sink.string_fenced(text, ticks);
+                            self.fenced_at = Some(end);
+                            // (At the text's end, more may follow on its
+                            // line: `\n```py` opens a code sample.)
+                            if end == b.len() {
+                                self.fence_held = Some(nl);
+                                return Ok(());
+                            }
+                            return self.string(text, sink);
+                        }
+                        Some(_) => return Err(nl),
+                        None if fence_line_cut(b, nl) => {
                             self.line = Some(nl);
                             break;
                         }
+                        None => {}
                     }
                 }
             }
@@ -800,8 +895,9 @@ fn comment_end(b: &[u8], i: usize, kind: u8) -> (usize, bool) {
 
 /// Whether the line after the raw line break at `nl` is a fence on a line
 /// of its own (`` ``` `` or more, spaces around it, then a line break or
-/// the end of the text so far); `None` while the text so far does not say.
-fn fence_line(b: &[u8], nl: usize) -> Option<bool> {
+/// the end of the text so far): where its backticks start and where the
+/// line ends (the end of the text so far, or its line break).
+fn fence_line(b: &[u8], nl: usize) -> Option<(usize, usize)> {
     let mut k = nl + 1;
     while k < b.len() && matches!(b[k], b' ' | b'\t') {
         k += 1;
@@ -809,12 +905,33 @@ fn fence_line(b: &[u8], nl: usize) -> Option<bool> {
     let ticks = b[k..].iter().take_while(|&&c| c == b'`').count();
     let mut e = k + ticks;
     if ticks < 3 {
-        return (e < b.len()).then_some(false);
+        return None;
     }
     while e < b.len() && matches!(b[e], b' ' | b'\t' | b'\r') {
         e += 1;
     }
-    Some(e == b.len() || b[e] == b'\n')
+    (e == b.len() || b[e] == b'\n').then_some((k, e))
+}
+
+/// Whether the text before the raw line break at `nl` ends, past spaces and
+/// line breaks, in a closer.
+fn after_closer(b: &[u8], nl: usize) -> bool {
+    b[..nl]
+        .iter()
+        .rposition(|&c| !matches!(c, b' ' | b'\t' | b'\n' | b'\r'))
+        .is_some_and(|k| matches!(b[k], b'}' | b']'))
+}
+
+/// Whether the text so far ends on the line after the raw line break at
+/// `nl` before saying whether it is a fence on a line of its own (see
+/// [`fence_line`]): spaces, then fewer than three backticks.
+fn fence_line_cut(b: &[u8], nl: usize) -> bool {
+    let mut k = nl + 1;
+    while k < b.len() && matches!(b[k], b' ' | b'\t') {
+        k += 1;
+    }
+    let ticks = b[k..].iter().take_while(|&&c| c == b'`').count();
+    ticks < 3 && k + ticks == b.len()
 }
 
 /// Reads a key without quotes at `at` (see [`Tokens::lenient`]).
@@ -943,6 +1060,12 @@ mod tests {
         }
         fn string_settled(&mut self, _: &str, end: usize) {
             self.0.push(format!("settled {end}"));
+        }
+        fn string_fenced(&mut self, _: &str, at: usize) {
+            self.0.push(format!("fenced {at}"));
+        }
+        fn string_unfenced(&mut self, _: &str) {
+            self.0.push("unfenced".to_owned());
         }
     }
 

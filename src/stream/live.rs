@@ -192,6 +192,15 @@ struct Str {
     /// What [`ends_early`](Self::ends_early) found last, with `decoded`'s
     /// length and `seg` then (a push asks twice).
     early: Option<(usize, usize, bool)>,
+    /// A fence on a line of its own in its text closed the block for a
+    /// decode of the text so far (see [`Sink::string_fenced`]): the views
+    /// show it as it was there until its quote closes it. With whether a
+    /// decode ended it early there.
+    fenced: Option<bool>,
+    /// Its closing quote, while it ends the text and the string is
+    /// `fenced`: a decode of the text so far still ends the block at the
+    /// fence; the byte after the quote decides (see [`Live::tokenize`]).
+    quote_at: Option<usize>,
 }
 
 /// Openers less closers (`{`, `[`; `}`, `]`) in `text`.
@@ -293,10 +302,13 @@ impl Str {
     /// `src/scan/string.rs`: a string with no quote inside ends early only
     /// there). In a fence (see [`Fenced`]), a backtick after other text of
     /// its line (``"run `ls`"``, an escaped `\n```py`) is the string's.
-    fn ends_early(&mut self, open: impl Iterator<Item = bool>, fenced: Fenced) -> bool {
+    fn ends_early(&mut self, open: impl Iterator<Item = bool> + Clone, fenced: Fenced) -> bool {
         // Its quote bounds it.
         if self.closed {
             return false;
+        }
+        if let Some(early) = self.fenced {
+            return early;
         }
         // What it asks changes only with its text: the containers around
         // it and the fence stay while it is open.
@@ -312,7 +324,14 @@ impl Str {
     }
 
     /// [`ends_early`](Self::ends_early), found now.
-    fn ends_early_now(&mut self, mut open: impl Iterator<Item = bool>, fenced: Fenced) -> bool {
+    fn ends_early_now(
+        &mut self,
+        mut open: impl Iterator<Item = bool> + Clone,
+        fenced: Fenced,
+    ) -> bool {
+        // The root container: `true` for an array (`None`: the string is
+        // the root).
+        let root = open.clone().last();
         // The text since the last escape is the raw text (an escape's raw
         // text holds no space or closer, so the run below stops at it as
         // the scanner's does).
@@ -334,7 +353,16 @@ impl Str {
                     } => ticks >= 3 && !before && first.is_none_or(|t| t >= at),
                     _ => false,
                 };
-                return first || starts_line(&raw[..run]);
+                if first || !starts_line(&raw[..run]) {
+                    return first;
+                }
+                // Alone on the last line: three close the block
+                // (`line_close` in `src/extract.rs`). One or two are the
+                // string's, but in a fence after prose, where they close
+                // the block being written right after the root's closer
+                // (`closer_being_written`): `"raw}` then a line of `` ` ``.
+                return ticks >= 3
+                    || (fenced == Fenced::Fence && after_root_closer(&raw[..run - ticks], root));
             }
             (None, Some(b'`' | b'>')) => return true,
             (None, _) => return false,
@@ -353,6 +381,22 @@ impl Str {
             }
         }
         open.next().is_none() && self.ends_at_closer(self.seg + run)
+    }
+}
+
+/// Whether the raw text `before` a line of backticks (a string's raw text
+/// since its last escape, up to them) ends, past spaces, in the closer of
+/// the root container (`root`: `true` for an array): a decode of the text
+/// so far ends a fence's block there (`closes_value` in `src/extract.rs`).
+/// `true` also where it cannot tell (an escape or the string's quote
+/// before them, a string at the root): the stream then reads as a decode.
+fn after_root_closer(before: &[u8], root: Option<bool>) -> bool {
+    let Some(i) = before.iter().rposition(|&c| !lex::is_ws(c)) else {
+        return true;
+    };
+    match root {
+        Some(array) => before[i] == if array { b']' } else { b'}' },
+        None => true,
     }
 }
 
@@ -518,7 +562,10 @@ impl<V: DeserializeOwned + View> Live<V> {
                     })
                     // (A value in a fence of its own reads the fence's
                     // markers by `Fenced`'s rules.)
-                    .fenced(fenced == Fenced::No && text[..start].contains("```")),
+                    .fenced(
+                        fenced == Fenced::No && text[..start].contains("```"),
+                        fenced != Fenced::No,
+                    ),
             )),
             start,
             value: Value::Null,
@@ -605,7 +652,7 @@ impl<V: DeserializeOwned + View> Live<V> {
     /// The containers open around the string being read, innermost first:
     /// `true` for an array. (The frames, not the tokenizer's stack: the
     /// tokenizer is taken out while it feeds this.)
-    fn open_kinds(&self) -> impl Iterator<Item = bool> + '_ {
+    fn open_kinds(&self) -> impl Iterator<Item = bool> + Clone + '_ {
         self.frames.iter().rev().map(|f| f.array)
     }
 
@@ -750,7 +797,10 @@ impl<V: DeserializeOwned + View> Live<V> {
             && !self.tag
             && self.lenient
             && at >= self.frames[k].start
-            && !self.fence_marker(text);
+            && !self.fence_marker(text)
+            // (A string a fence in it ends for a decode: that decode's
+            // text is not the region's.)
+            && self.string.as_ref().is_none_or(|s| s.fenced.is_none());
         if !can {
             return false;
         }
@@ -893,6 +943,16 @@ impl<V: DeserializeOwned + View> Live<V> {
     /// Reads the tokens of `text` from where the last read stopped, this
     /// reporting them.
     fn tokenize(&mut self, text: &str) -> Status {
+        // A fenced string's quote that ended the last text: the byte after
+        // it decides.
+        if let Some(end) = self.string.as_ref().and_then(|s| s.quote_at) {
+            if text.len() > end {
+                if let Some(s) = &mut self.string {
+                    s.quote_at = None;
+                }
+                self.string_end(text, end);
+            }
+        }
         // (Boxed, so that taking it out for the read moves a pointer.)
         let mut tokens = self
             .tokens
@@ -924,7 +984,7 @@ impl<V: DeserializeOwned + View> Live<V> {
         let Some(mut s) = self.string.take() else {
             return;
         };
-        if s.end == s.seen && closed.is_none() {
+        if (s.end == s.seen || s.fenced.is_some()) && closed.is_none() {
             self.string = Some(s);
             return;
         }
@@ -1992,6 +2052,8 @@ impl<V: DeserializeOwned + View> Sink for Live<V> {
             brackets: (0, 0),
             escaped_brackets: 0,
             early: None,
+            fenced: None,
+            quote_at: None,
             known: at + 1,
             known_ends: false,
             end: at + 1,
@@ -2015,8 +2077,11 @@ impl<V: DeserializeOwned + View> Sink for Live<V> {
     }
 
     fn string_piece(&mut self, _: &str, raw: &str, end: usize, escaped: bool) {
-        self.now = end;
         if let Some(s) = &mut self.string {
+            // (The text so far ends at the fence for a decode.)
+            if s.fenced.is_none() {
+                self.now = end;
+            }
             // Where the first raw ```` ``` ```` starts (see `Fenced::Whole`),
             // a run cut by a piece's end included.
             let ticks = match &self.fenced {
@@ -2035,6 +2100,23 @@ impl<V: DeserializeOwned + View> Sink for Live<V> {
     }
 
     fn string_end(&mut self, text: &str, end: usize) {
+        if let Some(s) = self.string.as_mut().filter(|s| s.fenced.is_some()) {
+            // The block still ends at the fence for a decode while the
+            // quote ends the text. What follows it decides: a space or a
+            // delimiter closes the string; anything else (`" and`, an
+            // inner quote for a decode) ends the live read.
+            match text.as_bytes().get(end) {
+                None => {
+                    s.quote_at = Some(end);
+                    return;
+                }
+                Some(&c) if !closes_fenced(c) => {
+                    self.failed = true;
+                    return;
+                }
+                Some(_) => s.fenced = None,
+            }
+        }
         self.grow(text, Some(end));
         self.now = end;
         let Some(mut s) = self.string.take() else {
@@ -2079,6 +2161,30 @@ impl<V: DeserializeOwned + View> Sink for Live<V> {
         self.string = Some(s);
     }
 
+    fn string_fenced(&mut self, text: &str, at: usize) {
+        // The views show the string as it was at `at`: the backticks it
+        // took in past it (raw text) are set aside meanwhile.
+        let Some(s) = &mut self.string else {
+            return;
+        };
+        let end = s.end;
+        let past = s.decoded.split_off(s.decoded.len() - (end - at.min(end)));
+        s.end = at.min(end);
+        self.grown(text);
+        let open = self.frames.iter().rev().map(|f| f.array);
+        if let Some(s) = &mut self.string {
+            s.fenced = Some(s.ends_early(open, self.fenced));
+            s.decoded.push_str(&past);
+            s.end = end;
+        }
+    }
+
+    fn string_unfenced(&mut self, _: &str) {
+        if let Some(s) = &mut self.string {
+            s.fenced = None;
+        }
+    }
+
     fn string_settled(&mut self, text: &str, end: usize) {
         let Some(s) = self.string.take() else {
             return;
@@ -2101,6 +2207,13 @@ impl<V: DeserializeOwned + View> Sink for Live<V> {
         decoded.clear();
         self.decoded = decoded;
     }
+}
+
+/// Whether `c` after a fenced string's closing quote closes the string for
+/// a decode of the text so far (see [`Str::quote_at`]): a space or the
+/// place's delimiter (else the quote is read as inside it).
+fn closes_fenced(c: u8) -> bool {
+    matches!(c, b' ' | b'\t' | b'\n' | b'\r' | b',' | b'}' | b']' | b':')
 }
 
 /// The value of a number or literal as JSON writes it (or a Python literal,

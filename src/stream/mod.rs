@@ -212,7 +212,11 @@ where
 /// other repairs, or one of those
 /// where the tolerant scanner's reading looks further (an apostrophe inside
 /// a single-quoted string, `'it's'`; a key with spaces; a fence on a line
-/// of its own inside a string with raw newlines), whose reading is
+/// of its own inside a string with raw newlines, but in a fenced value
+/// whose strings are all double-quoted: there the string shows as it was at
+/// the fence, as a decode shows it, until its quote arrives, and is read on
+/// as it comes, unless a second fence marker follows in it or the line
+/// before the fence ends in a closer), whose reading is
 /// then the answer; and a cut string whose text so far ends in
 /// a backtick or `>`, or in closers that close every container still open
 /// (`{"a": "b}`), which a decode of the text so far may read as the end of
