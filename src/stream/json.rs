@@ -80,6 +80,16 @@ enum State {
     Done,
 }
 
+/// What [`Tokens::fence_lines`] found.
+enum Lines {
+    /// No fence on a line of its own.
+    None,
+    /// One that the sink was told of: read on from `pos`.
+    Fenced,
+    /// One on a line that ends the text so far, held back.
+    Held,
+}
+
 /// Inside a string: what an escape has read so far.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Escape {
@@ -625,6 +635,11 @@ impl Tokens {
     /// with the offset of what is not JSON.
     fn string(&mut self, text: &str, sink: &mut impl Sink) -> Result<(), usize> {
         let b = text.as_bytes();
+        // A fence's line that ended the last text: held back until it says
+        // whether it is one on a line of its own.
+        if self.fence_held.is_some() && !self.fence_resumed(text, sink) {
+            return Ok(());
+        }
         loop {
             if self.escape != Escape::None {
                 if self.pos == b.len() {
@@ -637,19 +652,6 @@ impl Tokens {
                     self.emit(text, sink, ch.encode_utf8(&mut buf), true);
                 }
                 continue;
-            }
-            // A fence's line that ended the last text: held back until it
-            // says whether it is one on a line of its own.
-            if let Some(nl) = self.fence_held {
-                match fence_line(b, nl) {
-                    Some((_, end)) if end == b.len() => return Ok(()),
-                    Some((_, end)) => self.fenced_at = Some(end),
-                    None => {
-                        self.fenced_at = None;
-                        sink.string_unfenced(text);
-                    }
-                }
-                self.fence_held = None;
             }
             let run = self.pos;
             let mut i = run;
@@ -667,51 +669,12 @@ impl Tokens {
             }
             // A fence on a line of its own inside a string that runs to the
             // end closes the fenced block for a decode of the text so far
-            // (`line_close` in `src/extract.rs`): not read as it comes.
-            // In a value in a fence of its own, the decode shows the string
-            // as it was there until its quote closes it: told to the sink,
-            // and read on; a marker after it may open another block
-            // (`Bad`).
-            let own = self.own_fence && self.plain_quotes && !self.in_key;
-            if let Some(after) = self.fenced_at.filter(|_| i > run) {
-                let from = run.saturating_sub(2).max(after);
-                if let Some(k) = memchr::memmem::find(&b[from..i.max(from)], b"```") {
-                    return Err(from + k);
-                }
-            }
-            if raw || self.line.is_some() {
-                let from = self.line.take().unwrap_or(run);
-                for nl in memchr::memchr_iter(b'\n', &b[from.min(i)..i]).map(|k| k + from.min(i)) {
-                    match fence_line(b, nl) {
-                        // (After a line that ends in a closer, a decode
-                        // may close the block there for good: `closes_value`
-                        // in `src/extract.rs`.)
-                        Some((ticks, end))
-                            if own && self.fenced_at.is_none() && !after_closer(b, nl) =>
-                        {
-                            // (Its first backticks may have come before
-                            // this run: the sink took them in.)
-                            self.pos = ticks.max(run);
-                            if ticks > run {
-                                self.emit(text, sink, &text[run..ticks], false);
-                            }
-                            sink.string_fenced(text, ticks);
-                            self.fenced_at = Some(end);
-                            // (At the text's end, more may follow on its
-                            // line: `\n```py` opens a code sample.)
-                            if end == b.len() {
-                                self.fence_held = Some(nl);
-                                return Ok(());
-                            }
-                            return self.string(text, sink);
-                        }
-                        Some(_) => return Err(nl),
-                        None if fence_line_cut(b, nl) => {
-                            self.line = Some(nl);
-                            break;
-                        }
-                        None => {}
-                    }
+            // (`line_close` in `src/extract.rs`).
+            if raw || self.line.is_some() || self.fenced_at.is_some() {
+                match self.fence_lines(text, sink, run, i)? {
+                    Lines::None => {}
+                    Lines::Fenced => continue,
+                    Lines::Held => return Ok(()),
                 }
             }
             // A single-quoted string ends at its line's end for the search
@@ -777,6 +740,84 @@ impl Tokens {
                 _ => return Err(i),
             }
         }
+    }
+
+    /// The raw line breaks of the open string's run `run..i` (and of the
+    /// line left undecided before it): a fence on a line of its own after
+    /// one is `Bad`, but in a value in a fence of its own, where the decode
+    /// shows the string as it was there until its quote closes it: the
+    /// sink is told and the string read on (`Lines::Fenced`, from `pos`),
+    /// or, on a line that ends the text so far, held back (`Lines::Held`).
+    /// After that, any marker in the string may open another block: `Bad`.
+    #[inline(never)]
+    fn fence_lines(
+        &mut self,
+        text: &str,
+        sink: &mut impl Sink,
+        run: usize,
+        i: usize,
+    ) -> Result<Lines, usize> {
+        let b = text.as_bytes();
+        let own = self.own_fence && self.plain_quotes && !self.in_key;
+        if let Some(after) = self.fenced_at.filter(|_| i > run) {
+            let from = run.saturating_sub(2).max(after);
+            if let Some(k) = memchr::memmem::find(&b[from..i.max(from)], b"```") {
+                return Err(from + k);
+            }
+        }
+        let from = self.line.take().unwrap_or(run);
+        for nl in memchr::memchr_iter(b'\n', &b[from.min(i)..i]).map(|k| k + from.min(i)) {
+            match fence_line(b, nl) {
+                // (After a line that ends in a closer, a decode may close
+                // the block there for good: `closes_value` in
+                // `src/extract.rs`.)
+                Some((ticks, end)) if own && self.fenced_at.is_none() && !after_closer(b, nl) => {
+                    // (Its first backticks may have come before this run:
+                    // the sink took them in.)
+                    self.pos = ticks.max(run);
+                    if ticks > run {
+                        self.emit(text, sink, &text[run..ticks], false);
+                    }
+                    sink.string_fenced(text, ticks);
+                    self.fenced_at = Some(end);
+                    // (At the text's end, more may follow on its line:
+                    // `\n```py` opens a code sample.)
+                    if end == b.len() {
+                        self.fence_held = Some(nl);
+                        return Ok(Lines::Held);
+                    }
+                    return Ok(Lines::Fenced);
+                }
+                Some(_) => return Err(nl),
+                None if fence_line_cut(b, nl) => {
+                    self.line = Some(nl);
+                    break;
+                }
+                None => {}
+            }
+        }
+        Ok(Lines::None)
+    }
+
+    /// A fence's line held back at the end of the last text (see
+    /// [`fence_lines`](Self::fence_lines)), read again: `false` while it
+    /// still ends the text so far.
+    #[inline(never)]
+    fn fence_resumed(&mut self, text: &str, sink: &mut impl Sink) -> bool {
+        let Some(nl) = self.fence_held else {
+            return true;
+        };
+        let b = text.as_bytes();
+        match fence_line(b, nl) {
+            Some((_, end)) if end == b.len() => return false,
+            Some((_, end)) => self.fenced_at = Some(end),
+            None => {
+                self.fenced_at = None;
+                sink.string_unfenced(text);
+            }
+        }
+        self.fence_held = None;
+        true
     }
 
     /// Ends the string being read at `end` (after its closing quote).
@@ -1378,6 +1419,54 @@ mod tests {
             });
             let status = t.feed(doc, &mut Log::default());
             assert!(matches!(status, Status::Bad(_)), "{doc}");
+        }
+    }
+
+    /// In a value in a fence of its own, a fence on a line of its own
+    /// inside a string is told to the sink where its backticks start, the
+    /// string read on; fed a byte at a time, a line of backticks that ends
+    /// the text is held back until it says what it is (told once, taken
+    /// back if it turns out to open a code sample). A second marker after
+    /// it, or a fence line after a line ending in a closer, is `Bad`.
+    #[test]
+    fn fence_lines_in_strings_of_a_fenced_value() {
+        let fenced = |doc: &str, bytes: bool| {
+            let mut log = Log::default();
+            let mut t = Tokens::new(0, 128)
+                .lenient(Lenient {
+                    control_chars: true,
+                    ..Lenient::default()
+                })
+                .fenced(false, true);
+            let mut status = Status::Open;
+            let ends: Vec<usize> = match bytes {
+                true => (1..=doc.len()).collect(),
+                false => vec![doc.len()],
+            };
+            for end in ends {
+                status = t.feed(&doc[..end], &mut log);
+                if status != Status::Open {
+                    break;
+                }
+            }
+            let told: Vec<String> = log.0.into_iter().filter(|e| e.contains("fenced")).collect();
+            (told, status)
+        };
+        let doc = "{\"a\": \"x\n```\ny\"}";
+        for bytes in [false, true] {
+            assert_eq!(
+                fenced(doc, bytes),
+                (vec!["fenced 9".to_owned()], Status::Done(16))
+            );
+        }
+        let doc = "{\"a\": \"x\n```py\ny\"}";
+        assert_eq!(fenced(doc, false), (vec![], Status::Done(18)));
+        let held = vec!["fenced 9".to_owned(), "unfenced".to_owned()];
+        assert_eq!(fenced(doc, true), (held, Status::Done(18)));
+        for doc in ["{\"a\": \"x\n```\ny\n```\"}", "{\"a\": \"{x}\n```\ny\"}"] {
+            for bytes in [false, true] {
+                assert!(matches!(fenced(doc, bytes).1, Status::Bad(_)), "{doc}");
+            }
         }
     }
 }

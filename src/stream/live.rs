@@ -197,10 +197,6 @@ struct Str {
     /// show it as it was there until its quote closes it. With whether a
     /// decode ended it early there.
     fenced: Option<bool>,
-    /// Its closing quote, while it ends the text and the string is
-    /// `fenced`: a decode of the text so far still ends the block at the
-    /// fence; the byte after the quote decides (see [`Live::tokenize`]).
-    quote_at: Option<usize>,
 }
 
 /// Openers less closers (`{`, `[`; `}`, `]`) in `text`.
@@ -531,6 +527,11 @@ pub(super) struct Live<V> {
     held: Option<Delta>,
     /// A cut string is being read: the parts read while it is end inside it.
     in_string: bool,
+    /// The closing quote of the open string, while it ends the text and the
+    /// string is `fenced` (see [`Str::fenced`]): a decode of the text so far
+    /// still ends the block at the fence; the byte after the quote decides
+    /// (see [`tokenize`](Self::tokenize)).
+    quote_at: Option<usize>,
 }
 
 impl<V: DeserializeOwned + View> Live<V> {
@@ -611,6 +612,7 @@ impl<V: DeserializeOwned + View> Live<V> {
             unsettled: false,
             held: None,
             in_string: false,
+            quote_at: None,
         };
         let status = live.tokenize(text);
         if let Status::Bad(at) = status {
@@ -945,13 +947,9 @@ impl<V: DeserializeOwned + View> Live<V> {
     fn tokenize(&mut self, text: &str) -> Status {
         // A fenced string's quote that ended the last text: the byte after
         // it decides.
-        if let Some(end) = self.string.as_ref().and_then(|s| s.quote_at) {
-            if text.len() > end {
-                if let Some(s) = &mut self.string {
-                    s.quote_at = None;
-                }
-                self.string_end(text, end);
-            }
+        if let Some(end) = self.quote_at.filter(|&end| text.len() > end) {
+            self.quote_at = None;
+            self.string_end(text, end);
         }
         // (Boxed, so that taking it out for the read moves a pointer.)
         let mut tokens = self
@@ -2053,7 +2051,6 @@ impl<V: DeserializeOwned + View> Sink for Live<V> {
             escaped_brackets: 0,
             early: None,
             fenced: None,
-            quote_at: None,
             known: at + 1,
             known_ends: false,
             end: at + 1,
@@ -2107,7 +2104,7 @@ impl<V: DeserializeOwned + View> Sink for Live<V> {
             // inner quote for a decode) ends the live read.
             match text.as_bytes().get(end) {
                 None => {
-                    s.quote_at = Some(end);
+                    self.quote_at = Some(end);
                     return;
                 }
                 Some(&c) if !closes_fenced(c) => {
@@ -2210,7 +2207,7 @@ impl<V: DeserializeOwned + View> Sink for Live<V> {
 }
 
 /// Whether `c` after a fenced string's closing quote closes the string for
-/// a decode of the text so far (see [`Str::quote_at`]): a space or the
+/// a decode of the text so far (see [`Live::quote_at`]): a space or the
 /// place's delimiter (else the quote is read as inside it).
 fn closes_fenced(c: u8) -> bool {
     matches!(c, b' ' | b'\t' | b'\n' | b'\r' | b',' | b'}' | b']' | b':')
