@@ -681,7 +681,12 @@ fn fences(text: &str, body: Range<usize>, out: &mut Vec<Candidate>) {
         // before it opens a code sample inside a string, whose close may
         // well follow a closer on its own line (`"```js\n}\n```"`).
         let (naive, nested) = bare_close(b, content, body.end);
-        let plain = !nested && naive.is_some_and(|c| closes_value(b, first, c));
+        // (Not where a double quote follows it: it may sit inside a string
+        // that closes later, `"fn f() {⏎}⏎```⏎done"`.)
+        let plain = !nested
+            && naive.is_some_and(|c| {
+                closes_value(b, first, c) && memchr::memchr(b'"', &b[c..body.end]).is_none()
+            });
         // With no bare fence after it at all, no marker can close it: the
         // string-aware read could only say so.
         let read = aware && json && !plain && naive.is_some();

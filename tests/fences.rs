@@ -46,6 +46,20 @@ fn backticks_in_a_string_are_its_text() {
             // (Raw whitespace at a string's end is dropped, fenced or not.)
             json!({"code": "```js\nif (x) {\n  y();\n}\n```"}),
         ),
+        // A sample with no opening fence in the string: its close opens a
+        // line right after a `}`, and the string goes on after it.
+        (
+            "```json\n{\"n\": 8, \"text\": \"fn main() {\n}\n```\nThat's all\"}\n```",
+            json!({"n": 8, "text": "fn main() {\n}\n```\nThat's all"}),
+        ),
+        (
+            "Here:\n```json\n{\"n\": 8, \"text\": \"a }\n```\nb\"}\n```\nDone.",
+            json!({"n": 8, "text": "a }\n```\nb"}),
+        ),
+        (
+            "```json\n[{\"code\": \"x = [1]\n```\"}]\n```",
+            json!([{"code": "x = [1]\n```"}]),
+        ),
         // Bare backticks, escaped quotes around them, in arrays, a string
         // that is the whole value.
         (
