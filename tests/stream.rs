@@ -3497,6 +3497,33 @@ fn fence_lines_in_fenced_strings_every_split() {
             replay::<Records>(&text, &[i]);
         }
     }
+    // One or two backticks alone on a line after the root's closer, and a
+    // second block after one whose string holds a fence line (found by
+    // this session's review).
+    let texts = [
+        "```json\n{\"steps\": [{\"n\": 1, \"text\": \"```js\nf() {\n}\n``\"}]}\n```",
+        "```json\n[\"```\", \"x]\n`\"]\n```",
+        "```json\n{\"a\": \"```\", \"b\": \"ok}\r\n  ``\"}\n```",
+        "Here:\n```json\n[{\"n\": 1, \"text\": \"a\n```\nb\"}]\n```\nOr: ```json\n[1]\n```",
+        "```json\n[{\"n\": 1, \"text\": \"a\n```\nb\"}]\n```\nAlso ```json\n[1]\n```",
+    ];
+    for text in texts {
+        let bytes: Vec<usize> = (1..text.len()).collect();
+        replay::<Value>(text, &bytes);
+        for i in 0..=text.len() {
+            replay::<Value>(text, &[i]);
+        }
+    }
+    let text = texts[0];
+    let bytes: Vec<usize> = (1..text.len()).collect();
+    replay::<Records>(text, &bytes);
+    for text in &texts[3..] {
+        let bytes: Vec<usize> = (1..text.len()).collect();
+        replay::<Vec<Step>>(text, &bytes);
+        for i in 0..=text.len() {
+            replay::<Vec<Step>>(text, &[i]);
+        }
+    }
     // A decode reads the quote after `b` as inside the string: the block
     // ends at the fence for good.
     let text = "```json\n{\"steps\": [{\"n\": 1, \"text\": \"a\n```\nb\" x}]}\n```\n";

@@ -354,11 +354,10 @@ impl Str {
                 }
                 // Alone on the last line: three close the block
                 // (`line_close` in `src/extract.rs`). One or two are the
-                // string's, but in a fence after prose, where they close
-                // the block being written right after the root's closer
+                // string's, but right after the root's closer, where a
+                // decode may take them for the block's close being written
                 // (`closer_being_written`): `"raw}` then a line of `` ` ``.
-                return ticks >= 3
-                    || (fenced == Fenced::Fence && after_root_closer(&raw[..run - ticks], root));
+                return ticks >= 3 || after_root_closer(&raw[..run - ticks], root);
             }
             (None, Some(b'`' | b'>')) => return true,
             (None, _) => return false,
@@ -383,7 +382,7 @@ impl Str {
 /// Whether the raw text `before` a line of backticks (a string's raw text
 /// since its last escape, up to them) ends, past spaces, in the closer of
 /// the root container (`root`: `true` for an array): a decode of the text
-/// so far ends a fence's block there (`closes_value` in `src/extract.rs`).
+/// so far may end a fence's block there (`closes_value` in `src/extract.rs`).
 /// `true` also where it cannot tell (an escape or the string's quote
 /// before them, a string at the root): the stream then reads as a decode.
 fn after_root_closer(before: &[u8], root: Option<bool>) -> bool {
@@ -532,6 +531,10 @@ pub(super) struct Live<V> {
     /// still ends the block at the fence; the byte after the quote decides
     /// (see [`tokenize`](Self::tokenize)).
     quote_at: Option<usize>,
+    /// A string of the value held a fence on a line of its own (see
+    /// [`Str::fenced`]): a decode may weigh a later block against this one
+    /// (see [`repaired`](Self::repaired)).
+    fence_lines: bool,
 }
 
 impl<V: DeserializeOwned + View> Live<V> {
@@ -613,6 +616,7 @@ impl<V: DeserializeOwned + View> Live<V> {
             held: None,
             in_string: false,
             quote_at: None,
+            fence_lines: false,
         };
         let status = live.tokenize(text);
         if let Status::Bad(at) = status {
@@ -664,11 +668,13 @@ impl<V: DeserializeOwned + View> Live<V> {
     }
 
     /// Whether a container was read the tolerant way (see
-    /// `tolerant`): the reading of a repair in it may rest on where the
-    /// candidate ends, which only a decode of the whole text knows once the
-    /// value is complete.
+    /// `tolerant`), or a string held a fence on a line of its own: the
+    /// reading of a repair in it, or of the fence's block, may rest on where
+    /// the candidate ends, which only a decode of the whole text knows once
+    /// the value is complete (a block after it may win: `"a⏎```⏎b"`, then
+    /// ```` ``` ```` and another block).
     pub(super) fn repaired(&self) -> bool {
-        self.tolerant.is_some()
+        self.tolerant.is_some() || self.fence_lines
     }
 
     /// Whether the value is the first in a fence.
@@ -2161,6 +2167,7 @@ impl<V: DeserializeOwned + View> Sink for Live<V> {
     fn string_fenced(&mut self, text: &str, at: usize) {
         // The views show the string as it was at `at`: the backticks it
         // took in past it (raw text) are set aside meanwhile.
+        self.fence_lines = true;
         let Some(s) = &mut self.string else {
             return;
         };
