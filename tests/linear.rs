@@ -755,6 +755,22 @@ fn stream_inner_quotes() {
     assert_stream_linear::<Doc>("inner quotes", inner_quotes);
 }
 
+/// The work of streaming `reply` into a `Doc` in `chunk`-byte chunks with
+/// the deltas (`lean`: only the untyped view kept, as the Python package
+/// streams).
+fn deltas_work(reply: &str, chunk: usize, lean: bool) -> u64 {
+    work_of(|| {
+        let mut dec = StreamDecoder::<Doc>::new();
+        if lean {
+            dec = dec.__untyped_only();
+        }
+        for piece in reply.as_bytes().chunks(chunk) {
+            std::hint::black_box(dec.push_deltas(piece).ok());
+        }
+        assert!(dec.finish().is_ok(), "the whole reply decodes");
+    })
+}
+
 /// Inner quotes with the untyped view and its deltas kept, and with only
 /// the untyped view kept (as the Python package streams): the element's
 /// value in the untyped view is read from the same events, and its growth
@@ -766,18 +782,7 @@ fn stream_inner_quotes_with_deltas() {
             false => format!("stream inner quotes, deltas {chunk:>2}-byte chunks"),
             true => format!("stream inner quotes, untyped only {chunk:>2}-byte chunks"),
         };
-        assert_work_linear(&how, inner_quotes, |reply| {
-            work_of(|| {
-                let mut dec = StreamDecoder::<Doc>::new();
-                if lean {
-                    dec = dec.__untyped_only();
-                }
-                for piece in reply.as_bytes().chunks(chunk) {
-                    std::hint::black_box(dec.push_deltas(piece).ok());
-                }
-                assert!(dec.finish().is_ok(), "the whole reply decodes");
-            })
-        });
+        assert_work_linear(&how, inner_quotes, |reply| deltas_work(reply, chunk, lean));
     }
 }
 
@@ -855,18 +860,7 @@ fn stream_fence_lines_in_raw_strings() {
     assert_stream_linear::<Doc>("fence lines in raw strings, an intro", intro);
     for (lean, chunk) in [(false, 1), (false, 16), (true, 16)] {
         let how = format!("stream fence lines in raw strings, lean {lean} {chunk:>2}-byte chunks");
-        assert_work_linear(&how, whole, |reply| {
-            work_of(|| {
-                let mut dec = StreamDecoder::<Doc>::new();
-                if lean {
-                    dec = dec.__untyped_only();
-                }
-                for piece in reply.as_bytes().chunks(chunk) {
-                    std::hint::black_box(dec.push_deltas(piece).ok());
-                }
-                assert!(dec.finish().is_ok(), "the whole reply decodes");
-            })
-        });
+        assert_work_linear(&how, whole, |reply| deltas_work(reply, chunk, lean));
     }
 }
 
