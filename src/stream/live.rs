@@ -298,7 +298,7 @@ impl Str {
     /// `src/scan/string.rs`: a string with no quote inside ends early only
     /// there). In a fence (see [`Fenced`]), a backtick after other text of
     /// its line (``"run `ls`"``, an escaped `\n```py`) is the string's.
-    fn ends_early(&mut self, open: impl Iterator<Item = bool> + Clone, fenced: Fenced) -> bool {
+    fn ends_early(&mut self, open: impl Iterator<Item = bool>, fenced: Fenced) -> bool {
         // Its quote bounds it.
         if self.closed {
             return false;
@@ -320,14 +320,7 @@ impl Str {
     }
 
     /// [`ends_early`](Self::ends_early), found now.
-    fn ends_early_now(
-        &mut self,
-        mut open: impl Iterator<Item = bool> + Clone,
-        fenced: Fenced,
-    ) -> bool {
-        // The root container: `true` for an array (`None`: the string is
-        // the root).
-        let root = open.clone().last();
+    fn ends_early_now(&mut self, mut open: impl Iterator<Item = bool>, fenced: Fenced) -> bool {
         // The text since the last escape is the raw text (an escape's raw
         // text holds no space or closer, so the run below stops at it as
         // the scanner's does).
@@ -357,7 +350,8 @@ impl Str {
                 // string's, but right after the root's closer, where a
                 // decode may take them for the block's close being written
                 // (`closer_being_written`): `"raw}` then a line of `` ` ``.
-                return ticks >= 3 || after_root_closer(&raw[..run - ticks], root);
+                // (The root is the outermost container open.)
+                return ticks >= 3 || after_root_closer(&raw[..run - ticks], open.last());
             }
             (None, Some(b'`' | b'>')) => return true,
             (None, _) => return false,
@@ -658,7 +652,7 @@ impl<V: DeserializeOwned + View> Live<V> {
     /// The containers open around the string being read, innermost first:
     /// `true` for an array. (The frames, not the tokenizer's stack: the
     /// tokenizer is taken out while it feeds this.)
-    fn open_kinds(&self) -> impl Iterator<Item = bool> + Clone + '_ {
+    fn open_kinds(&self) -> impl Iterator<Item = bool> + '_ {
         self.frames.iter().rev().map(|f| f.array)
     }
 
