@@ -3508,21 +3508,13 @@ fn fence_lines_in_fenced_strings_every_split() {
         "```json\n[{\"n\": 1, \"text\": \"a\n```\nb\"}]\n```\nAlso ```json\n[1]\n```",
     ];
     for text in texts {
-        let bytes: Vec<usize> = (1..text.len()).collect();
-        replay::<Value>(text, &bytes);
-        for i in 0..=text.len() {
-            replay::<Value>(text, &[i]);
-        }
+        every_split::<Value>(text);
     }
     let text = texts[0];
     let bytes: Vec<usize> = (1..text.len()).collect();
     replay::<Records>(text, &bytes);
     for text in &texts[3..] {
-        let bytes: Vec<usize> = (1..text.len()).collect();
-        replay::<Vec<Step>>(text, &bytes);
-        for i in 0..=text.len() {
-            replay::<Vec<Step>>(text, &[i]);
-        }
+        every_split::<Vec<Step>>(text);
     }
     // A decode reads the quote after `b` as inside the string: the block
     // ends at the fence for good.
