@@ -612,11 +612,35 @@ enum Reply {
     },
 }
 
+/// serde reads an untagged enum's view from content it buffers, where a
+/// cut string is left out whatever it holds: a string that only grows is
+/// not read again (63x at 8n when it was, on every push).
 #[test]
-#[ignore = "issue 20: serde tries an untagged enum's variants on content it buffers, so its view is read again from its whole text on every push; at the root that is the whole reply (63x at 8n): which variant a longer text reads as cannot be known from the shorter one in general"]
 fn stream_untagged_enum_at_the_root() {
     assert_stream_linear::<Reply>("an untagged enum at the root", |n| {
         streamed("{\"answer\": \"", "word {i} ", "", n, "\"}")
+    });
+}
+
+/// An untagged enum at the root whose variant holds a list marked partial.
+#[allow(dead_code)]
+#[derive(Debug, Deserialize, Partial)]
+#[serde(untagged)]
+enum Listing {
+    Items {
+        #[llm(partial)]
+        items: Vec<Item>,
+    },
+    Other {
+        other: String,
+    },
+}
+
+#[test]
+#[ignore = "issue 20: an untagged enum's view is read again from its whole text each time a part of it completes (each element here): an element of another type may make serde take another variant, which only a read of the whole says; at the root that is the whole reply"]
+fn stream_untagged_enum_at_the_root_holding_a_list() {
+    assert_stream_linear::<Listing>("an untagged enum at the root, a list", |n| {
+        streamed("{\"items\": [", ITEM, ", ", n, "]}")
     });
 }
 

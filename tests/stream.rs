@@ -3523,3 +3523,54 @@ fn fence_lines_in_fenced_strings_every_split() {
     replay::<Records>(text, &bytes);
     replay::<Value>(text, &bytes);
 }
+
+/// An untagged enum at the root (what an agent's reply type often is: an
+/// answer or a tool call), its strings marked partial.
+#[derive(Debug, Deserialize, Partial, PartialEq)]
+#[serde(untagged)]
+enum AnswerOrCall {
+    Call {
+        #[llm(required)]
+        tool: String,
+        #[llm(partial)]
+        args: Vec<String>,
+    },
+    Answer {
+        #[llm(required)]
+        answer: String,
+        #[llm(partial)]
+        notes: String,
+    },
+    Text(#[llm(partial)] String),
+}
+
+/// An untagged enum at the root: serde reads its view from content it
+/// buffers, where a cut string is left out whatever it holds, so a string
+/// that only grows is not read again until it ends (linear: see
+/// `stream_untagged_enum_at_the_root` in `tests/linear.rs`). Strings
+/// ending in closers, fences, backticks, escapes, inner quotes, raw
+/// newlines, single quotes, in prose, a fence or after a reasoning block:
+/// the view after every split is a decode of the text so far.
+#[test]
+fn an_untagged_enum_at_the_root_every_split() {
+    let replies = [
+        r#"{"answer": "word 1 word 2 \"three\" ✓ ]} done"}"#,
+        r#"{"tool": "search", "args": ["a }", "b ]", "c\"]}"]}"#,
+        r#"{"args": ["x", "y"], "tool": "look"}"#,
+        r#""just text, with {braces} and [brackets]""#,
+        "{\"answer\": \"say \"hi\" now\nand a raw line\"}",
+        "{'answer': 'single quoted, it\\'s fine'}",
+        "Here:\n```json\n{\"answer\": \"code: ```py\\nx = 1\\n``` ok\"}\n```\nDone.",
+        "```json\n{\"answer\": \"a line\n```\nnot the end\"}\n```",
+        "<think>Maybe {\"answer\": \"no\"}?</think>\n{\"answer\": \"yes }\"}",
+        r#"{"answer": "tick ` and ``"}"#,
+        r#"{"notes": "first the notes ]}", "answer": "then the answer"}"#,
+        r#"{"tool": "t", "args": ["]", "}"], "answer": "late"}"#,
+    ];
+    for text in replies {
+        every_split::<AnswerOrCall>(text);
+        // As a list's element too (a cut string there leaves the element
+        // out).
+        every_split::<Vec<AnswerOrCall>>(&format!("[{text}, {}]", replies[1]));
+    }
+}

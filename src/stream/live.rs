@@ -66,6 +66,10 @@ struct Frame {
     fields: bool,
     /// Its typed view cannot grow in place: rebuilt on every change.
     rebuild: bool,
+    /// Its view is one serde buffers the content of ([`Kind::Buffered`]:
+    /// an untagged enum): read untyped, a cut string inside it is left out
+    /// whatever it holds, so its growing changes nothing the view shows.
+    buffered: bool,
     /// How the typed view reaches its node, when shown and known: a part
     /// inside it is read as a part of that node (see [`grow::Local`]).
     route: Option<Vec<Route>>,
@@ -180,6 +184,9 @@ struct Str {
     content: bool,
     /// Its closing quote arrived (see [`Sink::string_settled`]).
     closed: bool,
+    /// The node around it that serde buffers (see [`Frame::buffered`]) was
+    /// read again with it open: not again while it only grows.
+    read_open: bool,
     /// A raw newline is in its text (see [`closed_len`](Self::closed_len)).
     raw_newline: bool,
     /// The brackets of its raw text (not of escapes) up to a point of
@@ -704,6 +711,11 @@ impl<V: DeserializeOwned + View> Live<V> {
                 self.typed_ready(text);
             }
             if let Some(j) = self.frames.iter().position(|f| f.rebuild) {
+                // A string that only grew inside a node serde buffers, read
+                // with it open: the node's view is the same.
+                if self.frames[j].buffered && self.still_open() {
+                    return status;
+                }
                 if self.string.is_none() {
                     self.now = text.len();
                 }
@@ -714,9 +726,37 @@ impl<V: DeserializeOwned + View> Live<V> {
                 }
                 self.rebuild(text, j);
                 self.given = None;
+                let buffered = self.frames.get(j).is_some_and(|f| f.buffered);
+                if buffered && self.string.is_some() {
+                    let open = self.plainly_open();
+                    if let Some(s) = &mut self.string {
+                        s.read_open = open;
+                    }
+                }
             }
         }
         status
+    }
+
+    /// Whether the string being read is cut as a decode reads it: open, no
+    /// fence or closer run making a decode end it early, the tokenizer
+    /// reading (a cut string in serde's buffer is then left out whatever
+    /// it holds).
+    fn plainly_open(&mut self) -> bool {
+        let plain = self.region.is_none() && self.tolerant.is_none();
+        plain
+            && self
+                .string
+                .as_ref()
+                .is_some_and(|s| !s.closed && s.fenced.is_none())
+            && !self.ends_early()
+    }
+
+    /// Whether the string being read was open when the node around it
+    /// that serde buffers was last read, and only grew since (see
+    /// [`Str::read_open`]).
+    fn still_open(&mut self) -> bool {
+        self.string.as_ref().is_some_and(|s| s.read_open) && self.plainly_open()
     }
 
     /// Reads the text that arrived where the tolerant scanner is in play:
@@ -1359,7 +1399,8 @@ impl<V: DeserializeOwned + View> Live<V> {
             }
             f.rebuild |= f.first.is_none();
         }
-        f.rebuild |= kind == Kind::Buffered || f.tag_late();
+        f.buffered |= kind == Kind::Buffered;
+        f.rebuild |= f.buffered || f.tag_late();
         f.rebuild
     }
 
@@ -1900,6 +1941,7 @@ impl<V: DeserializeOwned + View> Sink for Live<V> {
             shown: Shown::Hidden,
             fields: false,
             rebuild: false,
+            buffered: false,
             route: None,
             local: true,
             tag: None,
@@ -2046,6 +2088,7 @@ impl<V: DeserializeOwned + View> Sink for Live<V> {
             typed: 0,
             content: false,
             closed: false,
+            read_open: false,
             raw_newline: false,
             brackets: (0, 0),
             escaped_brackets: 0,
