@@ -774,11 +774,12 @@ enum JsonEnd {
 fn json_fence_close(b: &[u8], i: usize, end: usize) -> JsonEnd {
     let mut depth = 0usize;
     let mut k = i;
+    let mut none = 0..0;
     while k < end {
         let string = match b[k] {
             b'"' => Some(string_end(b, k + 1, end)),
             b'\'' if k == i || opens_single_quoted(b, k, i) => {
-                Some(single_quoted_end(b, k + 1, end))
+                Some(fenced_single_quoted_end(b, k + 1, end, &mut none))
             }
             _ => None,
         };
@@ -1157,16 +1158,65 @@ fn opens_single_quoted(b: &[u8], i: usize, start: usize) -> bool {
 /// The position after a single-quoted string whose content starts at `k`:
 /// past the next `'` that is followed (past spaces) by what ends a value,
 /// or past the line if none is (an apostrophe inside: `'it's'`).
-fn single_quoted_end(b: &[u8], mut k: usize, end: usize) -> usize {
+fn single_quoted_end(b: &[u8], k: usize, end: usize) -> usize {
     let line = lex::find_byte(b, k, end, b'\n').unwrap_or(end);
+    closing_single(b, k, line, end).unwrap_or(line)
+}
+
+/// The first `'` in `b[k..line]` followed (past spaces, up to `end`) by
+/// what ends a value: the position after it.
+fn closing_single(b: &[u8], mut k: usize, line: usize, end: usize) -> Option<usize> {
     while let Some(q) = lex::find_byte(b, k, line, b'\'') {
         let next = lex::next_significant(b, q + 1, end);
         if next >= end || matches!(b[next], b',' | b']' | b'}' | b':') {
-            return q + 1;
+            return Some(q + 1);
         }
         k = q + 1;
     }
+    None
+}
+
+/// [`single_quoted_end`] for a string in a fenced value: a raw line break
+/// inside it is its text, as the scanner reads it (`'⏎\"q\"'`), so its
+/// closing quote may be on a later line, up to a fence on a line of its own
+/// (Markdown ends the block there); with none before that, it ends at its
+/// line. `none`: lines from which an earlier call found none before such a
+/// fence (`start..fence`), so each line is looked at once.
+fn fenced_single_quoted_end(b: &[u8], k: usize, end: usize, none: &mut Range<usize>) -> usize {
+    let line = lex::find_byte(b, k, end, b'\n').unwrap_or(end);
+    if let Some(after) = closing_single(b, k, line, end) {
+        return after;
+    }
+    if none.contains(&line) {
+        return line;
+    }
+    let mut from = line;
+    while from < end {
+        // `from` is at a line break: the next line.
+        let start = from + 1;
+        let next = lex::find_byte(b, start, end, b'\n').unwrap_or(end);
+        if is_fence_line(&b[start..next]) {
+            *none = line..start;
+            return line;
+        }
+        if let Some(after) = closing_single(b, start, next, end) {
+            work::add(after - line);
+            return after;
+        }
+        from = next;
+    }
+    work::add(end - line);
+    *none = line..end;
     line
+}
+
+/// Whether `line` (without its line break) is a fence alone: spaces, three
+/// backticks or more, spaces.
+fn is_fence_line(line: &[u8]) -> bool {
+    let space = |c: &u8| matches!(c, b' ' | b'\t' | b'\r');
+    let t = line.iter().rposition(|c| !space(c)).map_or(0, |p| p + 1);
+    let s = line[..t].iter().position(|c| !space(c)).unwrap_or(t);
+    t - s >= 3 && line[s..t].iter().all(|&c| c == b'`')
 }
 
 /// The position after the string whose content starts at `k` (after its

@@ -173,3 +173,30 @@ fn a_fence_inside_brackets_of_prose() {
         json!({"a": 2})
     );
 }
+
+/// A single-quoted string in a fenced value holding a raw line break: the
+/// scanner reads it whole (`'⏎\"q\"'`), so the search for the fence's close
+/// follows it past its line too, up to a fence on a line of its own. It
+/// ended the string at its line, then took the escaped quotes for strings
+/// of their own, and a marker inside a later string (`"x```"`) for the
+/// close: the value came out with that string cut there (`"x"`, a wrong
+/// `Ok` found by `agent_replies_stream_as_they_decode`).
+#[test]
+fn a_single_quoted_string_over_lines_in_a_fence() {
+    assert_eq!(
+        decode("```json\n{\"a\": '\n\\\"q\\\"', \"b\": \"x```\"}\n```\nDone."),
+        json!({"a": "\n\"q\"", "b": "x```"})
+    );
+    assert_eq!(
+        decode(
+            "Here:\n```\n[{\"tool\": 't', \"args\": ['\na]']},\n {\"args\": [\"run```\"]}]\n```"
+        ),
+        json!([{"tool": "t", "args": ["\na]"]}, {"args": ["run```"]}])
+    );
+    // With no closing quote before the fence line, the string ends at its
+    // line as before, and the fence closes the block.
+    assert_eq!(
+        decode("```json\n['it's\n]\n```\nThen 'a', b"),
+        json!(["it's"])
+    );
+}

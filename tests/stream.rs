@@ -3574,3 +3574,135 @@ fn an_untagged_enum_at_the_root_every_split() {
         every_split::<Vec<AnswerOrCall>>(&format!("[{text}, {}]", replies[1]));
     }
 }
+
+/// A reply as an agent's model writes one: an answer, a tool call or bare
+/// text ([`AnswerOrCall`]), or a list of them, its members in any order,
+/// quoted one way or another, with trailing commas, raw newlines, closers
+/// and placeholders in its strings; bare, fenced, after a reasoning block
+/// or between prose.
+fn agent_reply() -> impl Strategy<Value = String> {
+    let word = proptest::sample::select(vec![
+        "run",
+        "it's",
+        "{path}",
+        "a]",
+        "b}",
+        " ",
+        "✓",
+        "\\\"q\\\"",
+        "\n",
+        "`ls`",
+        ",",
+        "\\n",
+        "say \"hi\" now",
+        "```",
+    ]);
+    let text = proptest::collection::vec(word, 0..5).prop_map(|w| w.concat());
+    let key = |k: &'static str| {
+        proptest::sample::select(vec![0u8, 1, 2]).prop_map(move |q| match q {
+            0 => format!("\"{k}\""),
+            1 => format!("'{k}'"),
+            _ => k.to_owned(),
+        })
+    };
+    let string =
+        (text.clone(), proptest::bool::weighted(0.2)).prop_map(|(t, single)| match single {
+            true => format!("'{}'", t.replace('\'', "\\'")),
+            false => format!("\"{t}\""),
+        });
+    let call = (
+        key("tool"),
+        string.clone(),
+        key("args"),
+        proptest::collection::vec(string.clone(), 0..3),
+        proptest::bool::ANY,
+    )
+        .prop_map(|(k1, tool, k2, args, swap)| {
+            let a = format!("{k1}: {tool}");
+            let b = format!("{k2}: [{}]", args.join(", "));
+            match swap {
+                true => format!("{{{b}, {a}}}"),
+                false => format!("{{{a}, {b}}}"),
+            }
+        });
+    let answer = (
+        key("answer"),
+        string.clone(),
+        key("notes"),
+        string.clone(),
+        0u8..3,
+    )
+        .prop_map(|(k1, answer, k2, notes, how)| match how {
+            0 => format!("{{{k1}: {answer}}}"),
+            1 => format!("{{{k1}: {answer}, {k2}: {notes},}}"),
+            _ => format!("{{{k2}: {notes}, {k1}: {answer}}}"),
+        });
+    let one = prop_oneof![call, answer, string];
+    let value = prop_oneof![
+        one.clone(),
+        proptest::collection::vec(one, 1..4).prop_map(|v| format!("[{}]", v.join(",\n "))),
+    ];
+    let wrap = proptest::sample::select(vec![
+        "{}",
+        "```json\n{}\n```",
+        "Sure, here it is:\n```json\n{}\n```\nDone.",
+        "<think>Call {tool}? Maybe [x].</think>\n{}",
+        "The call: {} Hope that helps.",
+    ]);
+    (value, wrap).prop_map(|(v, w)| w.replacen("{}", &v, 1))
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(cases()))]
+
+    /// Generated agent replies, read as an untagged enum at the root or a
+    /// list of them, pushed in random pieces: the views are the one-shot
+    /// decodes of the text so far, the final value the decode.
+    #[test]
+    fn agent_replies_stream_as_they_decode(
+        reply in agent_reply(),
+        cuts in proptest::collection::vec(0usize..2000, 0..16),
+    ) {
+        let mut cuts: Vec<usize> = cuts
+            .into_iter()
+            .map(|c| c % (reply.len() + 1))
+            .filter(|&c| reply.is_char_boundary(c))
+            .collect();
+        cuts.sort_unstable();
+        replay::<AnswerOrCall>(&reply, &cuts);
+        replay::<Vec<AnswerOrCall>>(&reply, &cuts);
+    }
+}
+
+/// A fence on a line of its own after a string element with nothing but
+/// raw spaces yet (`["",⏎ "⏎```⏎…`): a decode of the text so far ends the
+/// block there and leaves the element out (nothing of it written). Pushed a
+/// byte at a time the stream showed it, a backtick having come, and held it
+/// (found by `agent_replies_stream_as_they_decode`). Every split.
+#[test]
+fn a_blank_string_element_before_a_fence_line() {
+    for text in [
+        "```json\n[\"\",\n \"\n```\n{path}\"]\n```",
+        "```json\n[\"a\", \"  \n```\nb\"]\n```",
+        "```json\n{\"k\": [\"\n```\"]}\n```",
+    ] {
+        every_split::<Value>(text);
+        every_split::<Vec<String>>(text);
+    }
+    every_split::<Tags>("```json\n{\"tags\": [\"\n```\nx\"]}\n```");
+}
+
+/// The single-quoted strings over lines of `tests/fences.rs`
+/// (`a_single_quoted_string_over_lines_in_a_fence`), every split.
+#[test]
+fn single_quoted_strings_over_lines_in_a_fence_every_split() {
+    for text in [
+        "```json\n{\"a\": '\n\\\"q\\\"', \"b\": \"x```\"}\n```\nDone.",
+        "Here:\n```\n[{\"tool\": 't', \"args\": ['\na]']},\n {\"tool\": \"u\", \"args\": [\"run```\"]}]\n```",
+    ] {
+        every_split::<Value>(text);
+    }
+    every_split::<Vec<AnswerOrCall>>(
+        "Here:\n```\n[{\"tool\": 't', \"args\": ['\na]']},\n {\"tool\": \"u\", \"args\": [\"run```\"]}]\n```",
+    );
+}

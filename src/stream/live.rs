@@ -2214,7 +2214,12 @@ impl<V: DeserializeOwned + View> Sink for Live<V> {
         self.grown(text);
         let open = self.frames.iter().rev().map(|f| f.array);
         if let Some(s) = &mut self.string {
-            s.fenced = Some(s.ends_early(open, self.fenced));
+            // An element with nothing but raw spaces before the fence: a
+            // decode leaves it out (nothing of it written yet), which the
+            // live views, showing it since a backtick came, cannot: the
+            // stream shows that decode's views meanwhile.
+            let unwritten = !s.member && s.shown_len() == 0;
+            s.fenced = Some(s.ends_early(open, self.fenced) || unwritten);
             s.decoded.push_str(&past);
             s.end = end;
         }
