@@ -243,7 +243,10 @@ where
 /// (an untagged enum, an adjacently tagged one with a tuple variant of
 /// several fields or its tag after its content, a struct with several
 /// `flatten`ed fields or a flattened enum) are read again from their own
-/// text once per push while they are open. An adjacently tagged enum of
+/// text once per push while they are open, but not while a string in one
+/// only grows (serde's buffer leaves a cut string out whatever it holds, so
+/// the view is the same): an untagged enum at the root whose answer string
+/// streams costs its length once. An adjacently tagged enum of
 /// struct, newtype and unit variants grows in place once its tag has come
 /// first, as an internally tagged one does (below): a struct variant's
 /// fields are the members of its content object (a tool call's
