@@ -1178,10 +1178,12 @@ fn closing_single(b: &[u8], mut k: usize, line: usize, end: usize) -> Option<usi
 
 /// [`single_quoted_end`] for a string in a fenced value: a raw line break
 /// inside it is its text, as the scanner reads it (`'⏎\"q\"'`), so its
-/// closing quote may be on a later line, up to a fence on a line of its own
-/// (Markdown ends the block there); with none before that, it ends at its
-/// line. `none`: lines from which an earlier call found none before such a
-/// fence (`start..fence`), so each line is looked at once.
+/// closing quote may be on a later line, before any fence marker (one
+/// closing the block at a line's end, `}```⏎`, opening the next, or alone
+/// on its line: the string may well have ended at its line, an apostrophe
+/// inside, and the marker is the block's); with none before one, it ends
+/// at its line. `none`: lines from which an earlier call found none before
+/// such a marker (`start..marker line`), so each line is looked at once.
 fn fenced_single_quoted_end(b: &[u8], k: usize, end: usize, none: &mut Range<usize>) -> usize {
     let line = lex::find_byte(b, k, end, b'\n').unwrap_or(end);
     if let Some(after) = closing_single(b, k, line, end) {
@@ -1192,31 +1194,24 @@ fn fenced_single_quoted_end(b: &[u8], k: usize, end: usize, none: &mut Range<usi
     }
     let mut from = line;
     while from < end {
-        // `from` is at a line break: the next line.
+        // `from` is at a line break: the next line, up to its first marker.
         let start = from + 1;
         let next = lex::find_byte(b, start, end, b'\n').unwrap_or(end);
-        if is_fence_line(&b[start..next]) {
-            *none = line..start;
-            return line;
-        }
-        if let Some(after) = closing_single(b, start, next, end) {
+        let marker = find(b, start, next, b"```");
+        if let Some(after) = closing_single(b, start, marker.unwrap_or(next), end) {
             work::add(after - line);
             return after;
+        }
+        if marker.is_some() {
+            work::add(next - line);
+            *none = line..start;
+            return line;
         }
         from = next;
     }
     work::add(end - line);
     *none = line..end;
     line
-}
-
-/// Whether `line` (without its line break) is a fence alone: spaces, three
-/// backticks or more, spaces.
-fn is_fence_line(line: &[u8]) -> bool {
-    let space = |c: &u8| matches!(c, b' ' | b'\t' | b'\r');
-    let t = line.iter().rposition(|c| !space(c)).map_or(0, |p| p + 1);
-    let s = line[..t].iter().position(|c| !space(c)).unwrap_or(t);
-    t - s >= 3 && line[s..t].iter().all(|&c| c == b'`')
 }
 
 /// The position after the string whose content starts at `k` (after its

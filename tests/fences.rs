@@ -200,3 +200,27 @@ fn a_single_quoted_string_over_lines_in_a_fence() {
         json!(["it's"])
     );
 }
+
+/// What the review of `a_single_quoted_string_over_lines_in_a_fence` found:
+/// the search for a single-quoted string's closing quote past its line
+/// stops at any fence marker (a close at a line's end, `}```⏎`; the next
+/// block's opening), so a `'` in the prose or block after it is not taken
+/// for the string's close.
+#[test]
+fn a_single_quoted_string_over_lines_stops_at_a_marker() {
+    let cases = [
+        (
+            "```json\n{'name': 'Bob's car\n}```\nHere's another: 'x', y",
+            json!({"name": "Bob's car"}),
+        ),
+        ("```json\n['a\n]```\nThen 'x', y", json!(["a"])),
+        ("```json\n{\"a\": 'x\n}``` and 'b', c", json!({"a": "x"})),
+        (
+            "```json\n{\"a\": 'x\n}```\n\n```json\n{\"b\": 'y'}\n```",
+            json!({"b": "y"}),
+        ),
+    ];
+    for (text, want) in cases {
+        assert_eq!(decode(text), want, "{text:?}");
+    }
+}

@@ -99,6 +99,10 @@ fn many_fences() {
         "```json\n{\"a\": 1, \"b\": 2, \"c\": 3}\n```",
     );
     assert_linear("open fences", "```json\n", OBJECT);
+    // A single-quoted string over lines in each (its closing quote looked
+    // for past its line, up to a marker).
+    assert_linear("single quotes over lines", "```json\n['a\n]```\n", OBJECT);
+    assert_linear("single quotes to a fence", "```json\n['a\nb\n```\n", OBJECT);
 }
 
 #[test]
