@@ -738,17 +738,18 @@ impl<V: DeserializeOwned + View> Live<V> {
         status
     }
 
-    /// Whether the string being read is cut as a decode reads it: open, no
-    /// fence or closer run making a decode end it early, the tokenizer
-    /// reading (a cut string in serde's buffer is then left out whatever
-    /// it holds).
+    /// Whether the string being read is cut as a decode reads it: open,
+    /// something but raw spaces in it (a decode leaves out a string with
+    /// nothing else, cut or not), no fence or closer run making a decode end
+    /// it early, the tokenizer reading (a cut string in serde's buffer is
+    /// then left out whatever it holds).
     fn plainly_open(&mut self) -> bool {
         let plain = self.region.is_none() && self.tolerant.is_none();
         plain
             && self
                 .string
                 .as_ref()
-                .is_some_and(|s| !s.closed && s.fenced.is_none())
+                .is_some_and(|s| s.content && !s.closed && s.fenced.is_none())
             && !self.ends_early()
     }
 
