@@ -1515,6 +1515,10 @@ impl<V: DeserializeOwned + View> Live<V> {
                 Ok(Some(root)) => {
                     self.frames[0].fields = root.__fields();
                     self.view = admit_parts(root);
+                    // Nothing shown (see `open`): read whole until it shows.
+                    if self.view.is_none() {
+                        self.frames[0].rebuild = true;
+                    }
                     self.changed(Change::All);
                 }
                 // Nothing to show yet: the stream decoder shows that.
@@ -1955,8 +1959,12 @@ impl<V: DeserializeOwned + View> Sink for Live<V> {
         if root {
             frame.shown = Shown::Yes;
             frame.route = Some(Vec::new());
-            frame.fields = self.root().__fields();
-            frame.rebuild = !self.root().__grows();
+            // A root a decode shows nothing of yet (no variant of an
+            // untagged enum takes it so far) is read whole until it shows.
+            (frame.fields, frame.rebuild) = match &self.view {
+                Some(view) => (view.__fields(), !view.__grows()),
+                None => (false, true),
+            };
         } else if self.typed_ready(text) {
             self.quiet = self.tagged_element(self.frames.len());
             if let Some(out) = self.typed_part(text, at..at + 1, false, false) {
