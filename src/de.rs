@@ -945,10 +945,20 @@ impl<'a, 'de> Deserializer<'a, 'de> {
             return Ok(false);
         }
         let ev = self.scan.peek()?;
-        if !matches!(ev, Event::StartArray) || !self.scan.complete() {
+        if !matches!(ev, Event::StartArray) {
             return Ok(false);
         }
         let at = self.scan.offset();
+        if !self.scan.complete() {
+            if !self.policy.on {
+                return Ok(false);
+            }
+            // Cut: once complete it may be a list of one (`[5` of `[5]`),
+            // which is not known yet. Left unread, as a cut value this
+            // place does not take (a decode met no error of the reply's
+            // own: `[[[5]]]` is a list of one struct whose field is 5).
+            return Err(Error::rejected(at));
+        }
         let text = self.scan.text();
         let Some((element, close)) = one_scalar_array(text.as_bytes(), at) else {
             return Ok(false);
