@@ -481,6 +481,9 @@ pub(super) struct Live<V> {
     pub(super) failed: bool,
     /// Typed updates are made (not while catching up at the start).
     typed: bool,
+    /// A key written twice was just read, and the untyped view is kept: the
+    /// next value put in it is that key's second (see [`set`](Self::set)).
+    again: bool,
     /// Only the untyped view is kept (see
     /// [`StreamDecoder::__untyped_only`](super::StreamDecoder::__untyped_only)):
     /// no typed updates, and a container's `Completed` delta carries an
@@ -602,6 +605,7 @@ impl<V: DeserializeOwned + View> Live<V> {
             failed: false,
             typed: false,
             lean,
+            again: false,
             untyped: true,
             syn: String::new(),
             spare: Spare::default(),
@@ -1291,7 +1295,22 @@ impl<V: DeserializeOwned + View> Live<V> {
             self.value = v;
             return;
         };
-        match (self.slot_at(parent), last) {
+        let again = std::mem::take(&mut self.again);
+        match (slot_in(&mut self.value, parent), last) {
+            (Some(Value::Object(m)), Segment::Key(k)) if again && m.contains_key(&**k) => {
+                // A key written twice, its second value starting: the member
+                // shown (said to be complete, perhaps) is not the reply's
+                // after all. The deltas start the view again without it (a
+                // `Reset`, as for any value shown that later text takes
+                // back); the new member's come after.
+                m.remove(&**k);
+                self.deltas.push(Delta::Reset);
+                self.deltas.push(Delta::Started {
+                    path: Path::root(),
+                    value: self.value.clone(),
+                });
+                self.set(path, v);
+            }
             (Some(Value::Object(m)), Segment::Key(k)) => {
                 m.insert(String::from(&**k), v);
             }
@@ -1992,6 +2011,8 @@ impl<V: DeserializeOwned + View> Sink for Live<V> {
             // whole from here on.
             if f.keys.iter().any(|k| **k == *key) {
                 f.rebuild = true;
+                // (The untyped view takes the last: see `set`.)
+                self.again = self.untyped;
             } else {
                 f.keys.push(key.clone());
             }
