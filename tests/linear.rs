@@ -626,6 +626,34 @@ fn stream_untagged_enum_at_the_root() {
     });
 }
 
+/// The same enum, a member no variant takes first: a decode shows nothing
+/// of the root when it opens, so it is read whole until it shows; then it
+/// is known as any root is (it was read whole on every push to the end:
+/// 61x at 8n).
+#[test]
+fn stream_untagged_enum_at_the_root_shown_late() {
+    assert_stream_linear::<Reply>("an untagged enum at the root, late", |n| {
+        streamed("{\"tool\": null, \"answer\": \"", "word {i} ", "", n, "\"}")
+    });
+}
+
+/// A struct with the enum flattened into it.
+#[allow(dead_code)]
+#[derive(Debug, Deserialize, Partial)]
+struct FlatReply {
+    id: u32,
+    #[serde(flatten)]
+    body: Reply,
+}
+
+#[test]
+#[ignore = "issue 20: a struct with an untagged enum flattened into it is read whole on every push while the enum's string grows (serde buffers the struct's members for the flattened part; the skip for a string that only grows applies to a node serde buffers, not yet to a struct holding one flattened)"]
+fn stream_flattened_untagged_enum() {
+    assert_stream_linear::<FlatReply>("a flattened untagged enum", |n| {
+        streamed("{\"id\": 1, \"answer\": \"", "word {i} ", "", n, "\"}")
+    });
+}
+
 /// An untagged enum at the root whose variant holds a list marked partial.
 #[allow(dead_code)]
 #[derive(Debug, Deserialize, Partial)]

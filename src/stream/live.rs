@@ -66,6 +66,10 @@ struct Frame {
     fields: bool,
     /// Its typed view cannot grow in place: rebuilt on every change.
     rebuild: bool,
+    /// The root, read whole because a decode showed nothing of it when it
+    /// opened (see `open`): once the view shows it, it is known as any root
+    /// is (see `rebuild`).
+    unseen: bool,
     /// Its view is one serde buffers the content of ([`Kind::Buffered`]:
     /// an untagged enum): read untyped, a cut string inside it is left out
     /// whatever it holds, so its growing changes nothing the view shows.
@@ -1391,10 +1395,12 @@ impl<V: DeserializeOwned + View> Live<V> {
     /// as its route or its list's says. Whether it is.
     fn buffered(&mut self, k: usize) -> bool {
         let kind = match (&self.frames[k].route, k.checked_sub(1)) {
-            (Some(route), _) => self
-                .view
-                .as_ref()
-                .map_or(Kind::Plain, |v| self.reads.kind_at(v, route)),
+            (Some(route), _) => match (&self.view, &self.reads) {
+                (Some(v), _) => self.reads.kind_at(v, route),
+                // A root a decode shows nothing of yet: its type says.
+                (None, Reader::Typed) if route.is_empty() => V::__kind(),
+                _ => Kind::Plain,
+            },
             (None, Some(p)) if self.frames[p].shown == Shown::Yes => {
                 self.element_kind(p).unwrap_or(Kind::Plain)
             }
@@ -1534,9 +1540,18 @@ impl<V: DeserializeOwned + View> Live<V> {
                 Ok(Some(root)) => {
                     self.frames[0].fields = root.__fields();
                     self.view = admit_parts(root);
-                    // Nothing shown (see `open`): read whole until it shows.
-                    if self.view.is_none() {
-                        self.frames[0].rebuild = true;
+                    match &self.view {
+                        // Nothing shown (see `open`): read whole until it
+                        // shows.
+                        None => self.frames[0].rebuild = true,
+                        // Shown at last: known as it would have been when
+                        // it opened.
+                        Some(view) if self.frames[0].unseen => {
+                            let f = &mut self.frames[0];
+                            (f.unseen, f.rebuild) = (false, !view.__grows());
+                            self.buffered(0);
+                        }
+                        Some(_) => {}
                     }
                     self.changed(Change::All);
                 }
@@ -1965,6 +1980,7 @@ impl<V: DeserializeOwned + View> Sink for Live<V> {
             shown: Shown::Hidden,
             fields: false,
             rebuild: false,
+            unseen: false,
             buffered: false,
             route: None,
             local: true,
@@ -1980,9 +1996,9 @@ impl<V: DeserializeOwned + View> Sink for Live<V> {
             frame.route = Some(Vec::new());
             // A root a decode shows nothing of yet (no variant of an
             // untagged enum takes it so far) is read whole until it shows.
-            (frame.fields, frame.rebuild) = match &self.view {
-                Some(view) => (view.__fields(), !view.__grows()),
-                None => (false, true),
+            (frame.fields, frame.rebuild, frame.unseen) = match &self.view {
+                Some(view) => (view.__fields(), !view.__grows(), false),
+                None => (false, true, true),
             };
         } else if self.typed_ready(text) {
             self.quiet = self.tagged_element(self.frames.len());
@@ -2010,7 +2026,7 @@ impl<V: DeserializeOwned + View> Sink for Live<V> {
             // a flattened part) depends on the whole object, which is read
             // whole from here on.
             if f.keys.iter().any(|k| **k == *key) {
-                f.rebuild = true;
+                (f.rebuild, f.unseen) = (true, false);
                 // (The untyped view takes the last: see `set`.)
                 self.again = self.untyped;
             } else {
