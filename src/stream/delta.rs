@@ -103,8 +103,14 @@ impl serde::Serialize for Path {
 /// The untyped view is the reply's value as `serde_json::Value` so far, with
 /// objects, arrays and strings shown as far as they have arrived and numbers
 /// and literals once complete (so nothing shown is ever taken back, but for
-/// [`Reset`](Delta::Reset)). Applying every delta in order to
+/// [`Reset`](Delta::Reset): a key written twice, for one, resets the view
+/// when its second value starts). Applying every delta in order to
 /// `Value::Null` gives that view; [`apply`](Delta::apply) does it.
+///
+/// Known exceptions, still to mend: a string whose shown end turns out
+/// not to be its text (a closer or a fence it seemed to hold) is started
+/// again at its path, and a root said complete may be extended when later
+/// text shows it was not (a repaired reply, several values gathered).
 ///
 /// ```
 /// use serde_llm::{Delta, Path, StreamDecoder};
