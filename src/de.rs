@@ -957,7 +957,14 @@ impl<'a, 'de> Deserializer<'a, 'de> {
             // which is not known yet. Left unread, as a cut value this
             // place does not take (a decode met no error of the reply's
             // own: `[[[5]]]` is a list of one struct whose field is 5).
-            return Err(Error::rejected(at));
+            // Not a list's element (which the list leaves out): in a view,
+            // the member is read again as missing (a field shows `None`,
+            // a map leaves the member out), as a cut number is.
+            let e = Error::rejected(at);
+            return Err(match self.policy.view && self.element_at != at {
+                true => e.with_hint(Hint::Omit { at }),
+                false => e,
+            });
         }
         let text = self.scan.text();
         let Some((element, close)) = one_scalar_array(text.as_bytes(), at) else {
@@ -1375,6 +1382,12 @@ impl<'de> de::Deserializer<'de> for &mut Deserializer<'_, 'de> {
         }
         let ev = self.scan.peek()?;
         let at = self.scan.offset();
+        if !self.hints.is_empty() && self.hints.contains(&Hint::Omit { at }) {
+            // Learned to be missing (see `one_element`).
+            self.scan.next()?;
+            self.skip(ev)?;
+            return visitor.visit_none();
+        }
         if let Event::Null = ev {
             // A list's element cut inside its `null`: left out until the
             // literal is complete, as a cut number or `true` is.

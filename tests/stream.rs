@@ -7,6 +7,7 @@
 
 mod common;
 
+use std::collections::BTreeMap;
 use std::fmt::Debug;
 
 use proptest::prelude::*;
@@ -3811,6 +3812,52 @@ fn a_list_inside_a_cut_struct_element() {
     // A list of two where one number stands is the reply's own error once
     // complete.
     assert!(d.decode::<Vec<RequiredStep>>("[[[5, 6]]]").is_err());
+}
+
+/// Found by a review (2026-12-06): a cut list where one value is wanted (a
+/// number or string, which a list of one gives once complete) was refused
+/// at its start (see above) and the refusal took the whole view with it: a
+/// map `{"a": 1, "b": [` showed nothing, and an element `{"n": 6, "text": [`
+/// was left out after it had been shown. The member is missing until the
+/// list completes, as a cut number is: a map leaves it out, a field shows
+/// `None`. No prefix shows less than the one before; every split.
+#[test]
+fn a_cut_list_where_one_value_is_wanted_is_a_missing_member() {
+    let d = serde_llm::Decoder::new();
+    let map = "{\"a\": 1, \"b\": [5], \"c\": [7, 8]}";
+    let mut shown = 0;
+    for end in 1..=map.len() {
+        let view = d.decode_partial::<BTreeMap<String, u32>>(&map[..end]);
+        // `[7, 8]` is a list of two where one number is wanted: the
+        // reply's own error once complete.
+        if end > map.find("8]").unwrap() + 1 {
+            assert!(view.is_err(), "{:?}", &map[..end]);
+            continue;
+        }
+        let view = view.unwrap().unwrap_or_default();
+        assert!(view.len() >= shown, "{:?} shows {view:?}", &map[..end]);
+        shown = view.len();
+        if end == map.find("[5").unwrap() + 2 {
+            assert_eq!(view, BTreeMap::from([("a".to_owned(), 1)]));
+        }
+    }
+    let map = &map[..map.find(", \"c\"").unwrap()];
+    every_split::<BTreeMap<String, u32>>(&format!("{map}}}"));
+
+    let steps = "[{\"n\": 6, \"text\": [\"x\"]}, {\"n\": 7, \"text\": [\"y\"], \"tags\": [\"t\"]}]";
+    let mut shown = 0;
+    for end in 1..=steps.len() {
+        let view = d.decode_partial::<Vec<RequiredStep>>(&steps[..end]);
+        let view = view.unwrap().unwrap_or_default();
+        assert!(view.len() >= shown, "{:?} shows {view:?}", &steps[..end]);
+        shown = view.len();
+        if end == steps.find("[\"x").unwrap() + 3 {
+            assert_eq!((view[0].n, view[0].text.as_deref()), (Some(6), None));
+        }
+    }
+    every_split::<Vec<RequiredStep>>(steps);
+    let done = d.decode::<Vec<RequiredStep>>(steps).unwrap();
+    assert_eq!(done[1].text.as_deref(), Some("y"));
 }
 
 /// Found by a review (2026-12-06): an untagged enum at the root that no
