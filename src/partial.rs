@@ -669,6 +669,13 @@ pub mod grow {
         out: &mut Placed,
     ) {
         match (slot, from) {
+            // An enum read from one member alone says nothing of the rest
+            // (an untagged variant's other fields): the struct is read again.
+            (Some(v), None) if !v.__fields() && !v.__members() => {
+                if !out.probe {
+                    out.rebuild = Some(at);
+                }
+            }
             (slot, None) => {
                 if !out.probe {
                     *slot = None;

@@ -3895,14 +3895,17 @@ struct WithFlat {
 /// ["a"]}` split after `{"id": 1, ` ends with `body: None`, where a decode
 /// shows the call; `finish()` is right). Every split.
 #[test]
-#[ignore = "issue 20: the members of an untagged enum flattened into a struct are not put in the stream's view once the live path reads the struct (the view keeps body None)"]
 fn an_untagged_enum_flattened_into_a_struct() {
     for text in [
         "{\"id\": 1, \"tool\": \"t\", \"args\": [\"a\"]}",
         "{\"answer\": null, \"id\": 1, \"tool\": \"t\", \"args\": [\"a\"]}",
         "{\"answer\": null, \"answer\": \"hi\", \"id\": 2}",
+        "{\"id\": 3, \"answer\": \"hello there\", \"notes\": \"a {b} c\"}",
+        "{\"tool\": \"t\", \"id\": 4, \"args\": [\"a\", \"b\"], \"extra\": 1}",
+        "Sure:\n```json\n{\"id\": 5, \"args\": [\"x\"], \"tool\": \"t\"}\n```",
     ] {
         every_split::<WithFlat>(text);
+        every_split::<Vec<WithFlat>>(&format!("[{text}, {{\"id\": 9, \"answer\": \"x\"}}]"));
     }
 }
 
