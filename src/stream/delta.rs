@@ -1,5 +1,6 @@
 //! What changed in a streaming reply's value: [`Delta`]s, each at a [`Path`].
 
+use std::collections::HashSet;
 use std::fmt;
 use std::sync::Arc;
 
@@ -102,15 +103,14 @@ impl serde::Serialize for Path {
 ///
 /// The untyped view is the reply's value as `serde_json::Value` so far, with
 /// objects, arrays and strings shown as far as they have arrived and numbers
-/// and literals once complete (so nothing shown is ever taken back, but for
-/// [`Reset`](Delta::Reset): a key written twice, for one, resets the view
-/// when its second value starts). Applying every delta in order to
+/// and literals once complete. Nothing shown is ever taken back, and
+/// nothing said complete changes, but after a [`Reset`](Delta::Reset),
+/// which the view as it is then follows: a key written twice resets the
+/// view when its second value starts, a string whose shown end was not its
+/// end (a closer or a fence it seemed to hold) when later text says so, a
+/// root said complete when later text extends it (a repaired reply,
+/// several values gathered). Applying every delta in order to
 /// `Value::Null` gives that view; [`apply`](Delta::apply) does it.
-///
-/// Known exceptions, still to mend: a string whose shown end turns out
-/// not to be its text (a closer or a fence it seemed to hold) is started
-/// again at its path, and a root said complete may be extended when later
-/// text shows it was not (a repaired reply, several values gathered).
 ///
 /// ```
 /// use serde_llm::{Delta, Path, StreamDecoder};
@@ -202,6 +202,96 @@ impl Delta {
     }
 }
 
+/// Keeps [`Delta`]'s promise over a stream's deltas: nothing shown is taken
+/// back, but by a `Reset`. It knows what the deltas showed and said
+/// complete; a batch whose delta would change a value said complete (a
+/// root that later text extends, a member the whole text reads otherwise)
+/// or start again a value already shown (a string whose shown end was not
+/// its end) is cut there, and ends with a `Reset` and the view as it is.
+#[derive(Debug, Default)]
+pub(crate) struct Promise {
+    /// The paths said complete since the last `Reset`.
+    done: HashSet<Arc<[Segment]>>,
+    /// The paths shown since the last `Reset` (started, or inside a value
+    /// started whole).
+    shown: HashSet<Arc<[Segment]>>,
+}
+
+impl Promise {
+    /// Checks `deltas`, the next batch: from the first that takes back
+    /// what was shown they are replaced by a `Reset` and `view` (the
+    /// untyped view after them), said complete if `complete`.
+    pub(crate) fn keep(&mut self, deltas: &mut Vec<Delta>, view: &Value, complete: bool) {
+        let broken = deltas.iter().position(|d| match d {
+            Delta::Reset => {
+                self.done.clear();
+                self.shown.clear();
+                false
+            }
+            Delta::Started { path, value } => {
+                let again = self.sealed(path) || self.shown.contains(&path.0);
+                self.show(&path.0, value);
+                again
+            }
+            Delta::Appended { path, .. } => self.sealed(path),
+            Delta::Completed { path, .. } => {
+                let sealed = self.sealed(path);
+                self.done.insert(path.0.clone());
+                sealed
+            }
+        });
+        let Some(at) = broken else {
+            return;
+        };
+        deltas.truncate(at);
+        deltas.push(Delta::Reset);
+        self.done.clear();
+        self.shown.clear();
+        if view.is_null() {
+            return;
+        }
+        let root = Path::root();
+        self.show(&root.0, view);
+        deltas.push(Delta::Started {
+            path: root.clone(),
+            value: view.clone(),
+        });
+        if complete {
+            self.done.insert(root.0.clone());
+            deltas.push(Delta::Completed {
+                path: root,
+                value: view.clone(),
+            });
+        }
+    }
+
+    /// Whether `path` is a value said complete or inside one.
+    fn sealed(&self, path: &Path) -> bool {
+        !self.done.is_empty() && (0..=path.0.len()).any(|d| self.done.contains(&path.0[..d]))
+    }
+
+    /// `value`, shown at `path`: it and every part of it.
+    fn show(&mut self, path: &Arc<[Segment]>, value: &Value) {
+        self.shown.insert(path.clone());
+        let parts: Vec<(Segment, &Value)> = match value {
+            Value::Array(a) => a
+                .iter()
+                .enumerate()
+                .map(|(i, v)| (Segment::Index(i), v))
+                .collect(),
+            Value::Object(m) => m
+                .iter()
+                .map(|(k, v)| (Segment::Key(k.as_str().into()), v))
+                .collect(),
+            _ => return,
+        };
+        for (seg, v) in parts {
+            let inner: Arc<[Segment]> = path.iter().cloned().chain([seg]).collect();
+            self.show(&inner, v);
+        }
+    }
+}
+
 /// The place `path` names in `view`, made if it is the next member or element
 /// of its container.
 fn slot<'v>(view: &'v mut Value, path: &[Segment]) -> Option<&'v mut Value> {
@@ -279,13 +369,6 @@ fn grows(old: &Value, new: &Value, path: &mut Vec<Segment>, out: &mut Vec<Delta>
             out.push(Delta::Appended {
                 path: Path::of(path, None),
                 text: b[a.len()..].to_owned(),
-            });
-            true
-        }
-        (Value::String(_), Value::String(b)) => {
-            out.push(Delta::Started {
-                path: Path::of(path, None),
-                value: Value::String(b.clone()),
             });
             true
         }

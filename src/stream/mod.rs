@@ -331,6 +331,8 @@ pub struct StreamDecoder<T: Streamable> {
     /// The untyped view and the deltas are kept: since the first
     /// [`push_deltas`](Self::push_deltas).
     untyped_kept: bool,
+    /// What the deltas said complete (see [`delta::Promise`]).
+    promise: delta::Promise,
     /// The text so far is [`quiet_prose`] up to here, then at most a fence
     /// opener being written ([`opening_fence`]), and both views of it are
     /// nothing: a push that adds more of either changes nothing, and is not
@@ -395,6 +397,7 @@ where
             broken: None,
             lean: false,
             untyped_kept: false,
+            promise: delta::Promise::default(),
             quiet: None,
             after_open: After::default(),
             enclosed: (usize::MAX, false),
@@ -525,6 +528,12 @@ where
         if !self.owed.is_empty() {
             self.owed.append(&mut deltas);
             deltas = std::mem::take(&mut self.owed);
+        }
+        if self.untyped_kept && !deltas.is_empty() {
+            let complete = self.is_complete(&Path::root());
+            let mut promise = std::mem::take(&mut self.promise);
+            promise.keep(&mut deltas, self.untyped(), complete);
+            self.promise = promise;
         }
         Ok(deltas)
     }
