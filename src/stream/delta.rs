@@ -212,12 +212,17 @@ impl Delta {
 pub(crate) struct Promise {
     /// The paths said complete since the last `Reset`.
     done: HashSet<Arc<[Segment]>, Quick>,
-    /// The paths shown since the last `Reset` (started, or inside a value
-    /// started whole).
-    shown: HashSet<Arc<[Segment]>, Quick>,
+    /// The paths shown and not said complete since the last `Reset`
+    /// (started, or inside a value started whole): while the reply is read
+    /// as written, the values still open.
+    open: HashSet<Arc<[Segment]>, Quick>,
     /// The path of the last delta checked, while nothing was said complete
     /// since: a string's deltas share one path, and it is still open.
-    open: Option<Arc<[Segment]>>,
+    last: Option<Arc<[Segment]>>,
+    /// A path none of whose outer paths was said complete: the next
+    /// delta's path (most often a sibling or a child) is checked from
+    /// where it parts from this one.
+    clear: Option<Arc<[Segment]>>,
 }
 
 /// The hasher of [`Promise`]'s sets: paths of a reply, not chosen to
@@ -263,36 +268,39 @@ impl std::hash::Hasher for QuickHasher {
 impl Promise {
     /// Checks `deltas`, the next batch: from the first that takes back
     /// what was shown they are replaced by a `Reset` and `view` (the
-    /// untyped view after them), said complete if `complete`.
-    pub(crate) fn keep(&mut self, deltas: &mut Vec<Delta>, view: &Value, complete: bool) {
+    /// untyped view after them), said complete if `complete` says so (asked
+    /// only then).
+    pub(crate) fn keep(
+        &mut self,
+        deltas: &mut Vec<Delta>,
+        view: &Value,
+        complete: impl FnOnce() -> bool,
+    ) {
         let broken = deltas.iter().position(|d| match d {
             Delta::Reset => {
-                self.done.clear();
-                self.shown.clear();
-                self.open = None;
+                self.forget();
                 false
             }
             Delta::Started { path, value } => {
-                let again = self.sealed(path) || self.shown.contains(&path.0);
+                let again = self.sealed(&path.0) || self.open.contains(&path.0);
                 self.show(&path.0, value);
-                self.open = Some(path.0.clone());
+                self.last = Some(path.0.clone());
                 again
             }
             // The string the last delta was about, still open.
             Delta::Appended { path, .. }
-                if self.open.as_ref().is_some_and(|p| Arc::ptr_eq(p, &path.0)) =>
+                if self.last.as_ref().is_some_and(|p| Arc::ptr_eq(p, &path.0)) =>
             {
                 false
             }
             Delta::Appended { path, .. } => {
-                let sealed = self.sealed(path);
-                self.open = Some(path.0.clone());
+                let sealed = self.sealed(&path.0);
+                self.last = Some(path.0.clone());
                 sealed
             }
             Delta::Completed { path, .. } => {
-                let sealed = self.sealed(path);
-                self.done.insert(path.0.clone());
-                self.open = None;
+                let sealed = self.sealed(&path.0);
+                self.complete(&path.0);
                 sealed
             }
         });
@@ -301,9 +309,7 @@ impl Promise {
         };
         deltas.truncate(at);
         deltas.push(Delta::Reset);
-        self.done.clear();
-        self.shown.clear();
-        self.open = None;
+        self.forget();
         if view.is_null() {
             return;
         }
@@ -313,8 +319,8 @@ impl Promise {
             path: root.clone(),
             value: view.clone(),
         });
-        if complete {
-            self.done.insert(root.0.clone());
+        if complete() {
+            self.complete(&root.0);
             deltas.push(Delta::Completed {
                 path: root,
                 value: view.clone(),
@@ -322,14 +328,56 @@ impl Promise {
         }
     }
 
+    /// After a `Reset`: nothing is shown.
+    fn forget(&mut self) {
+        self.done.clear();
+        self.open.clear();
+        self.last = None;
+        self.clear = None;
+    }
+
+    /// `path` said complete.
+    fn complete(&mut self, path: &Arc<[Segment]>) {
+        self.open.remove(path);
+        self.done.insert(path.clone());
+        self.last = None;
+        if self
+            .clear
+            .as_ref()
+            .is_some_and(|c| c.len() > path.len() && c.starts_with(path))
+        {
+            self.clear = None;
+        }
+    }
+
     /// Whether `path` is a value said complete or inside one.
-    fn sealed(&self, path: &Path) -> bool {
-        !self.done.is_empty() && (0..=path.0.len()).any(|d| self.done.contains(&path.0[..d]))
+    fn sealed(&mut self, path: &Arc<[Segment]>) -> bool {
+        if self.done.is_empty() {
+            return false;
+        }
+        // The outer paths it shares with `clear`'s were not said complete.
+        let from = match &self.clear {
+            Some(c) if !c.is_empty() => {
+                let shared = c
+                    .iter()
+                    .zip(path.iter())
+                    .take_while(|(a, b)| a == b)
+                    .count();
+                shared.min(c.len() - 1) + 1
+            }
+            _ => 0,
+        };
+        let from = from.min(path.len());
+        if (from..=path.len()).any(|d| self.done.contains(&path[..d])) {
+            return true;
+        }
+        self.clear = Some(path.clone());
+        false
     }
 
     /// `value`, shown at `path`: it and every part of it.
     fn show(&mut self, path: &Arc<[Segment]>, value: &Value) {
-        self.shown.insert(path.clone());
+        self.open.insert(path.clone());
         let parts: Vec<(Segment, &Value)> = match value {
             Value::Array(a) => a
                 .iter()

@@ -530,9 +530,10 @@ where
             deltas = std::mem::take(&mut self.owed);
         }
         if self.untyped_kept && !deltas.is_empty() {
-            let complete = self.is_complete(&Path::root());
             let mut promise = std::mem::take(&mut self.promise);
-            promise.keep(&mut deltas, self.untyped(), complete);
+            promise.keep(&mut deltas, self.untyped(), || {
+                self.is_complete(&Path::root())
+            });
             self.promise = promise;
         }
         Ok(deltas)
