@@ -2,7 +2,9 @@
 //! after every push that succeeds the deltas so far, applied to `null`, build
 //! `value()` (a push that fails gives its deltas with the next that
 //! succeeds); and `finish()` is what `from_llm_slice` gives for the whole
-//! input (the same value, or an error for both).
+//! input (the same value, or an error for both). The deltas keep their
+//! promise: nothing shown is started again, nothing said complete changes,
+//! but after a `Reset`.
 //!
 //! The input: the first byte's low 3 bits say how many chunk lengths follow
 //! (0 to 7 bytes, each 0 to 255); the rest is the reply, cut by those lengths
@@ -14,7 +16,7 @@
 
 use libfuzzer_sys::fuzz_target;
 use serde_json::Value;
-use serde_llm::StreamDecoder;
+use serde_llm::{Delta, Path, Segment, StreamDecoder};
 
 /// Pushes per input, the last one taking whatever is left (each push re-reads
 /// the text so far).
@@ -28,6 +30,7 @@ fuzz_target!(|data: &[u8]| {
 
     let mut dec = StreamDecoder::<Value>::new();
     let mut built = Value::Null;
+    let mut completed = Vec::new();
     let mut at = 0;
     for push in 0..MAX_PUSHES {
         let end = match lens.get(push % lens.len().max(1)) {
@@ -38,6 +41,9 @@ fuzz_target!(|data: &[u8]| {
         at = end;
         if let Ok(deltas) = dec.push_deltas(chunk) {
             for delta in &deltas {
+                if let Some(broken) = takes_back(&built, delta, &mut completed) {
+                    panic!("after {at} bytes of {reply:?}: {broken} (in {deltas:?})");
+                }
                 delta.apply(&mut built);
             }
             assert_eq!(
@@ -59,3 +65,42 @@ fuzz_target!(|data: &[u8]| {
         (s, w) => panic!("finish() gave {s:?}, a one-shot decode of {reply:?} gave {w:?}"),
     }
 });
+
+/// Whether `d`, about to be applied to `built`, takes back what was shown:
+/// a change under a path said complete since the last `Reset`
+/// (`completed`), or a value started where one is shown.
+fn takes_back(built: &Value, d: &Delta, completed: &mut Vec<Path>) -> Option<String> {
+    let Some(path) = d.path() else {
+        completed.clear();
+        return None;
+    };
+    if let Some(done) = completed.iter().find(|c| path.starts_with(c)) {
+        return Some(format!("{d:?} after {done} was complete"));
+    }
+    match d {
+        Delta::Started { .. } => {
+            let Some((last, parent)) = path.segments().split_last() else {
+                return (!built.is_null()).then(|| format!("{d:?} over a view"));
+            };
+            let mut at = built;
+            for seg in parent {
+                at = match (seg, at) {
+                    (Segment::Key(k), Value::Object(m)) if m.contains_key(&**k) => &m[&**k],
+                    (Segment::Index(i), Value::Array(a)) if *i < a.len() => &a[*i],
+                    _ => return Some(format!("{d:?} where nothing is shown")),
+                };
+            }
+            let shown = match (last, at) {
+                (Segment::Key(k), Value::Object(m)) => m.contains_key(&**k),
+                (Segment::Index(i), Value::Array(a)) => *i < a.len(),
+                _ => true,
+            };
+            shown.then(|| format!("{d:?} where a value is shown"))
+        }
+        Delta::Completed { .. } => {
+            completed.push(path.clone());
+            None
+        }
+        _ => None,
+    }
+}
