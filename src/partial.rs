@@ -426,6 +426,8 @@ pub mod grow {
         pub fields: bool,
         /// The target was taken out of its list (no longer shown).
         pub removed: bool,
+        /// The target is still being written (its value cut).
+        pub cut: bool,
     }
 
     /// A list's current element on the path: `from` holds it alone (or
@@ -668,10 +670,19 @@ pub mod grow {
         at: usize,
         out: &mut Placed,
     ) {
+        // An enum read from one member alone says nothing of the rest (its
+        // tag, an untagged variant's other fields).
+        let alone = V::__kind() != Kind::Plain
+            || slot
+                .as_ref()
+                .is_some_and(|v| !v.__fields() && !v.__members());
         match (slot, from) {
-            // An enum read from one member alone says nothing of the rest
-            // (an untagged variant's other fields): the struct is read again.
-            (Some(v), None) if !v.__fields() && !v.__members() => {
+            // A member still being written: serde's buffer for the
+            // flattened part leaves it out (see `Hint::Omit`), so it changes
+            // nothing.
+            (_, None) if alone && (at + 1 < levels.len() || out.cut) => {}
+            // Complete: the struct is read again.
+            (_, None) if alone => {
                 if !out.probe {
                     out.rebuild = Some(at);
                 }

@@ -654,6 +654,54 @@ fn stream_flattened_untagged_enum() {
     });
 }
 
+/// An internally tagged enum flattened into a struct, its string marked
+/// partial.
+#[allow(dead_code)]
+#[derive(Debug, Deserialize, Partial)]
+#[serde(tag = "type")]
+enum Said {
+    Say {
+        #[llm(partial)]
+        text: String,
+    },
+    Call {
+        tool: String,
+    },
+}
+
+#[allow(dead_code)]
+#[derive(Debug, Deserialize, Partial)]
+struct FlatSaid {
+    id: u32,
+    #[serde(flatten)]
+    body: Said,
+}
+
+/// A member of a flattened tagged enum read alone (without its tag) says
+/// nothing of the enum, and the struct is read again: while its string
+/// grows, and for each element of a list of such structs.
+#[test]
+fn stream_flattened_tagged_enum() {
+    assert_stream_linear::<FlatSaid>("a flattened tagged enum, its string", |n| {
+        streamed(
+            "{\"id\": 1, \"type\": \"Say\", \"text\": \"",
+            "word {i} ",
+            "",
+            n,
+            "\"}",
+        )
+    });
+    assert_stream_linear::<Vec<FlatSaid>>("a list of flattened tagged enums", |n| {
+        streamed(
+            "[",
+            "{\"id\": {i}, \"type\": \"Say\", \"text\": \"step {i} of the plan\"}",
+            ", ",
+            n,
+            "]",
+        )
+    });
+}
+
 /// An untagged enum at the root whose variant holds a list marked partial.
 #[allow(dead_code)]
 #[derive(Debug, Deserialize, Partial)]

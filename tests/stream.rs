@@ -3914,6 +3914,85 @@ fn an_untagged_enum_flattened_into_a_struct() {
     }
 }
 
+/// An internally tagged enum flattened into a struct.
+#[derive(Debug, Deserialize, Partial, PartialEq)]
+#[serde(tag = "type")]
+enum Said {
+    Say {
+        #[llm(partial)]
+        text: String,
+    },
+    Call {
+        tool: String,
+        n: u32,
+    },
+}
+
+#[derive(Debug, Deserialize, Partial, PartialEq)]
+struct WithTagged {
+    id: u32,
+    #[serde(flatten)]
+    body: Said,
+}
+
+/// An adjacently tagged enum flattened into a struct.
+#[derive(Debug, Deserialize, Partial, PartialEq)]
+#[serde(tag = "t", content = "c")]
+enum Adj {
+    Say(String),
+    Call { tool: String },
+}
+
+#[derive(Debug, Deserialize, Partial, PartialEq)]
+struct WithAdjacent {
+    id: u32,
+    #[serde(flatten)]
+    body: Adj,
+}
+
+/// Found by a review (2026-12-06), already in the landed code: a tagged
+/// enum flattened into a struct, read from one member alone (without its
+/// tag), is `None`, and the live view kept `body: None` for good once the
+/// value came in more than one push (93 of 145 cuttings). The struct is read
+/// again, as for an untagged one. Every split, at the root and in a list.
+#[test]
+fn a_tagged_enum_flattened_into_a_struct() {
+    for text in [
+        "{\"id\": 1, \"type\": \"Say\", \"text\": \"hello there\"}",
+        "{\"type\": \"Call\", \"id\": 2, \"tool\": \"t\", \"n\": 3}",
+    ] {
+        every_split::<WithTagged>(text);
+        every_split::<Vec<WithTagged>>(&format!("[{text}, {text}]"));
+    }
+    for text in [
+        "{\"id\": 1, \"t\": \"Say\", \"c\": \"hello\"}",
+        "{\"t\": \"Call\", \"c\": {\"tool\": \"x\"}, \"id\": 2}",
+    ] {
+        every_split::<WithAdjacent>(text);
+        every_split::<Vec<WithAdjacent>>(&format!("[{text}, {text}]"));
+    }
+}
+
+/// Found by a review (2026-12-06): a string whose closers a decode reads as
+/// the end of the value (`"a}] x"`) was shown as the decode reads it, and
+/// every push after that went to the live view and back: `Started` of the
+/// same text again, which the deltas' guard answered with a `Reset` and the
+/// whole view (160 resets for 40 such elements). Now a push whose view is
+/// the same as the last gives no delta.
+#[test]
+fn a_string_read_short_by_a_decode_resets_once() {
+    let text = "[{\"id\": 1, \"name\": \"a}] x\"}, {\"id\": 2}]";
+    every_split::<Value>(text);
+    let mut dec = StreamDecoder::<Value>::new();
+    let mut resets = 0;
+    for b in text.as_bytes() {
+        let deltas = dec.push_deltas([*b]).unwrap();
+        resets += deltas.iter().filter(|d| **d == Delta::Reset).count();
+    }
+    // `"a}` shows `a}`; `"a}]` is read as `a` (the closers end the value).
+    assert_eq!(resets, 1);
+}
+
 /// The deltas' promise: nothing shown is taken back but by a `Reset`. A
 /// delta `d` about to be applied to `built` neither changes a value said to
 /// be complete (`completed`: the paths so said since the last `Reset`) nor

@@ -1627,7 +1627,10 @@ impl<V: DeserializeOwned + View> Live<V> {
                 ..Placed::default()
             });
         }
-        let mut out = Placed::default();
+        let mut out = Placed {
+            cut: !complete,
+            ..Placed::default()
+        };
         if !self.local(text, d, span.clone(), complete, has, &mut out) {
             let part = match self.read(text, d, span, complete, false) {
                 Ok(Some(p)) => p,

@@ -883,7 +883,18 @@ where
                             let value = match self.untyped_kept {
                                 true => {
                                     let (value, _, _) = self.untyped_view();
-                                    delta::diff(&live.value, &value, false, &mut deltas);
+                                    // From what the caller has: the early
+                                    // view before this push, or the live one
+                                    // its deltas bring it to.
+                                    match &was {
+                                        Some(v) => {
+                                            deltas.clear();
+                                            delta::diff(v, &value, false, &mut deltas);
+                                        }
+                                        None => {
+                                            delta::diff(&live.value, &value, false, &mut deltas)
+                                        }
+                                    }
                                     value
                                 }
                                 false => Value::Null,
