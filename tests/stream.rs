@@ -288,6 +288,25 @@ fn corpus_every_split() {
     }
 }
 
+/// The peers' corpora: every input, into `Value`, pushed a byte at a time
+/// (every prefix a view, as a model's tokens arrive).
+#[test]
+fn corpus_byte_by_byte() {
+    for file in [
+        "json_repair.jsonl",
+        "jsonrepair_js.jsonl",
+        "partial_json_parser.jsonl",
+    ] {
+        for case in common::corpus(file) {
+            let input = case["input"].as_str().expect("input");
+            let cuts: Vec<usize> = (1..input.len())
+                .filter(|&i| input.is_char_boundary(i))
+                .collect();
+            replay::<Value>(input, &cuts);
+        }
+    }
+}
+
 /// 64 cases, or `PROPTEST_CASES` (for a longer run by hand).
 fn cases() -> u32 {
     std::env::var("PROPTEST_CASES")

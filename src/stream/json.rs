@@ -588,6 +588,11 @@ impl Tokens {
     /// what follows the next string).
     fn string_after_string(&self, b: &[u8], end: usize) -> Option<Status> {
         let at = self.pos;
+        // `""` with a third quote right after it opens a triple-quoted
+        // string (`"""`), as the tolerant scanner reads it: no JSON.
+        if end == self.start + 2 && at == end && self.quote == b'"' {
+            return Some(Status::Bad(self.start));
+        }
         if self.stack.last() == Some(&false) {
             // An empty string is closed by its second quote whatever comes
             // after (but a word: `""text""`, which is no JSON as written),
