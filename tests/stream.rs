@@ -4012,6 +4012,44 @@ fn a_string_read_short_by_a_decode_resets_once() {
     assert_eq!(resets, 1);
 }
 
+/// Found by a review (2026-12-06): a root that more text extends was said
+/// complete after each line or push, so each extension was a `Reset` and
+/// the whole view: JSON lines of repaired objects (one `Reset` per line
+/// after the first, each as big as the list so far), and a bare token at
+/// the root (one per byte). A root read from values one after another, and
+/// a bare word the text ends in, are not complete before `finish`: each
+/// extension is a delta of its own size.
+#[test]
+fn a_root_more_text_extends_is_not_complete() {
+    let lines: String = (0..40).map(|i| format!("{{'n': {i}}}\n")).collect();
+    for (text, most) in [
+        // The first object becomes a list of it and the next one.
+        (lines.as_str(), 1),
+        // `5`, `55` and `550` are numbers, `550e8` too, then a string.
+        ("550e8400-e29b-41d4-a716-446655440000", 6),
+    ] {
+        let mut dec = StreamDecoder::<Value>::new();
+        let (mut resets, mut size) = (0, 0);
+        for b in text.as_bytes() {
+            let deltas = dec.push_deltas([*b]).unwrap();
+            resets += deltas.iter().filter(|d| **d == Delta::Reset).count();
+            size += format!("{deltas:?}").len();
+            // (One object alone is complete, until a second one comes.)
+            if resets > 0 || !text.starts_with('{') {
+                assert!(!dec.is_complete(&Path::root()), "{text:?}");
+            }
+        }
+        assert!(resets <= most, "{text:?}: {resets} resets");
+        // Each delta about the size of what it adds (a line is 10 bytes).
+        assert!(size < 80 * text.len(), "{text:?}: {size} bytes of deltas");
+        assert_eq!(
+            dec.finish().unwrap(),
+            serde_llm::from_llm_str::<Value>(text).unwrap()
+        );
+    }
+    assert_eq!(takes_back(&lines[..60]), None);
+}
+
 /// The deltas' promise: nothing shown is taken back but by a `Reset`. A
 /// delta `d` about to be applied to `built` neither changes a value said to
 /// be complete (`completed`: the paths so said since the last `Reset`) nor

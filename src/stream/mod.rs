@@ -1224,11 +1224,26 @@ where
             .untyped
             .decode_as::<Value>(&self.text, Shape::Any, false, false)
         {
-            Ok((v, report)) => (
-                v,
-                !report.truncated && self.tail.is_empty(),
-                Some(report.span),
-            ),
+            Ok((v, report)) => {
+                // Complete once no text to come can change it: not values
+                // one after another read as a list (another may follow, as
+                // in the gathered mode), nor a bare word the text ends in
+                // (`550e8400-e29b` goes on).
+                let more = report
+                    .repairs
+                    .iter()
+                    .any(|r| r.kind == RepairKind::MultipleValues)
+                    || (report.span.end == self.text.len()
+                        && self.text.as_bytes()[..report.span.end]
+                            .last()
+                            .is_some_and(|&c| {
+                                c.is_ascii_alphanumeric()
+                                    || matches!(c, b'-' | b'+' | b'.' | b'_')
+                                    || !c.is_ascii()
+                            }));
+                let done = !report.truncated && self.tail.is_empty() && !more;
+                (v, done, Some(report.span))
+            }
             Err(_) => (Value::Null, false, None),
         }
     }
