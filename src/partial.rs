@@ -677,10 +677,10 @@ pub mod grow {
                 .as_ref()
                 .is_some_and(|v| !v.__fields() && !v.__members());
         match (slot, from) {
-            // A member still being written: serde's buffer for the
-            // flattened part leaves it out (see `Hint::Omit`), so it changes
-            // nothing.
-            (_, None) if alone && (at + 1 < levels.len() || out.cut) => {}
+            // A member still being written, whatever a read of it alone
+            // shows: serde's buffer for the flattened part leaves it out
+            // (see `Hint::Omit`), so it changes nothing.
+            _ if alone && (at + 1 < levels.len() || out.cut) => {}
             // Complete: the struct is read again.
             (_, None) if alone => {
                 if !out.probe {

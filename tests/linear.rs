@@ -637,7 +637,10 @@ fn stream_untagged_enum_at_the_root_shown_late() {
     });
 }
 
-/// A struct with the enum flattened into it.
+/// A struct with the enum flattened into it. serde reads the flattened
+/// part from the members it buffers, where a cut one is left out: a member
+/// still being written changes nothing shown (63x at 8n when the struct was
+/// read again on every push).
 #[allow(dead_code)]
 #[derive(Debug, Deserialize, Partial)]
 struct FlatReply {
@@ -647,7 +650,6 @@ struct FlatReply {
 }
 
 #[test]
-#[ignore = "issue 20: a struct with an untagged enum flattened into it is read whole on every push while the enum's string grows (serde buffers the struct's members for the flattened part; the skip for a string that only grows applies to a node serde buffers, not yet to a struct holding one flattened)"]
 fn stream_flattened_untagged_enum() {
     assert_stream_linear::<FlatReply>("a flattened untagged enum", |n| {
         streamed("{\"id\": 1, \"answer\": \"", "word {i} ", "", n, "\"}")

@@ -3927,6 +3927,10 @@ fn an_untagged_enum_flattened_into_a_struct() {
         "{\"id\": 3, \"answer\": \"hello there\", \"notes\": \"a {b} c\"}",
         "{\"tool\": \"t\", \"id\": 4, \"args\": [\"a\", \"b\"], \"extra\": 1}",
         "Sure:\n```json\n{\"id\": 5, \"args\": [\"x\"], \"tool\": \"t\"}\n```",
+        // A variant shown, then members still being written that make
+        // another one win once complete.
+        "{\"id\": 6, \"answer\": \"a long {x} answer\", \"tool\": \"t\", \"args\": [\"c\", \"d]\"]}",
+        "{\"id\": 7, \"answer\": \"ab\", \"notes\": \"n\", \"answer\": \"cd\"}",
     ] {
         every_split::<WithFlat>(text);
         every_split::<Vec<WithFlat>>(&format!("[{text}, {{\"id\": 9, \"answer\": \"x\"}}]"));
