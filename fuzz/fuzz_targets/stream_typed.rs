@@ -14,7 +14,8 @@
 //! type: the turn above, a post whose fields stream beside a flattened
 //! part, or a struct beside a flattened map (of numbers, of structs); bit 5
 //! set, `serde_json::Value` instead (the untyped view, as the Python
-//! package streams it); bit 6 set, a list of steps (JSON lines, gathered);
+//! package streams it), or with bits 3 and 4 at 1 or 2 a struct with an
+//! untagged or an internally tagged enum flattened into it; bit 6 set, a list of steps (JSON lines, gathered);
 //! bit 7 set, a list of adjacently tagged enums (newtype variants grow in
 //! place once their tag has come); bits 6 and 7 set, a list of adjacently
 //! tagged enums with struct and tuple variants (read wherever their tag
@@ -143,6 +144,52 @@ enum Action {
     Stop,
 }
 
+/// An untagged enum (bit 5 and bits 3 and 4: 1, flattened into
+/// [`FlatReply`]).
+#[derive(Debug, Deserialize, Partial, PartialEq)]
+#[serde(untagged)]
+enum Reply {
+    Call {
+        tool: String,
+        #[llm(partial)]
+        args: Vec<String>,
+    },
+    Answer {
+        #[llm(partial)]
+        answer: String,
+        notes: Option<String>,
+    },
+}
+
+#[derive(Debug, Deserialize, Partial, PartialEq)]
+struct FlatReply {
+    id: u32,
+    #[serde(flatten)]
+    body: Reply,
+}
+
+/// An internally tagged enum (bit 5 and bits 3 and 4: 2, flattened into
+/// [`FlatSaid`]).
+#[derive(Debug, Deserialize, Partial, PartialEq)]
+#[serde(tag = "type")]
+enum Said {
+    Say {
+        #[llm(partial)]
+        text: String,
+    },
+    Call {
+        tool: String,
+        n: u32,
+    },
+}
+
+#[derive(Debug, Deserialize, Partial, PartialEq)]
+struct FlatSaid {
+    id: u32,
+    #[serde(flatten)]
+    body: Said,
+}
+
 /// Pushes per input, the last one taking whatever is left.
 const MAX_PUSHES: usize = 32;
 
@@ -155,8 +202,13 @@ fuzz_target!(|data: &[u8]| {
         return;
     };
     if head & 0x20 != 0 {
-        // Bit 5: untyped (`Value`, as the Python package streams).
-        return check::<serde_json::Value>(lens, reply);
+        // Bit 5: untyped (`Value`, as the Python package streams), or an
+        // enum flattened into a struct.
+        return match (head >> 3) & 3 {
+            1 => check::<FlatReply>(lens, reply),
+            2 => check::<FlatSaid>(lens, reply),
+            _ => check::<serde_json::Value>(lens, reply),
+        };
     }
     if head & 0xC0 == 0xC0 {
         // Bits 6 and 7: adjacently tagged enums with struct variants.
