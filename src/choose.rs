@@ -155,6 +155,12 @@ pub(crate) struct Rank {
     /// the rest: a `[1]` citation in the prose does not beat a fenced value
     /// that needed a repair.
     pub unmarked: u32,
+    /// 1 for a fence or tag cut before its first member (`{`, `[`,
+    /// `{"ke`): it holds nothing yet, so it does not take the place of
+    /// another marked answer that is complete (a repaired fence, then a
+    /// fence cut just after its opener: the reply was cut there, and the
+    /// empty value it completes to is no answer).
+    pub empty: u32,
     /// The repairs' weights, one for each coercion, one if the reply was
     /// cut off.
     pub bent: u32,
@@ -166,7 +172,25 @@ pub(crate) fn rank(text: &str, strategy: Strategy, report: &Reading) -> Rank {
     Rank {
         prose: prose_words(text, report.repairs.iter()),
         unmarked: u32::from(!matches!(strategy, Strategy::Fence | Strategy::Tag)),
+        empty: u32::from(
+            report.truncated
+                && matches!(strategy, Strategy::Fence | Strategy::Tag)
+                && empty(&text[report.span.clone()]),
+        ),
         bent: bent(text, report),
+    }
+}
+
+/// Whether the text of a cut span holds no member yet: its opener, then
+/// spaces, or an object's first key with no colon after it.
+fn empty(span: &str) -> bool {
+    let mut rest = span.chars();
+    let open = rest.next();
+    let rest = rest.as_str().trim();
+    match open {
+        Some('[') => rest.is_empty(),
+        Some('{') => !rest.contains(':'),
+        _ => false,
     }
 }
 
@@ -1360,6 +1384,7 @@ mod tests {
                 Rank {
                     prose: 0,
                     unmarked: 0,
+                    empty: 0,
                     bent: 0,
                 },
             ),
@@ -1372,6 +1397,7 @@ mod tests {
                 Rank {
                     prose: 0,
                     unmarked: 1,
+                    empty: 0,
                     bent: 0,
                 },
             ),
@@ -1384,6 +1410,7 @@ mod tests {
                 Rank {
                     prose: 0,
                     unmarked: 0,
+                    empty: 0,
                     bent: 3,
                 },
             ),
@@ -1402,6 +1429,7 @@ mod tests {
                 Rank {
                     prose: 2,
                     unmarked: 1,
+                    empty: 0,
                     bent: 9,
                 },
             ),
@@ -1414,6 +1442,7 @@ mod tests {
                 Rank {
                     prose: 1,
                     unmarked: 1,
+                    empty: 0,
                     bent: 4,
                 },
             ),
@@ -1432,6 +1461,7 @@ mod tests {
                 Rank {
                     prose: 0,
                     unmarked: 1,
+                    empty: 0,
                     bent: 1,
                 },
             ),
@@ -1444,6 +1474,7 @@ mod tests {
                 Rank {
                     prose: 0,
                     unmarked: 1,
+                    empty: 0,
                     bent: 4,
                 },
             ),
@@ -1464,8 +1495,19 @@ mod tests {
         let heavy = Rank {
             prose: 0,
             unmarked: 1,
+            empty: 0,
             bent: 1000,
         };
         assert!(heavy < ranks[4], "no weight of real repairs loses to prose");
+        // A fence cut before its first member holds nothing: a repaired
+        // complete one beats it.
+        let open = rank("{\"a", Strategy::Fence, &report("{\"a", &[], true));
+        let repaired = rank(
+            "{a: 1}",
+            Strategy::Fence,
+            &report("{a: 1}", &[(UnquotedKey, "a")], false),
+        );
+        assert_eq!(open.empty, 1);
+        assert!(repaired < open, "a cut fence that holds nothing yet");
     }
 }

@@ -224,3 +224,40 @@ fn a_single_quoted_string_over_lines_stops_at_a_marker() {
         assert_eq!(decode(text), want, "{text:?}");
     }
 }
+
+/// Found by a sweep (2026-12-06): a fence cut just after its opener holds
+/// nothing yet, and took the place of a complete fenced value before it
+/// that needed a repair (a tie in weight, won by the later fence): `{}`
+/// or `[]`, the first value's data dropped. A cut fence that holds
+/// something still competes as before.
+#[test]
+fn a_fence_cut_after_its_opener_does_not_replace_a_complete_one() {
+    #[derive(Debug, PartialEq, serde::Deserialize)]
+    struct Plain {
+        a: Option<u32>,
+        b: Option<String>,
+    }
+    for (text, want) in [
+        ("```\n{a: 1}\n```\n```\n{", json!({"a": 1})),
+        ("```\n{a:1}\n```\n```\n[", json!({"a": 1})),
+        (
+            "```json\n{'a': 1,}\n```\nMore:\n```json\n{\"",
+            json!({"a": 1}),
+        ),
+        ("```\n{a: 1}\n```\n```\n[\n  ", json!({"a": 1})),
+        // Something in the cut fence: the later fence, as before.
+        ("```\n{a: 1}\n```\n```\n{\"b\": \"x", json!({"b": "x"})),
+        ("```\n{a: 1}\n```\n```\n[\"x", json!(["x"])),
+    ] {
+        assert_eq!(decode(text), want, "{text:?}");
+        assert_eq!(partial(text), want, "{text:?}");
+    }
+    let plain: Plain = from_llm_str("```\n{a: 1}\n```\n```\n{").unwrap();
+    assert_eq!(
+        plain,
+        Plain {
+            a: Some(1),
+            b: None
+        }
+    );
+}
