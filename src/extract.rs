@@ -240,6 +240,17 @@ fn opens_like_json(text: &str) -> bool {
         .is_some_and(|c| matches!(c, b'{' | b'[' | b'"' | b'`'))
 }
 
+/// Whether the text before `at` holds a fence marker, past the reasoning
+/// blocks the reply opens with (a decode reads the text after them only:
+/// a marker in the model's thinking opens no fence).
+pub(crate) fn marker_before(text: &str, at: usize) -> bool {
+    let from = match first_angle(&text[..at]) {
+        Some(angle) => body(&text[..at], Some(angle)).start,
+        None => 0,
+    };
+    text[from..at].contains("```")
+}
+
 /// Where the first `<` after the byte-order mark is. Tags, reasoning blocks
 /// and chat-template tokens all start with one, so a reply holding none
 /// (most replies) is searched for them once, not by each of the pre-pass's

@@ -4146,3 +4146,21 @@ fn deltas_take_nothing_back() {
         assert_eq!(takes_back(text), None, "{text:?}");
     }
 }
+
+/// Found by a sweep (2026-12-06): a fence marker inside the reasoning block
+/// the reply opens with made the stream read the value after it as if a
+/// fence were open before it (a fence line in a string ended the view's
+/// string there, `a` for `a\n```\nb`), where a decode reads only the text
+/// after the block. Every split.
+#[test]
+fn a_fence_marker_in_a_closed_reasoning_block_opens_no_fence() {
+    for text in [
+        "<think>```</think>{\"n\": 1, \"text\": \"a\n```\nb\"}",
+        "<think>see ```json```</think>\n{\"n\": 2, \"text\": \"x ``` y\"}",
+        "<thinking>t\n```json\n{\"n\": 0}\n```\n</thinking>\n{\"n\": 3, \"text\": \"a\n```\nb\"}",
+    ] {
+        every_split::<Step>(text);
+        every_split::<Value>(text);
+    }
+    every_split::<Value>("<think>```</think>{\"t\": \"```\\n```\"}");
+}

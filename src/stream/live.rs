@@ -575,7 +575,7 @@ impl<V: DeserializeOwned + View> Live<V> {
                     // (A value in a fence of its own reads the fence's
                     // markers by `Fenced`'s rules.)
                     .fenced(
-                        fenced == Fenced::No && text[..start].contains("```"),
+                        fenced == Fenced::No && crate::extract::marker_before(text, start),
                         fenced != Fenced::No,
                     ),
             )),

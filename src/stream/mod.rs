@@ -1456,7 +1456,7 @@ where
             Strategy::Fence => Fenced::Fence,
             // The reply opened with a fence, which the whole candidate
             // strips.
-            Strategy::Whole if self.text[..start].contains("```") => Fenced::Whole {
+            Strategy::Whole if extract::marker_before(&self.text, start) => Fenced::Whole {
                 ticks: false,
                 first: None,
             },
