@@ -4164,3 +4164,20 @@ fn a_fence_marker_in_a_closed_reasoning_block_opens_no_fence() {
     }
     every_split::<Value>("<think>```</think>{\"t\": \"```\\n```\"}");
 }
+
+/// Found by a sweep (2026-12-06): a fenced value the live reader read with
+/// its repairs (a trailing comma, keys without quotes), then a fence after
+/// it: the stream kept the first value once its fence closed, where a
+/// decode takes the later one (read with fewer repairs). Every split.
+#[test]
+fn a_later_fence_after_a_repaired_fenced_value() {
+    for text in [
+        "A\n```\n[1,]\n```\n```\n[2]",
+        "A\n```\n{a:1}\n```\n```\n[",
+        "A\n```\n{\"a\": 1,}\n```\nAlso:\n```json\n{\"b\": 2}\n```",
+        "A\n```\n{\"a\": 1}\n```\nAlso:\n```json\n{\"b\": 2}\n```",
+    ] {
+        every_split::<Value>(text);
+        every_split::<Vec<Value>>(text);
+    }
+}

@@ -76,8 +76,12 @@ enum Fence {
     /// fence closes right after it, nothing after can win over a clean
     /// fenced value.
     Open(usize),
-    /// The fence closed right after the value.
-    Closed,
+    /// The fence closed right after the value. `Some(end)`: the value ends
+    /// there and may have been read with repairs (the live reader makes
+    /// some as JSON's own), which a later fence read with fewer may beat:
+    /// once a backtick arrives after it, the value is checked for JSON as
+    /// written (`None` once it is).
+    Closed(Option<usize>),
 }
 
 /// A type a [`StreamDecoder`] can decode: [`Partial`], with a view serde
@@ -944,6 +948,7 @@ where
                             || blocked
                             || repaired
                             || self.after_matters(start, fence, end, false)
+                            || (self.fence_closed(end) && self.later_fence(start, end))
                         {
                             match self.whole(None) {
                                 Ok(more) => deltas.extend(more),
@@ -978,7 +983,16 @@ where
             } => {
                 if !self.after_matters(start, fence, from, settled) {
                     let fence = match fence {
-                        Fence::Open(end) if self.fence_closed(end) => Fence::Closed,
+                        Fence::Open(end) if self.fence_closed(end) => {
+                            if self.later_fence(start, end) {
+                                return self.whole(None);
+                            }
+                            Fence::Closed(Some(end))
+                        }
+                        // Checked (a backtick arrived): JSON as written.
+                        Fence::Closed(Some(_)) if self.text.as_bytes()[from..].contains(&b'`') => {
+                            Fence::Closed(None)
+                        }
                         // Past the spaces after the value: each is looked at
                         // once, however many pushes they take.
                         Fence::No(end) => Fence::No(self.past_spaces(end)),
@@ -1051,8 +1065,15 @@ where
         match fence {
             // (A reasoning block's closing tag with no opening one makes all
             // before it the model's thinking, fenced value and all.)
-            Fence::Closed | Fence::Open(_) if extract::closing_tag_in(&self.text, from) => true,
-            Fence::Closed => false,
+            Fence::Closed(_) | Fence::Open(_) if extract::closing_tag_in(&self.text, from) => true,
+            Fence::Closed(None) => false,
+            // A fence after it may win over a value read with repairs
+            // (`[1,]` then a fenced `[2]`).
+            Fence::Closed(Some(end)) => {
+                self.text.as_bytes()[from..].contains(&b'`')
+                    && serde_json::from_str::<serde::de::IgnoredAny>(&self.text[start..end])
+                        .is_err()
+            }
             // The fence's close, or the start of it, and nothing else.
             Fence::Open(end) => {
                 let after = self.text[end..].trim_start();
@@ -1204,6 +1225,22 @@ where
             self.enclosed = (start, open);
         }
         self.enclosed.1
+    }
+
+    /// Whether a fenced value that ends at `end`, whose fence closed right
+    /// after it, may lose to a fence after that close: a backtick follows
+    /// the closing marker, and the value is not JSON as written (the live
+    /// reader made its repairs).
+    fn later_fence(&self, start: usize, end: usize) -> bool {
+        let b = self.text.as_bytes();
+        let mut at = self.past_spaces(end);
+        at += b[at..]
+            .iter()
+            .take_while(|&&c| c == b'\n' || c == b'\r')
+            .count();
+        at += b[at..].iter().take_while(|&&c| c == b'`').count();
+        b[at..].contains(&b'`')
+            && serde_json::from_str::<serde::de::IgnoredAny>(&self.text[start..end]).is_err()
     }
 
     /// Where the spaces and tabs from `at` on end.
@@ -1430,7 +1467,7 @@ where
                 let fence = match report.strategy {
                     Strategy::Fence if report.repairs.is_empty() && self.fence_alone(start) => {
                         match self.fence_closed(end) {
-                            true => Fence::Closed,
+                            true => Fence::Closed(None),
                             false => Fence::Open(end),
                         }
                     }
