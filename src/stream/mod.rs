@@ -249,8 +249,9 @@ where
 /// `flatten`ed fields or a flattened enum) are read again from their own
 /// text once per push while they are open, but not while a string in one
 /// only grows (serde's buffer leaves a cut string out whatever it holds, so
-/// the view is the same): an untagged enum at the root whose answer string
-/// streams costs its length once. An adjacently tagged enum of
+/// the view is the same; for an enum flattened into a struct, while any
+/// member it takes is still being written): an untagged enum at the root
+/// whose answer string streams costs its length once. An adjacently tagged enum of
 /// struct, newtype and unit variants grows in place once its tag has come
 /// first, as an internally tagged one does (below): a struct variant's
 /// fields are the members of its content object (a tool call's
