@@ -1071,9 +1071,7 @@ where
             // A fence after it may win over a value read with repairs
             // (`[1,]` then a fenced `[2]`).
             Fence::Closed(Some(end)) => {
-                self.text.as_bytes()[from..].contains(&b'`')
-                    && serde_json::from_str::<serde::de::IgnoredAny>(&self.text[start..end])
-                        .is_err()
+                self.text.as_bytes()[from..].contains(&b'`') && !self.written_as_json(start, end)
             }
             // The fence's close, or the start of it, and nothing else.
             Fence::Open(end) => {
@@ -1240,8 +1238,13 @@ where
             .take_while(|&&c| c == b'\n' || c == b'\r')
             .count();
         at += b[at..].iter().take_while(|&&c| c == b'`').count();
-        b[at..].contains(&b'`')
-            && serde_json::from_str::<serde::de::IgnoredAny>(&self.text[start..end]).is_err()
+        b[at..].contains(&b'`') && !self.written_as_json(start, end)
+    }
+
+    /// Whether the value at `start..end` is JSON as written (no repair the
+    /// live reader made as JSON's own).
+    fn written_as_json(&self, start: usize, end: usize) -> bool {
+        serde_json::from_str::<serde::de::IgnoredAny>(&self.text[start..end]).is_ok()
     }
 
     /// Where the spaces and tabs from `at` on end.
