@@ -363,9 +363,14 @@ pub mod grow {
         /// On its own, inside the openers and keys around it.
         Plain,
         /// Not without the rest: serde buffers the view's content (an
-        /// untagged enum, an adjacently tagged one with a tuple variant of
-        /// several fields), so it is read whole.
+        /// untagged enum, a tagged one with generics), so it is read whole.
         Buffered,
+        /// Read whole, as [`Kind::Buffered`] is, but not from serde's
+        /// buffer: an adjacently tagged enum that cannot grow in place (a
+        /// tuple variant of several fields, generics), whose content serde
+        /// reads as the variant's once its tag came (or the decoder does,
+        /// through its twins), so a cut string in it grows as it arrives.
+        Whole,
         /// An internally tagged enum with this tag (or an adjacently tagged
         /// one of newtype and unit variants, whose content member is the
         /// variant's field): a part is read with the tag member before it

@@ -1043,6 +1043,41 @@ enum Action {
     Stop,
 }
 
+/// Found by a sweep (2026-12-06): such an enum, read through its twins,
+/// is not in serde's buffer, so a string in it grows as it arrives; the
+/// stream took it for one serde buffers and kept its first piece (`"a"` for
+/// `"ab"`) once three pushes came.
+#[test]
+fn an_adjacently_tagged_tuple_enum_string_grows() {
+    let replies = [
+        "{\"name\": \"write\", \"arguments\": {\"path\": \"ab",
+        "The value `x` is: {\"name\": \"write\",\"arguments\": {\"path\": \"hi\",\"mode\": 1}}",
+        r#"{"name": "write", "arguments": {"path": "\""}}"#,
+    ];
+    for text in replies {
+        replay::<Action>(text, &[41, 42]);
+        every_split::<Action>(text);
+        every_split::<Vec<Action>>(&format!("[{text}"));
+        // With generics: no twins, serde reads its content as the
+        // variant's once the tag came.
+        replay::<GenericAction<u32>>(text, &[41, 42]);
+        every_split::<GenericAction<u32>>(text);
+    }
+}
+
+/// [`Action`] with a type parameter.
+#[derive(Debug, Deserialize, Partial, PartialEq)]
+#[serde(tag = "name", content = "arguments", rename_all = "snake_case")]
+enum GenericAction<T> {
+    Write {
+        #[llm(partial)]
+        path: String,
+        mode: Option<T>,
+    },
+    Move(T, T),
+    Stop,
+}
+
 /// Found by the fuzz target `stream_typed`: a list of such enums whose
 /// live view began after the first element's tag (past prose before the
 /// list). That element's frame was not known to the live view, which
@@ -3597,6 +3632,72 @@ fn an_untagged_enum_at_the_root_every_split() {
         // As a list's element too (a cut string there leaves the element
         // out).
         every_split::<Vec<AnswerOrCall>>(&format!("[{text}, {}]", replies[1]));
+    }
+}
+
+/// An untagged enum at the root whose first variant holds a list of
+/// structs, the other variant's field a string.
+#[derive(Debug, Deserialize, Partial, PartialEq)]
+#[serde(untagged)]
+enum StepsOrOther {
+    Steps {
+        #[llm(partial)]
+        steps: Vec<Step>,
+    },
+    Other {
+        other: String,
+    },
+}
+
+/// [`StepsOrOther`] with its variants the other way round, the first one
+/// shown only with its field: the view changes variant when a member
+/// completes.
+#[derive(Debug, Deserialize, Partial, PartialEq)]
+#[serde(untagged)]
+enum OtherOrSteps {
+    Other {
+        #[llm(required)]
+        other: String,
+    },
+    Steps {
+        #[llm(partial)]
+        steps: Vec<Step>,
+    },
+}
+
+/// An untagged enum at the root holding a list: a decode keeps only the
+/// root's complete members, so the stream reads the root again only when
+/// one completes, not on every push inside the cut one (linear: see
+/// `stream_untagged_enum_at_the_root_holding_a_list` in `tests/linear.rs`).
+/// What inside the cut member may still change a decode's reading: strings
+/// ending in closers or holding a fence, a closing quote, a variant that
+/// loses once an element of another type completes, repairs, a reasoning
+/// block holding the start of a value. The view after every split, and in
+/// 1-, 3- and 16-byte chunks, is a decode of the text so far.
+#[test]
+fn an_untagged_root_holding_a_list_every_split() {
+    let replies = [
+        r#"{"steps": [{"n": 1, "text": "a }]"}, {"n": 2, "text": "b\"}]}"}]}"#,
+        r#"{"steps": [{"n": 1, "text": "a }]} and more"}, {"n": 2, "text": "b"}]}"#,
+        "{\"steps\": [{\"n\": 1, \"text\": \"a\n```\"}]}",
+        r#"{"steps": [{"n": 1, "text": "x"}, {"n": "two"}], "other": "fallback"}"#,
+        r#"{"other": "first", "steps": [{"n": 1, "text": "y"}]}"#,
+        r#"{"steps": [{"n": 1, "text": "a"}, {"n": 2, "text": "b"}], "extra": 12345}"#,
+        "```json\n{\"steps\": [{\"n\": 1, \"text\": \"a\n```\nb\"}]}\n```",
+        "{'steps': [{'n': 1, 'text': 'it\\'s'}, {n: 2, text: \"two\",},]}",
+        "<think>{\"steps\": [</think>{\"steps\": [{\"n\": 3, \"text\": \"c\"}]}",
+        r#"{"steps": [{"n": 1, "text": "a"}, {"n": 2, "text": "b"}]} and {"other": "z"}"#,
+        r#"{"steps": [{"n": 1, "text": "done"}], "steps": []}"#,
+        r#"{"steps": [{"n": 1, "text": "a"}], "other": "late", "steps": [{"n": 2, "text": "b"}]}"#,
+    ];
+    for text in replies {
+        every_split::<StepsOrOther>(text);
+        every_split::<OtherOrSteps>(text);
+        for size in [3, 16] {
+            let cuts: Vec<usize> = (size..text.len()).step_by(size).collect();
+            replay::<StepsOrOther>(text, &cuts);
+            replay::<OtherOrSteps>(text, &cuts);
+        }
     }
 }
 

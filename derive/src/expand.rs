@@ -871,6 +871,11 @@ fn expand_enum(e: &Enum) -> TokenStream {
         || variants
             .iter()
             .any(|(v, _)| v.serde.kept.iter().any(|m| m.path().is_ident("untagged")));
+    let adjacent = !untagged
+        && str_attr(&e.cont.serde.kept, "content").is_some()
+        && !variants
+            .iter()
+            .any(|(v, _)| v.serde.kept.iter().any(|m| m.path().is_ident("untagged")));
     let no_generics = cx.input.generics.params.is_empty();
     let grows_as_tagged = internal_tag(e, &variants, untagged)
         .map(|tag| (tag, None))
@@ -888,6 +893,15 @@ fn expand_enum(e: &Enum) -> TokenStream {
         });
     let buffered = match grows_as_tagged {
         Some((tag, content)) => grow_enum(&cx, &variants, &tag, content.as_deref()),
+        // (One read through twins is not in serde's buffer: the decoder
+        // reads its content as the variant's, a cut string in it growing.
+        // Nor is an adjacently tagged one's content after its tag: serde
+        // reads it as the variant's.)
+        None if buffered && (tag.is_some() || adjacent) => quote! {
+            fn __kind() -> ::serde_llm::__private::grow::Kind {
+                ::serde_llm::__private::grow::Kind::Whole
+            }
+        },
         None if buffered => quote! {
             fn __kind() -> ::serde_llm::__private::grow::Kind {
                 ::serde_llm::__private::grow::Kind::Buffered

@@ -74,6 +74,9 @@ struct Frame {
     /// an untagged enum): read untyped, a cut string inside it is left out
     /// whatever it holds, so its growing changes nothing the view shows.
     buffered: bool,
+    /// A part of it completed (or its closing quote arrived) since it was
+    /// last read whole (see [`Live::settled`]).
+    moved: bool,
     /// How the typed view reaches its node, when shown and known: a part
     /// inside it is read as a part of that node (see [`grow::Local`]).
     route: Option<Vec<Route>>,
@@ -720,8 +723,9 @@ impl<V: DeserializeOwned + View> Live<V> {
             }
             if let Some(j) = self.frames.iter().position(|f| f.rebuild) {
                 // A string that only grew inside a node serde buffers, read
-                // with it open: the node's view is the same.
-                if self.frames[j].buffered && self.still_open() {
+                // with it open, or a root that only grew inside its cut
+                // part: the node's view is the same.
+                if self.frames[j].buffered && (self.still_open() || self.settled(j)) {
                     return status;
                 }
                 if self.string.is_none() {
@@ -759,6 +763,24 @@ impl<V: DeserializeOwned + View> Live<V> {
                 .as_ref()
                 .is_some_and(|s| s.content && !s.closed && s.fenced.is_none())
             && !self.ends_early()
+    }
+
+    /// Whether the root, at depth `j` and serde buffers its view (an
+    /// untagged enum), reads as it did when it was last read whole: no part
+    /// of it completed since, and the tokenizer reads the text (no repair,
+    /// no string a decode ends early). A decode keeps only the complete
+    /// parts of such a root (the cut one is missing: see `Accept::parts`
+    /// in `src/de.rs`), so what grew inside the cut one changes nothing.
+    fn settled(&mut self, j: usize) -> bool {
+        let plain = self.region.is_none() && self.tolerant.is_none();
+        // (A closed string is complete to a decode; cut, or inside the cut
+        // part, it is missing.)
+        let direct = self.frames.len() == 1;
+        let string = match &self.string {
+            None => true,
+            Some(s) => !(s.closed && direct) && s.fenced.is_none() && !self.ends_early(),
+        };
+        j == 0 && !self.frames[0].moved && !self.blocked && plain && string
     }
 
     /// Whether the string being read was open when the node around it
@@ -1426,7 +1448,7 @@ impl<V: DeserializeOwned + View> Live<V> {
             f.rebuild |= f.first.is_none();
         }
         f.buffered |= kind == Kind::Buffered;
-        f.rebuild |= f.buffered || f.tag_late();
+        f.rebuild |= f.buffered || kind == Kind::Whole || f.tag_late();
         f.rebuild
     }
 
@@ -1463,6 +1485,7 @@ impl<V: DeserializeOwned + View> Live<V> {
     /// noted if it is the first.
     fn member_done(&mut self, end: usize) {
         if let Some(f) = self.frames.last_mut() {
+            f.moved = true;
             if let (false, None, Some(key)) = (f.array, &f.first, &f.key) {
                 f.first = Some((key.clone(), f.header.start..end));
                 // Its tag is complete: it grows in place from here on.
@@ -1524,6 +1547,7 @@ impl<V: DeserializeOwned + View> Live<V> {
         }
         let start = self.frames[k].start;
         let has = self.frames[k].shown == Shown::Yes;
+        self.frames[k].moved = false;
         let known = self.knowledge();
         for f in &mut self.frames[k + 1..] {
             f.shown = Shown::Unknown;
@@ -1985,6 +2009,7 @@ impl<V: DeserializeOwned + View> Sink for Live<V> {
             rebuild: false,
             unseen: false,
             buffered: false,
+            moved: true,
             route: None,
             local: true,
             tag: None,

@@ -251,7 +251,10 @@ where
 /// only grows (serde's buffer leaves a cut string out whatever it holds, so
 /// the view is the same; for an enum flattened into a struct, while any
 /// member it takes is still being written): an untagged enum at the root
-/// whose answer string streams costs its length once. An adjacently tagged enum of
+/// whose answer string streams costs its length once. Such a view at the
+/// root is read again only when one of its own members completes: a decode
+/// keeps only those (the cut one is missing), so a long list in one (the
+/// reply's items) costs its length once. An adjacently tagged enum of
 /// struct, newtype and unit variants grows in place once its tag has come
 /// first, as an internally tagged one does (below): a struct variant's
 /// fields are the members of its content object (a tool call's
