@@ -182,15 +182,34 @@ pub(crate) fn rank(text: &str, strategy: Strategy, report: &Reading) -> Rank {
 }
 
 /// Whether the text of a cut span holds no member yet: its opener, then
-/// spaces, or an object's first key with no colon after it.
+/// spaces, or an object's first key, its colon, and no value yet (an
+/// opening quote at most).
 fn empty(span: &str) -> bool {
     let mut rest = span.chars();
     let open = rest.next();
     let rest = rest.as_str().trim();
     match open {
         Some('[') => rest.is_empty(),
-        Some('{') => !rest.contains(':'),
+        Some('{') => match rest.split_once(':') {
+            None => true,
+            Some((key, value)) => {
+                let value = value.trim();
+                one_key(key.trim()) && matches!(value, "" | "\"" | "'")
+            }
+        },
         _ => false,
+    }
+}
+
+/// Whether `key` is one key as written: quoted (nothing but its quotes
+/// quote in it) or a bare word.
+fn one_key(key: &str) -> bool {
+    match key.chars().next() {
+        Some(q @ ('"' | '\'')) => {
+            key.len() >= 2 && key.ends_with(q) && !key[1..key.len() - 1].contains(q)
+        }
+        Some(_) => key.bytes().all(lex::is_word),
+        None => false,
     }
 }
 

@@ -245,6 +245,13 @@ fn a_fence_cut_after_its_opener_does_not_replace_a_complete_one() {
             json!({"a": 1}),
         ),
         ("```\n{a: 1}\n```\n```\n[\n  ", json!({"a": 1})),
+        // Found by a sweep: its first key written, no value yet.
+        (
+            "```json\n{a: 1, b: 2}\n```\n```json\n{\"title\":",
+            json!({"a": 1, "b": 2}),
+        ),
+        ("```\n{a: 1}\n```\n```\n{title: \"", json!({"a": 1})),
+        ("```\n{a: 1}\n```\n```\n{'title': ", json!({"a": 1})),
         // Something in the cut fence: the later fence, as before.
         ("```\n{a: 1}\n```\n```\n{\"b\": \"x", json!({"b": "x"})),
         ("```\n{a: 1}\n```\n```\n[\"x", json!(["x"])),
