@@ -283,10 +283,72 @@ fn closing_only(text: &str, start: usize, angle: usize) -> Option<usize> {
             .iter()
             .find(|(_, close)| starts_with_ignore_case(rest, close))
         {
-            return Some(k + close.len());
+            // Inside a string the text opened before it on its line, that
+            // goes on after it (`"b": "</think>", "c": …`), it is the
+            // value's text: no block.
+            let end = k + close.len();
+            return (!inside_string(&text[start..k], &text[end..])).then_some(end);
         }
     }
     None
+}
+
+/// Whether a tag between `before` and `after` is inside a double-quoted
+/// string: its line before it holds an odd number of quotes (escaped ones
+/// aside), and the first quote after it on its line closes a string (what
+/// follows it, past spaces, is a delimiter or the line's end). A draft the
+/// block cut (`{"note": "a draft</think>` then a line holding the answer)
+/// is not.
+fn inside_string(before: &str, after: &str) -> bool {
+    if !opens_string(before) {
+        return false;
+    }
+    let rest = after.as_bytes();
+    let rest = &rest[..memchr::memchr(b'\n', rest).unwrap_or(rest.len())];
+    let close = (0..rest.len()).find(|&i| rest[i] == b'"' && (i == 0 || rest[i - 1] != b'\\'));
+    close.is_some_and(|q| {
+        let next = rest[q + 1..].iter().find(|c| !c.is_ascii_whitespace());
+        matches!(next, None | Some(b',' | b'}' | b']' | b':'))
+    })
+}
+
+/// Whether the last line of `before` holds an odd number of double
+/// quotes, escaped ones aside: a string it opened runs past its end.
+fn opens_string(before: &str) -> bool {
+    let line = before[before.rfind('\n').map_or(0, |n| n + 1)..].as_bytes();
+    let quotes = (0..line.len())
+        .filter(|&i| line[i] == b'"' && (i == 0 || line[i - 1] != b'\\'))
+        .count();
+    quotes % 2 == 1
+}
+
+/// Whether `text` holds a reasoning block's closing tag whose reading is
+/// not settled yet: the first reasoning tag, a closing one, inside a string
+/// its line opened, and its line not ended (see [`inside_string`]: what
+/// follows it on its line says whether it ends a block). A stream does not
+/// read on from there as if it were settled.
+pub(crate) fn close_undecided(text: &str) -> bool {
+    let b = text.as_bytes();
+    let Some(mut i) = first_angle(text) else {
+        return false;
+    };
+    while let Some(k) = lex::find_byte(b, i, b.len(), b'<') {
+        i = k + 1;
+        let rest = &text[k..];
+        if REASONING
+            .iter()
+            .any(|(open, _)| starts_with_ignore_case(rest, open))
+        {
+            return false;
+        }
+        if let Some((_, close)) = REASONING
+            .iter()
+            .find(|(_, close)| starts_with_ignore_case(rest, close))
+        {
+            return !b[k + close.len()..].contains(&b'\n') && opens_string(&text[..k]);
+        }
+    }
+    false
 }
 
 /// The length of a special-token marker at the start of `b`: a bracketed

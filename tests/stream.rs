@@ -1043,6 +1043,23 @@ enum Action {
     Stop,
 }
 
+/// A closing tag inside a string value (see `tests/trust.rs`
+/// `a_closing_think_tag_inside_a_string_is_the_string_s`): whether it ends
+/// a block rests on what follows it on its line, so the views are the
+/// decodes of the text so far as that arrives.
+#[test]
+fn a_closing_think_tag_inside_a_string_every_split() {
+    for text in [
+        "Here:\n```json\n{\"a\": 1, \"b\": \"</think>\", \"c\": [\"x\"]}\n```",
+        "Sure:\n{\"a\": 1, \"b\": \"Close it with </think> and go\"}",
+        "Sure: {\"a\": 1, \"b\": \"x </think> [1]\", \"c\": 2}",
+        "I could answer {\"a\": 0, \"b\": \"a draft</think>\n{\"a\": 1, \"b\": \"final\"}",
+    ] {
+        every_split::<Value>(text);
+        every_split::<BTreeMap<String, Value>>(text);
+    }
+}
+
 /// Found by a sweep (2026-12-06): such an enum, read through its twins,
 /// is not in serde's buffer, so a string in it grows as it arrives; the
 /// stream took it for one serde buffers and kept its first piece (`"a"` for

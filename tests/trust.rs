@@ -923,6 +923,27 @@ fn only_a_closing_think_tag() {
     assert_eq!(value(reply), json!("done"));
 }
 
+/// Found by a sweep: a closing tag inside a string value, the reply not
+/// opening like JSON, was taken for the end of a block opened in the
+/// prompt, and all before it dropped. A draft the tag cuts is still the
+/// model's thinking.
+#[test]
+fn a_closing_think_tag_inside_a_string_is_the_string_s() {
+    let reply = "Here:\n```json\n{\"a\": 1, \"b\": \"</think>\", \"c\": [\"x\"]}\n```";
+    assert_eq!(value(reply), json!({"a": 1, "b": "</think>", "c": ["x"]}));
+    let reply = "Sure:\n{\"a\": 1, \"b\": \"Close it with </think> and go\"}";
+    assert_eq!(
+        value(reply),
+        json!({"a": 1, "b": "Close it with </think> and go"})
+    );
+    for reply in [
+        "I could answer {\"a\": 0, \"b\": \"a draft</think>\n{\"a\": 1, \"b\": \"final\"}",
+        "Thinking: {\"a\": 0, \"b\": \"abc</think>{\"a\": 1, \"b\": \"final\"}",
+    ] {
+        assert_eq!(value(reply), json!({"a": 1, "b": "final"}), "{reply:?}");
+    }
+}
+
 #[test]
 fn markers_are_not_values() {
     let reply = r#"[TOOL_CALLS] [{"name": "get_weather", "arguments": {"city": "Paris"}}]"#;

@@ -1436,7 +1436,9 @@ where
                 }
                 _ => false,
             };
-        if rival {
+        // So too after a closing tag whose reading rests on what follows it
+        // on its line (inside a string or not: `extract::close_undecided`).
+        if rival || (lockable && extract::close_undecided(&self.text)) {
             self.set_view(view.admitted());
             return Ok(deltas);
         }
