@@ -773,8 +773,8 @@ impl<V: DeserializeOwned + View> Live<V> {
     /// in `src/de.rs`), so what grew inside the cut one changes nothing.
     fn settled(&mut self, j: usize) -> bool {
         let plain = self.region.is_none() && self.tolerant.is_none();
-        // (A closed string is complete to a decode; cut, or inside the cut
-        // part, it is missing.)
+        // (A string of the root's own whose quote arrived may be complete
+        // to a decode: read again. One inside the cut part is missing.)
         let direct = self.frames.len() == 1;
         let string = match &self.string {
             None => true,
