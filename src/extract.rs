@@ -315,7 +315,7 @@ fn inside_string(before: &str, after: &str) -> bool {
 /// Whether the last line of `before` holds an odd number of double
 /// quotes, escaped ones aside: a string it opened runs past its end.
 fn opens_string(before: &str) -> bool {
-    let line = before[before.rfind('\n').map_or(0, |n| n + 1)..].as_bytes();
+    let line = &before.as_bytes()[before.rfind('\n').map_or(0, |n| n + 1)..];
     let quotes = (0..line.len())
         .filter(|&i| line[i] == b'"' && (i == 0 || line[i - 1] != b'\\'))
         .count();
