@@ -268,8 +268,18 @@ fn closing_only(text: &str, start: usize, angle: usize) -> Option<usize> {
     if text[start..].trim().is_empty() || opens_like_json(&text[start..]) {
         return None;
     }
+    let (k, end) = first_close(text, angle)?;
+    // Inside a string the text opened before it on its line, that goes on
+    // after it (`"b": "</think>", "c": …`), it is the value's text: no
+    // block.
+    (!inside_string(&text[start..k], &text[end..])).then_some(end)
+}
+
+/// Where the first reasoning tag at or after `from` (a `<`) is and ends,
+/// when it is a closing one.
+fn first_close(text: &str, from: usize) -> Option<(usize, usize)> {
     let b = text.as_bytes();
-    let mut i = angle;
+    let mut i = from;
     while let Some(k) = lex::find_byte(b, i, b.len(), b'<') {
         i = k + 1;
         let rest = &text[k..];
@@ -283,11 +293,7 @@ fn closing_only(text: &str, start: usize, angle: usize) -> Option<usize> {
             .iter()
             .find(|(_, close)| starts_with_ignore_case(rest, close))
         {
-            // Inside a string the text opened before it on its line, that
-            // goes on after it (`"b": "</think>", "c": …`), it is the
-            // value's text: no block.
-            let end = k + close.len();
-            return (!inside_string(&text[start..k], &text[end..])).then_some(end);
+            return Some((k, k + close.len()));
         }
     }
     None
@@ -328,27 +334,11 @@ fn opens_string(before: &str) -> bool {
 /// follows it on its line says whether it ends a block). A stream does not
 /// read on from there as if it were settled.
 pub(crate) fn close_undecided(text: &str) -> bool {
-    let b = text.as_bytes();
-    let Some(mut i) = first_angle(text) else {
-        return false;
-    };
-    while let Some(k) = lex::find_byte(b, i, b.len(), b'<') {
-        i = k + 1;
-        let rest = &text[k..];
-        if REASONING
-            .iter()
-            .any(|(open, _)| starts_with_ignore_case(rest, open))
-        {
-            return false;
-        }
-        if let Some((_, close)) = REASONING
-            .iter()
-            .find(|(_, close)| starts_with_ignore_case(rest, close))
-        {
-            return !b[k + close.len()..].contains(&b'\n') && opens_string(&text[..k]);
-        }
-    }
-    false
+    first_angle(text)
+        .and_then(|angle| first_close(text, angle))
+        .is_some_and(|(k, end)| {
+            !text.as_bytes()[end..].contains(&b'\n') && opens_string(&text[..k])
+        })
 }
 
 /// The length of a special-token marker at the start of `b`: a bracketed
