@@ -21,7 +21,7 @@ use crate::report::{Reading, Repair, RepairKind, Strategy};
 use crate::scan::part::PartText;
 use crate::scan::tape::{Summary, Tape};
 use crate::scan::{lex, Scanner, Spare};
-use crate::shape::Shape;
+use crate::shape::{Scalar, Shape};
 use crate::work;
 
 /// What one read of a tape gave: the value, and the fixes the decode made
@@ -159,7 +159,10 @@ pub(crate) struct Rank {
     /// `{"ke`): it holds nothing yet, so it does not take the place of
     /// another marked answer that is complete (a repaired fence, then a
     /// fence cut just after its opener: the reply was cut there, and the
-    /// empty value it completes to is no answer).
+    /// empty value it completes to is no answer). 1 too for an empty `[]`
+    /// or `{}` that a sentence goes on after (``Return `[]` if none.``):
+    /// named in the prose, it does not take the place of a value that
+    /// carries something; alone, it is the answer.
     pub empty: u32,
     /// The repairs' weights, one for each coercion, one if the reply was
     /// cut off.
@@ -173,9 +176,10 @@ pub(crate) fn rank(text: &str, strategy: Strategy, report: &Reading) -> Rank {
         prose: prose_words(text, report.repairs.iter()),
         unmarked: u32::from(!matches!(strategy, Strategy::Fence | Strategy::Tag)),
         empty: u32::from(
-            report.truncated
+            (report.truncated
                 && matches!(strategy, Strategy::Fence | Strategy::Tag)
-                && empty(&text[report.span.clone()]),
+                && empty(&text[report.span.clone()]))
+                || (strategy == Strategy::Balanced && named(text.as_bytes(), &report.span)),
         ),
         bent: bent(text, report),
     }
@@ -199,6 +203,32 @@ fn empty(span: &str) -> bool {
         },
         _ => false,
     }
+}
+
+/// Whether `span` is an empty `[]` or `{}` that a sentence goes on after
+/// on its line, past a closing quote or backtick (``Return `[]` if
+/// none``, `use {} for none`): named in the prose, not given as its
+/// answer (`The answer is `[]`.`).
+fn named(b: &[u8], span: &Range<usize>) -> bool {
+    let inner = &b[span.start + 1..span.end.saturating_sub(1).max(span.start + 1)];
+    if span.len() < 2 || !inner.trim_ascii().is_empty() {
+        return false;
+    }
+    let mut k = span.end;
+    // In quotes that open after a space (not a string's closing quote,
+    // `"q"[]"q`).
+    let quote = span.start.checked_sub(1).map(|q| b[q]);
+    if matches!(quote, Some(b'`' | b'\'' | b'"'))
+        && (span.start == 1 || matches!(b[span.start - 2], b' ' | b'\t' | b'\n' | b'('))
+        && b.get(k) == quote.as_ref()
+    {
+        k += 1;
+    }
+    let words = k;
+    while k < b.len() && matches!(b[k], b' ' | b'\t') {
+        k += 1;
+    }
+    k > words && b.get(k).is_some_and(u8::is_ascii_alphabetic)
 }
 
 /// Whether `key` is one key as written: quoted (nothing but its quotes
@@ -342,7 +372,7 @@ impl<R> Tally<R> {
                 let rank = rank(text, strategy, &a.report);
                 if self.best.as_ref().is_none_or(|(_, _, b)| rank < *b) {
                     self.best = Some((a.value, a.report, rank));
-                    return clean;
+                    return clean && rank.empty == 0;
                 }
                 false
             }
@@ -530,6 +560,7 @@ impl Decoder {
                             || list_in_prose
                             || marks_in_brackets(text, &c)
                             || (shape == Shape::Any && not_a_value(text, &c, references))
+                            || (shape == Shape::Scalar(Scalar::Text) && is_aside(text, &c))
                         {
                             continue;
                         }
@@ -1135,13 +1166,7 @@ pub(crate) fn not_a_value(text: &str, c: &Candidate, references: usize) -> bool 
     }
     let b = text.as_bytes();
     let inner = &text[c.span.start + 1..c.span.end - 1];
-    // Words with no colon, comma, quote or bracket: `{name}`, `[brackets]`.
-    let words = !matches!(inner.trim(), "true" | "false" | "null")
-        && inner.bytes().any(|c| c.is_ascii_alphabetic())
-        && !inner
-            .bytes()
-            .any(|c| matches!(c, b':' | b',' | b'"' | b'\'' | b'{' | b'[' | b'('));
-    if words || is_elision(text, c) {
+    if is_aside(text, c) || is_elision(text, c) {
         return true;
     }
     b[c.span.start] == b'['
@@ -1151,6 +1176,17 @@ pub(crate) fn not_a_value(text: &str, c: &Candidate, references: usize) -> bool 
                 && (references > 1
                     || after_a_word(b, c.span.start)
                     || before_a_word(b, c.span.end))))
+}
+
+/// Whether the candidate is a placeholder or an aside in prose: words in
+/// brackets with no colon, comma, quote or bracket (`{name}`, `[brackets]`,
+/// `{like this}`). No value of any type: for a text target the prose
+/// around it is the string (`Hello {name}!`), not the placeholder.
+fn is_aside(text: &str, c: &Candidate) -> bool {
+    if c.strategy != Strategy::Balanced {
+        return false;
+    }
+    extract::aside(&text.as_bytes()[c.span.clone()])
 }
 
 /// Brackets in prose around marks no JSON value starts with, for any
@@ -1187,9 +1223,7 @@ pub(crate) fn is_reference(text: &str, c: &Candidate) -> bool {
     if c.strategy != Strategy::Balanced || text.as_bytes()[c.span.start] != b'[' {
         return false;
     }
-    let inner = &text[c.span.start + 1..c.span.end - 1];
-    let number = inner.strip_prefix('^').unwrap_or(inner);
-    !number.is_empty() && number.len() <= 4 && number.bytes().all(|d| d.is_ascii_digit())
+    extract::citation(&text.as_bytes()[c.span.clone()])
 }
 
 /// Whether a lower-case word follows the bracket ending before `i` (past
@@ -1203,8 +1237,9 @@ fn before_a_word(b: &[u8], i: usize) -> bool {
     k > i && k < b.len() && b[k].is_ascii_lowercase()
 }
 
-/// Whether the bracket at `i` follows a word (past spaces), as a citation
-/// does (`the docs [2]`); after a colon or at a line's start it is a value.
+/// Whether the bracket at `i` follows a word or a value's closer (past
+/// spaces), as a citation does (`the docs [2]`, `{"id": 4} [1]`); after a
+/// colon or at a line's start it is a value.
 fn after_a_word(b: &[u8], i: usize) -> bool {
     let mut k = i;
     while k > 0 && matches!(b[k - 1], b' ' | b'\t') {
@@ -1212,7 +1247,7 @@ fn after_a_word(b: &[u8], i: usize) -> bool {
     }
     k > 0
         && (b[k - 1].is_ascii_alphanumeric()
-            || matches!(b[k - 1], b'.' | b')' | b'"' | b'*' | b'`'))
+            || matches!(b[k - 1], b'.' | b')' | b'"' | b'*' | b'`' | b'}' | b']'))
 }
 
 /// Whether `span` holds exactly one top-level object or array.

@@ -986,13 +986,20 @@ pub(crate) fn closing_json_tag_in(text: &str, from: usize) -> bool {
             .any(|w| w.eq_ignore_ascii_case(CLOSE))
 }
 
-/// Whether places in the text, asked in order, lie inside a `"…"` string
-/// of a bracketed value (`{"a": "<json>"}`): one string-aware pass over the
-/// text, however many places are asked. Quotes outside brackets are prose.
+/// Whether places in the text, asked in order, lie inside a string of a
+/// bracketed value (`{"a": "<json>"}`, `{'a': '<json>'}`): one
+/// string-aware pass over the text, however many places are asked. Quotes
+/// outside brackets are prose. A single quote opens a string where JSON
+/// puts a value or key (after an opener, a comma or a colon) and closes it
+/// where what ends a value follows (`'it's'` holds its apostrophe), or at
+/// its line's end, as the balanced scan reads one.
 struct Strings {
     at: usize,
     depth: usize,
-    string: bool,
+    /// The quote of the string `at` is in.
+    string: Option<u8>,
+    /// The last byte outside strings and spaces.
+    last: u8,
 }
 
 impl Strings {
@@ -1000,29 +1007,47 @@ impl Strings {
         Strings {
             at: start,
             depth: 0,
-            string: false,
+            string: None,
+            last: b'\n',
         }
     }
 
     /// Whether `to` (not before the last place asked) is inside a string.
     fn inside(&mut self, b: &[u8], to: usize) -> bool {
         while self.at < to {
-            match (self.string, b[self.at]) {
-                (true, b'\\') => self.at += 1,
-                (true, b'"') => self.string = false,
-                (false, b'"') => self.string = self.depth > 0,
-                (false, b'{' | b'[') => self.depth += 1,
-                (false, b'}' | b']') => self.depth = self.depth.saturating_sub(1),
+            let c = b[self.at];
+            match (self.string, c) {
+                (Some(_), b'\\') => self.at += 1,
+                (Some(b'"'), b'"') => self.string = None,
+                (Some(b'\''), b'\n') => self.string = None,
+                (Some(b'\''), b'\'') => {
+                    let next = lex::next_significant(b, self.at + 1, b.len());
+                    if next >= b.len() || matches!(b[next], b',' | b']' | b'}' | b':') {
+                        self.string = None;
+                    }
+                }
+                (Some(_), _) => {}
+                (None, b'"') if self.depth > 0 => self.string = Some(c),
+                (None, b'\'')
+                    if self.depth > 0 && matches!(self.last, b'{' | b'[' | b',' | b':') =>
+                {
+                    self.string = Some(c)
+                }
+                (None, b'{' | b'[') => self.depth += 1,
+                (None, b'}' | b']') => self.depth = self.depth.saturating_sub(1),
                 _ => {}
+            }
+            if self.string.is_none() && !c.is_ascii_whitespace() {
+                self.last = c;
             }
             self.at += 1;
         }
-        self.string
+        self.string.is_some()
     }
 }
 
 static OPENERS: [bool; 256] = lex::byte_table(b"{[", false);
-static STRUCTURAL: [bool; 256] = lex::byte_table(b"{[]}\"'", false);
+static STRUCTURAL: [bool; 256] = lex::byte_table(b"{[]}\"'/", false);
 
 /// Balanced `{…}` and `[…]` spans in the prose, found by one string-aware
 /// scan with a stack (brackets inside `"..."` do not count). A matched span
@@ -1062,6 +1087,10 @@ fn balanced(
                 }
                 continue;
             }
+            if quoted_bracket(b, i, body.start) {
+                i += 1;
+                continue;
+            }
         }
         match b[i] {
             b'"' => {
@@ -1072,6 +1101,11 @@ fn balanced(
             // elsewhere an apostrophe is prose (`Here's`).
             b'\'' if opens_single_quoted(b, i, body.start) => {
                 i = single_quoted_end(b, i + 1, body.end);
+                continue;
+            }
+            // A comment inside brackets (`{"b": /* } */ 2}`): its text.
+            b'/' if b.get(i + 1) == Some(&b'*') => {
+                i = find(b, i + 2, body.end, b"*/").map_or(body.end, |k| k + 2);
                 continue;
             }
             b'{' | b'[' => open.push(i),
@@ -1206,6 +1240,21 @@ fn leb128(bytes: &[u8]) -> usize {
         .iter()
         .rev()
         .fold(0, |n, &b| (n << 7) | usize::from(b & 0x7f))
+}
+
+/// Whether the opener at `i`, in prose, is a bracket named as one
+/// character in quotes or backticks (`Use '{' to open`, `type "["`,
+/// `` (`{`) ``): a mention of the character, where no value starts. The
+/// quotes open and close a quotation: a space, an opening parenthesis or
+/// the start before them, no word after them (`"y"{"` is a string, then an
+/// object's start).
+fn quoted_bracket(b: &[u8], i: usize, start: usize) -> bool {
+    let quoted =
+        i > start && matches!(b[i - 1], b'\'' | b'"' | b'`') && b.get(i + 1) == Some(&b[i - 1]);
+    quoted
+        && (i - 1 == start || matches!(b[i - 2], b' ' | b'\t' | b'\n' | b'\r' | b'('))
+        && b.get(i + 2)
+            .is_none_or(|c| !c.is_ascii_alphanumeric() && !b"{[\"'`".contains(c))
 }
 
 /// Whether the `'` at `i` opens a string: it follows (past spaces) an
@@ -1389,6 +1438,8 @@ fn roots(
     let b = text.as_bytes();
     let mut i = span.start;
     let mut done = false;
+    // Where the root before ended, if it is a value that carries something.
+    let mut prev_end: Option<usize> = None;
     std::iter::from_fn(move || {
         if done {
             return None;
@@ -1407,11 +1458,16 @@ fn roots(
         }
         let (close, _) = lex::matching_close(b, i, span.end);
         let end = close.map_or(span.end, |c| c + 1);
+        let after_value = prev_end.is_some_and(|e| memchr::memchr(b'\n', &b[e..i]).is_none());
         let empty = close.is_some_and(|c| {
-            lex::next_significant(b, i + 1, span.end) == c || placeholder(&b[i..=c])
+            lex::next_significant(b, i + 1, span.end) == c
+                || placeholder(&b[i..=c])
+                || (after_value && citation(&b[i..=c]))
         });
         let root = i..end;
         i = end;
+        // (A citation after a citation is no value's: `[1] [2]` are values.)
+        prev_end = (!empty && !citation(&b[root.clone()])).then_some(end);
         Some(Some((root, empty)))
     })
 }
@@ -1446,6 +1502,29 @@ pub(crate) fn past_left_out(b: &[u8], at: usize) -> usize {
         next = lex::next_significant(b, close + 1, b.len());
     }
     next
+}
+
+/// A citation in brackets, `[1]` or `[^2]`: a small number, which after a
+/// value on its line (`{"id": 4} [1]`) marks where the value came from and
+/// carries nothing of it.
+pub(crate) fn citation(span: &[u8]) -> bool {
+    let Some(inner) = span.strip_prefix(b"[").and_then(|s| s.strip_suffix(b"]")) else {
+        return false;
+    };
+    let number = inner.strip_prefix(b"^").unwrap_or(inner);
+    (1..=4).contains(&number.len()) && number.iter().all(u8::is_ascii_digit)
+}
+
+/// Whether `span` (its brackets included) holds words with no colon, comma,
+/// quote or bracket: a placeholder or an aside in prose (`{name}`, `[like
+/// this]`), no value.
+pub(crate) fn aside(span: &[u8]) -> bool {
+    let inner = &span[1..span.len() - 1];
+    !matches!(inner.trim_ascii(), b"true" | b"false" | b"null")
+        && inner.iter().any(u8::is_ascii_alphabetic)
+        && !inner
+            .iter()
+            .any(|c| matches!(c, b':' | b',' | b'"' | b'\'' | b'{' | b'[' | b'('))
 }
 
 /// A placeholder in braces, `{name}` or `{ user_id }`: one bare word and

@@ -27,7 +27,8 @@ const MAX_PROSE: usize = 2000;
 
 /// Reads `T` out of the prose `text[body]`. `None` when the reply is not short
 /// prose (too long, or it holds a `{`: JSON that failed to decode is an error
-/// of its own, not prose) or the kind of scalar has no plausible values to
+/// of its own, not prose, unless it is a placeholder: see
+/// [`braces_are_asides`]) or the kind of scalar has no plausible values to
 /// look for.
 pub(crate) fn read<'de, S: DeserializeSeed<'de>>(
     text: &'de str,
@@ -37,7 +38,7 @@ pub(crate) fn read<'de, S: DeserializeSeed<'de>>(
 ) -> Option<Result<(S::Value, Reading)>> {
     let s = &text[body.clone()];
     let trimmed = s.trim();
-    if trimmed.is_empty() || trimmed.len() > MAX_PROSE || trimmed.contains('{') {
+    if trimmed.is_empty() || trimmed.len() > MAX_PROSE || !braces_are_asides(trimmed) {
         return None;
     }
     let start = body.start + (s.len() - s.trim_start().len());
@@ -69,6 +70,17 @@ pub(crate) fn read<'de, S: DeserializeSeed<'de>>(
             .map_err(|e| Error::at(ErrorKind::Data, e, span.start));
         v.map(|v| (v, report(span)))
     }))
+}
+
+/// Whether every `{` in `prose` opens a placeholder or an aside that closes
+/// (`Hello {name}!`), words of the prose; any other is JSON.
+fn braces_are_asides(prose: &str) -> bool {
+    let b = prose.as_bytes();
+    memchr::memchr_iter(b'{', b).all(|open| {
+        memchr::memchr2(b'}', b'{', &b[open + 1..])
+            .map(|k| open + 1 + k)
+            .is_some_and(|close| b[close] == b'}' && crate::extract::aside(&b[open..=close]))
+    })
 }
 
 /// A plausible value found in prose, or a mention of one that is no value.

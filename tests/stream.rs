@@ -1060,6 +1060,42 @@ fn a_closing_think_tag_inside_a_string_every_split() {
     }
 }
 
+/// Quoted brackets in prose, a citation after a value, a placeholder in
+/// prose, a tag inside a single-quoted string, an empty value the prose
+/// names and a comment holding a closer (found by a sweep; see
+/// `tests/trust.rs`): the stream shows what a decode of each prefix does.
+#[test]
+fn mentions_citations_and_quoted_markers_every_split() {
+    for text in [
+        "Use '{' to open:\n{\"id\": 1}",
+        "Type '[':\n[1, 2]",
+        "An object opens with `{` like so: {\"id\": 1, \"b\": [2]}",
+        "Here: {'id': 4} [1]",
+        "{id: 4, tool: 't'} [1]",
+        "{\"a\": 1} [2] {\"b\": 2}",
+        "[1] [2]",
+        "{'text': '<json>'} x",
+        "{'text': '<json>', 'b': 'it's </json>'} x",
+        "{'a': 'x'} <json>{\"b\": 2}</json>",
+        "Return `[]` if empty. Result:\n[1, 2, 3]",
+        "Use {} when there is nothing. Here: {\"a\": 1}",
+        "The answer is `[]` as nothing matched.",
+        "Say hi: {\"a\": 1, \"b\": /* } */ 2, \"d\": {\"e\": \"x\"}}",
+    ] {
+        every_split::<Value>(text);
+        every_split::<BTreeMap<String, Value>>(text);
+        every_split::<Vec<Value>>(text);
+    }
+    for text in [
+        "Hello {name}!",
+        "Dear {first name}, see {link}.",
+        "Value is {a: 1} ok",
+    ] {
+        every_split::<String>(text);
+        every_split::<Value>(text);
+    }
+}
+
 /// Found by a sweep (2026-12-06): such an enum, read through its twins,
 /// is not in serde's buffer, so a string in it grows as it arrives; the
 /// stream took it for one serde buffers and kept its first piece (`"a"` for
