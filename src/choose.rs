@@ -159,14 +159,16 @@ pub(crate) struct Rank {
     /// `{"ke`): it holds nothing yet, so it does not take the place of
     /// another marked answer that is complete (a repaired fence, then a
     /// fence cut just after its opener: the reply was cut there, and the
-    /// empty value it completes to is no answer). 1 too for an empty `[]`
-    /// or `{}` that a sentence goes on after (``Return `[]` if none.``):
-    /// named in the prose, it does not take the place of a value that
-    /// carries something; alone, it is the answer.
+    /// empty value it completes to is no answer).
     pub empty: u32,
     /// The repairs' weights, one for each coercion, one if the reply was
     /// cut off.
     pub bent: u32,
+    /// 1 for an empty `[]` or `{}` in prose that the prose names rather
+    /// than gives (see [`named`]): it gives way to a later value read as
+    /// cleanly (``Return `[]` if none. Result: [1, 2]``), not to one that
+    /// needed more repair; alone, it is the answer.
+    pub mention: u32,
 }
 
 /// The one ranking rule (see [`Rank`]): the reading in `report` of a
@@ -176,12 +178,12 @@ pub(crate) fn rank(text: &str, strategy: Strategy, report: &Reading) -> Rank {
         prose: prose_words(text, report.repairs.iter()),
         unmarked: u32::from(!matches!(strategy, Strategy::Fence | Strategy::Tag)),
         empty: u32::from(
-            (report.truncated
+            report.truncated
                 && matches!(strategy, Strategy::Fence | Strategy::Tag)
-                && empty(&text[report.span.clone()]))
-                || (strategy == Strategy::Balanced && named(text.as_bytes(), &report.span)),
+                && empty(&text[report.span.clone()]),
         ),
         bent: bent(text, report),
+        mention: u32::from(strategy == Strategy::Balanced && named(text.as_bytes(), &report.span)),
     }
 }
 
@@ -205,30 +207,39 @@ fn empty(span: &str) -> bool {
     }
 }
 
-/// Whether `span` is an empty `[]` or `{}` that a sentence goes on after
-/// on its line, past a closing quote or backtick (``Return `[]` if
-/// none``, `use {} for none`): named in the prose, not given as its
-/// answer (`The answer is `[]`.`).
+/// Whether `span` is an empty `[]` or `{}` that the prose names rather
+/// than gives as its answer: a sentence goes on after it on its line, past
+/// a closing quote or backtick (``Return `[]` if none``, `use {} for
+/// none`), or it ends a sentence (`.`) that words before it on its line
+/// began, no label (``If empty, respond with `[]`.``, but not `Result:
+/// []`).
 fn named(b: &[u8], span: &Range<usize>) -> bool {
-    let inner = &b[span.start + 1..span.end.saturating_sub(1).max(span.start + 1)];
-    if span.len() < 2 || !inner.trim_ascii().is_empty() {
+    if span.len() < 2 || !b[span.start + 1..span.end - 1].trim_ascii().is_empty() {
         return false;
     }
     let mut k = span.end;
     // In quotes that open after a space (not a string's closing quote,
     // `"q"[]"q`).
     let quote = span.start.checked_sub(1).map(|q| b[q]);
-    if matches!(quote, Some(b'`' | b'\'' | b'"'))
+    let quoted = matches!(quote, Some(b'`' | b'\'' | b'"'))
         && (span.start == 1 || matches!(b[span.start - 2], b' ' | b'\t' | b'\n' | b'('))
-        && b.get(k) == quote.as_ref()
-    {
-        k += 1;
-    }
+        && b.get(k) == quote.as_ref();
+    let before = span.start - usize::from(quoted);
+    k += usize::from(quoted);
     let words = k;
     while k < b.len() && matches!(b[k], b' ' | b'\t') {
         k += 1;
     }
-    k > words && b.get(k).is_some_and(u8::is_ascii_alphabetic)
+    if k > words && b.get(k).is_some_and(u8::is_ascii_alphabetic) {
+        return true;
+    }
+    // A sentence's end: words before it on its line, the last no label.
+    let line = &b[memchr::memrchr(b'\n', &b[..before]).map_or(0, |n| n + 1)..before];
+    let line = line.trim_ascii_end();
+    b.get(words) == Some(&b'.')
+        && b.get(words + 1).is_none_or(u8::is_ascii_whitespace)
+        && line.iter().any(u8::is_ascii_alphabetic)
+        && !line.ends_with(b":")
 }
 
 /// Whether `key` is one key as written: quoted (nothing but its quotes
@@ -372,7 +383,7 @@ impl<R> Tally<R> {
                 let rank = rank(text, strategy, &a.report);
                 if self.best.as_ref().is_none_or(|(_, _, b)| rank < *b) {
                     self.best = Some((a.value, a.report, rank));
-                    return clean && rank.empty == 0;
+                    return clean && rank.mention == 0;
                 }
                 false
             }
@@ -1440,6 +1451,7 @@ mod tests {
                     unmarked: 0,
                     empty: 0,
                     bent: 0,
+                    mention: 0,
                 },
             ),
             (
@@ -1453,6 +1465,7 @@ mod tests {
                     unmarked: 1,
                     empty: 0,
                     bent: 0,
+                    mention: 0,
                 },
             ),
             (
@@ -1466,6 +1479,7 @@ mod tests {
                     unmarked: 0,
                     empty: 0,
                     bent: 3,
+                    mention: 0,
                 },
             ),
             // A stray `{` swallowing a sentence: words dropped, a key with
@@ -1485,6 +1499,7 @@ mod tests {
                     unmarked: 1,
                     empty: 0,
                     bent: 9,
+                    mention: 0,
                 },
             ),
             (
@@ -1498,6 +1513,7 @@ mod tests {
                     unmarked: 1,
                     empty: 0,
                     bent: 4,
+                    mention: 0,
                 },
             ),
             // A key cut off by the end of the reply is truncation, not prose,
@@ -1517,6 +1533,7 @@ mod tests {
                     unmarked: 1,
                     empty: 0,
                     bent: 1,
+                    mention: 0,
                 },
             ),
             (
@@ -1530,6 +1547,7 @@ mod tests {
                     unmarked: 1,
                     empty: 0,
                     bent: 4,
+                    mention: 0,
                 },
             ),
         ];
@@ -1551,6 +1569,7 @@ mod tests {
             unmarked: 1,
             empty: 0,
             bent: 1000,
+            mention: 0,
         };
         assert!(heavy < ranks[4], "no weight of real repairs loses to prose");
         // A fence cut before its first member holds nothing: a repaired
@@ -1562,6 +1581,18 @@ mod tests {
             &report("{a: 1}", &[(UnquotedKey, "a")], false),
         );
         assert_eq!(open.empty, 1);
+        // An empty list the prose names gives way to a later clean value,
+        // not to one that needed a repair.
+        let text = "Return [] if none. [1] [x]";
+        let at = |span: Range<usize>, repairs: &[(RepairKind, &str)]| {
+            let mut r = report(text, repairs, false);
+            r.span = span;
+            rank(text, Strategy::Balanced, &r)
+        };
+        let named = at(7..9, &[]);
+        assert_eq!(named.mention, 1);
+        assert!(at(19..22, &[]) < named);
+        assert!(named < at(23..26, &[(UnquotedKey, "x")]));
         assert!(repaired < open, "a cut fence that holds nothing yet");
     }
 }

@@ -267,12 +267,18 @@
 //!   written by [`repair`].
 //! - Nesting deeper than the depth limit is an error, not truncated.
 //! - A scalar target reads prose only in a short reply (at most 2,000
-//!   bytes, with no `{`): an essay that happens to hold one number is not
-//!   that number.
+//!   bytes, with no `{` but a placeholder's, `Hello {name}!`): an essay
+//!   that happens to hold one number is not that number.
 //! - Telling a citation from a value is a heuristic: a bracketed small
-//!   number (`[2]`) right after a word, before a lower-case word, or beside
-//!   other such brackets is a citation for an untyped target; after a colon
-//!   or on its own line it is a value.
+//!   number (`[2]`) right after a word or a value, before a lower-case
+//!   word, or beside other such brackets is a citation for an untyped
+//!   target; after a colon or on its own line it is a value.
+//! - Telling a mention from an answer is a heuristic too. A bracket in
+//!   quotes in prose (`Use '{' to open`) is a character named. An empty
+//!   `[]` or `{}` that a sentence goes on after (``Return `[]` if none``)
+//!   or that ends a sentence with no label before it (`If empty, respond
+//!   with [].`) gives way to a later value read as cleanly; given after a
+//!   label (`Result: []`), or alone, it is the answer.
 //!
 // Links to the items of optional features: to the item when it is there,
 // else to the section that names its feature (after the blank line above:

@@ -1080,6 +1080,8 @@ fn mentions_citations_and_quoted_markers_every_split() {
         "Return `[]` if empty. Result:\n[1, 2, 3]",
         "Use {} when there is nothing. Here: {\"a\": 1}",
         "The answer is `[]` as nothing matched.",
+        "If empty, respond with [].\n\n[\"x\", \"y\"]",
+        "Return [] if none. See the [docs] page.",
         "Say hi: {\"a\": 1, \"b\": /* } */ 2, \"d\": {\"e\": \"x\"}}",
     ] {
         every_split::<Value>(text);

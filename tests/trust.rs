@@ -1031,6 +1031,17 @@ fn an_empty_value_the_prose_names_gives_way() {
             "Result: [] (nothing matched). Other lists: [1, 2]",
             json!([]),
         ),
+        (
+            "If empty, respond with [].\n\n[\"x\", \"y\"]",
+            json!(["x", "y"]),
+        ),
+        (
+            "If none match, reply `{}`.\n{\"k\": \"v\"}",
+            json!({"k": "v"}),
+        ),
+        ("Result: {}\nNote: {} means empty.", json!({})),
+        ("Result: []\n[1, 2]", json!([])),
+        ("The answer is [].", json!([])),
     ] {
         assert_eq!(value(reply), want, "{reply:?}");
     }
@@ -1038,6 +1049,9 @@ fn an_empty_value_the_prose_names_gives_way() {
         from_llm_str::<Vec<u32>>("Return `[]` if empty. Result:\n[1, 2, 3]").unwrap(),
         [1, 2, 3]
     );
+    // Not to a later value that needed a repair (a word in brackets).
+    let reply = "Return [] if none. See the [docs] page.";
+    assert!(from_llm_str::<Vec<String>>(reply).unwrap().is_empty());
 }
 
 /// Found by a sweep: a comment holding a closer, in a value found in
