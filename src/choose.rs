@@ -164,11 +164,6 @@ pub(crate) struct Rank {
     /// The repairs' weights, one for each coercion, one if the reply was
     /// cut off.
     pub bent: u32,
-    /// 1 for an empty `[]` or `{}` in prose that the prose names rather
-    /// than gives (see [`named`]): it gives way to a later value read as
-    /// cleanly (``Return `[]` if none. Result: [1, 2]``), not to one that
-    /// needed more repair; alone, it is the answer.
-    pub mention: u32,
 }
 
 /// The one ranking rule (see [`Rank`]): the reading in `report` of a
@@ -183,7 +178,6 @@ pub(crate) fn rank(text: &str, strategy: Strategy, report: &Reading) -> Rank {
                 && empty(&text[report.span.clone()]),
         ),
         bent: bent(text, report),
-        mention: u32::from(strategy == Strategy::Balanced && named(text.as_bytes(), &report.span)),
     }
 }
 
@@ -205,41 +199,6 @@ fn empty(span: &str) -> bool {
         },
         _ => false,
     }
-}
-
-/// Whether `span` is an empty `[]` or `{}` that the prose names rather
-/// than gives as its answer: a sentence goes on after it on its line, past
-/// a closing quote or backtick (``Return `[]` if none``, `use {} for
-/// none`), or it ends a sentence (`.`) that words before it on its line
-/// began, no label (``If empty, respond with `[]`.``, but not `Result:
-/// []`).
-fn named(b: &[u8], span: &Range<usize>) -> bool {
-    if span.len() < 2 || !b[span.start + 1..span.end - 1].trim_ascii().is_empty() {
-        return false;
-    }
-    let mut k = span.end;
-    // In quotes that open after a space (not a string's closing quote,
-    // `"q"[]"q`).
-    let quote = span.start.checked_sub(1).map(|q| b[q]);
-    let quoted = matches!(quote, Some(b'`' | b'\'' | b'"'))
-        && (span.start == 1 || matches!(b[span.start - 2], b' ' | b'\t' | b'\n' | b'('))
-        && b.get(k) == quote.as_ref();
-    let before = span.start - usize::from(quoted);
-    k += usize::from(quoted);
-    let words = k;
-    while k < b.len() && matches!(b[k], b' ' | b'\t') {
-        k += 1;
-    }
-    if k > words && b.get(k).is_some_and(u8::is_ascii_alphabetic) {
-        return true;
-    }
-    // A sentence's end: words before it on its line, the last no label.
-    let line = &b[memchr::memrchr(b'\n', &b[..before]).map_or(0, |n| n + 1)..before];
-    let line = line.trim_ascii_end();
-    b.get(words) == Some(&b'.')
-        && b.get(words + 1).is_none_or(u8::is_ascii_whitespace)
-        && line.iter().any(u8::is_ascii_alphabetic)
-        && !line.ends_with(b":")
 }
 
 /// Whether `key` is one key as written: quoted (nothing but its quotes
@@ -383,7 +342,7 @@ impl<R> Tally<R> {
                 let rank = rank(text, strategy, &a.report);
                 if self.best.as_ref().is_none_or(|(_, _, b)| rank < *b) {
                     self.best = Some((a.value, a.report, rank));
-                    return clean && rank.mention == 0;
+                    return clean;
                 }
                 false
             }
@@ -1451,7 +1410,6 @@ mod tests {
                     unmarked: 0,
                     empty: 0,
                     bent: 0,
-                    mention: 0,
                 },
             ),
             (
@@ -1465,7 +1423,6 @@ mod tests {
                     unmarked: 1,
                     empty: 0,
                     bent: 0,
-                    mention: 0,
                 },
             ),
             (
@@ -1479,7 +1436,6 @@ mod tests {
                     unmarked: 0,
                     empty: 0,
                     bent: 3,
-                    mention: 0,
                 },
             ),
             // A stray `{` swallowing a sentence: words dropped, a key with
@@ -1499,7 +1455,6 @@ mod tests {
                     unmarked: 1,
                     empty: 0,
                     bent: 9,
-                    mention: 0,
                 },
             ),
             (
@@ -1513,7 +1468,6 @@ mod tests {
                     unmarked: 1,
                     empty: 0,
                     bent: 4,
-                    mention: 0,
                 },
             ),
             // A key cut off by the end of the reply is truncation, not prose,
@@ -1533,7 +1487,6 @@ mod tests {
                     unmarked: 1,
                     empty: 0,
                     bent: 1,
-                    mention: 0,
                 },
             ),
             (
@@ -1547,7 +1500,6 @@ mod tests {
                     unmarked: 1,
                     empty: 0,
                     bent: 4,
-                    mention: 0,
                 },
             ),
         ];
@@ -1569,7 +1521,6 @@ mod tests {
             unmarked: 1,
             empty: 0,
             bent: 1000,
-            mention: 0,
         };
         assert!(heavy < ranks[4], "no weight of real repairs loses to prose");
         // A fence cut before its first member holds nothing: a repaired
@@ -1581,18 +1532,6 @@ mod tests {
             &report("{a: 1}", &[(UnquotedKey, "a")], false),
         );
         assert_eq!(open.empty, 1);
-        // An empty list the prose names gives way to a later clean value,
-        // not to one that needed a repair.
-        let text = "Return [] if none. [1] [x]";
-        let at = |span: Range<usize>, repairs: &[(RepairKind, &str)]| {
-            let mut r = report(text, repairs, false);
-            r.span = span;
-            rank(text, Strategy::Balanced, &r)
-        };
-        let named = at(7..9, &[]);
-        assert_eq!(named.mention, 1);
-        assert!(at(19..22, &[]) < named);
-        assert!(named < at(23..26, &[(UnquotedKey, "x")]));
         assert!(repaired < open, "a cut fence that holds nothing yet");
     }
 }

@@ -1103,10 +1103,18 @@ fn balanced(
                 i = single_quoted_end(b, i + 1, body.end);
                 continue;
             }
-            // A comment inside brackets (`{"b": /* } */ 2}`): its text.
-            b'/' if b.get(i + 1) == Some(&b'*') => {
-                i = find(b, i + 2, body.end, b"*/").map_or(body.end, |k| k + 2);
-                continue;
+            // A comment inside brackets (`{"b": /* } */ 2}`): its text. Not
+            // a glob in a word (`[lib/*.py]`), nor one that never closes.
+            b'/' if b.get(i + 1) == Some(&b'*')
+                && matches!(
+                    b[i - 1],
+                    b' ' | b'\t' | b'\n' | b'\r' | b',' | b':' | b'{' | b'['
+                ) =>
+            {
+                if let Some(k) = find(b, i + 2, body.end, b"*/") {
+                    i = k + 2;
+                    continue;
+                }
             }
             b'{' | b'[' => open.push(i),
             b'}' | b']' => {
@@ -1466,8 +1474,10 @@ fn roots(
         });
         let root = i..end;
         i = end;
-        // (A citation after a citation is no value's: `[1] [2]` are values.)
-        prev_end = (!empty && !citation(&b[root.clone()])).then_some(end);
+        // A citation after a value's citations is the value's too (`{…}
+        // [1][2]`); one after no value is none (`[1] [2]` are values).
+        let cite = citation(&b[root.clone()]);
+        prev_end = ((after_value && cite) || (!empty && !cite)).then_some(end);
         Some(Some((root, empty)))
     })
 }

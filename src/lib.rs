@@ -272,13 +272,10 @@
 //! - Telling a citation from a value is a heuristic: a bracketed small
 //!   number (`[2]`) right after a word or a value, before a lower-case
 //!   word, or beside other such brackets is a citation for an untyped
-//!   target; after a colon or on its own line it is a value.
-//! - Telling a mention from an answer is a heuristic too. A bracket in
-//!   quotes in prose (`Use '{' to open`) is a character named. An empty
-//!   `[]` or `{}` that a sentence goes on after (``Return `[]` if none``)
-//!   or that ends a sentence with no label before it (`If empty, respond
-//!   with [].`) gives way to a later value read as cleanly; given after a
-//!   label (`Result: []`), or alone, it is the answer.
+//!   target; after a colon or on its own line it is a value. A bracket in
+//!   quotes in prose (`Use '{' to open`) is a character named.
+//! - An empty `[]` or `{}` that the prose names before the value
+//!   (``Return `[]` if none. Result: [1, 2]``) is taken for the answer.
 //!
 // Links to the items of optional features: to the item when it is there,
 // else to the section that names its feature (after the blank line above:

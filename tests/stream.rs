@@ -1061,8 +1061,8 @@ fn a_closing_think_tag_inside_a_string_every_split() {
 }
 
 /// Quoted brackets in prose, a citation after a value, a placeholder in
-/// prose, a tag inside a single-quoted string, an empty value the prose
-/// names and a comment holding a closer (found by a sweep; see
+/// prose, a tag inside a single-quoted string and a comment holding a
+/// closer (found by a sweep; see
 /// `tests/trust.rs`): the stream shows what a decode of each prefix does.
 #[test]
 fn mentions_citations_and_quoted_markers_every_split() {
@@ -1074,14 +1074,13 @@ fn mentions_citations_and_quoted_markers_every_split() {
         "{id: 4, tool: 't'} [1]",
         "{\"a\": 1} [2] {\"b\": 2}",
         "[1] [2]",
+        "{\"a\": 1} [1][2]",
+        "[a/*] {\"a\": 1}",
+        "Checked [lib/*.py] files.\n{\"n\": 3}",
         "{'text': '<json>'} x",
         "{'text': '<json>', 'b': 'it's </json>'} x",
         "{'a': 'x'} <json>{\"b\": 2}</json>",
-        "Return `[]` if empty. Result:\n[1, 2, 3]",
-        "Use {} when there is nothing. Here: {\"a\": 1}",
         "The answer is `[]` as nothing matched.",
-        "If empty, respond with [].\n\n[\"x\", \"y\"]",
-        "Return [] if none. See the [docs] page.",
         "Say hi: {\"a\": 1, \"b\": /* } */ 2, \"d\": {\"e\": \"x\"}}",
     ] {
         every_split::<Value>(text);
