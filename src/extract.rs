@@ -1069,6 +1069,9 @@ fn balanced(
     let mut found: Vec<Span> = Vec::new();
     let mut open = Openers::default();
     let mut next_skip = 0;
+    // Where a search for a comment's close found none to the end: later
+    // ones are not made (a reply of `[ /*` repeated stays linear).
+    let mut no_close = body.end;
     let mut i = body.start;
     work::add(body.len());
     while i < body.end {
@@ -1106,14 +1109,22 @@ fn balanced(
             // A comment inside brackets (`{"b": /* } */ 2}`): its text. Not
             // a glob in a word (`[lib/*.py]`), nor one that never closes.
             b'/' if b.get(i + 1) == Some(&b'*')
+                && i < no_close
                 && matches!(
                     b[i - 1],
                     b' ' | b'\t' | b'\n' | b'\r' | b',' | b':' | b'{' | b'['
                 ) =>
             {
-                if let Some(k) = find(b, i + 2, body.end, b"*/") {
-                    i = k + 2;
-                    continue;
+                match find(b, i + 2, body.end, b"*/") {
+                    Some(k) => {
+                        work::add(k - i);
+                        i = k + 2;
+                        continue;
+                    }
+                    None => {
+                        work::add(body.end - i);
+                        no_close = i;
+                    }
                 }
             }
             b'{' | b'[' => open.push(i),
@@ -1446,7 +1457,8 @@ fn roots(
     let b = text.as_bytes();
     let mut i = span.start;
     let mut done = false;
-    // Where the root before ended, if it is a value that carries something.
+    // Where the root before ended, if it is a value that carries something
+    // or a citation after one.
     let mut prev_end: Option<usize> = None;
     std::iter::from_fn(move || {
         if done {

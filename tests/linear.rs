@@ -115,6 +115,11 @@ fn many_placeholders() {
 fn many_stray_openers() {
     assert_linear("stray openers", "a { b [ c ", OBJECT);
     assert_linear("stray braces", "{ ", OBJECT);
+    // Quoted brackets, comments in brackets (closed, and never closed).
+    assert_linear("quoted brackets", "Use '{' or `[` to open. ", OBJECT);
+    assert_linear("comments in brackets", "[ /* ] */ ", OBJECT);
+    assert_linear("comments that never close", "[ /* ", OBJECT);
+    assert_linear("citations after values", "{'a': 1} [1][2] ", OBJECT);
 }
 
 // ---------------------------------------------------------------------------
