@@ -725,6 +725,7 @@ fn fences(text: &str, body: Range<usize>, out: &mut Vec<Candidate>) {
         {
             content = k;
         }
+        let lang = &b[k..content];
         if content < body.end && b[content] == b'\n' {
             content += 1;
         }
@@ -767,7 +768,18 @@ fn fences(text: &str, body: Range<usize>, out: &mut Vec<Candidate>) {
             }
             None => naive,
         };
+        // A fence in a language of code holds code: a scalar in it
+        // (`print('hi')`, `'{'`, `x = 1`) is no answer. A container in it
+        // may be (a Python dict, a JavaScript object).
+        let code = is_code(lang) && !(first < body.end && matches!(b[first], b'{' | b'['));
         match close {
+            Some(close) if code => {
+                i = close;
+                while i < body.end && b[i] == b'`' {
+                    i += 1;
+                }
+            }
+            None if code => break,
             Some(close) => {
                 push(out, text, content..close, Strategy::Fence);
                 i = close;
@@ -782,6 +794,24 @@ fn fences(text: &str, body: Range<usize>, out: &mut Vec<Candidate>) {
             }
         }
     }
+}
+
+/// Whether a fence's language tag names a language of code: any tag but
+/// none, the JSON family's (`json`, `json5`, `jsonc`, `jsonl`, `ndjson`)
+/// and plain text's (`text`, `txt`, `plaintext`, `output`).
+fn is_code(lang: &[u8]) -> bool {
+    const DATA: [&[u8]; 9] = [
+        b"json",
+        b"json5",
+        b"jsonc",
+        b"jsonl",
+        b"ndjson",
+        b"text",
+        b"txt",
+        b"plaintext",
+        b"output",
+    ];
+    !lang.is_empty() && !DATA.iter().any(|d| d.eq_ignore_ascii_case(lang))
 }
 
 /// Where the closing fence of an open block starts when the text ends

@@ -1097,6 +1097,26 @@ fn mentions_citations_and_quoted_markers_every_split() {
     }
 }
 
+/// A scalar in a fence in a language of code is code: the stream shows the
+/// value after it, as a decode does, at every split.
+#[test]
+fn a_scalar_in_a_code_fence_every_split() {
+    for text in [
+        "Here:\n```python\nprint('{')\n```\n{title: 'x', n: [1]}",
+        "Here:\n```python\n'hi'\n```\n{\"title\": \"x\"}",
+        "Run:\n```bash\necho 1\n```\nThen: [1, 2]",
+        "```js\nfoo(1)\n```\n```json\n{\"a\": 1}\n```",
+        "```python\n42\n```\n{\"a\": 1}",
+        "```python\n\"s\"\n```\nok",
+        "```python\n{'a': True}\n```",
+    ] {
+        every_split::<Value>(text);
+        every_split::<BTreeMap<String, Value>>(text);
+        every_split::<Vec<Value>>(text);
+        every_split::<String>(text);
+    }
+}
+
 /// Found by a sweep (2026-12-06): such an enum, read through its twins,
 /// is not in serde's buffer, so a string in it grows as it arrives; the
 /// stream took it for one serde buffers and kept its first piece (`"a"` for

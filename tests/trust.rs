@@ -2286,3 +2286,35 @@ fn an_elision_between_elements_is_refused() {
         .unwrap();
     assert_eq!(report.repairs[0].kind, serde_llm::RepairKind::Elision);
 }
+
+/// Found by a sweep: a fence in a language of code before the value
+/// (`print('{')` in a Python fence) was the answer: the string `"{"`, the
+/// object after it dropped. A scalar in such a fence is code; a container
+/// in one may be the answer, and a reply that is the fence alone is read
+/// as it was.
+#[test]
+fn a_scalar_in_a_code_fence_is_code() {
+    for (reply, want) in [
+        (
+            "Here:\n```python\nprint('{')\n```\n{title: 'x', n: [1]}",
+            json!({"title": "x", "n": [1]}),
+        ),
+        (
+            "Here:\n```python\n'hi'\n```\n{\"title\": \"x\"}",
+            json!({"title": "x"}),
+        ),
+        ("Run:\n```bash\necho 1\n```\nThen: [1, 2]", json!([1, 2])),
+        (
+            "```js\nfoo(1)\n```\n```json\n{\"a\": 1}\n```",
+            json!({"a": 1}),
+        ),
+        // A container in a code fence, and a scalar in a data fence.
+        ("```python\n{'a': True}\n```", json!({"a": true})),
+        ("```javascript\n{a: 1}\n```\nok", json!({"a": 1})),
+        ("```json\n\"hi\"\n```\n{x} ok", json!("hi")),
+        ("```python\n42\n```", json!(42)),
+    ] {
+        assert_eq!(from_llm_str::<Value>(reply).unwrap(), want, "{reply:?}");
+    }
+    assert!(from_llm_str::<Value>("```python\nprint(42)\n```\nok").is_err());
+}
