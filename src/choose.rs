@@ -1427,15 +1427,19 @@ mod tests {
             ),
             (
                 "repaired fence",
-                "{a: 1,}",
+                "{a: 1 b: 2,}",
                 Strategy::Fence,
-                vec![(UnquotedKey, "a"), (TrailingComma, ",")],
+                vec![
+                    (UnquotedKey, "a"),
+                    (MissingComma, " b"),
+                    (TrailingComma, ","),
+                ],
                 false,
                 Rank {
                     prose: 0,
                     unmarked: 0,
                     empty: 0,
-                    bent: 3,
+                    bent: 2,
                 },
             ),
             // A stray `{` swallowing a sentence: words dropped, a key with
@@ -1454,7 +1458,7 @@ mod tests {
                     prose: 2,
                     unmarked: 1,
                     empty: 0,
-                    bent: 9,
+                    bent: 7,
                 },
             ),
             (
@@ -1467,7 +1471,7 @@ mod tests {
                     prose: 1,
                     unmarked: 1,
                     empty: 0,
-                    bent: 4,
+                    bent: 2,
                 },
             ),
             // A key cut off by the end of the reply is truncation, not prose,
@@ -1533,5 +1537,25 @@ mod tests {
         );
         assert_eq!(open.empty, 1);
         assert!(repaired < open, "a cut fence that holds nothing yet");
+        // A value written in JSON5 or with Python's literals is as
+        // written: it bends nothing.
+        let json5 = "{a: 'x', /* c */ b: True,}";
+        let dialect = rank(
+            json5,
+            Strategy::Balanced,
+            &report(
+                json5,
+                &[
+                    (UnquotedKey, "a"),
+                    (Quotes, "'x'"),
+                    (Comment, "/* c */"),
+                    (UnquotedKey, "b"),
+                    (Literal, "True"),
+                    (TrailingComma, ","),
+                ],
+                false,
+            ),
+        );
+        assert_eq!(dialect.bent, 0);
     }
 }

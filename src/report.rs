@@ -424,20 +424,25 @@ impl RepairKind {
     }
 
     /// How much this repair bends the text, used to rank candidate spans: a
-    /// candidate with a lower total wins. Truncation and cosmetic fixes are
-    /// light; guesses about where a string ends, or text taken as a string
-    /// without quotes, are heavy. (Internal: the numbers may change.)
+    /// candidate with a lower total wins. The spellings of JSON5 and Python
+    /// literals (single quotes, bare keys, comments, trailing commas,
+    /// `True`, `NaN`, `0x1F`, `+1`) bend nothing: a model that writes its
+    /// value in that dialect meant it as written, and it does not give way
+    /// to a later value in plain JSON (`{name: 'x'}`, then `use {"n": 2}`
+    /// in a note). Truncation and cosmetic fixes are light; guesses about
+    /// where a string ends, or text taken as a string without quotes, are
+    /// heavy. (Internal: the numbers may change.)
     pub(crate) fn weight(self) -> u32 {
         use RepairKind::*;
         match self {
-            TrailingComma | ExtraComma | Comment | SpecialWhitespace | FullWidthPunctuation
-            | SpecialToken | Ellipsis | Quotes | ControlCharacter | MissingCloser
-            | TruncatedValue | TrailingText | InvalidUtf8 | LineContinuation | Json5Escape
+            TrailingComma | Comment | Quotes | UnquotedKey | Literal | NonFiniteNumber
+            | NumberFormat | HexNumber | LineContinuation | Json5Escape => 0,
+            ExtraComma | SpecialWhitespace | FullWidthPunctuation | SpecialToken | Ellipsis
+            | ControlCharacter | MissingCloser | TruncatedValue | TrailingText | InvalidUtf8
             | Elision => 1,
-            MissingComma | MissingColon | MissingValue | DanglingKey | UnquotedKey | Literal
-            | NonFiniteNumber | InvalidEscape | LoneSurrogate | NumberFormat | DigitGroups
-            | Concatenation | EscapedJson | Wrapper | Tuple | Regex | DoubledQuotes | CodeFence
-            | SetLiteral | CodeBlock | HexNumber => 2,
+            MissingComma | MissingColon | MissingValue | DanglingKey | InvalidEscape
+            | LoneSurrogate | DigitGroups | Concatenation | EscapedJson | Wrapper | Tuple
+            | Regex | DoubledQuotes | CodeFence | SetLiteral | CodeBlock => 2,
             InnerQuote | MissingQuote | StrayCloser | MismatchedCloser | Reopened
             | ImplicitObject | MultipleValues => 3,
             UnquotedString | NumberAsString | Skipped | ValueInProse => 4,

@@ -252,9 +252,16 @@ fn a_fence_cut_after_its_opener_does_not_replace_a_complete_one() {
         ),
         ("```\n{a: 1}\n```\n```\n{title: \"", json!({"a": 1})),
         ("```\n{a: 1}\n```\n```\n{'title': ", json!({"a": 1})),
-        // Something in the cut fence: the later fence, as before.
-        ("```\n{a: 1}\n```\n```\n{\"b\": \"x", json!({"b": "x"})),
-        ("```\n{a: 1}\n```\n```\n[\"x", json!(["x"])),
+        // Something in the cut fence: the complete one still wins when it
+        // is written in a dialect (JSON5 bends nothing); one with a real
+        // repair gives way to the later fence, as before.
+        ("```\n{a: 1}\n```\n```\n{\"b\": \"x", json!({"a": 1})),
+        ("```\n{a: 1}\n```\n```\n[\"x", json!({"a": 1})),
+        (
+            "```\n{\"a\": 1 \"c\": 2}\n```\n```\n{\"b\": \"x",
+            json!({"b": "x"}),
+        ),
+        ("```\n{\"a\": 1 \"c\": 2}\n```\n```\n[\"x", json!(["x"])),
     ] {
         assert_eq!(decode(text), want, "{text:?}");
         assert_eq!(partial(text), want, "{text:?}");

@@ -1097,10 +1097,11 @@ fn mentions_citations_and_quoted_markers_every_split() {
     }
 }
 
-/// A scalar in a fence in a language of code is code: the stream shows the
-/// value after it, as a decode does, at every split.
+/// A scalar in a fence in a language of code is code, and a value in a
+/// dialect does not give way to a mention after it: the stream shows what
+/// a decode does, at every split.
 #[test]
-fn a_scalar_in_a_code_fence_every_split() {
+fn code_fences_and_dialects_every_split() {
     for text in [
         "Here:\n```python\nprint('{')\n```\n{title: 'x', n: [1]}",
         "Here:\n```python\n'hi'\n```\n{\"title\": \"x\"}",
@@ -1109,6 +1110,11 @@ fn a_scalar_in_a_code_fence_every_split() {
         "```python\n42\n```\n{\"a\": 1}",
         "```python\n\"s\"\n```\nok",
         "```python\n{'a': True}\n```",
+        // A value in a dialect, then a mention in plain JSON.
+        "{title: 'x', n: [1]}\n\nNote: use {\"n\": 2} next time.",
+        "{\"a\": 1 /* [ */}\nuse {\"n\": 2}",
+        "```json\n{'a': 1, 'b': [1, 2, 3]}\n```\n\n```json\n{\"c\": [1, 2",
+        "{\"a\": 1 \"b\": 2}\nFixed: {\"a\": 3, \"b\": 4}",
     ] {
         every_split::<Value>(text);
         every_split::<BTreeMap<String, Value>>(text);

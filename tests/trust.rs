@@ -2318,3 +2318,35 @@ fn a_scalar_in_a_code_fence_is_code() {
     }
     assert!(from_llm_str::<Value>("```python\nprint(42)\n```\nok").is_err());
 }
+
+/// Found by a sweep: a value written in JSON5 or Python's spelling
+/// (single quotes, bare keys, comments) lost to a plain JSON value the
+/// prose after it mentions (`use {"n": 2} next time`), since its
+/// spelling counted as repairs. A dialect bends nothing: the earlier
+/// value is the answer. A value with real damage (a comma missing) still
+/// gives way to a later one read cleanly.
+#[test]
+fn a_value_in_a_dialect_does_not_give_way_to_a_later_mention() {
+    for (reply, want) in [
+        (
+            "{title: 'x', n: [1]}\n\nNote: use {\"n\": 2} next time.",
+            json!({"title": "x", "n": [1]}),
+        ),
+        ("{\"a\": 1 /* [ */}\nuse {\"n\": 2}", json!({"a": 1})),
+        (
+            "Result: {'ok': True, 'items': ['a', 'b',]}\nThe schema was {\"ok\": \"bool\"}.",
+            json!({"ok": true, "items": ["a", "b"]}),
+        ),
+        (
+            "```json\n{'a': 1, 'b': [1, 2, 3]}\n```\n\n```json\n{\"c\": [1, 2",
+            json!({"a": 1, "b": [1, 2, 3]}),
+        ),
+        // Damage, then a clean value: the clean one.
+        (
+            "{\"a\": 1 \"b\": 2}\nFixed: {\"a\": 3, \"b\": 4}",
+            json!({"a": 3, "b": 4}),
+        ),
+    ] {
+        assert_eq!(from_llm_str::<Value>(reply).unwrap(), want, "{reply:?}");
+    }
+}
