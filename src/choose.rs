@@ -530,6 +530,7 @@ impl Decoder {
                             || list_in_prose
                             || marks_in_brackets(text, &c)
                             || (shape == Shape::Any && not_a_value(text, &c, references))
+                            || cites_a_value(text, &c)
                             || (shape == Shape::Scalar(Scalar::Text) && is_aside(text, &c))
                         {
                             continue;
@@ -1193,7 +1194,15 @@ pub(crate) fn is_reference(text: &str, c: &Candidate) -> bool {
     if c.strategy != Strategy::Balanced || text.as_bytes()[c.span.start] != b'[' {
         return false;
     }
-    extract::citation(&text.as_bytes()[c.span.clone()])
+    lex::citation(&text.as_bytes()[c.span.clone()])
+}
+
+/// Whether the candidate is a citation right after a value on its line
+/// (`{"id": 4} [1]`, see [`lex::after_a_value`]): the value's, for every
+/// target (a list target takes an object as its one element, not the
+/// citation as the list).
+fn cites_a_value(text: &str, c: &Candidate) -> bool {
+    is_reference(text, c) && lex::after_a_value(text.as_bytes(), c.span.start)
 }
 
 /// Whether a lower-case word follows the bracket ending before `i` (past

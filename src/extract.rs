@@ -1512,13 +1512,13 @@ fn roots(
         let empty = close.is_some_and(|c| {
             lex::next_significant(b, i + 1, span.end) == c
                 || placeholder(&b[i..=c])
-                || (after_value && citation(&b[i..=c]))
+                || (after_value && lex::citation(&b[i..=c]))
         });
         let root = i..end;
         i = end;
         // A citation after a value's citations is the value's too (`{…}
         // [1][2]`); one after no value is none (`[1] [2]` are values).
-        let cite = citation(&b[root.clone()]);
+        let cite = lex::citation(&b[root.clone()]);
         prev_end = ((after_value && cite) || (!empty && !cite)).then_some(end);
         Some(Some((root, empty)))
     })
@@ -1554,17 +1554,6 @@ pub(crate) fn past_left_out(b: &[u8], at: usize) -> usize {
         next = lex::next_significant(b, close + 1, b.len());
     }
     next
-}
-
-/// A citation in brackets, `[1]` or `[^2]`: a small number, which after a
-/// value on its line (`{"id": 4} [1]`) marks where the value came from and
-/// carries nothing of it.
-pub(crate) fn citation(span: &[u8]) -> bool {
-    let Some(inner) = span.strip_prefix(b"[").and_then(|s| s.strip_suffix(b"]")) else {
-        return false;
-    };
-    let number = inner.strip_prefix(b"^").unwrap_or(inner);
-    (1..=4).contains(&number.len()) && number.iter().all(u8::is_ascii_digit)
 }
 
 /// Whether `span` (its brackets included) holds words with no colon, comma,

@@ -1076,6 +1076,8 @@ fn mentions_citations_and_quoted_markers_every_split() {
         "[1] [2]",
         "{\"a\": 1} [1][2]",
         "[a/*] {\"a\": 1}",
+        "{\"a\": 1} [1] [2]",
+        "{\"a\": 1} [1]\n{\"b\": 2}",
         "Checked [lib/*.py] files.\n{\"n\": 3}",
         "{'text': '<json>'} x",
         "{'text': '<json>', 'b': 'it's </json>'} x",

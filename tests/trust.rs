@@ -992,6 +992,18 @@ fn a_citation_after_a_value_is_no_value() {
         value("{\"a\": 1} [2] {\"b\": 2}"),
         json!([{"a": 1}, {"b": 2}])
     );
+    // A list target takes the object as its one element: the citation is
+    // no list, nor a second element.
+    for (reply, want) in [
+        ("Here: {'id': 4} [1]", json!([{"id": 4}])),
+        ("{\"a\": 1} [1][2]", json!([{"a": 1}])),
+        ("{\"a\": 1} [1] [2]", json!([{"a": 1}])),
+        ("{\"a\": 1} [1]\n{\"b\": 2}", json!([{"a": 1}, {"b": 2}])),
+        ("{\"a\": 1}\n[2]", json!([{"a": 1}, [2]])),
+    ] {
+        let got = from_llm_str::<Vec<Value>>(reply).unwrap();
+        assert_eq!(Value::Array(got), want, "{reply:?}");
+    }
 }
 
 /// Found by a sweep: a placeholder in prose (`Hello {name}!`) was the

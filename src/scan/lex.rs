@@ -602,6 +602,43 @@ pub(crate) const fn byte_table(bytes: &[u8], controls: bool) -> [bool; 256] {
     t
 }
 
+/// A citation in brackets, `[1]` or `[^2]`: a small number, which after a
+/// value on its line (`{"id": 4} [1]`) marks where the value came from and
+/// carries nothing of it.
+pub(crate) fn citation(span: &[u8]) -> bool {
+    let Some(inner) = span.strip_prefix(b"[").and_then(|s| s.strip_suffix(b"]")) else {
+        return false;
+    };
+    let number = inner.strip_prefix(b"^").unwrap_or(inner);
+    (1..=4).contains(&number.len()) && number.iter().all(u8::is_ascii_digit)
+}
+
+/// Whether the citation at `at` follows a value's closer on its line, past
+/// spaces and a chain of citations (`{"id": 4} [1][2]`, `[1, 2] [^3]`). A
+/// citation-shaped list that follows only citations (`[1] [2]`) is a value.
+pub(crate) fn after_a_value(b: &[u8], at: usize) -> bool {
+    let mut k = at;
+    // A chain is a few citations: a longer one is walked no further (a
+    // reply of nothing but citations stays linear).
+    for _ in 0..16 {
+        while k > 0 && matches!(b[k - 1], b' ' | b'\t') {
+            k -= 1;
+        }
+        match k.checked_sub(1).map(|e| b[e]) {
+            Some(b'}') => return true,
+            Some(b']') => {
+                let from = k.saturating_sub(7);
+                match b[from..k].iter().rposition(|&c| c == b'[') {
+                    Some(open) if citation(&b[from + open..k]) => k = from + open,
+                    _ => return true,
+                }
+            }
+            _ => return false,
+        }
+    }
+    false
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -2356,6 +2356,13 @@ impl<'de> Scanner<'de> {
                 self.state = State::Value;
                 Ok(None)
             }
+            (Frame::Roots, b'[') if self.citation_after_value().is_some() => {
+                // `{"id": 4} [1]`: a citation after a value on its line is
+                // the value's, no value of its own (see `lex::citation`).
+                self.record(RepairKind::TrailingText, self.pos);
+                self.pos = self.citation_after_value().expect("checked");
+                Ok(None)
+            }
             (Frame::Roots, _) => {
                 self.state = State::Value;
                 Ok(None)
@@ -2365,6 +2372,19 @@ impl<'de> Scanner<'de> {
                 Ok(None)
             }
         }
+    }
+
+    /// Where the citation at `self.pos` ends, when one is there right
+    /// after a value on its line (see [`lex::after_a_value`]).
+    fn citation_after_value(&self) -> Option<usize> {
+        let b = self.b;
+        let close = self.pos
+            + 1
+            + b[self.pos + 1..self.end.min(self.pos + 8)]
+                .iter()
+                .position(|&c| c == b']')?;
+        (lex::citation(&b[self.pos..=close]) && lex::after_a_value(b, self.pos))
+            .then_some(close + 1)
     }
 
     /// At the `]` of an array that is an object's value: does `, [` follow,
