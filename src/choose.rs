@@ -220,8 +220,9 @@ fn one_key(key: &str) -> bool {
 /// a cut value would weigh more or less as each byte arrives (`{"` more
 /// than `{`), and a partial view would flip between it and a rival.
 fn bent(text: &str, report: &Reading) -> u32 {
+    let coercions = u32::try_from(report.coercions()).unwrap_or(u32::MAX);
     if !report.truncated {
-        return report.weight();
+        return weight_before(text, report, usize::MAX).saturating_add(coercions);
     }
     let span = &text.as_bytes()[report.span.clone()];
     let member = report.span.start
@@ -229,7 +230,40 @@ fn bent(text: &str, report: &Reading) -> u32 {
             .iter()
             .rposition(|b| matches!(b, b',' | b'{' | b'[' | b'('))
             .unwrap_or(0);
-    report.weight_before(member) + 1
+    weight_before(text, report, member).saturating_add(coercions) + 1
+}
+
+/// The weights of the repairs in `report` made before offset `end` (see
+/// [`RepairKind::weight`]). A dialect's spelling weighs nothing where it
+/// is one: a bare key that is no identifier is prose read as a key (`{ a
+/// brace. Here it is: {…} }`), and a single-quoted string that is the
+/// whole value is words in quotes (`' and '` between two quoted tag
+/// names); those weigh what a guess does.
+fn weight_before(text: &str, report: &Reading, end: usize) -> u32 {
+    let b = text.as_bytes();
+    report
+        .repairs
+        .iter()
+        .filter(|r| r.offset < end)
+        .map(|r| match r.kind {
+            RepairKind::UnquotedKey if !identifier_key(b, r.offset) => 2,
+            RepairKind::Quotes if r.offset == report.span.start => 1,
+            kind => kind.weight(),
+        })
+        .sum()
+}
+
+/// Whether the bare key at `at` is one identifier followed by its colon
+/// (`name:`, `user_id :`).
+fn identifier_key(b: &[u8], at: usize) -> bool {
+    let mut k = at;
+    while k < b.len() && (lex::is_word(b[k]) || b[k] == b'-') {
+        k += 1;
+    }
+    while k < b.len() && matches!(b[k], b' ' | b'\t') {
+        k += 1;
+    }
+    k > at && k < b.len() && b[k] == b':'
 }
 
 /// How many of `repairs` made structure out of prose (see [`Rank::prose`]).
@@ -1467,7 +1501,7 @@ mod tests {
                     prose: 2,
                     unmarked: 1,
                     empty: 0,
-                    bent: 7,
+                    bent: 9,
                 },
             ),
             (
@@ -1480,7 +1514,7 @@ mod tests {
                     prose: 1,
                     unmarked: 1,
                     empty: 0,
-                    bent: 2,
+                    bent: 4,
                 },
             ),
             // A key cut off by the end of the reply is truncation, not prose,

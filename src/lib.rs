@@ -270,10 +270,20 @@
 //!   bytes, with no `{` but a placeholder's, `Hello {name}!`): an essay
 //!   that happens to hold one number is not that number.
 //! - Telling a citation from a value is a heuristic: a bracketed small
-//!   number (`[2]`) right after a word or a value, before a lower-case
-//!   word, or beside other such brackets is a citation for an untyped
-//!   target; after a colon or on its own line it is a value. A bracket in
-//!   quotes in prose (`Use '{' to open`) is a character named.
+//!   number (`[2]`) right after a value on its line is a citation for every
+//!   target; right after a word, before a lower-case word, or beside other
+//!   such brackets, for an untyped target; after a colon or on its own line
+//!   it is a value. A bracket in quotes in prose (`Use '{' to open`) is a
+//!   character named.
+//! - Of two values in the prose, neither marked by a fence or tag, the
+//!   first wins unless the other needed fewer real repairs. How a value is
+//!   spelled (single quotes, bare keys, comments, Python's `True`) is no
+//!   repair here, so a mention before the answer wins:
+//!   `Note {a: 1} is wrong; correct: {"a": 2}` gives `{"a": 1}`.
+//! - A scalar in a fence tagged with a language of code (```` ```python ````,
+//!   ```` ```javascript ````) is code, not the answer, unless that fence is
+//!   the whole reply: `"done"` in such a fence after a line of prose is no
+//!   value.
 //! - An empty `[]` or `{}` that the prose names before the value
 //!   (``Return `[]` if none. Result: [1, 2]``) is taken for the answer.
 //!

@@ -1226,7 +1226,7 @@ impl Reading {
     }
 
     /// How many coercions were made.
-    fn coercions(&self) -> usize {
+    pub(crate) fn coercions(&self) -> usize {
         let defaults = self.coercions.iter().filter(|c| !c.kind.is_fix()).count();
         self.coercions.len() - defaults + self.unlisted
     }
@@ -1234,24 +1234,6 @@ impl Reading {
     /// See [`Report::fixes`].
     pub(crate) fn fixes(&self) -> usize {
         self.repairs.len() + self.coercions()
-    }
-
-    /// How much the reply was bent: the repairs' weights, and one for each
-    /// coercion (a candidate that needed none beats one that did).
-    pub(crate) fn weight(&self) -> u32 {
-        self.weight_before(usize::MAX)
-    }
-
-    /// [`weight`](Self::weight), counting only the repairs made before
-    /// offset `end`.
-    pub(crate) fn weight_before(&self, end: usize) -> u32 {
-        let repairs: u32 = self
-            .repairs
-            .iter()
-            .filter(|r| r.offset < end)
-            .map(|r| r.kind.weight())
-            .sum();
-        repairs + u32::try_from(self.coercions()).unwrap_or(u32::MAX)
     }
 
     /// The report, each repair listed and each coercion spelled out.

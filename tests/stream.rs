@@ -1117,9 +1117,16 @@ fn code_fences_and_dialects_every_split() {
         "{\"a\": 1 /* [ */}\nuse {\"n\": 2}",
         "```json\n{'a': 1, 'b': [1, 2, 3]}\n```\n\n```json\n{\"c\": [1, 2",
         "{\"a\": 1 \"b\": 2}\nFixed: {\"a\": 3, \"b\": 4}",
+        "A { brace. Here it is: {\"a\": 1} }",
+        // A fenced value the target coerces (a number as a string), then
+        // a fence that needs nothing: the later one (found by a sweep: the
+        // stream kept the first once its fence closed).
+        "```json\n{\"a\": 1}\n```\n```json\n{'b': 'x'}\n```",
+        "```json\n{\"a\": [1]}\n```\n```json\n{\"t\": \"\"}\n```",
     ] {
         every_split::<Value>(text);
         every_split::<BTreeMap<String, Value>>(text);
+        every_split::<BTreeMap<String, String>>(text);
         every_split::<Vec<Value>>(text);
         every_split::<String>(text);
     }

@@ -2358,6 +2358,13 @@ fn a_value_in_a_dialect_does_not_give_way_to_a_later_mention() {
             "{\"a\": 1 \"b\": 2}\nFixed: {\"a\": 3, \"b\": 4}",
             json!({"a": 3, "b": 4}),
         ),
+        // Prose read as a bare key, and words in single quotes that are
+        // the whole value, are no dialect: they weigh as guesses.
+        ("A { brace. Here it is: {\"a\": 1} }", json!({"a": 1})),
+        (
+            "Wrap in '<json>' and '</json>': <json>{\"a\": 1}</json>",
+            json!({"a": 1}),
+        ),
     ] {
         assert_eq!(from_llm_str::<Value>(reply).unwrap(), want, "{reply:?}");
     }

@@ -1232,7 +1232,7 @@ where
     /// Whether a fenced value that ends at `end`, whose fence closed right
     /// after it, may lose to a fence after that close: a backtick follows
     /// the closing marker, and the value is not JSON as written (the live
-    /// reader made its repairs).
+    /// reader made its repairs) or the view coerced it.
     fn later_fence(&self, start: usize, end: usize) -> bool {
         let b = self.text.as_bytes();
         let mut at = self.past_spaces(end);
@@ -1245,9 +1245,15 @@ where
     }
 
     /// Whether the value at `start..end` is JSON as written (no repair the
-    /// live reader made as JSON's own).
+    /// live reader made as JSON's own) that the view takes as it is (no
+    /// coercion: a later fence that needs none wins over it).
     fn written_as_json(&self, start: usize, end: usize) -> bool {
-        serde_json::from_str::<serde::de::IgnoredAny>(&self.text[start..end]).is_ok()
+        let text = &self.text[start..end];
+        serde_json::from_str::<serde::de::IgnoredAny>(text).is_ok()
+            && self
+                .reads
+                .whole(&self.decoder.viewing(), text)
+                .is_ok_and(|(_, reading)| reading.is_clean())
     }
 
     /// Where the spaces and tabs from `at` on end.
@@ -1474,7 +1480,13 @@ where
                 // (nothing after it can win); another waits for a candidate.
                 let end = report.span.end;
                 let fence = match report.strategy {
-                    Strategy::Fence if report.repairs.is_empty() && self.fence_alone(start) => {
+                    // (Not one the target coerced: a later fence that
+                    // needs no coercion wins over it.)
+                    Strategy::Fence
+                        if report.repairs.is_empty()
+                            && report.coercions() == 0
+                            && self.fence_alone(start) =>
+                    {
                         match self.fence_closed(end) {
                             true => Fence::Closed(None),
                             false => Fence::Open(end),
