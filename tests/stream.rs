@@ -4028,6 +4028,54 @@ fn a_list_inside_a_cut_struct_element() {
     assert!(d.decode::<Vec<RequiredStep>>("[[[5, 6]]]").is_err());
 }
 
+/// A list element that opens as an object where the element's type takes
+/// none (`[{"a": 1` as a list of numbers): a decode reads the cut element as
+/// soon as it holds something (a number, a literal, a quote, an opener
+/// after a key) and gives its error then; before, the stream gave it only
+/// as the object completed, and showed `[]` between. Each split and each
+/// byte, plain, fenced and repaired, for several element types.
+#[test]
+fn an_element_of_the_wrong_kind_errs_as_soon_as_it_holds_something() {
+    let texts = [
+        "[{\"a\": 1}]",
+        "[1, {\"a\": \"x\"}, 2]",
+        "[{\"a\": -1.5e3, \"b\": [true]}]",
+        "[{\"a\":    t",
+        "[{\"a\": {\"b\": 1}}]",
+        "[{\"a\": [1]}]",
+        "[ {  \"k\" :  null } ]",
+        "[{\"a\": -",
+        "```json\n[{\"a\": 1}]\n```",
+        "Here: [{a: 1}, 2]",
+        "[{'a': 1, 'b': 2}]",
+        "[{\"a\": 1,}]",
+    ];
+    for text in texts {
+        every_split::<Vec<u32>>(text);
+        every_split::<Vec<String>>(text);
+        every_split::<Vec<bool>>(text);
+    }
+    every_split::<Vec<u32>>("[[{\"n\": 1}]]");
+    every_split::<Vec<RequiredStep>>("[[{\"n\": 1}]]");
+    every_split::<Vec<RequiredStep>>("[{\"n\": 1, \"tags\": [{\"a\": 2}]}]");
+    let d = serde_llm::Decoder::new();
+    // The decode the stream follows: nothing in the object yet, or a sign
+    // alone, is no value; a number is.
+    assert_eq!(
+        d.decode_partial::<Vec<u32>>("[{\"a\": -").unwrap(),
+        Some(vec![])
+    );
+    assert!(d.decode_partial::<Vec<u32>>("[{\"a\": 1").is_err());
+    let mut s = d.stream::<Vec<u32>>();
+    s.push("[{\"a\": ").unwrap();
+    assert_eq!(s.view(), &Some(vec![]));
+    let e = s.push("1").unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "invalid type: map, expected u32 at $[0] (line 1, column 2)"
+    );
+}
+
 /// Found by a review (2026-12-06): a cut list where one value is wanted (a
 /// number or string, which a list of one gives once complete) was refused
 /// at its start (see above) and the refusal took the whole view with it: a

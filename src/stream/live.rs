@@ -99,6 +99,25 @@ struct Frame {
     known: usize,
     /// The view knew the number or literal ending at `known` complete.
     known_ends: bool,
+    /// While not shown: whether it is read again at the end of a push (see
+    /// [`Live::probe_hidden`]).
+    probe: Probe,
+    /// A member of it completed.
+    filled: bool,
+}
+
+/// How far a container not shown has been read again for an error a
+/// decode meets in it before its end (see [`Live::probe_hidden`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Probe {
+    /// Read to here (its opener at first): read again once more than
+    /// spaces follow.
+    To(usize),
+    /// A member of it completed or a part inside it opened: read once
+    /// more, then no longer.
+    Last,
+    /// No longer.
+    Done,
 }
 
 /// The root's view as read: a struct's fields are admitted as they are
@@ -123,6 +142,14 @@ impl Frame {
         match (self.tag, &self.first) {
             (Some(tag), Some((key, _))) => **key != *tag,
             _ => false,
+        }
+    }
+
+    /// A member of it completed, or a part inside it opened: a container
+    /// not shown, still read again, is read once more.
+    fn probe_inside(&mut self) {
+        if matches!(self.probe, Probe::To(_)) {
+            self.probe = Probe::Last;
         }
     }
 
@@ -721,6 +748,10 @@ impl<V: DeserializeOwned + View> Live<V> {
             {
                 self.typed_ready(text);
             }
+            self.probe_hidden(text);
+            if self.failed {
+                return status;
+            }
             if let Some(j) = self.frames.iter().position(|f| f.rebuild) {
                 // A string that only grew inside a node serde buffers, read
                 // with it open, or a root that only grew inside its cut
@@ -748,6 +779,66 @@ impl<V: DeserializeOwned + View> Live<V> {
             }
         }
         status
+    }
+
+    /// Reads the outermost container not shown (hidden, or waiting for its
+    /// admission) again, as a decode of the text so far reads it, while the
+    /// first member of it or of a part in its first member is written. A
+    /// decode reads a cut part that holds something, and may meet an error
+    /// of the part's own before the cut (`[{"a": 1` as a list of numbers: a
+    /// map where a number stands; `[[{"n": 1` as a list of structs read
+    /// from lists), which it gives at once; the stream met it only as the
+    /// part completed. Read once a key and more than spaces are in it, at
+    /// each push until its first member completes or a part inside it
+    /// opens, then once more: a first member's text at most, each push.
+    /// (An error further in, an unknown field of a struct that takes none,
+    /// is met as the part completes.)
+    fn probe_hidden(&mut self, text: &str) {
+        // The outermost part not shown, which a decode reads whole (one
+        // waiting for its admission, or hidden), and a part of it whose
+        // first member is written, in its first member (so that what is
+        // read is that much).
+        let Some(p) = self.frames.iter().position(|f| f.shown != Shown::Yes) else {
+            return;
+        };
+        if self.frames[p].shown == Shown::Unknown || self.frames.iter().any(|f| f.rebuild) {
+            return;
+        }
+        let Some(h) = (p..self.frames.len())
+            .take_while(|&k| k == p || !self.frames[k - 1].filled)
+            .find(|&k| self.frames[k].probe != Probe::Done)
+        else {
+            return;
+        };
+        let f = &self.frames[h];
+        let end = match self.string {
+            Some(_) => self.now,
+            None => text.len(),
+        };
+        let from = match f.probe {
+            Probe::Done => return,
+            Probe::Last => end,
+            Probe::To(_) if !f.array && f.key.is_none() => return,
+            Probe::To(from)
+                if text.as_bytes()[from.min(end)..end]
+                    .iter()
+                    .all(u8::is_ascii_whitespace) =>
+            {
+                return
+            }
+            Probe::To(from) => from,
+        };
+        let last = f.probe == Probe::Last;
+        self.frames[h].probe = match last {
+            true => Probe::Done,
+            false => Probe::To(end.max(from)),
+        };
+        if self
+            .check(text, p, self.frames[p].start..end, false)
+            .is_none()
+        {
+            self.failed = true;
+        }
     }
 
     /// Whether the string being read is cut as a decode reads it: open,
@@ -1486,6 +1577,8 @@ impl<V: DeserializeOwned + View> Live<V> {
     fn member_done(&mut self, end: usize) {
         if let Some(f) = self.frames.last_mut() {
             f.moved = true;
+            f.filled = true;
+            f.probe_inside();
             if let (false, None, Some(key)) = (f.array, &f.first, &f.key) {
                 f.first = Some((key.clone(), f.header.start..end));
                 // Its tag is complete: it grows in place from here on.
@@ -1996,6 +2089,9 @@ impl<V: DeserializeOwned + View> Sink for Live<V> {
             });
         }
         self.grow_untyped();
+        if let Some(f) = self.frames.last_mut() {
+            f.probe_inside();
+        }
         let mut frame = Frame {
             array,
             path: path.clone(),
@@ -2018,6 +2114,8 @@ impl<V: DeserializeOwned + View> Sink for Live<V> {
             first: None,
             known: at + 1,
             known_ends: false,
+            probe: Probe::To(at + 1),
+            filled: false,
         };
         if root {
             frame.shown = Shown::Yes;
@@ -2140,6 +2238,9 @@ impl<V: DeserializeOwned + View> Sink for Live<V> {
         let last = self.child_segment();
         let path = self.child_path(last.clone());
         let member = self.frames.last().is_some_and(|f| !f.array);
+        if let Some(f) = self.frames.last_mut() {
+            f.probe_inside();
+        }
         if member && self.untyped {
             self.set(&path, Value::String(String::new()));
             self.deltas.push(Delta::Started {
