@@ -629,6 +629,8 @@ impl Decoder {
             }
             _ => match tally.error {
                 Some((_, e)) => e,
+                // No candidate: a reply that is blocks of code and words.
+                None if self.opts.strategies.any() => prose_error(text, &body),
                 None => Error::new(
                     ErrorKind::NoJson,
                     "no JSON value found: every extraction strategy is turned off",

@@ -68,6 +68,11 @@ impl Default for Strategies {
 }
 
 impl Strategies {
+    /// Whether any strategy that finds a candidate runs.
+    pub(crate) fn any(&self) -> bool {
+        self.whole || self.fence || self.tag || self.balanced || self.trailing
+    }
+
     /// Only [`Strategy::Whole`]: the text is the value.
     pub(crate) fn only_whole() -> Strategies {
         Strategies {
@@ -426,8 +431,14 @@ pub(crate) fn whole(text: &str, body: Range<usize>) -> Option<Candidate> {
             .take_while(|c| c.is_ascii_alphanumeric())
             .count();
         let tagged = lang == 0 || (k + lang < end && b[k + lang].is_ascii_whitespace());
-        if tagged && find(b, k, end, b"```").is_none() {
-            start = k + lang;
+        match find(b, k, end, b"```") {
+            None if tagged => start = k + lang,
+            // A block of code closed further on (```` ```python ````): the
+            // whole read would take its code for values (`print('{')` as
+            // the string `{`); the fence strategy reads its body, the
+            // candidates after it are read on their own.
+            Some(_) if tagged && is_code(&b[k..k + lang]) => return None,
+            _ => {}
         }
     }
     let span = trimmed(b, start..end)?;

@@ -1112,6 +1112,8 @@ fn code_fences_and_dialects_every_split() {
         "```python\n42\n```\n{\"a\": 1}",
         "```python\n\"s\"\n```\nok",
         "```python\n{'a': True}\n```",
+        "```python\nprint('{')\n```\n\"x\"",
+        "```python\nx = 1\n```\n[1, 2]",
         // A value in a dialect, then a mention in plain JSON.
         "{title: 'x', n: [1]}\n\nNote: use {\"n\": 2} next time.",
         "{\"a\": 1 /* [ */}\nuse {\"n\": 2}",

@@ -2325,10 +2325,20 @@ fn a_scalar_in_a_code_fence_is_code() {
         ("```javascript\n{a: 1}\n```\nok", json!({"a": 1})),
         ("```json\n\"hi\"\n```\n{x} ok", json!("hi")),
         ("```python\n42\n```", json!(42)),
+        // A reply that opens with a block of code: its code is not read as
+        // values (the whole reply read as JSON took `'{'` from it).
+        ("```python\nprint(1)\n```\n{\"b\": 2}", json!({"b": 2})),
+        ("```python\nx = 1\n```\n[1, 2]", json!([1, 2])),
     ] {
         assert_eq!(from_llm_str::<Value>(reply).unwrap(), want, "{reply:?}");
     }
     assert!(from_llm_str::<Value>("```python\nprint(42)\n```\nok").is_err());
+    // Found by a sweep: `["{", "x"]`, an element made of code.
+    let reply = "```python\nprint('{')\n```\n\"x\"";
+    assert!(from_llm_str::<Value>(reply).is_err());
+    assert!(from_llm_str::<Vec<Value>>(reply).is_err());
+    let e = from_llm_str::<Value>(reply).unwrap_err();
+    assert_eq!(e.kind(), serde_llm::ErrorKind::NoJson, "{e}");
 }
 
 /// Found by a sweep: a value written in JSON5 or Python's spelling
