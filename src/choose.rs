@@ -155,6 +155,11 @@ pub(crate) struct Rank {
     /// the rest: a `[1]` citation in the prose does not beat a fenced value
     /// that needed a repair.
     pub unmarked: u32,
+    /// 1 for an empty list or object in prose that is quoted or inline
+    /// code (``Return `[]` if none``, `'{}'`): a value the prose names,
+    /// which gives way to any candidate that is not one (the answer after
+    /// it); alone, it is the answer.
+    pub named: u32,
     /// 1 for a fence or tag cut before its first member (`{`, `[`,
     /// `{"ke`): it holds nothing yet, so it does not take the place of
     /// another marked answer that is complete (a repaired fence, then a
@@ -172,6 +177,7 @@ pub(crate) fn rank(text: &str, strategy: Strategy, report: &Reading) -> Rank {
     Rank {
         prose: prose_words(text, report.repairs.iter()),
         unmarked: u32::from(!matches!(strategy, Strategy::Fence | Strategy::Tag)),
+        named: u32::from(strategy == Strategy::Balanced && named_empty(text, &report.span)),
         empty: u32::from(
             report.truncated
                 && matches!(strategy, Strategy::Fence | Strategy::Tag)
@@ -179,6 +185,20 @@ pub(crate) fn rank(text: &str, strategy: Strategy, report: &Reading) -> Rank {
         ),
         bent: bent(text, report),
     }
+}
+
+/// Whether `span` is an empty list or object between two of the same
+/// quote or backtick (`` `[]` ``, `'{ }'`, `"[]"`): named in the prose.
+fn named_empty(text: &str, span: &Range<usize>) -> bool {
+    let b = text.as_bytes();
+    let inner = &text[span.clone()];
+    matches!(inner.get(..1), Some("[" | "{"))
+        && inner.len() >= 2
+        && inner[1..inner.len() - 1].trim().is_empty()
+        && matches!(inner.as_bytes()[inner.len() - 1], b']' | b'}')
+        && span.start > 0
+        && matches!(b[span.start - 1], b'`' | b'\'' | b'"')
+        && b.get(span.end) == Some(&b[span.start - 1])
 }
 
 /// Whether the text of a cut span holds no member yet: its opener, then
@@ -376,7 +396,8 @@ impl<R> Tally<R> {
                 let rank = rank(text, strategy, &a.report);
                 if self.best.as_ref().is_none_or(|(_, _, b)| rank < *b) {
                     self.best = Some((a.value, a.report, rank));
-                    return clean;
+                    // (A value the prose names gives way to a later one.)
+                    return clean && rank.named == 0;
                 }
                 false
             }
@@ -1453,6 +1474,7 @@ mod tests {
                 Rank {
                     prose: 0,
                     unmarked: 0,
+                    named: 0,
                     empty: 0,
                     bent: 0,
                 },
@@ -1466,6 +1488,7 @@ mod tests {
                 Rank {
                     prose: 0,
                     unmarked: 1,
+                    named: 0,
                     empty: 0,
                     bent: 0,
                 },
@@ -1483,6 +1506,7 @@ mod tests {
                 Rank {
                     prose: 0,
                     unmarked: 0,
+                    named: 0,
                     empty: 0,
                     bent: 2,
                 },
@@ -1502,6 +1526,7 @@ mod tests {
                 Rank {
                     prose: 2,
                     unmarked: 1,
+                    named: 0,
                     empty: 0,
                     bent: 9,
                 },
@@ -1515,6 +1540,7 @@ mod tests {
                 Rank {
                     prose: 1,
                     unmarked: 1,
+                    named: 0,
                     empty: 0,
                     bent: 4,
                 },
@@ -1534,6 +1560,7 @@ mod tests {
                 Rank {
                     prose: 0,
                     unmarked: 1,
+                    named: 0,
                     empty: 0,
                     bent: 1,
                 },
@@ -1547,6 +1574,7 @@ mod tests {
                 Rank {
                     prose: 0,
                     unmarked: 1,
+                    named: 0,
                     empty: 0,
                     bent: 4,
                 },
@@ -1568,6 +1596,7 @@ mod tests {
         let heavy = Rank {
             prose: 0,
             unmarked: 1,
+            named: 0,
             empty: 0,
             bent: 1000,
         };

@@ -284,8 +284,11 @@
 //!   ```` ```javascript ````) is code, not the answer, unless that fence is
 //!   the whole reply: `"done"` in such a fence after a line of prose is no
 //!   value.
-//! - An empty `[]` or `{}` that the prose names before the value
-//!   (``Return `[]` if none. Result: [1, 2]``) is taken for the answer.
+//! - An empty `[]` or `{}` in quotes or inline code in the prose
+//!   (``Return `[]` if none. Result: [1, 2]``) gives way to any other
+//!   value, and is the answer only alone; so ``Result: `[]`. Other: [1]``
+//!   gives `[1]`. Named without quotes (`Use {} when there is nothing.
+//!   Here: {"a": 1}`), it is still taken for the answer.
 //!
 // Links to the items of optional features: to the item when it is there,
 // else to the section that names its feature (after the blank line above:

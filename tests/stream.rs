@@ -1114,6 +1114,14 @@ fn code_fences_and_dialects_every_split() {
         "```python\n{'a': True}\n```",
         "```python\nprint('{')\n```\n\"x\"",
         "```python\nx = 1\n```\n[1, 2]",
+        // An empty value the prose quotes, then the answer.
+        "Return `[]` if empty. Result:\n[1, 2, 3]",
+        "Use '{}' for none.\n{\"a\": 1}",
+        "Use \"{}\" for none.\n{\"a\": 1}",
+        "The answer is `[]` as nothing matched.",
+        "Use `{}` or `[]`.",
+        "{'a': 1} `[]` x",
+        "Reply '[]' if none match.\n```json\n[\"x\"]\n```",
         // A value in a dialect, then a mention in plain JSON.
         "{title: 'x', n: [1]}\n\nNote: use {\"n\": 2} next time.",
         "{\"a\": 1 /* [ */}\nuse {\"n\": 2}",
