@@ -1066,10 +1066,13 @@ fn an_empty_value_the_prose_quotes_gives_way() {
             after a value (it showed `[]` where a decode of `{'a': 1} `[]` x` gives the \
             object); quoted, it gives way (`an_empty_value_the_prose_quotes_gives_way`)"]
 fn an_empty_value_the_prose_names_gives_way() {
-    for (reply, want) in [(
-        "Use {} when there is nothing. Here: {\"a\": 1}",
-        json!({"a": 1}),
-    )] {
+    for (reply, want) in [
+        (
+            "Use {} when there is nothing. Here: {\"a\": 1}",
+            json!({"a": 1}),
+        ),
+        ("Return [] if none. Result: [1, 2]", json!([1, 2])),
+    ] {
         assert_eq!(value(reply), want, "{reply:?}");
     }
 }
