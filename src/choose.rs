@@ -1341,9 +1341,12 @@ fn plan<'a>(
             [Strategy::Fence, Strategy::Tag, Strategy::Balanced]
                 .into_iter()
                 .find_map(|strategy| {
+                    // (Not an empty one the prose names: ``Use `{}` for
+                    // none.``)
                     let spans: Vec<Range<usize>> = rest
                         .clone()
                         .filter(|c| c.strategy == strategy && c.first_byte(text) == Some(b'{'))
+                        .filter(|c| c.strategy != Strategy::Balanced || !named_empty(text, &c.span))
                         .map(|c| c.span)
                         .collect();
                     (!spans.is_empty()).then_some(Step::Gather(strategy, spans))

@@ -1117,6 +1117,7 @@ fn code_fences_and_dialects_every_split() {
         // An empty value the prose quotes, then the answer.
         "Return `[]` if empty. Result:\n[1, 2, 3]",
         "Use '{}' for none.\n{\"a\": 1}",
+        "Use `{}` for none. Answer: {\"a\": \"x\"} and more text here",
         "Use \"{}\" for none.\n{\"a\": 1}",
         "The answer is `[]` as nothing matched.",
         "Use `{}` or `[]`.",

@@ -1055,6 +1055,14 @@ fn an_empty_value_the_prose_quotes_gives_way() {
         from_llm_str::<Vec<u32>>("Return `[]` if empty. Result:\n[1, 2, 3]").unwrap(),
         [1, 2, 3]
     );
+    // Nor is it an element of the objects in the prose gathered as a list.
+    for reply in [
+        "Use '{}' for none.\n{\"a\": \"x\"}",
+        "Use `{}` for none. Answer: {\"a\": \"x\"} and more text here",
+    ] {
+        let got = from_llm_str::<Vec<Value>>(reply).unwrap();
+        assert_eq!(Value::Array(got), json!([{"a": "x"}]), "{reply:?}");
+    }
 }
 
 /// Found by a sweep: an empty list or object the prose names without
