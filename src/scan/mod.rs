@@ -2356,15 +2356,16 @@ impl<'de> Scanner<'de> {
                 self.state = State::Value;
                 Ok(None)
             }
-            (Frame::Roots, b'[') if self.citation_after_value().is_some() => {
+            (Frame::Roots, c) => {
                 // `{"id": 4} [1]`: a citation after a value on its line is
                 // the value's, no value of its own (see `lex::citation`).
-                self.record(RepairKind::TrailingText, self.pos);
-                self.pos = self.citation_after_value().expect("checked");
-                Ok(None)
-            }
-            (Frame::Roots, _) => {
-                self.state = State::Value;
+                match (c == b'[').then(|| self.citation_after_value()).flatten() {
+                    Some(end) => {
+                        self.record(RepairKind::TrailingText, self.pos);
+                        self.pos = end;
+                    }
+                    None => self.state = State::Value,
+                }
                 Ok(None)
             }
             (Frame::Group, _) => {
