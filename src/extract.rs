@@ -712,7 +712,15 @@ fn fences(text: &str, body: Range<usize>, out: &mut Vec<Candidate>) {
             .first()
             .is_some_and(u8::is_ascii_alphabetic);
         let spaced = open == body.start || matches!(b[open - 1], b' ' | b'\t' | b'\n' | b'\r');
-        if !(line_start || (spaced && tagged)) {
+        // A marker followed by a comma or a closer ends a string written
+        // between markers and goes on with the value around it
+        // (`"code": ```⏎…⏎```,`): no info string starts so, and no fence
+        // opens there.
+        let ticks = b[open..body.end].iter().take_while(|&&c| c == b'`').count();
+        let delimits = b
+            .get(open + ticks)
+            .is_some_and(|c| matches!(c, b',' | b';' | b')' | b']' | b'}'));
+        if !(line_start || (spaced && tagged)) || delimits {
             i = open + 3;
             while i < body.end && b[i] == b'`' {
                 i += 1;
@@ -921,6 +929,23 @@ fn json_fence_close(b: &[u8], i: usize, end: usize) -> JsonEnd {
                     break;
                 }
             }
+            // A string between fence markers where a value goes, closed by
+            // a marker that the value goes on after (```` "code": ```⏎…⏎```, ````):
+            // its markers are content.
+            b'`' if depth > 0 && code_block_opens(b, k, i, end) => {
+                let after = code_block_end(b, k, end);
+                let next = lex::next_significant(b, after, end);
+                if after == end {
+                    let ticks = b[k..end].iter().take_while(|&&c| c == b'`').count();
+                    return JsonEnd::StringToEnd(k + ticks - 1);
+                }
+                if next < end && !matches!(b[next], b',' | b'}' | b']') {
+                    let ticks = b[..after].iter().rev().take_while(|&&c| c == b'`').count();
+                    return JsonEnd::Fence(after - ticks);
+                }
+                k = after;
+                continue;
+            }
             b'`' if b[k..end].starts_with(b"```") => {
                 work::add(k - i);
                 return JsonEnd::Fence(k);
@@ -1088,7 +1113,7 @@ impl Strings {
 }
 
 static OPENERS: [bool; 256] = lex::byte_table(b"{[", false);
-static STRUCTURAL: [bool; 256] = lex::byte_table(b"{[]}\"'/", false);
+static STRUCTURAL: [bool; 256] = lex::byte_table(b"{[]}\"'/`", false);
 
 /// Balanced `{…}` and `[…]` spans in the prose, found by one string-aware
 /// scan with a stack (brackets inside `"..."` do not count). A matched span
@@ -1167,6 +1192,13 @@ fn balanced(
                         no_close = i;
                     }
                 }
+            }
+            // A string between fence markers where JSON puts a value
+            // (```` "code": ```⏎…⏎``` ````, as the scanner reads one): its
+            // text, brackets and all.
+            b'`' if code_block_opens(b, i, body.start, body.end) => {
+                i = code_block_end(b, i, body.end);
+                continue;
             }
             b'{' | b'[' => open.push(i),
             b'}' | b']' => {
@@ -1325,6 +1357,38 @@ fn opens_single_quoted(b: &[u8], i: usize, start: usize) -> bool {
         k -= 1;
     }
     k > start && matches!(b[k - 1], b'[' | b'{' | b',' | b':')
+}
+
+/// Whether a string written between fence markers opens at `i`, as the
+/// scanner reads one (`code_block_at` in `src/scan/mod.rs`): a marker
+/// whose tag is not `json`, where an object member's value goes (after its
+/// colon, past spaces; not before `start`).
+fn code_block_opens(b: &[u8], i: usize, start: usize, end: usize) -> bool {
+    let n = lex::fence_len(b, i, end);
+    let ticks = b[i..end].iter().take_while(|&&c| c == b'`').count();
+    let mut k = i;
+    while k > start && matches!(b[k - 1], b' ' | b'\t' | b'\n' | b'\r') {
+        k -= 1;
+    }
+    n > 0 && !b[i + ticks..i + n].eq_ignore_ascii_case(b"json") && k > start && b[k - 1] == b':'
+}
+
+/// The position after a string written between fence markers whose first
+/// marker is at `open`: past the first later run of as many backticks or
+/// more (the scanner's `code_block`), or `end` when none closes it.
+fn code_block_end(b: &[u8], open: usize, end: usize) -> usize {
+    let n = b[open..end].iter().take_while(|&&c| c == b'`').count();
+    let mut k = open + n;
+    while let Some(i) = lex::find_byte(b, k, end, b'`') {
+        let run = b[i..end].iter().take_while(|&&c| c == b'`').count();
+        if run >= n {
+            work::add(i + run - open);
+            return i + run;
+        }
+        k = i + run;
+    }
+    work::add(end - open);
+    end
 }
 
 /// The position after a single-quoted string whose content starts at `k`:

@@ -223,7 +223,7 @@ pub(crate) mod listed {
 /// | kind of mistake | examples |
 /// | --- | --- |
 /// | commas and colons | trailing `[1, 2,]`, leading `[,1]`, doubled, missing `{"a": 1 "b": 2}`, missing colon `{"a" 1}` |
-/// | quotes | `'single'`, `“curly”`, `‘curly’`, `` `backticks` ``, unquoted keys `{name: 1}`, unquoted values `{city: New York}` (one runs on across a comma or line end that no key follows: `{name: Smith, John, age: 3}`), missing opening or closing quote, `""doubled""`, `"""triple-quoted"""` and ```` ```python ```` code blocks as values (one string: the content) |
+/// | quotes | `'single'`, `“curly”`, `‘curly’`, `` `backticks` ``, unquoted keys `{name: 1}`, unquoted values `{city: New York}` (one runs on across a comma or line end that no key follows: `{name: Smith, John, age: 3}`), missing opening or closing quote, `""doubled""`, `"""triple-quoted"""` and ```` ```python ```` code blocks as values (one string: the lines, without the block's layout) |
 /// | inner quotes | `"a "quoted" word"`: a quote ends a string only where what follows fits, so it is kept inside otherwise |
 /// | comments | `//`, `/* */`, `# ` |
 /// | between tokens | non-ASCII spaces, NUL and other control characters, chat-template tokens (`<\|python_tag\|>`), full-width `：` and `，` |
@@ -338,7 +338,10 @@ pub enum RepairKind {
     /// Several top-level values were gathered into one array.
     MultipleValues,
     /// A value written as a triple-quoted string (`"""…"""`) or a fenced code
-    /// block (```` ```python … ``` ````) was taken as one string: its content.
+    /// block (```` ```python … ``` ````) was taken as one string: its lines,
+    /// without the layout around them (the info string, the line breaks
+    /// after the opening marker and before the closing one, the first line's
+    /// indentation).
     CodeBlock,
     /// A chat-template special token (`<|python_tag|>`, `<|eot_id|>`)
     /// between tokens was skipped.

@@ -384,7 +384,7 @@ fn a_triple_quoted_value_is_one_string() {
     let cases = [
         (
             "{\"code\": \"\"\"def f():\n    return \"x\"\n\"\"\"}",
-            json!({"code": "def f():\n    return \"x\"\n"}),
+            json!({"code": "def f():\n    return \"x\""}),
         ),
         (
             "{\"c\": '''it's {x}''', \"d\": 1}",
@@ -414,11 +414,11 @@ fn a_code_block_as_a_member_value_is_one_string() {
     let cases = [
         (
             "{\"code\": ```python\nprint(\"}\")\n```}",
-            json!({"code": "print(\"}\")\n"}),
+            json!({"code": "print(\"}\")"}),
         ),
         (
             "{\"code\": ```\nlet a = [1, 2];\n```, \"lang\": \"rust\"}",
-            json!({"code": "let a = [1, 2];\n", "lang": "rust"}),
+            json!({"code": "let a = [1, 2];", "lang": "rust"}),
         ),
         ("{\"cmd\": ```ls -la```}", json!({"cmd": "ls -la"})),
         (
@@ -438,8 +438,104 @@ fn a_code_block_as_a_member_value_is_one_string() {
     let a: Answer =
         serde_llm::from_llm_str("{\"lang\": \"python\", \"code\": ```python\nprint(\"}\")\n```}")
             .unwrap();
-    assert_eq!(a.code, "print(\"}\")\n");
+    assert_eq!(a.code, "print(\"}\")");
     assert_eq!(a.lang, "python");
+}
+
+/// BAML's cases for code written as a member's value
+/// (`tests/fixtures/baml/code.jsonl`, from BAML's `test_code.rs`): the value
+/// BAML's parser gives, as a `Value` and as a struct; a closed block holds
+/// its lines (not the info string, the line break before the closing
+/// marker, or the indentation of its first line). Every prefix's view
+/// keeps what the one before showed.
+#[test]
+fn code_values_as_bamls_suite_reads_them() {
+    #[derive(Debug, PartialEq, serde::Deserialize)]
+    struct Test {
+        #[serde(rename = "type")]
+        kind: String,
+        code: String,
+    }
+    let path = format!(
+        "{}/tests/fixtures/baml/code.jsonl",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let cases = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    let mut n = 0;
+    for line in cases.lines() {
+        let case: Value = serde_json::from_str(line).expect("a case");
+        let (id, input, want) = (
+            &case["id"],
+            case["input"].as_str().expect("input"),
+            &case["expected"],
+        );
+        assert_eq!(&repaired(input), want, "{id}");
+        let t: Test = serde_llm::from_llm_str(input).unwrap_or_else(|e| panic!("{id}: {e}"));
+        assert_eq!(
+            (t.kind.as_str(), t.code.as_str()),
+            ("code", want["code"].as_str().expect("code")),
+            "{id}"
+        );
+        let mut shown: Option<Value> = None;
+        for end in (0..=input.len()).filter(|&e| input.is_char_boundary(e)) {
+            let view = serde_llm::from_llm_str_partial::<Value>(&input[..end]).unwrap_or(None);
+            if let (Some(before), Some(now)) = (&shown, &view) {
+                assert!(
+                    consistent(before, now),
+                    "{id} at {end}: {before} then {now}"
+                );
+            }
+            shown = view.or(shown);
+        }
+        n += 1;
+    }
+    assert_eq!(n, 22);
+}
+
+/// A block's layout: its info string, the line break before its closing
+/// marker and the first line's indentation are no part of its text; a
+/// block on one line keeps all it holds; a block cut off shows no line
+/// that may be its closing one.
+#[test]
+fn a_code_block_value_drops_its_layout() {
+    let cases = [
+        ("{\"c\": ```python\nx = 1\n```}", json!({"c": "x = 1"})),
+        ("{\"c\": ```ts main.ts\nx\n```}", json!({"c": "x"})),
+        ("{\"c\": ```\n```}", json!({"c": ""})),
+        ("{\"c\": ```ls -la```}", json!({"c": "ls -la"})),
+        // Less indented than the first line: all of its spaces go.
+        (
+            "{\"c\": ```\n    a\n  b\n      c\n```}",
+            json!({"c": "a\nb\n  c"}),
+        ),
+        (
+            "{\"c\": \"\"\"\n  a\n  \n  b\n  \"\"\"}",
+            json!({"c": "a\n\nb"}),
+        ),
+        ("{\"c\": \"\"\"  a\n  b\"\"\"}", json!({"c": "  a\n  b"})),
+    ];
+    for (input, want) in cases {
+        assert_eq!(repaired(input), want, "{input:?}");
+    }
+    let view = |t: &str| {
+        serde_llm::from_llm_str_partial::<Value>(t)
+            .unwrap()
+            .unwrap()
+    };
+    let partial = |t: &str| {
+        Decoder::new()
+            .allow_partial(serde_llm::Allow::STR | serde_llm::Allow::OBJ)
+            .decode::<Value>(t)
+            .unwrap()
+    };
+    assert_eq!(
+        partial("{\"c\": ```py\n  a\n  b\n  ``"),
+        json!({"c": "a\nb"})
+    );
+    assert_eq!(partial("{\"c\": ```py\n  a\n"), json!({"c": "a"}));
+    assert_eq!(partial("{\"c\": ```py ma"), json!({"c": ""}));
+    // Quotes at the end of a view may be inside the string.
+    assert_eq!(view("{\"c\": \"\"\"print(\"\"\""), json!({}));
 }
 
 // ----- chat-template special tokens -------------------------------------------
@@ -774,7 +870,7 @@ fn code_blocks_stream_as_partial_strings() {
     assert_eq!(v.lang, None);
     let v = view("{\"lang\": \"\"\"python\"\"\", \"code\": ```py\nx\n```}");
     assert_eq!(v.lang.as_deref(), Some("python"));
-    assert_eq!(v.code.as_deref(), Some("x\n"));
+    assert_eq!(v.code.as_deref(), Some("x"));
 }
 
 /// A reply that is only a grouped number is that number; grouped numbers in

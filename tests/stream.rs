@@ -1143,6 +1143,32 @@ fn code_fences_and_dialects_every_split() {
     }
 }
 
+/// BAML's cases of code written as a member's value
+/// (`tests/fixtures/baml/code.jsonl`; `tests/models.rs` checks the values):
+/// backticks, triple quotes and fenced blocks holding quotes, braces and
+/// markers, whole and after prose. The stream follows at every split.
+#[test]
+fn code_values_every_split() {
+    #[derive(Debug, PartialEq, Deserialize, serde_llm::Partial)]
+    struct Test {
+        #[serde(rename = "type")]
+        kind: String,
+        #[llm(partial)]
+        code: String,
+    }
+    let path = format!(
+        "{}/tests/fixtures/baml/code.jsonl",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let cases = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    for line in cases.lines() {
+        let case: Value = serde_json::from_str(line).expect("a case");
+        let input = case["input"].as_str().expect("input");
+        every_split::<Value>(input);
+        every_split::<Test>(input);
+    }
+}
+
 /// Found by a sweep (2026-12-06): such an enum, read through its twins,
 /// is not in serde's buffer, so a string in it grows as it arrives; the
 /// stream took it for one serde buffers and kept its first piece (`"a"` for

@@ -843,11 +843,11 @@ fn a_string_cut_at_the_end_keeps_every_character() {
 #[test]
 fn triple_quoted_strings_are_kept_whole() {
     let reply = "{\"lang\": \"python\", \"code\": \"\"\"def f(x):\n    return {\"a\": x, 'b': [1, 2]}\n\"\"\"}";
-    let want = json!({"lang": "python", "code": "def f(x):\n    return {\"a\": x, 'b': [1, 2]}\n"});
+    let want = json!({"lang": "python", "code": "def f(x):\n    return {\"a\": x, 'b': [1, 2]}"});
     assert_eq!(value(reply), want);
     assert_eq!(fixed_value(reply), want);
     let (c, _) = decode::<Code>(reply);
-    assert_eq!(c.code, "def f(x):\n    return {\"a\": x, 'b': [1, 2]}\n");
+    assert_eq!(c.code, "def f(x):\n    return {\"a\": x, 'b': [1, 2]}");
 }
 
 #[test]
@@ -2098,6 +2098,36 @@ fn marks_in_brackets_are_no_list() {
     );
 }
 
+/// A code block written as a member's value ends with a marker that the
+/// value goes on after (```` ```, ````): that marker opens no fence, and the
+/// brackets in the block are its text (found in BAML's suite: the marker was
+/// read as a fence opening over the rest of the reply, whose `"type":
+/// "code"` came out as the string `type": "code`; then, its `}}}` closing
+/// the object early, the other member was lost).
+#[test]
+fn a_code_block_value_closed_before_a_comma_opens_no_fence() {
+    for (reply, want) in [
+        (
+            "Here:\n{\"code\": ```\n}}]\n```,\n\"n\": 1}",
+            json!({"code": "}}]", "n": 1}),
+        ),
+        (
+            "Here:\n{\"a\": ```\nx\n```, \"b\": \"y\"}",
+            json!({"a": "x", "b": "y"}),
+        ),
+        (
+            "Intro\n```json\n{\"a\": ```\n}\n```,\n\"b\": 2}\n```\nbye",
+            json!({"a": "}", "b": 2}),
+        ),
+        (
+            "See:\n{\"a\": ```sh\nls ]\n```\n}\nDone.",
+            json!({"a": "ls ]"}),
+        ),
+    ] {
+        assert_eq!(value(reply), want, "{reply:?}");
+    }
+}
+
 /// A fence inside a value that opens the reply (a call with a fenced code
 /// argument) is part of that value: the reply is read whole first, not the
 /// fence's body alone (found by review: `print(1)` read as the call `1`).
@@ -2116,12 +2146,12 @@ fn a_fence_inside_the_opening_value_is_part_of_it() {
     assert_eq!(
         from_llm_str::<Run>(reply).unwrap(),
         Run {
-            code: "print(1)\n".into()
+            code: "print(1)".into()
         }
     );
     assert_eq!(
         from_llm_str::<Value>(reply).unwrap(),
-        json!({"code": "print(1)\n"})
+        json!({"code": "print(1)"})
     );
     let reply = "callback({\"name\": \"A\", \"age\": 3, \"code\":\n```\n[1, 2]\n```\n})";
     assert_eq!(

@@ -612,35 +612,50 @@ impl<'de> Scanner<'de> {
 
     /// A Python-style triple-quoted string (`"""…"""` or `'''…'''`) at
     /// `open`: its content is everything up to the first run of three of
-    /// its quotes, as written (a longer run ends the string at its last three
-    /// quotes). Models write code fields so. Cut off, it runs to the end.
+    /// its quotes (a longer run ends the string at its last three quotes),
+    /// less the layout around it (see [`block_start`] and [`block_end`]):
+    /// `"""⏎code⏎"""` holds `code`. Models write code fields so. Cut off, it
+    /// runs to the end.
     #[cold]
     fn triple_quoted(&mut self, open: usize) -> Text<'de> {
         let b = self.b;
         let end = self.end;
         let q = b[open];
         self.record(RepairKind::CodeBlock, open);
-        let start = open + 3;
+        let start = block_start(b, open + 3, end, false);
         let mut k = start;
         while let Some(i) = super::lex::find_byte(b, k, end, q) {
             let mut run = i;
             while run < end && b[run] == q {
                 run += 1;
             }
-            if run - i >= 3 {
+            // (Not a run right before a word or a parenthesis: quotes inside
+            // the text, `"""print("""hi""")"""`.)
+            let inside = b
+                .get(run)
+                .is_some_and(|&c| c.is_ascii_alphanumeric() || matches!(c, b'_' | b'(' | b')'));
+            if run - i >= 3 && !inside {
+                // (In a view, quotes at the end of the text close it only
+                // as far as the text goes: a word may follow them.)
+                if self.view && run >= end && self.ends_text(end) {
+                    self.complete = false;
+                }
                 self.pos = run;
-                return Text::Borrowed(&self.text[start..run - 3]);
+                let close = run - 3;
+                return self.dedent(open + 3, start, block_end(b, start, close));
             }
             k = run;
         }
-        self.cut_to_end(start, end)
+        self.cut_block(open + 3, start, end, q)
     }
 
     /// A fenced code block (```` ```python … ``` ````) at `self.pos` as an
     /// object member's value: its content, without the fence lines, as one
-    /// string (the language tag's line is dropped; a block on one line,
-    /// ```` ```ls -la``` ````, keeps all it holds). It ends at the first run
-    /// of as many backticks as opened it; cut off, it runs to the end.
+    /// string (the opening line's info string, `python` or `ts main.ts`, is
+    /// dropped, and the line break before a closing marker on a line of its
+    /// own; a block on one line, ```` ```ls -la``` ````, keeps all it holds).
+    /// It ends at the first run of as many backticks as opened it; cut off,
+    /// it runs to the end.
     pub(super) fn code_block(&mut self) -> Text<'de> {
         let b = self.b;
         let end = self.end;
@@ -651,21 +666,7 @@ impl<'de> Scanner<'de> {
             ticks += 1;
         }
         let n = ticks - open;
-        let mut k = ticks;
-        while k < end && (b[k].is_ascii_alphanumeric() || matches!(b[k], b'+' | b'-' | b'#' | b'.'))
-        {
-            k += 1;
-        }
-        while k < end && matches!(b[k], b' ' | b'\t' | b'\r') {
-            k += 1;
-        }
-        let start = if k < end && b[k] == b'\n' {
-            k + 1
-        } else if k >= end {
-            end
-        } else {
-            ticks
-        };
+        let start = block_start(b, ticks, end, true);
         let mut k = start;
         while let Some(i) = super::lex::find_byte(b, k, end, b'`') {
             let mut run = i;
@@ -674,11 +675,66 @@ impl<'de> Scanner<'de> {
             }
             if run - i >= n {
                 self.pos = run;
-                return Text::Borrowed(&self.text[start..i]);
+                return self.dedent(ticks, start, block_end(b, start, i));
             }
             k = run;
         }
-        self.cut_to_end(start, end)
+        self.cut_block(ticks, start, end, b'`')
+    }
+
+    /// A block cut off by the end of the span (see
+    /// [`cut_to_end`](Self::cut_to_end)), less what may be its closing
+    /// marker being written: `quote`s at the end of the text, and the line
+    /// they are on when it holds nothing else. What a later closer would leave of it, so
+    /// a view of it only grows.
+    fn cut_block(&mut self, marker: usize, start: usize, end: usize, quote: u8) -> Text<'de> {
+        let b = self.b;
+        let mut stop = end;
+        // (Where the text goes on after the span, the extraction ended it
+        // before a closing marker being written: what the span holds is
+        // the block's.)
+        while stop > start && b[stop - 1] == quote && self.ends_text(end) {
+            stop -= 1;
+        }
+        let line = memchr::memrchr(b'\n', &b[start..stop]).map_or(start, |nl| start + nl + 1);
+        if b[line..stop]
+            .iter()
+            .all(|c| matches!(c, b' ' | b'\t' | b'\r'))
+        {
+            stop = block_end(b, start, line);
+        }
+        self.cut_to_end(start, end);
+        self.dedent(marker, start, stop)
+    }
+
+    /// A block's content `start..stop`, less its indentation when it starts
+    /// on a line of its own (after the opening marker that ends at
+    /// `marker`): the block's layout in the reply around it, not its text
+    /// (`"code": ```⏎    def f():⏎      pass⏎```` holds `def f():⏎  pass`).
+    /// The first line's indentation is taken off each line (as much of it as
+    /// the line has); lines of spaces alone are left empty (as Python's
+    /// `textwrap.dedent` leaves them).
+    fn dedent(&mut self, marker: usize, start: usize, stop: usize) -> Text<'de> {
+        let text = &self.text[start..stop];
+        let indent = |line: &str| line.len() - line.trim_start_matches([' ', '\t']).len();
+        let blank = |line: &str| line.trim_start_matches([' ', '\t', '\r']).is_empty();
+        if start == marker || !text.split('\n').any(|l| indent(l) > 0) {
+            return Text::Borrowed(text);
+        }
+        // (The first line's: known as soon as it holds a word, so a view
+        // of a block cut off only grows. A later line indented less loses
+        // what it has.)
+        let common = text.split('\n').find(|l| !blank(l)).map_or(0, indent);
+        self.scratch.clear();
+        for (k, line) in text.split('\n').enumerate() {
+            if k > 0 {
+                self.scratch.push('\n');
+            }
+            if !blank(line) {
+                self.scratch.push_str(&line[indent(line).min(common)..]);
+            }
+        }
+        Text::Scratch
     }
 
     /// A block cut off by the end of the span: it runs to `end`, incomplete.
@@ -1644,4 +1700,46 @@ fn rest_of_text(b: &[u8], from: usize, end: usize) -> usize {
         k -= 1;
     }
     k
+}
+
+/// Where a block's content starts after its opening marker, which ends at
+/// `from`: the rest of the opening line is layout when it holds only spaces
+/// (or, with `info`, any text but a backtick: a fence's info string,
+/// `python` or `ts main.ts`), and the content starts on the next line (at
+/// `end` while that line is cut: whether it holds a backtick is not known).
+/// Else the content starts at `from` (`"""print(1)"""`, ```` ```ls``` ````).
+fn block_start(b: &[u8], from: usize, end: usize, info: bool) -> usize {
+    let nl = super::lex::find_byte(b, from, end, b'\n');
+    let line = &b[from..nl.unwrap_or(end)];
+    let layout = match info {
+        true => !line.contains(&b'`'),
+        false => line.iter().all(|c| matches!(c, b' ' | b'\t' | b'\r')),
+    };
+    match (layout, nl) {
+        (true, Some(nl)) => nl + 1,
+        (true, None) => end,
+        (false, _) => from,
+    }
+}
+
+/// Where a block's content that starts at `start` ends before its closing
+/// marker at `close` (or before the end of a cut block's text): at the line
+/// break before it when the marker opens its line (past spaces), as
+/// Markdown ends a fenced block's content.
+fn block_end(b: &[u8], start: usize, close: usize) -> usize {
+    let mut s = close;
+    while s > start && matches!(b[s - 1], b' ' | b'\t' | b'\r') {
+        s -= 1;
+    }
+    if s == start {
+        return start;
+    }
+    if b[s - 1] != b'\n' {
+        return close;
+    }
+    let e = s - 1;
+    match e > start && b[e - 1] == b'\r' {
+        true => e - 1,
+        false => e,
+    }
 }
