@@ -1019,6 +1019,9 @@ fn tags(text: &str, body: Range<usize>, angle: usize, out: &mut Vec<Candidate>) 
     work::add(body.len());
     let mut strings = Strings::new(body.start);
     let mut i = body.start.max(angle).min(body.end);
+    // Whether a closing tag is looked for string-aware: off once one was
+    // looked for to the end (each later tag would look that far again).
+    let mut aware = true;
     while let Some(k) = find_ignore_case(&text[i..body.end], "<json>") {
         let start = i + k + "<json>".len();
         // `["<json>{}</json>"]`: the tag is a string's text, not a value.
@@ -1026,10 +1029,10 @@ fn tags(text: &str, body: Range<usize>, angle: usize, out: &mut Vec<Candidate>) 
             i = start;
             continue;
         }
-        match find_ignore_case(&text[start..body.end], "</json>") {
+        match closing_tag(text, start, body.end, &mut aware) {
             Some(k) => {
-                push(out, text, start..start + k, Strategy::Tag);
-                i = start + k + "</json>".len();
+                push(out, text, start..k, Strategy::Tag);
+                i = k + "</json>".len();
             }
             None => {
                 push(out, text, start..body.end, Strategy::Tag);
@@ -1039,10 +1042,39 @@ fn tags(text: &str, body: Range<usize>, angle: usize, out: &mut Vec<Candidate>) 
     }
 }
 
+/// Where the `</json>` that closes a tag whose content starts at `start`
+/// begins: the first one outside the strings of the value in it
+/// (`<json>{'a': '</json>'}</json>`), or, when every one is inside a string
+/// (or `aware` is off), the first one (`<json>{"a": "x</json>`: a string
+/// left open is closed by the tag, as a fence closes one on its own line).
+fn closing_tag(text: &str, start: usize, end: usize, aware: &mut bool) -> Option<usize> {
+    let b = text.as_bytes();
+    let first = start + find_ignore_case(&text[start..end], "</json>")?;
+    if !*aware {
+        return Some(first);
+    }
+    let mut strings = Strings::new(start);
+    let mut at = first;
+    loop {
+        if !strings.inside(b, at) {
+            return Some(at);
+        }
+        match find_ignore_case(&text[at + 1..end], "</json>") {
+            Some(k) => at = at + 1 + k,
+            None => {
+                work::add(end - start);
+                *aware = false;
+                return Some(first);
+            }
+        }
+    }
+}
+
 /// Whether the bytes of `text` from `from` on complete a `<json>` tag's
 /// closing tag (`</json>`, any case; one begun before `from` too): a value
-/// read from a tag's content ends there for a decode, whatever a reading
-/// of the text as JSON makes of it (the inside of a string).
+/// read from a tag's content may end there for a decode, whatever a reading
+/// of the text as JSON makes of it (inside a string, until a closing tag
+/// outside the strings comes: [`closing_tag`]).
 pub(crate) fn closing_json_tag_in(text: &str, from: usize) -> bool {
     const CLOSE: &[u8] = b"</json>";
     let b = text.as_bytes();

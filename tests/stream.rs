@@ -1060,6 +1060,24 @@ fn a_closing_think_tag_inside_a_string_every_split() {
     }
 }
 
+/// A `<json>` tag's closing tag inside a string of its value (see
+/// `tests/trust.rs`, `a_closing_json_tag_inside_a_string_is_its_text`):
+/// until a closing tag outside the strings arrives, a decode ends the tag
+/// at the first one; the stream shows the same.
+#[test]
+fn a_closing_json_tag_inside_a_string_every_split() {
+    for text in [
+        "<json>{'a': '</json>'}</json>",
+        "Here: <json>{\"a\": \"use </JSON> to close\", \"b\": [1, 2]}</json> done",
+        "<json>[\"</json>\", \"x\"]</json>",
+        "<json>{\"a\": \"x</json> then <json>{\"b\": 1}</json>",
+    ] {
+        every_split::<Value>(text);
+        every_split::<Vec<Value>>(text);
+        every_split::<BTreeMap<String, Value>>(text);
+    }
+}
+
 /// Quoted brackets in prose, a citation after a value, a placeholder in
 /// prose, a tag inside a single-quoted string and a comment holding a
 /// closer (found by a sweep; see

@@ -1117,6 +1117,27 @@ fn a_tag_inside_a_single_quoted_string_is_its_text() {
     assert_eq!(value("{'a': 'x'} <json>{\"b\": 2}</json>"), json!({"b": 2}));
 }
 
+/// A `<json>` tag's closing tag inside a string of the value in it is the
+/// string's text: the tag closes at the first one outside its strings
+/// (`<json>{'a': '</json>'}</json>` gave `{"a": ""}`, the string cut at the
+/// first). When every one is inside a string (a string left open), the
+/// first closes the tag, as before.
+#[test]
+fn a_closing_json_tag_inside_a_string_is_its_text() {
+    for (reply, want) in [
+        ("<json>{'a': '</json>'}</json>", json!({"a": "</json>"})),
+        (
+            "Here: <json>{\"a\": \"use </JSON> to close\", \"b\": [1, 2]}</json> done",
+            json!({"a": "use </JSON> to close", "b": [1, 2]}),
+        ),
+        ("<json>[\"</json>\", \"x\"]</json>", json!(["</json>", "x"])),
+        ("<json>{\"a\": \"x</json>", json!({"a": "x"})),
+        ("<json>{\"a\": \"x</json> then", json!({"a": "x"})),
+    ] {
+        assert_eq!(value(reply), want, "{reply:?}");
+    }
+}
+
 #[test]
 fn markers_are_not_values() {
     let reply = r#"[TOOL_CALLS] [{"name": "get_weather", "arguments": {"city": "Paris"}}]"#;
