@@ -1060,6 +1060,21 @@ fn a_closing_think_tag_inside_a_string_every_split() {
     }
 }
 
+/// Bare paths and regexes (see `tests/trust.rs`,
+/// `a_bare_path_is_its_text`): a path grows as an unquoted value does, a
+/// regex is known once what follows it ends it.
+#[test]
+fn bare_paths_and_regexes_every_split() {
+    for text in [
+        "{\"items\": [{\"route\": /post/[id], \"b\": 1}, {\"route\": /, \"n\": [1, 2]}]}",
+        "{\"a\": \"x\", \"p\": /usr/bin/env python, \"q\": /ab/g}",
+        "Here: {\"re\": /a/ /* c */, \"b\": [/x/]} ok",
+    ] {
+        every_split::<Value>(text);
+        every_split::<BTreeMap<String, Value>>(text);
+    }
+}
+
 /// A `<json>` tag's closing tag inside a string of its value (see
 /// `tests/trust.rs`, `a_closing_json_tag_inside_a_string_is_its_text`):
 /// until a closing tag outside the strings arrives, a decode ends the tag

@@ -1117,6 +1117,35 @@ fn a_tag_inside_a_single_quoted_string_is_its_text() {
     assert_eq!(value("{'a': 'x'} <json>{\"b\": 2}</json>"), json!({"b": 2}));
 }
 
+/// A bare value that starts with `/` is a path unless it is a regex
+/// (`/ab+c/i` then the end of the value): `route: /` dropped the `/` and
+/// read the member as `null`, a value the model never wrote, and
+/// `/post/[id]` erred (found in BAML's suite, unquoted values).
+#[test]
+fn a_bare_path_is_its_text() {
+    for (reply, want) in [
+        ("{route: /, b: 1}", json!({"route": "/", "b": 1})),
+        (
+            "{route: /post/[id], b: 1}",
+            json!({"route": "/post/[id]", "b": 1}),
+        ),
+        (
+            "{\"p\": /usr/bin/env python}",
+            json!({"p": "/usr/bin/env python"}),
+        ),
+        ("[/, 1]", json!(["/", 1])),
+        // Regexes stay regexes, flags and all; a comment after one ends it.
+        (
+            "{\"re\": /ab+c/i, \"n\": 1}",
+            json!({"re": "/ab+c/i", "n": 1}),
+        ),
+        ("{\"re\": /a/ // the a\n}", json!({"re": "/a/"})),
+        ("[/a/, /b/ ]", json!(["/a/", "/b/"])),
+    ] {
+        assert_eq!(value(reply), want, "{reply:?}");
+    }
+}
+
 /// A `<json>` tag's closing tag inside a string of the value in it is the
 /// string's text: the tag closes at the first one outside its strings
 /// (`<json>{'a': '</json>'}</json>` gave `{"a": ""}`, the string cut at the

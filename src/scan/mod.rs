@@ -1840,7 +1840,9 @@ impl<'de> Scanner<'de> {
         Ok(None)
     }
 
-    /// `/regex/` at a value position becomes the string `"/regex/"`.
+    /// `/regex/` at a value position becomes the string `"/regex/"` (its
+    /// closing `/` followed by flags, then the end of the value). Any other
+    /// `/` starts an unquoted value, a path (`route: /`, `/post/[id]`).
     fn regex(&mut self) -> Option<Event<'de>> {
         let b = self.b;
         let start = self.pos;
@@ -1849,16 +1851,34 @@ impl<'de> Scanner<'de> {
             match b[k] {
                 b'\\' => k += 2,
                 b'/' => {
+                    let mut e = k + 1;
+                    while e < self.end && b[e].is_ascii_alphabetic() {
+                        e += 1;
+                    }
+                    let mut next = e;
+                    while next < self.end && lex::is_ws(b[next]) {
+                        next += 1;
+                    }
+                    // (A comment after a space ends it too, as a `/` that
+                    // ends the text there may start one.)
+                    let comment = next > e
+                        && next < self.end
+                        && b[next] == b'/'
+                        && matches!(b.get(next + 1), None | Some(b'/' | b'*'));
+                    if next < self.end && !comment && !matches!(b[next], b',' | b'}' | b']' | b')')
+                    {
+                        break;
+                    }
                     self.record(RepairKind::Regex, start);
-                    self.pos = k + 1;
+                    self.pos = e;
+                    self.touches_end(e);
                     self.scalar_done();
-                    return Some(Event::Str(Text::Borrowed(&self.text[start..k + 1])));
+                    return Some(Event::Str(Text::Borrowed(&self.text[start..e])));
                 }
                 _ => k += 1,
             }
         }
-        self.skip_char();
-        None
+        self.unquoted_value(false)
     }
 
     // ----- objects ------------------------------------------------------
