@@ -1228,9 +1228,16 @@ fn balanced(
             // A string between fence markers where JSON puts a value
             // (```` "code": ```⏎…⏎``` ````, as the scanner reads one): its
             // text, brackets and all.
-            b'`' if code_block_opens(b, i, body.start, body.end) => {
-                i = code_block_end(b, i, body.end);
-                continue;
+            // (Any other run of backticks is passed whole: each is looked at
+            // once.)
+            b'`' => {
+                if code_block_opens(b, i, body.start, body.end) {
+                    i = code_block_end(b, i, body.end);
+                    continue;
+                }
+                while i + 1 < body.end && b[i + 1] == b'`' {
+                    i += 1;
+                }
             }
             b'{' | b'[' => open.push(i),
             b'}' | b']' => {
@@ -1397,12 +1404,15 @@ fn opens_single_quoted(b: &[u8], i: usize, start: usize) -> bool {
 /// colon, past spaces; not before `start`).
 fn code_block_opens(b: &[u8], i: usize, start: usize, end: usize) -> bool {
     let n = lex::fence_len(b, i, end);
+    if n == 0 {
+        return false;
+    }
     let ticks = b[i..end].iter().take_while(|&&c| c == b'`').count();
     let mut k = i;
     while k > start && matches!(b[k - 1], b' ' | b'\t' | b'\n' | b'\r') {
         k -= 1;
     }
-    n > 0 && !b[i + ticks..i + n].eq_ignore_ascii_case(b"json") && k > start && b[k - 1] == b':'
+    !b[i + ticks..i + n].eq_ignore_ascii_case(b"json") && k > start && b[k - 1] == b':'
 }
 
 /// The position after a string written between fence markers whose first
