@@ -99,12 +99,22 @@ impl Strategies {
     }
 }
 
-/// Reasoning blocks some models write before answering.
-const REASONING: [(&str, &str); 3] = [
+/// Reasoning blocks some models write before answering. (The last is the
+/// analysis channel of OpenAI's Harmony format, gpt-oss's raw replies:
+/// `<|channel|>analysis<|message|>…<|end|>`, then the final channel.)
+const REASONING: [(&str, &str); 4] = [
     ("<think>", "</think>"),
     ("<thinking>", "</thinking>"),
     ("<reasoning>", "</reasoning>"),
+    ("<|channel|>analysis<|message|>", "<|end|>"),
 ];
+
+/// Whether `close` ends a block whose opening tag may have been in the
+/// prompt (`…</think>{"a": 1}`: see [`closing_only`]). Not `<|end|>`, which
+/// ends any message of a chat template (`{"a": 1}<|end|>`).
+fn closes_unopened(close: &str) -> bool {
+    close.starts_with("</")
+}
 
 /// The length of a UTF-8 byte order mark at the start of `text`, or 0.
 pub(crate) fn bom(text: &str) -> usize {
@@ -154,14 +164,15 @@ fn body_and_block(text: &str, angle: Option<usize>) -> (Range<usize>, Option<&'s
         let rest = &text[start..];
         let trimmed = rest.trim_start();
         let at = start + (rest.len() - trimmed.len());
-        if let Some(n) = marker_len(trimmed.as_bytes()) {
-            start = at + n;
-            continue;
-        }
-        let Some((open, close)) = REASONING
+        // (A block's tag may start with a marker: `<|channel|>analysis…`.)
+        let block = REASONING
             .iter()
-            .find(|(open, _)| starts_with_ignore_case(trimmed, open))
-        else {
+            .find(|(open, _)| starts_with_ignore_case(trimmed, open));
+        let Some((open, close)) = block else {
+            if let Some(n) = marker_len(trimmed.as_bytes()) {
+                start = at + n;
+                continue;
+            }
             break;
         };
         match find_ignore_case(&text[at + open.len()..], close) {
@@ -230,9 +241,9 @@ fn closing_tag_ends_in(text: &str, from: usize) -> bool {
         at -= 1;
     }
     !opens_like_json(&text[bom(text)..])
-        && REASONING
-            .iter()
-            .any(|(_, close)| find_ignore_case(&text[at..], close).is_some())
+        && REASONING.iter().any(|(_, close)| {
+            closes_unopened(close) && find_ignore_case(&text[at..], close).is_some()
+        })
 }
 
 /// Whether `text` opens (past spaces) like JSON or a fence: a `</think>`
@@ -296,7 +307,7 @@ fn first_close(text: &str, from: usize) -> Option<(usize, usize)> {
         }
         if let Some((_, close)) = REASONING
             .iter()
-            .find(|(_, close)| starts_with_ignore_case(rest, close))
+            .find(|(_, close)| closes_unopened(close) && starts_with_ignore_case(rest, close))
         {
             return Some((k, k + close.len()));
         }

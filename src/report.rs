@@ -20,7 +20,9 @@ use crate::text::{floor_char_boundary, line_column, snippet, Utf8Text};
 /// The reply is searched in this order:
 ///
 /// 1. the whole reply (after a UTF-8 BOM, leading `<think>…</think>`
-///    reasoning blocks — a block left open at the start loses only its tag,
+///    reasoning blocks (also `<thinking>`, `<reasoning>`, and gpt-oss's
+///    `<|channel|>analysis<|message|>…<|end|>`) — a block left open at the
+///    start loses only its tag,
 ///    and a reply whose first reasoning tag is a closing `</think>` starts
 ///    after it — and special-token markers such as `[TOOL_CALLS]` or
 ///    `<|python_tag|>`); nothing inside a reasoning block later in the reply

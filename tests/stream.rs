@@ -70,12 +70,15 @@ fn in_open_block(text: &str) -> bool {
             t = t[at + tag.len()..].trim_start().to_string();
         }
     }
-    // Past the closed blocks it opens with.
+    // Past the closed blocks it opens with. (gpt-oss's analysis channel
+    // is one, closed by `<|end|>`.)
+    const HARMONY: (&str, &str) = ("<|channel|>analysis<|message|>", "<|end|>");
     loop {
-        let Some(name) = names.iter().find(|n| t.starts_with(&format!("<{n}>"))) else {
-            return false;
+        let close = match names.iter().find(|n| t.starts_with(&format!("<{n}>"))) {
+            Some(name) => format!("</{name}>"),
+            None if t.starts_with(HARMONY.0) => HARMONY.1.to_owned(),
+            None => return false,
         };
-        let close = format!("</{name}>");
         match t.find(&close) {
             Some(at) => t = t[at + close.len()..].trim_start().to_string(),
             None => return true,
@@ -1917,6 +1920,22 @@ fn a_member_waits_for_its_required_field() {
     every_split::<Cards>(
         r#"{"meta": {"id": 1, "name": "a"}, "metas": [{"name": "b c", "id": 2}], "deep": {"meta": {"name": "d", "id": 3}, "metas": []}}"#,
     );
+}
+
+/// gpt-oss's analysis channel (see `tests/trust.rs`,
+/// `a_harmony_analysis_channel_is_reasoning`): nothing from inside it shows
+/// at any split, and the final channel's value does.
+#[test]
+fn a_harmony_analysis_channel_every_split() {
+    for text in [
+        "<|channel|>analysis<|message|>Think {\"x\": 0} and [1].<|end|><|start|>assistant<|channel|>final<|message|>{\"a\": 1, \"b\": [2, 3]}<|return|>",
+        "<|start|>assistant<|channel|>analysis<|message|>Hmm {\"x\": 0}<|end|><|start|>assistant<|channel|>final<|message|>```json\n{\"a\": \"x\"}\n```",
+        "<|channel|>analysis<|message|>Need to call.<|end|><|start|>assistant<|channel|>commentary to=functions.get_weather <|constrain|>json<|message|>{\"city\":\"Paris\"}<|call|>",
+    ] {
+        every_split::<Value>(text);
+        every_split::<Vec<Value>>(text);
+        every_split::<BTreeMap<String, Value>>(text);
+    }
 }
 
 /// Inside a reasoning block that is still open, nothing is shown: a value

@@ -913,6 +913,40 @@ fn full_width_separators() {
     );
 }
 
+/// gpt-oss's raw replies (OpenAI's Harmony format) think in an analysis
+/// channel before the final one: a value there is no answer
+/// (`<|channel|>analysis<|message|>Think {"x": 0}<|end|>…` gave `{"x": 0}`,
+/// and `[{"x": 0}, {"a": 1}]` as a list). `<|end|>` alone ends a message,
+/// not a block opened in the prompt.
+#[test]
+fn a_harmony_analysis_channel_is_reasoning() {
+    let final_after = "<|channel|>analysis<|message|>Think {\"x\": 0} or [1].<|end|><|start|>assistant<|channel|>final<|message|>{\"a\": 1}<|return|>";
+    assert_eq!(value(final_after), json!({"a": 1}));
+    assert_eq!(
+        from_llm_str::<Vec<Value>>(final_after).unwrap(),
+        [json!({"a": 1})]
+    );
+    let started = format!("<|start|>assistant{final_after}");
+    assert_eq!(value(&started), json!({"a": 1}));
+    let call = "<|channel|>analysis<|message|>Need the weather {city}.<|end|><|start|>assistant<|channel|>commentary to=functions.get_weather <|constrain|>json<|message|>{\"city\":\"Paris\"}<|call|>";
+    assert_eq!(value(call), json!({"city": "Paris"}));
+    // Nothing but thinking: no answer (the final read falls back to an
+    // unclosed block's content, as for `<think>`).
+    let only = "<|channel|>analysis<|message|>Maybe [1]<|end|>";
+    assert_eq!(
+        from_llm_str::<Value>(only).unwrap_err().kind(),
+        ErrorKind::NoJson
+    );
+    let open = "<|channel|>analysis<|message|>Maybe {\"x\": 1}";
+    assert_eq!(
+        serde_llm::from_llm_str_partial::<Value>(open).unwrap(),
+        None
+    );
+    // `<|end|>` after an answer ends the message.
+    assert_eq!(value("Sure: {\"a\": 1}<|end|>"), json!({"a": 1}));
+    assert_eq!(value("{\"a\": 1}<|end|>"), json!({"a": 1}));
+}
+
 #[test]
 fn only_a_closing_think_tag() {
     let reply = "The user wants JSON. I'll output {\"a\": 0} or so. Wait, a is 1.</think>\n{\"a\": 1, \"b\": 2, \"c\": 3}";
