@@ -685,16 +685,18 @@ impl<'de> Scanner<'de> {
     /// A block cut off by the end of the span (see
     /// [`cut_to_end`](Self::cut_to_end)), less what may be its closing
     /// marker being written: `quote`s at the end of the text, and the line
-    /// they are on when it holds nothing else. What a later closer would leave of it, so
-    /// a view of it only grows.
+    /// they are on when it holds nothing else. What a later closer would
+    /// leave of it, so a view of it only grows.
     fn cut_block(&mut self, marker: usize, start: usize, end: usize, quote: u8) -> Text<'de> {
         let b = self.b;
         let mut stop = end;
         // (Where the text goes on after the span, the extraction ended it
         // before a closing marker being written: what the span holds is
         // the block's.)
-        while stop > start && b[stop - 1] == quote && self.ends_text(end) {
-            stop -= 1;
+        if self.ends_text(end) {
+            while stop > start && b[stop - 1] == quote {
+                stop -= 1;
+            }
         }
         let line = memchr::memrchr(b'\n', &b[start..stop]).map_or(start, |nl| start + nl + 1);
         if b[line..stop]
