@@ -16,6 +16,7 @@ use crate::error::Hint;
 use crate::error::{Error, ErrorKind, Result};
 use crate::extract::{self, Candidate};
 use crate::options::Decoder;
+use crate::prose;
 use crate::report::Coercion;
 use crate::report::{Reading, Repair, RepairKind, Strategy};
 use crate::scan::part::PartText;
@@ -129,6 +130,9 @@ fn wants(shape: Shape, first: Option<u8>) -> bool {
 /// One thing to try after the whole text.
 enum Step {
     One(Candidate),
+    /// A candidate the prose after it takes back (see [`retracted`]): tried
+    /// only when nothing before it was read.
+    Retracted(Candidate),
     /// Several object spans, all found by one strategy, read as one
     /// sequence.
     Gather(Strategy, Vec<Range<usize>>),
@@ -552,6 +556,7 @@ impl Decoder {
 
         // Reasoning blocks after the start: nothing inside them is a candidate.
         let thoughts = extract::reasoning(text, body.clone(), angle);
+        let mut cues = None;
         for phase in [Strategy::Fence, Strategy::Balanced] {
             if phase == Strategy::Balanced && !tally.marked_found() {
                 if let Some(c) = whole.take() {
@@ -572,9 +577,13 @@ impl Decoder {
             };
             let gather = self.opts.strategies.gather;
             let references = candidates.iter().filter(|c| is_reference(text, c)).count();
-            for step in plan(text, candidates.iter(), shape, gather) {
+            let retracted = retracted(text, &body, candidates.iter(), &mut cues);
+            for step in plan(text, candidates.iter(), shape, gather, &retracted) {
+                if matches!(step, Step::Retracted(_)) && tally.best.is_some() {
+                    break;
+                }
                 let (strategy, span, remember, first, outcome) = match step {
-                    Step::One(c) => {
+                    Step::One(c) | Step::Retracted(c) => {
                         // A list in prose is no struct or map: read in order
                         // into one (serde's derive takes a sequence), a
                         // bracketed aside (`[^'"]`, `[1]`) would fill fields.
@@ -1322,14 +1331,19 @@ fn plan<'a>(
     candidates: extract::CandidateIter<'a>,
     shape: Shape,
     gather: bool,
+    retracted: &'a [(usize, usize)],
 ) -> impl Iterator<Item = Step> + 'a {
     let preferred = move |c: &Candidate| match shape {
         Shape::Object | Shape::Wrapper => c.first_byte(text) == Some(b'{'),
         Shape::Array => c.first_byte(text) == Some(b'['),
         _ => true,
     };
+    let taken_back =
+        move |c: &Candidate| retracted.binary_search(&(c.span.start, c.span.end)).is_ok();
     // An elision (`[...]`) is no candidate of any shape, alone or gathered.
-    let candidates = candidates.filter(move |c| !is_elision(text, c));
+    let all = candidates.filter(move |c| !is_elision(text, c));
+    // A value taken back is tried last, alone, and is never gathered.
+    let candidates = all.clone().filter(move |c| !taken_back(c));
     let rest = candidates.clone().filter(move |c| !preferred(c));
     let gathered = std::iter::once_with({
         let rest = rest.clone();
@@ -1359,6 +1373,39 @@ fn plan<'a>(
         .map(Step::One)
         .chain(gathered)
         .chain(rest.map(Step::One))
+        .chain(all.filter(taken_back).map(Step::Retracted))
+}
+
+/// The candidates whose value the prose after them takes back, before the
+/// next candidate starts (`{"a": 1} Wait, I made a mistake. Corrected:
+/// {"a": 2}`, see [`prose::retractions`]), as (start, end), sorted. `cues`:
+/// where the body's prose takes a value back, found once for every phase.
+fn retracted(
+    text: &str,
+    body: &Range<usize>,
+    candidates: extract::CandidateIter<'_>,
+    cues: &mut Option<Vec<usize>>,
+) -> Vec<(usize, usize)> {
+    if candidates.clone().nth(1).is_none() {
+        return Vec::new();
+    }
+    let cues = cues.get_or_insert_with(|| prose::retractions(text, body.clone()));
+    if cues.is_empty() {
+        return Vec::new();
+    }
+    let mut starts: Vec<usize> = candidates.clone().map(|c| c.span.start).collect();
+    starts.sort_unstable();
+    let mut out: Vec<(usize, usize)> = candidates
+        .filter(|c| {
+            let end = c.span.end;
+            let next = starts.get(starts.partition_point(|&s| s < end));
+            let cue = cues.get(cues.partition_point(|&p| p < end));
+            matches!((cue, next), (Some(p), Some(n)) if p < n)
+        })
+        .map(|c| (c.span.start, c.span.end))
+        .collect();
+    out.sort_unstable();
+    out
 }
 
 #[cfg(test)]

@@ -11,6 +11,10 @@
 //! and an error names it. A mention its clause negates (`Not true.`,
 //! `Definitely not A`) is not the answer: passed over when another value is
 //! named (`Not B, but C.`), an error naming it when none is.
+//!
+//! It also says where a reply takes a value back (`Wait, I made a
+//! mistake. Here is the corrected version:`, [`retractions`]): the
+//! candidate before such words gives way to the one after them.
 
 use std::ops::Range;
 
@@ -183,6 +187,127 @@ fn words(prose: &str) -> impl Iterator<Item = (&str, Range<usize>)> {
         Some((word, start + lead..start + lead + word.len()))
     })
 }
+
+/// Where the model takes a value back: the start of each word
+/// saying the value before it was wrong (`Wait, I made a mistake. Here is
+/// the corrected version:`, `Note that is wrong; correct:`, `Oops, typo`),
+/// in order. Not a word its clause negates (`no mistakes`), makes a
+/// condition (`if anything is wrong, …`) or asks about (`Is it wrong?`).
+/// Each word is looked at once, its clause within a bounded reach.
+/// The words are those of `text[within]`; positions are in `text`.
+pub(crate) fn retractions(text: &str, within: Range<usize>) -> Vec<usize> {
+    let mut out = Vec::new();
+    // The two words before the one judged, that one, and the one after.
+    let mut w: [Option<(&str, Range<usize>)>; 4] = Default::default();
+    let at = within.start;
+    let found = words(&text[within]).map(|(x, r)| Some((x, at + r.start..at + r.end)));
+    for next in found.chain([None]) {
+        w.rotate_left(1);
+        w[3] = next;
+        let Some((word, span)) = w[2].clone() else {
+            continue;
+        };
+        let is = |k: usize, any: &[&str]| {
+            w[k].as_ref()
+                .is_some_and(|(x, _)| any.iter().any(|a| x.eq_ignore_ascii_case(a)))
+        };
+        let after = text[span.end..].trim_start_matches([' ', '\t']);
+        let says = if RETRACTING.iter().any(|a| word.eq_ignore_ascii_case(a)) {
+            true
+        } else if is(2, &["correct", "fixed", "revised", "amended"]) {
+            // `the correct version:`, `Fixed JSON:`, `Correct:`.
+            after.starts_with(':') || is(3, CORRECTED)
+        } else if is(2, &["wait", "actually"]) {
+            // A sentence that opens so takes back what came before.
+            after.starts_with([',', '!', '\u{2014}'])
+        } else if is(2, &["bad"]) {
+            is(1, &["my"])
+        } else if is(2, &["error"]) {
+            is(1, &["my"]) || is(0, &["made"])
+        } else if is(2, &["fix", "redo"]) {
+            is(1, &["me"])
+        } else {
+            false
+        };
+        if says && !qualified(text, &span) && !is(1, &["nothing", "without", "any"]) {
+            out.push(span.start);
+        }
+    }
+    out
+}
+
+/// Where a look for [`retractions`] in text that grows resumes, once it
+/// looked at `text[..end]`: at the third word from the end (the last may
+/// be cut, and the two before it say what it means), at `from` at the
+/// earliest.
+pub(crate) fn resume_at(text: &str, from: usize, end: usize) -> usize {
+    let b = text.as_bytes();
+    let joined =
+        |c: u8| c.is_ascii_alphanumeric() || !c.is_ascii() || matches!(c, b'_' | b'-' | b'/');
+    let mut at = end;
+    for _ in 0..3 {
+        while at > from && !joined(b[at - 1]) {
+            at -= 1;
+        }
+        while at > from && joined(b[at - 1]) {
+            at -= 1;
+        }
+    }
+    at
+}
+
+/// Whether the clause around the word at `span` negates it, makes it a
+/// condition or asks it (see [`retractions`]), read within 160 bytes each
+/// side.
+fn qualified(text: &str, span: &Range<usize>) -> bool {
+    const ENDS: [char; 6] = ['.', ';', ':', '!', '?', '\n'];
+    let mut from = span.start.saturating_sub(160);
+    while !text.is_char_boundary(from) {
+        from += 1;
+    }
+    let mut to = (span.end + 160).min(text.len());
+    while !text.is_char_boundary(to) {
+        to -= 1;
+    }
+    let before = &text[from..span.start];
+    let clause = before.rfind(ENDS).map_or(0, |k| k + 1);
+    let end = text[span.end..to].find(ENDS).map(|k| span.end + k);
+    negated(&text[from..to], span.start - from)
+        || words(&before[clause..]).any(|(w, _)| {
+            ["if", "unless", "whether"]
+                .iter()
+                .any(|c| w.eq_ignore_ascii_case(c))
+        })
+        || end.is_some_and(|e| text[e..].starts_with('?'))
+}
+
+/// Words that alone say the value before was wrong.
+const RETRACTING: &[&str] = &[
+    "mistake",
+    "mistakes",
+    "mistaken",
+    "typo",
+    "typos",
+    "oops",
+    "whoops",
+    "wrong",
+    "incorrect",
+    "incorrectly",
+    "erroneous",
+    "corrected",
+    "correction",
+    "corrections",
+    "disregard",
+    "apologies",
+    "apologize",
+    "apologise",
+];
+
+/// What `correct`, `fixed`, … name when they mean the value after them.
+const CORRECTED: &[&str] = &[
+    "version", "json", "one", "output", "answer", "response", "object", "value", "result", "data",
+    "format", "reply",
+];
 
 /// `true`/`false` and `yes`/`no`, in any case, as whole words.
 fn bools(prose: &str) -> Vec<(Found, Range<usize>)> {

@@ -4508,3 +4508,31 @@ fn a_later_fence_after_a_repaired_fenced_value() {
         every_split::<Vec<Value>>(text);
     }
 }
+
+/// A reply that takes its value back and writes it again (see
+/// `a_value_the_prose_takes_back_gives_way_to_the_one_after` in
+/// tests/trust.rs): the stream follows the decode of the text so far at
+/// every split, the value shown changing once the correction's value starts.
+#[test]
+fn a_value_taken_back_every_split() {
+    for text in [
+        "{\"a\": 1, \"b\": [1]}\n\nWait, I made a mistake. Here is the corrected version:\n{\"a\": 2, \"b\": [2, 3]}",
+        "Here you go: {\"a\": 1}\nOops, typo. Fixed: {'a': 22, b: [4,]}",
+        "```json\n{\"a\": 1}\n```\nThat is wrong; correct:\n```json\n{\"a\": 2}\n```\nDone.",
+        "{\"a\": 1}\n\nNo mistakes there. Example: {\"a\": 2}",
+        "Sure: {\"a\": 1, \"b\": [5]}. Sorry, my error - b is 6:\n```json\n{\"a\": 1, \"b\": [6]}\n```",
+        "{\"a\": 1}\n\nIs this wrong? {\"a\": 2}",
+    ] {
+        every_split::<Value>(text);
+        every_split::<Vec<Value>>(text);
+        every_split::<BTreeMap<String, Value>>(text);
+        every_split::<AB>(text);
+    }
+}
+
+#[derive(Debug, Deserialize, Partial, PartialEq)]
+struct AB {
+    a: u32,
+    #[serde(default)]
+    b: Vec<u32>,
+}

@@ -2520,3 +2520,64 @@ fn a_value_in_a_dialect_does_not_give_way_to_a_later_mention() {
         assert_eq!(from_llm_str::<Value>(reply).unwrap(), want, "{reply:?}");
     }
 }
+
+/// A reply that takes its value back and writes it again
+/// (`{"a": 1}⏎⏎Wait, I made a mistake. Here is the corrected version:⏎{"a": 2}`)
+/// means the value after the correction: the one before is tried only when
+/// nothing after it decodes, and it is never gathered into a list. Prose
+/// that negates the cue (`no mistakes`), makes it a condition (`if this is
+/// wrong`) or a question, or says nothing of the kind, leaves the first
+/// value the answer, as before.
+#[test]
+fn a_value_the_prose_takes_back_gives_way_to_the_one_after() {
+    #[derive(Debug, Deserialize, PartialEq)]
+    struct A {
+        a: u32,
+    }
+    for (reply, a) in [
+        (
+            "{\"a\": 1}\n\nWait, I made a mistake. Here is the corrected version:\n{\"a\": 2}",
+            2,
+        ),
+        ("Note {a: 1} is wrong; correct:\n{\"a\": 2}", 2),
+        ("Wrong: {\"a\": 1}\nCorrect: {\"a\": 2}", 2),
+        (
+            "```json\n{\"a\": 1}\n```\nOops, typo. Fixed:\n```json\n{\"a\": 2}\n```",
+            2,
+        ),
+        (
+            "{\"a\": 1}\n\nSorry, my error: the count is 2.\n\n{\"a\": 2}",
+            2,
+        ),
+        (
+            "{\"a\": 1}\n\nActually, let me redo that with the right count:\n{'a': 2,}",
+            2,
+        ),
+        ("{\"a\": 1}\n\nI apologize for the confusion. {\"a\": 2}", 2),
+        ("First: {\"a\": 1}\nSecond: {\"a\": 2}", 1),
+        ("{\"a\": 1}\n\nIf this is wrong, try {\"a\": 2}", 1),
+        ("{\"a\": 1}\n\nThere are no mistakes. Schema: {\"a\": 2}", 1),
+        ("{\"a\": 1}\n\nIs this wrong? {\"a\": 2}", 1),
+        ("{\"a\": 1}\n\nNothing wrong here; e.g. {\"a\": 2}", 1),
+    ] {
+        assert_eq!(from_llm_str::<A>(reply).unwrap(), A { a }, "{reply:?}");
+        assert_eq!(value(reply), json!({"a": a}), "{reply:?}");
+        let list: Vec<A> = from_llm_str(reply).unwrap();
+        assert_eq!(list.first(), Some(&A { a }), "{reply:?}");
+    }
+    // The value after the cue does not fit the target: the one before
+    // stands.
+    let reply = "{\"a\": 1}\n\nOops, typo: {\"b\": \"x\"}";
+    assert_eq!(from_llm_str::<A>(reply).unwrap(), A { a: 1 });
+    // Never gathered with the value after it.
+    let reply = "{\"a\": 1}\n\nOops, wrong count. Corrected:\n{\"a\": 2}";
+    assert_eq!(from_llm_str::<Vec<A>>(reply).unwrap(), [A { a: 2 }]);
+    // A cue inside a value's string says nothing of the value before it.
+    let reply = "{\"a\": 1}\n\n{\"a\": 2, \"note\": \"wrong turn\"}";
+    assert_eq!(
+        value(reply),
+        json!([{"a": 1}, {"a": 2, "note": "wrong turn"}])
+    );
+    let reply = "Here: {\"a\": 1} and {\"a\": 2, \"note\": \"the typo\"} then {\"a\": 3}";
+    assert_eq!(from_llm_str::<A>(reply).unwrap(), A { a: 1 });
+}

@@ -25,7 +25,8 @@
 //! backtick or `<` in them (a fence marker or a tag may make a decode read
 //! another candidate).
 //! Anything else leaves this mode for good, and the stream reads the whole
-//! text as before.
+//! text as before: so does prose between two objects that takes the one
+//! before back (see [`crate::prose::retractions`]).
 //!
 //! Fences and prose are read so only for a list target whose decode
 //! gathered the objects (an untyped decode of them takes one value): an
@@ -59,6 +60,8 @@ pub(super) struct Gathered {
     fences: bool,
     /// A fence closed after an object.
     closed: bool,
+    /// Where the last complete object ends.
+    last: Option<usize>,
     max_depth: usize,
     /// The text of the element read last: `[`, an object, `]`.
     syn: String,
@@ -210,6 +213,7 @@ impl Gathered {
             between,
             fences,
             closed: false,
+            last: None,
             max_depth,
             syn: String::new(),
             spare: Spare::default(),
@@ -230,10 +234,20 @@ impl Gathered {
             let from = self.at;
             let opens = self.between(b);
             crate::work::add(self.at - from);
-            match opens? {
-                false => return Ok(None),
-                true => self.object = Some((self.at, Tokens::new(self.at, self.max_depth))),
+            if !opens? {
+                return Ok(None);
             }
+            // Prose that takes the object before back (`Oops, wrong.`):
+            // a decode leaves that one out (its words looked at from two
+            // words inside it, as a decode reads them).
+            if let Some(last) = self.last {
+                let from = crate::prose::resume_at(text, self.start, last);
+                crate::work::add(self.at - from);
+                if !crate::prose::retractions(text, from..self.at).is_empty() {
+                    return Err(Leave);
+                }
+            }
+            self.object = Some((self.at, Tokens::new(self.at, self.max_depth)));
         }
         let (open, tokens) = self.object.as_mut().expect("an object being read");
         let from = tokens.pos;
@@ -249,6 +263,7 @@ impl Gathered {
                 let object = *open..end;
                 self.object = None;
                 self.at = end;
+                self.last = Some(end);
                 self.sep = match self.between {
                     Between::Fences => Sep::Spaces,
                     Between::Spaces | Between::InFence => Sep::Next,

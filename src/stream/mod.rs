@@ -354,6 +354,11 @@ pub struct StreamDecoder<T: Streamable> {
     /// bracket not closed, a quote left open: that candidate's text grows
     /// with every push, and a decode may prefer it as it does).
     enclosed: (usize, bool),
+    /// After a complete value: where it ends, how far the text after it
+    /// was looked at for words that take it back ([`crate::prose::retractions`]),
+    /// and whether one was found (a decode then prefers a candidate after
+    /// it: see [`taken_back`](Self::taken_back)).
+    retract: (usize, usize, bool),
     _target: PhantomData<fn() -> T>,
 }
 
@@ -409,6 +414,7 @@ where
             quiet: None,
             after_open: After::default(),
             enclosed: (usize::MAX, false),
+            retract: (usize::MAX, 0, false),
             _target: PhantomData,
         }
     }
@@ -988,7 +994,7 @@ where
                 if !self.after_matters(start, fence, from, settled) {
                     let fence = match fence {
                         Fence::Open(end) if self.fence_closed(end) => {
-                            if self.later_fence(start, end) {
+                            if self.later_fence(start, end) || self.taken_back(start) {
                                 return self.whole(None);
                             }
                             Fence::Closed(Some(end))
@@ -1070,11 +1076,18 @@ where
             // (A reasoning block's closing tag with no opening one makes all
             // before it the model's thinking, fenced value and all.)
             Fence::Closed(_) | Fence::Open(_) if extract::closing_tag_in(&self.text, from) => true,
-            Fence::Closed(None) => false,
             // A fence after it may win over a value read with repairs
-            // (`[1,]` then a fenced `[2]`).
-            Fence::Closed(Some(end)) => {
-                self.text.as_bytes()[from..].contains(&b'`') && !self.written_as_json(start, end)
+            // (`[1,]` then a fenced `[2]`), or over one the prose after it
+            // takes back.
+            Fence::Closed(end) => {
+                let tick = self.text.as_bytes()[from..].contains(&b'`');
+                // (Once taken back, every push is read whole until a read
+                // takes the value after: each byte of a fence opened after
+                // it may change its value. Its prose is looked at from the
+                // value's start: its own words may wake a read of the whole
+                // text, never wrong.)
+                (tick && end.is_some_and(|end| !self.written_as_json(start, end)))
+                    || self.taken_back(start)
             }
             // The fence's close, or the start of it, and nothing else.
             Fence::Open(end) => {
@@ -1086,6 +1099,9 @@ where
             // Or a bracket still open after it: each byte after the value
             // is counted once.
             Fence::No(end) => {
+                // (Prose after it that takes it back makes a span after it
+                // a candidate that wins, as for a value not settled.)
+                let settled = settled && !self.taken_back(end);
                 let b = self.text.as_bytes();
                 // The same value, its end moved over comments already
                 // looked at (a read of values one after another ends its
@@ -1203,6 +1219,28 @@ where
                     || self.enclosed_before(start)
             }
         }
+    }
+
+    /// Whether the prose after the complete value that ends at `end` (or
+    /// starts there, its words looked at too) takes
+    /// it back (`Wait, I made a mistake.`): a candidate after it then wins
+    /// over it. Each byte is looked at once, but the last three words
+    /// again (a word may be cut, and those before it say what it means).
+    /// Once found, it stays found for the value (a word later arriving
+    /// may make it a question; a read of the whole text is then never
+    /// wrong).
+    fn taken_back(&mut self, end: usize) -> bool {
+        if self.retract.0 != end {
+            self.retract = (end, end, false);
+        }
+        let (_, from, seen) = &mut self.retract;
+        if !*seen {
+            let len = self.text.len();
+            crate::work::add(len - *from);
+            *seen = !crate::prose::retractions(&self.text, *from..len).is_empty();
+            *from = crate::prose::resume_at(&self.text, *from, len);
+        }
+        self.retract.2
     }
 
     /// Whether the fenced value that starts at `start` is all a decode
