@@ -492,6 +492,44 @@ fn code_values_as_bamls_suite_reads_them() {
     assert_eq!(n, 22);
 }
 
+/// LangChain's markdown cases (`tests/fixtures/langchain/markdown.jsonl`,
+/// see its README): a fenced or bare object with text before or after, a
+/// fence left open, code and markup inside strings, nested JSON written in
+/// a string. Each decodes to the value LangChain's parser gives, and every
+/// prefix's view keeps what the one before showed: the first backticks of a
+/// fence are no string, and the first letter of `Thought:` no literal.
+#[test]
+fn markdown_replies_as_langchains_suite_reads_them() {
+    let path = format!(
+        "{}/tests/fixtures/langchain/markdown.jsonl",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let cases = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    let mut n = 0;
+    for line in cases.lines() {
+        let case: Value = serde_json::from_str(line).expect("a case");
+        let (name, reply, want) = (
+            &case["name"],
+            case["reply"].as_str().expect("reply"),
+            &case["value"],
+        );
+        assert_eq!(&repaired(reply), want, "{name}");
+        let mut shown: Option<Value> = None;
+        for end in (0..=reply.len()).filter(|&e| reply.is_char_boundary(e)) {
+            let view = serde_llm::from_llm_str_partial::<Value>(&reply[..end]).unwrap_or(None);
+            if let (Some(before), Some(now)) = (&shown, &view) {
+                assert!(
+                    consistent(before, now),
+                    "{name} at {end}: {before} then {now}"
+                );
+            }
+            shown = view.or(shown);
+        }
+        n += 1;
+    }
+    assert_eq!(n, 21);
+}
+
 /// A block's layout: its info string, the line break before its closing
 /// marker and the first line's indentation are no part of its text; a
 /// block on one line keeps all it holds; a block cut off shows no line

@@ -1205,6 +1205,25 @@ fn code_values_every_split() {
     }
 }
 
+/// LangChain's markdown replies (`tests/fixtures/langchain/markdown.jsonl`,
+/// see `markdown_replies_as_langchains_suite_reads_them` in
+/// tests/models.rs) at every split: their first backticks show no string,
+/// the first letter of their prose no literal.
+#[test]
+fn markdown_replies_every_split() {
+    let path = format!(
+        "{}/tests/fixtures/langchain/markdown.jsonl",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let cases = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    for line in cases.lines() {
+        let case: Value = serde_json::from_str(line).expect("a case");
+        let reply = case["reply"].as_str().expect("reply");
+        every_split::<Value>(reply);
+        every_split::<BTreeMap<String, Value>>(reply);
+    }
+}
+
 /// Found by a sweep (2026-12-06): such an enum, read through its twins,
 /// is not in serde's buffer, so a string in it grows as it arrives; the
 /// stream took it for one serde buffers and kept its first piece (`"a"` for

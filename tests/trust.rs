@@ -2581,3 +2581,42 @@ fn a_value_the_prose_takes_back_gives_way_to_the_one_after() {
     let reply = "Here: {\"a\": 1} and {\"a\": 2, \"note\": \"the typo\"} then {\"a\": 3}";
     assert_eq!(from_llm_str::<A>(reply).unwrap(), A { a: 1 });
 }
+
+/// Found in LangChain's suite (`tests/fixtures/langchain/`): a string that
+/// quotes JSON with its quotes not escaped holds all its members
+/// (`"action_input": "{"foo": "bar", "bar": "foo"}"` invented the key
+/// `bar`); a reply in inline code (`` `{"a": 1}` ``, `` `json⏎{…}⏎` ``) is
+/// the value inside it, and its first backticks alone are no string; a
+/// capital letter cut off at the start (`T` of `Thought:`) is no literal
+/// yet. Inside a value, a cut `T` is still `True`'s.
+#[test]
+fn quoted_json_inline_code_and_a_sentence_starting() {
+    assert_eq!(
+        value("{\"a\": \"x\", \"b\": \"{\"c\": \"d\", \"e\": \"f\"}\", \"g\": 1}"),
+        json!({"a": "x", "b": "{\"c\": \"d\", \"e\": \"f\"}", "g": 1})
+    );
+    assert_eq!(
+        value("{\"a\": \"[1, \"b\", 2]\", \"c\": 3}"),
+        json!({"a": "[1, \"b\", 2]", "c": 3})
+    );
+    // Not when the bracket it opens with does not close before a quote.
+    assert_eq!(
+        value("{\"q\": \"{\"x\": 1\", \"r\": 2}"),
+        json!({"q": "{\"x\": 1\"", "r": 2})
+    );
+    assert_eq!(value("`{\"a\": 1}`"), json!({"a": 1}));
+    assert_eq!(value("`json\n{\"a\": [1]}\n`"), json!({"a": [1]}));
+    assert_eq!(value("`hello`"), json!("hello"));
+    for cut in ["`", "``", "`json", "T", "N", "No\n", "F", "Tr", "I"] {
+        assert_eq!(
+            from_llm_str::<Value>(cut).unwrap_err().kind(),
+            ErrorKind::NoJson,
+            "{cut:?}"
+        );
+        assert_eq!(serde_llm::from_llm_str_partial::<Value>(cut).unwrap(), None);
+    }
+    assert_eq!(value("True"), json!(true));
+    assert_eq!(value("tr"), json!(true));
+    assert_eq!(value("{\"a\": T"), json!({"a": true}));
+    assert_eq!(value("[N"), json!([null]));
+}

@@ -249,6 +249,24 @@ pub(crate) fn quote_at(b: &[u8], i: usize, end: usize) -> Option<(Quote, usize)>
     }
 }
 
+/// Whether the backticks at `i` open inline code around a value, not a
+/// string: past them, an optional language word and spaces, a `{` or a
+/// `[` (`` `{"a": 1}` ``, `` `json⏎[1]` ``), or the end of the text (only
+/// the backticks, or the word, have arrived).
+pub(crate) fn inline_code_around_value(b: &[u8], i: usize, end: usize) -> bool {
+    let mut k = i;
+    while k < end && b[k] == b'`' {
+        k += 1;
+    }
+    while k < end && b[k].is_ascii_alphanumeric() {
+        k += 1;
+    }
+    while k < end && is_ws(b[k]) {
+        k += 1;
+    }
+    k >= end || matches!(b[k], b'{' | b'[')
+}
+
 /// Whether the character at `i` closes a string opened with `q`; returns its
 /// length.
 #[inline]

@@ -1131,7 +1131,19 @@ impl<'de> Scanner<'de> {
             }
             b'`' if self.skip_fence() => return Ok(None),
             // (A code block's and a fence's looks are not said.)
-            b'`' => self.saw(usize::MAX),
+            b'`' => {
+                self.saw(usize::MAX);
+                if top.is_none() && lex::inline_code_around_value(self.b, self.pos, self.end) {
+                    // `` `{"a": 1}` ``, `` `json⏎{…}⏎` ``: inline code
+                    // around the value (read inside it), or only its
+                    // backticks yet: no string.
+                    return Err(Error::at(
+                        ErrorKind::NoJson,
+                        "no JSON value found here: a backtick before the value opens inline code around it, not a string",
+                        self.pos,
+                    ));
+                }
+            }
             _ => {}
         }
         if quote_at(self.b, self.pos, self.end).is_some() {
@@ -1741,7 +1753,12 @@ impl<'de> Scanner<'de> {
                 self.delimited(k);
                 return Ok(Some(ev));
             }
-            if k >= self.end {
+            // (At the root, a capital letter cut off may be the first
+            // word of a sentence, `T` of `Thought:`, as well as `True`: no
+            // value yet.)
+            let sentence =
+                self.stack.is_empty() && word.starts_with(|c: char| c.is_ascii_uppercase());
+            if k >= self.end && !sentence {
                 if let Some(ev) = cut_literal(word) {
                     // `tru`, `fals`, `nul`, `NaN`'s `N` cut off at the end.
                     self.record(RepairKind::TruncatedValue, start);

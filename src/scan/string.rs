@@ -362,6 +362,7 @@ impl<'de> Scanner<'de> {
         let mut owned = false;
         let mut raw_newline = false;
         let mut last_inner: Option<(usize, usize)> = None;
+        let mut json_inside: Option<bool> = None;
         let mut balance = Some(Balance::new(start));
         let mut count = Balance::new(start);
         // A scanner that will read on parks a string the end of the text
@@ -591,7 +592,32 @@ impl<'de> Scanner<'de> {
                 }
                 return Scan::Done(Some(text));
             }
-            if limit.is_none() {
+            // A string that quotes JSON (it opens with `{` or `[` whose
+            // matching closer is right before a closing quote, and this
+            // quote is inside them) holds the members it writes: its quotes
+            // are its own, no closing quote went missing before them
+            // (`"input": "{"a": "x", "b": "y"}"`). As far as the text goes
+            // when it ends right after that closer. Looked for once a read.
+            let quotes_json = matches!(b[start], b'{' | b'[')
+                && *json_inside.get_or_insert_with(|| {
+                    let reach = end.min(start.saturating_add(LOOKAHEAD));
+                    let (close, _) = super::lex::matching_close_within(b, start, end, LOOKAHEAD);
+                    self.saw(reach);
+                    match close {
+                        Some(k) => k + 1 >= end || closing_quote_at(q, b, k + 1, end).is_some(),
+                        // (In a view, a string cut inside the JSON it quotes
+                        // is read as that JSON's text: shown otherwise, its
+                        // quotes would make members the closer then takes
+                        // back.)
+                        None => self.view && reach >= end,
+                    }
+                })
+                && {
+                    let kept = balance.as_mut().expect("kept between quotes");
+                    kept.advance(b, i);
+                    kept.depth > 0
+                };
+            if limit.is_none() && !quotes_json {
                 if let Some(p) = self.missing_quote_before(i, start, w) {
                     // Read again from the quote: the content's repairs go.
                     if let Some(outer) = outer {
