@@ -1377,8 +1377,10 @@ fn plan<'a>(
 }
 
 /// The candidates whose value the prose after them takes back, before the
-/// next candidate starts (`{"a": 1} Wait, I made a mistake. Corrected:
-/// {"a": 2}`, see [`prose::retractions`]), as (start, end), sorted. `cues`:
+/// next candidate starts, which it introduces as the correction and which
+/// has the same shape (`{"a": 1} Wait, I made a mistake. Corrected:
+/// {"a": 2}`, see [`prose::retractions`] and
+/// [`prose::introduces_correction`]), as (start, end), sorted. `cues`:
 /// where the body's prose takes a value back, found once for every phase.
 fn retracted(
     text: &str,
@@ -1395,12 +1397,26 @@ fn retracted(
     }
     let mut starts: Vec<usize> = candidates.clone().map(|c| c.span.start).collect();
     starts.sort_unstable();
+    let b = text.as_bytes();
     let mut out: Vec<(usize, usize)> = candidates
         .filter(|c| {
             let end = c.span.end;
-            let next = starts.get(starts.partition_point(|&s| s < end));
-            let cue = cues.get(cues.partition_point(|&p| p < end));
-            matches!((cue, next), (Some(p), Some(n)) if p < n)
+            let Some(&next) = starts.get(starts.partition_point(|&s| s < end)) else {
+                return false;
+            };
+            // Words that take it back (after it, or in its label on its
+            // line, `Wrong: {…}`), then its replacement introduced, of the
+            // same shape.
+            let near = c.span.start.saturating_sub(40);
+            let line = b[near..c.span.start]
+                .iter()
+                .rposition(|&x| x == b'\n')
+                .map_or(near, |k| near + k + 1);
+            let first_from = |at: usize| cues.get(cues.partition_point(|&p| p < at)).copied();
+            (first_from(line).is_some_and(|p| p < c.span.start)
+                || first_from(end).is_some_and(|p| p < next))
+                && b[c.span.start] == b[next]
+                && prose::introduces_correction(text, end..next)
         })
         .map(|c| (c.span.start, c.span.end))
         .collect();

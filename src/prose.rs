@@ -169,32 +169,60 @@ fn same(a: &Value, b: &Value) -> bool {
     }
 }
 
+/// Whether the ASCII byte `c` is a word's (see [`words`]).
+fn ascii_word_byte(c: u8) -> bool {
+    c.is_ascii_alphanumeric() || matches!(c, b'_' | b'-' | b'/')
+}
+
 /// The words of `prose`: maximal runs of letters, digits, `_`, `-` and `/`,
-/// with their byte spans.
+/// with their byte spans (less the `-` at either end). Read byte by byte:
+/// a character past ASCII is decoded only to ask whether it is a letter.
 fn words(prose: &str) -> impl Iterator<Item = (&str, Range<usize>)> {
     // (`/` joins too: `N/A` and `yes/no` are no `A` and no `yes`.)
-    let is_word = |c: char| c.is_alphanumeric() || matches!(c, '_' | '-' | '/');
-    let mut rest = prose.char_indices().peekable();
-    std::iter::from_fn(move || {
-        while rest.next_if(|&(_, c)| !is_word(c)).is_some() {}
-        let &(start, _) = rest.peek()?;
-        let mut end = start;
-        while let Some((i, c)) = rest.next_if(|&(_, c)| is_word(c)) {
-            end = i + c.len_utf8();
+    let b = prose.as_bytes();
+    // Whether the character at `i` is a word's, and its length.
+    let at = move |i: usize| -> (bool, usize) {
+        let c = b[i];
+        if c.is_ascii() {
+            return (ascii_word_byte(c), 1);
         }
-        let word = prose[start..end].trim_matches('-');
-        let lead = prose[start..end].len() - prose[start..end].trim_start_matches('-').len();
+        let ch = prose[i..].chars().next().expect("a character starts here");
+        (ch.is_alphanumeric(), ch.len_utf8())
+    };
+    let mut i = 0;
+    std::iter::from_fn(move || {
+        loop {
+            if i >= b.len() {
+                return None;
+            }
+            let (word, n) = at(i);
+            if word {
+                break;
+            }
+            i += n;
+        }
+        let start = i;
+        while i < b.len() {
+            let (word, n) = at(i);
+            if !word {
+                break;
+            }
+            i += n;
+        }
+        let word = prose[start..i].trim_matches('-');
+        let lead = prose[start..i].len() - prose[start..i].trim_start_matches('-').len();
         Some((word, start + lead..start + lead + word.len()))
     })
 }
 
-/// Where the model takes a value back: the start of each word
-/// saying the value before it was wrong (`Wait, I made a mistake. Here is
-/// the corrected version:`, `Note that is wrong; correct:`, `Oops, typo`),
-/// in order. Not a word its clause negates (`no mistakes`), makes a
-/// condition (`if anything is wrong, …`) or asks about (`Is it wrong?`).
-/// Each word is looked at once, its clause within a bounded reach.
-/// The words are those of `text[within]`; positions are in `text`.
+/// Where the model says a value it wrote was wrong: the start of each word
+/// saying so (`Wait, I made a mistake.`, `That is wrong;`, `Oops, typo`,
+/// `my bad`), in order. Not a word its clause negates (`no mistakes`), makes
+/// a condition (`if anything is wrong, …`) or asks about (`Is it wrong?`).
+/// Each word is looked at once, its clause within a bounded reach. The
+/// words are those of `text[within]`; positions are in `text`. A value is
+/// taken back only when such a word follows it and the prose then
+/// introduces its replacement ([`introduces_correction`]).
 pub(crate) fn retractions(text: &str, within: Range<usize>) -> Vec<usize> {
     let mut out = Vec::new();
     // The two words before the one judged, that one, and the one after.
@@ -214,9 +242,6 @@ pub(crate) fn retractions(text: &str, within: Range<usize>) -> Vec<usize> {
         let after = text[span.end..].trim_start_matches([' ', '\t']);
         let says = if RETRACTING.iter().any(|a| word.eq_ignore_ascii_case(a)) {
             true
-        } else if is(2, &["correct", "fixed", "revised", "amended"]) {
-            // `the correct version:`, `Fixed JSON:`, `Correct:`.
-            after.starts_with(':') || is(3, CORRECTED)
         } else if is(2, &["wait", "actually"]) {
             // A sentence that opens so takes back what came before.
             after.starts_with([',', '!', '\u{2014}'])
@@ -224,8 +249,6 @@ pub(crate) fn retractions(text: &str, within: Range<usize>) -> Vec<usize> {
             is(1, &["my"])
         } else if is(2, &["error"]) {
             is(1, &["my"]) || is(0, &["made"])
-        } else if is(2, &["fix", "redo"]) {
-            is(1, &["me"])
         } else {
             false
         };
@@ -236,22 +259,54 @@ pub(crate) fn retractions(text: &str, within: Range<usize>) -> Vec<usize> {
     out
 }
 
+/// Whether the prose `text[gap]` before a value ends by introducing it as
+/// a correction: its last clause names one (`corrected`, `correct`,
+/// `fixed`, `revised`, `updated`, `right`, `redo`) and ends with a colon,
+/// a fence's opening marker or a `<json>` tag after it at most (`Here is
+/// the corrected version:`, `correct:`, `Fixed:⏎```json`). A label of the
+/// value before (`Your input had a typo:`) or an example after (`Usage:`)
+/// is none.
+pub(crate) fn introduces_correction(text: &str, gap: Range<usize>) -> bool {
+    let mut tail = text[gap].trim_end();
+    for opener in ["```json", "```JSON", "```", "<json>"] {
+        if let Some(rest) = tail.strip_suffix(opener) {
+            tail = rest.trim_end();
+            break;
+        }
+    }
+    let Some(tail) = tail.strip_suffix(':') else {
+        return false;
+    };
+    // The last clause, within a bounded reach.
+    let mut from = tail.len().saturating_sub(120);
+    while !tail.is_char_boundary(from) {
+        from += 1;
+    }
+    let clause = &tail[from..];
+    let clause = &clause[clause.rfind(['.', '!', '?', '\n']).map_or(0, |k| k + 1)..];
+    words(clause).any(|(w, _)| CORRECTING.iter().any(|c| w.eq_ignore_ascii_case(c)))
+}
+
 /// Where a look for [`retractions`] in text that grows resumes, once it
 /// looked at `text[..end]`: at the third word from the end (the last may
-/// be cut, and the two before it say what it means), at `from` at the
-/// earliest.
+/// be cut, and the two before it say what it means), each word walked back
+/// over 24 bytes at most (no word it looks for is longer: a long run of
+/// letters is not read again on every push), at `from` at the earliest.
 pub(crate) fn resume_at(text: &str, from: usize, end: usize) -> usize {
     let b = text.as_bytes();
-    let joined =
-        |c: u8| c.is_ascii_alphanumeric() || !c.is_ascii() || matches!(c, b'_' | b'-' | b'/');
+    let joined = |c: u8| !c.is_ascii() || ascii_word_byte(c);
     let mut at = end;
     for _ in 0..3 {
         while at > from && !joined(b[at - 1]) {
             at -= 1;
         }
-        while at > from && joined(b[at - 1]) {
+        let word_end = at;
+        while at > from && joined(b[at - 1]) && word_end - at < 24 {
             at -= 1;
         }
+    }
+    while !text.is_char_boundary(at) {
+        at += 1;
     }
     at
 }
@@ -294,19 +349,23 @@ const RETRACTING: &[&str] = &[
     "incorrect",
     "incorrectly",
     "erroneous",
-    "corrected",
-    "correction",
-    "corrections",
     "disregard",
     "apologies",
     "apologize",
     "apologise",
 ];
 
-/// What `correct`, `fixed`, … name when they mean the value after them.
-const CORRECTED: &[&str] = &[
-    "version", "json", "one", "output", "answer", "response", "object", "value", "result", "data",
-    "format", "reply",
+/// Words that introduce a value as the correction of one before.
+const CORRECTING: &[&str] = &[
+    "corrected",
+    "correct",
+    "correction",
+    "fixed",
+    "revised",
+    "updated",
+    "amended",
+    "right",
+    "redo",
 ];
 
 /// `true`/`false` and `yes`/`no`, in any case, as whole words.

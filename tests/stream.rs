@@ -4539,6 +4539,7 @@ fn a_value_taken_back_every_split() {
         "Here you go: {\"a\": 1}\nOops, typo. Fixed: {'a': 22, b: [4,]}",
         "```json\n{\"a\": 1}\n```\nThat is wrong; correct:\n```json\n{\"a\": 2}\n```\nDone.",
         "{\"a\": 1}\n\nNo mistakes there. Example: {\"a\": 2}",
+        "Sure: {\"a\": 1, \"b\": [5]}. Sorry, my error - the corrected b:\n```json\n{\"a\": 1, \"b\": [6]}\n```",
         "Sure: {\"a\": 1, \"b\": [5]}. Sorry, my error - b is 6:\n```json\n{\"a\": 1, \"b\": [6]}\n```",
         "{\"a\": 1}\n\nIs this wrong? {\"a\": 2}",
     ] {

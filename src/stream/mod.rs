@@ -354,11 +354,9 @@ pub struct StreamDecoder<T: Streamable> {
     /// bracket not closed, a quote left open: that candidate's text grows
     /// with every push, and a decode may prefer it as it does).
     enclosed: (usize, bool),
-    /// After a complete value: where it ends, how far the text after it
-    /// was looked at for words that take it back ([`crate::prose::retractions`]),
-    /// and whether one was found (a decode then prefers a candidate after
-    /// it: see [`taken_back`](Self::taken_back)).
-    retract: (usize, usize, bool),
+    /// After a complete value: what the text after it says of it (see
+    /// [`Retract`]).
+    retract: Retract,
     _target: PhantomData<fn() -> T>,
 }
 
@@ -414,7 +412,7 @@ where
             quiet: None,
             after_open: After::default(),
             enclosed: (usize::MAX, false),
-            retract: (usize::MAX, 0, false),
+            retract: Retract::new(usize::MAX, 0),
             _target: PhantomData,
         }
     }
@@ -936,6 +934,7 @@ where
                             _ => Fence::No(end),
                         };
                         let start = live.start();
+                        self.retract = Retract::new(start, end);
                         self.mode = Mode::After {
                             start,
                             fence,
@@ -994,7 +993,7 @@ where
                 if !self.after_matters(start, fence, from, settled) {
                     let fence = match fence {
                         Fence::Open(end) if self.fence_closed(end) => {
-                            if self.later_fence(start, end) || self.taken_back(start) {
+                            if self.later_fence(start, end) || self.taken_back_by_more(start) {
                                 return self.whole(None);
                             }
                             Fence::Closed(Some(end))
@@ -1083,11 +1082,9 @@ where
                 let tick = self.text.as_bytes()[from..].contains(&b'`');
                 // (Once taken back, every push is read whole until a read
                 // takes the value after: each byte of a fence opened after
-                // it may change its value. Its prose is looked at from the
-                // value's start: its own words may wake a read of the whole
-                // text, never wrong.)
+                // it may change its value.)
                 (tick && end.is_some_and(|end| !self.written_as_json(start, end)))
-                    || self.taken_back(start)
+                    || self.taken_back_by_more(start)
             }
             // The fence's close, or the start of it, and nothing else.
             Fence::Open(end) => {
@@ -1221,26 +1218,46 @@ where
         }
     }
 
-    /// Whether the prose after the complete value that ends at `end` (or
-    /// starts there, its words looked at too) takes
-    /// it back (`Wait, I made a mistake.`): a candidate after it then wins
-    /// over it. Each byte is looked at once, but the last three words
-    /// again (a word may be cut, and those before it say what it means).
-    /// Once found, it stays found for the value (a word later arriving
-    /// may make it a question; a read of the whole text is then never
-    /// wrong).
+    /// Whether the prose after the complete value that ends at `end` (or,
+    /// fenced, starts there: looked at from where it ends, as the mode
+    /// that made it said) says it was wrong (`Wait, I made a mistake.`):
+    /// a candidate after it may then win over it. Each byte is looked at
+    /// once, and the last three words again (a word may be cut, and those
+    /// before it say what it means). Once found, it stays found for the
+    /// value (a word later arriving may make it a question; a read of the
+    /// whole text is then never wrong).
     fn taken_back(&mut self, end: usize) -> bool {
-        if self.retract.0 != end {
-            self.retract = (end, end, false);
+        if self.retract.of != end {
+            self.retract = Retract::new(end, end);
         }
-        let (_, from, seen) = &mut self.retract;
-        if !*seen {
+        let r = &mut self.retract;
+        if r.cue.is_none() {
             let len = self.text.len();
-            crate::work::add(len - *from);
-            *seen = !crate::prose::retractions(&self.text, *from..len).is_empty();
-            *from = crate::prose::resume_at(&self.text, *from, len);
+            crate::work::add(len - r.from);
+            r.cue = crate::prose::retractions(&self.text, r.from..len)
+                .first()
+                .copied();
+            r.from = crate::prose::resume_at(&self.text, r.from, len);
         }
-        self.retract.2
+        r.cue.is_some()
+    }
+
+    /// [`taken_back`](Self::taken_back), and a candidate may have started
+    /// after those words: a bracket or a backtick came (each byte looked at
+    /// once). Until then, prose after them changes nothing.
+    fn taken_back_by_more(&mut self, end: usize) -> bool {
+        if !self.taken_back(end) {
+            return false;
+        }
+        let r = &mut self.retract;
+        if !r.more {
+            let from = r.seen.max(r.cue.unwrap_or(0));
+            let b = &self.text.as_bytes()[from..];
+            crate::work::add(b.len());
+            r.more = memchr::memchr3(b'{', b'[', b'`', b).is_some();
+            r.seen = self.text.len();
+        }
+        r.more
     }
 
     /// Whether the fenced value that starts at `start` is all a decode
@@ -1540,6 +1557,8 @@ where
                     // another leaves out beside a real one after it:
                     // `{name},,{}{"id": 3, `.)
                     && extract::past_left_out(self.text.as_bytes(), start) < report.span.end;
+                // (A fenced value's prose is looked at from its end.)
+                self.retract = Retract::new(start, end);
                 self.mode = Mode::After {
                     start,
                     fence,
@@ -1998,6 +2017,34 @@ fn root_at(to: &str, opts: &crate::options::Options) -> bool {
         .start
         .min(to.len() - 1);
     crate::scan::root_at(&to[body..], to.len() - 1 - body, &opts.scan(false, true))
+}
+
+/// What the text after a complete value says of it: whether it takes the
+/// value back (see [`StreamDecoder::taken_back`]).
+#[derive(Clone, Copy, Debug)]
+struct Retract {
+    /// The value (where it ends, or where a fenced one starts).
+    of: usize,
+    /// Where the look for words that take it back resumes.
+    from: usize,
+    /// Where the first such word starts.
+    cue: Option<usize>,
+    /// How far the text after it was looked at for a bracket or a
+    /// backtick, and whether one came.
+    seen: usize,
+    more: bool,
+}
+
+impl Retract {
+    fn new(of: usize, from: usize) -> Retract {
+        Retract {
+            of,
+            from,
+            cue: None,
+            seen: 0,
+            more: false,
+        }
+    }
 }
 
 /// What the text after a complete value outside a fence holds, looked at
