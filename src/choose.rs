@@ -1407,11 +1407,7 @@ fn retracted(
             // Words that take it back (after it, or in its label on its
             // line, `Wrong: {…}`), then its replacement introduced, of the
             // same shape.
-            let near = c.span.start.saturating_sub(40);
-            let line = b[near..c.span.start]
-                .iter()
-                .rposition(|&x| x == b'\n')
-                .map_or(near, |k| near + k + 1);
+            let line = prose::label_start(text, c.span.start);
             let first_from = |at: usize| cues.get(cues.partition_point(|&p| p < at)).copied();
             (first_from(line).is_some_and(|p| p < c.span.start)
                 || first_from(end).is_some_and(|p| p < next))

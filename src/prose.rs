@@ -287,6 +287,21 @@ pub(crate) fn introduces_correction(text: &str, gap: Range<usize>) -> bool {
     words(clause).any(|(w, _)| CORRECTING.iter().any(|c| w.eq_ignore_ascii_case(c)))
 }
 
+/// Where the label of the value that starts at `start` starts: its line,
+/// within the 40 bytes before it (`Wrong: {…}`), at a character's start.
+pub(crate) fn label_start(text: &str, start: usize) -> usize {
+    let b = text.as_bytes();
+    let near = start.saturating_sub(40);
+    let mut line = b[near..start]
+        .iter()
+        .rposition(|&x| x == b'\n')
+        .map_or(near, |k| near + k + 1);
+    while !text.is_char_boundary(line) {
+        line += 1;
+    }
+    line
+}
+
 /// Where a look for [`retractions`] in text that grows resumes, once it
 /// looked at `text[..end]`: at the third word from the end (the last may
 /// be cut, and the two before it say what it means), each word walked back

@@ -4542,6 +4542,9 @@ fn a_value_taken_back_every_split() {
         "Sure: {\"a\": 1, \"b\": [5]}. Sorry, my error - the corrected b:\n```json\n{\"a\": 1, \"b\": [6]}\n```",
         "Sure: {\"a\": 1, \"b\": [5]}. Sorry, my error - b is 6:\n```json\n{\"a\": 1, \"b\": [6]}\n```",
         "{\"a\": 1}\n\nIs this wrong? {\"a\": 2}",
+        "Wrong: {\"a\": 1}\nCorrect: {\"a\": 2, \"b\": [3]}",
+        "Wrong:\n```json\n{\"a\": 1}\n```\nCorrect:\n```json\n{\"a\": 2}\n```",
+        "Option 1 (correct): {\"a\": 1}\nOption 2 (wrong): {\"a\": 2}",
     ] {
         every_split::<Value>(text);
         every_split::<Vec<Value>>(text);

@@ -60,8 +60,8 @@ pub(super) struct Gathered {
     fences: bool,
     /// A fence closed after an object.
     closed: bool,
-    /// Where the last complete object ends.
-    last: Option<usize>,
+    /// Where the last complete object starts and ends.
+    last: Option<(usize, usize)>,
     max_depth: usize,
     /// The text of the element read last: `[`, an object, `]`.
     syn: String,
@@ -240,10 +240,14 @@ impl Gathered {
             // Prose that takes the object before back (`Oops, wrong.`):
             // a decode leaves that one out (its words looked at from two
             // words inside it, as a decode reads them).
-            if let Some(last) = self.last {
+            // (Or its label, `Wrong: {…}`.)
+            if let Some((first, last)) = self.last {
                 let from = crate::prose::resume_at(text, self.start, last);
-                crate::work::add(self.at - from);
-                if !crate::prose::retractions(text, from..self.at).is_empty() {
+                let label = crate::prose::label_start(text, first);
+                crate::work::add(self.at - from + first - label);
+                if !crate::prose::retractions(text, from..self.at).is_empty()
+                    || !crate::prose::retractions(text, label..first).is_empty()
+                {
                     return Err(Leave);
                 }
             }
@@ -263,7 +267,7 @@ impl Gathered {
                 let object = *open..end;
                 self.object = None;
                 self.at = end;
-                self.last = Some(end);
+                self.last = Some((object.start, end));
                 self.sep = match self.between {
                     Between::Fences => Sep::Spaces,
                     Between::Spaces | Between::InFence => Sep::Next,

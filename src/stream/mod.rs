@@ -1085,6 +1085,7 @@ where
                 // it may change its value.)
                 (tick && end.is_some_and(|end| !self.written_as_json(start, end)))
                     || self.taken_back_by_more(start)
+                    || self.labelled_wrong(start)
             }
             // The fence's close, or the start of it, and nothing else.
             Fence::Open(end) => {
@@ -1098,7 +1099,7 @@ where
             Fence::No(end) => {
                 // (Prose after it that takes it back makes a span after it
                 // a candidate that wins, as for a value not settled.)
-                let settled = settled && !self.taken_back(end);
+                let settled = settled && !self.taken_back(end) && !self.labelled_wrong(start);
                 let b = self.text.as_bytes();
                 // The same value, its end moved over comments already
                 // looked at (a read of values one after another ends its
@@ -1240,6 +1241,19 @@ where
             r.from = crate::prose::resume_at(&self.text, r.from, len);
         }
         r.cue.is_some()
+    }
+
+    /// Whether the value that starts at `start` has a label on its line
+    /// saying it is wrong (`Wrong: {…}`): a decode takes it back when the
+    /// prose after it introduces a correction. Looked at once per value,
+    /// within the 40 bytes before it, as the decode looks.
+    fn labelled_wrong(&mut self, start: usize) -> bool {
+        if self.retract.label.0 != start {
+            let from = crate::prose::label_start(&self.text, start);
+            let wrong = !crate::prose::retractions(&self.text, from..start).is_empty();
+            self.retract.label = (start, wrong);
+        }
+        self.retract.label.1
     }
 
     /// [`taken_back`](Self::taken_back), and a candidate may have started
@@ -2033,6 +2047,9 @@ struct Retract {
     /// backtick, and whether one came.
     seen: usize,
     more: bool,
+    /// Where the value starts, and whether its label says it is wrong (see
+    /// [`StreamDecoder::labelled_wrong`]).
+    label: (usize, bool),
 }
 
 impl Retract {
@@ -2043,6 +2060,7 @@ impl Retract {
             cue: None,
             seen: 0,
             more: false,
+            label: (usize::MAX, false),
         }
     }
 }
