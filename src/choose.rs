@@ -578,6 +578,15 @@ impl Decoder {
             let gather = self.opts.strategies.gather;
             let references = candidates.iter().filter(|c| is_reference(text, c)).count();
             let retracted = retracted(text, &body, candidates.iter(), &mut cues);
+            // The whole read's value, with text after it, is one of those
+            // taken back (`{"a": 1} Oops, typo. Corrected: {"a": 2`): it
+            // gives way too, and is read again last if nothing else reads.
+            if let Some((_, reading, _)) = &tally.best {
+                let span = (reading.span.start, reading.span.end);
+                if retracted.binary_search(&span).is_ok() {
+                    tally.best = None;
+                }
+            }
             for step in plan(text, candidates.iter(), shape, gather, &retracted) {
                 if matches!(step, Step::Retracted(_)) && tally.best.is_some() {
                     break;

@@ -4545,6 +4545,7 @@ fn a_value_taken_back_every_split() {
         "Wrong: {\"a\": 1}\nCorrect: {\"a\": 2, \"b\": [3]}",
         "Wrong:\n```json\n{\"a\": 1}\n```\nCorrect:\n```json\n{\"a\": 2}\n```",
         "Option 1 (correct): {\"a\": 1}\nOption 2 (wrong): {\"a\": 2}",
+        "{\"a\": 1}\nOops, typo. Corrected: {\"a\": 2, \"b\": [3]}",
     ] {
         every_split::<Value>(text);
         every_split::<Vec<Value>>(text);

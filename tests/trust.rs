@@ -2617,6 +2617,17 @@ fn a_value_the_prose_takes_back_gives_way_to_the_one_after() {
     // Never gathered with the value after it.
     let reply = "{\"a\": 1}\n\nOops, wrong count. Corrected:\n{\"a\": 2}";
     assert_eq!(from_llm_str::<Vec<A>>(reply).unwrap(), [A { a: 2 }]);
+    // The correction is cut off: it is the value, cut, whether the value
+    // taken back opens the reply (read whole first, with text after it) or
+    // follows words.
+    for reply in [
+        "{\"a\": 1}\nOops, typo. Corrected: {\"a\": 2",
+        "  {\"a\": 1}\nOops, typo. Corrected: {\"a\": 2",
+        "Here: {\"a\": 1}\nOops, typo. Corrected: {\"a\": 2",
+    ] {
+        let (v, report) = decode::<Value>(reply);
+        assert_eq!((v, report.truncated), (json!({"a": 2}), true), "{reply:?}");
+    }
     // A cue inside a value's string says nothing of the value before it.
     let reply = "{\"a\": 1}\n\n{\"a\": 2, \"note\": \"wrong turn\"}";
     assert_eq!(
