@@ -849,7 +849,8 @@ fn is_code(lang: &[u8]) -> bool {
 /// after the closer or quote that ends the value opening at `first` (where
 /// three would close the block). The block's body ends there, as it will
 /// once the fence is whole; read as the body, the backticks would make the
-/// value a repaired one for a byte or two.
+/// value a repaired one for a byte or two. (After a value cut off, the
+/// scanner passes them: see [`lex::fence_being_written`].)
 fn closer_being_written(b: &[u8], first: usize, end: usize) -> Option<usize> {
     if end != b.len() || first >= end || !matches!(b[first], b'{' | b'[' | b'"' | b'\'') {
         return None;
@@ -946,6 +947,16 @@ fn json_fence_close(b: &[u8], i: usize, end: usize) -> JsonEnd {
             b'`' if depth > 0 && code_block_opens(b, k, i, end) => {
                 let after = code_block_end(b, k, end);
                 let next = lex::next_significant(b, after, end);
+                // A bare marker on a line of its own that nothing closes
+                // (or only a marker with a tag, which opens a block) is the
+                // fence's own closer, the value cut off before it
+                // (```` "w":⏎```⏎Done. ````): the words after it are no code.
+                if bare_line_marker(b, i, k, end)
+                    && (after == end || b[after].is_ascii_alphanumeric())
+                {
+                    work::add(k - i);
+                    return JsonEnd::Fence(k);
+                }
                 if after == end {
                     let ticks = b[k..end].iter().take_while(|&&c| c == b'`').count();
                     return JsonEnd::StringToEnd(k + ticks - 1);
@@ -1391,12 +1402,20 @@ fn leb128(bytes: &[u8]) -> usize {
 /// the start before them, no word after them (`"y"{"` is a string, then an
 /// object's start).
 fn quoted_bracket(b: &[u8], i: usize, start: usize) -> bool {
-    let quoted =
-        i > start && matches!(b[i - 1], b'\'' | b'"' | b'`') && b.get(i + 1) == Some(&b[i - 1]);
-    quoted
-        && (i - 1 == start || matches!(b[i - 2], b' ' | b'\t' | b'\n' | b'\r' | b'('))
+    quotation_before(b, i, start)
+        && b.get(i + 1) == Some(&b[i - 1])
         && b.get(i + 2)
             .is_none_or(|c| !c.is_ascii_alphanumeric() && !b"{[\"'`".contains(c))
+}
+
+/// Whether a quote or backtick that opens a quotation comes right before
+/// `i` (a space, an opening parenthesis or `start` before it): the bracket
+/// at `i` is named as a character once the same quote follows it (see
+/// [`quoted_bracket`]).
+pub(crate) fn quotation_before(b: &[u8], i: usize, start: usize) -> bool {
+    i > start
+        && matches!(b[i - 1], b'\'' | b'"' | b'`')
+        && (i - 1 == start || matches!(b[i - 2], b' ' | b'\t' | b'\n' | b'\r' | b'('))
 }
 
 /// Whether the `'` at `i` opens a string: it follows (past spaces) an
@@ -1424,6 +1443,24 @@ fn code_block_opens(b: &[u8], i: usize, start: usize, end: usize) -> bool {
         k -= 1;
     }
     !b[i + ticks..i + n].eq_ignore_ascii_case(b"json") && k > start && b[k - 1] == b':'
+}
+
+/// Whether the run of backticks at `k` has no tag and stands on a line of
+/// its own: spaces before it back to a line break (not before `start`),
+/// and spaces after it up to a line break or the end.
+fn bare_line_marker(b: &[u8], start: usize, k: usize, end: usize) -> bool {
+    let mut s = k;
+    while s > start && matches!(b[s - 1], b' ' | b'\t') {
+        s -= 1;
+    }
+    let mut e = k;
+    while e < end && b[e] == b'`' {
+        e += 1;
+    }
+    while e < end && matches!(b[e], b' ' | b'\t' | b'\r') {
+        e += 1;
+    }
+    s > start && b[s - 1] == b'\n' && (e == end || b[e] == b'\n')
 }
 
 /// The position after a string written between fence markers whose first

@@ -4554,6 +4554,22 @@ fn a_value_taken_back_every_split() {
     }
 }
 
+/// A fence closed on a value cut off, then words or a second fence: the
+/// view is the cut value, never the words after the fence (see
+/// `a_fence_closed_on_a_cut_value_ends_it` in tests/trust.rs).
+#[test]
+fn a_fence_closed_on_a_cut_value_every_split() {
+    for text in [
+        "```json\n{\"v\": 1, \"w\":\n```\nDone.",
+        "```json\n{\"v\": 1, \"w\":\n```\nThat got cut off, here it is again:\n```json\n{\"v\": 1, \"w\": 2}\n```",
+        "Here:\n```json\n[1, 2, 3\n```\nDone.",
+        "```json\n{\"a\": [1,\n  ```\nok",
+    ] {
+        every_split::<Value>(text);
+        every_split::<BTreeMap<String, Value>>(text);
+    }
+}
+
 #[derive(Debug, Deserialize, Partial, PartialEq)]
 struct AB {
     a: u32,

@@ -2636,6 +2636,68 @@ fn a_value_the_prose_takes_back_gives_way_to_the_one_after() {
     );
 }
 
+/// A string right after a colon no key owns is a value whose key is
+/// missing (`{"key": "value": "extra"}`, `{: "value"}`): an error that says
+/// so, where it was dropped with its key-less value (langchainjs throws
+/// too). A key with no colon and no value is still dropped (`{"a": 1,
+/// "b"}`), and cut off it is truncation; a set literal is still a list.
+#[test]
+fn a_value_after_a_colon_no_key_owns_is_an_error() {
+    for (reply, column) in [
+        ("{\"key\": \"value\": \"extra\"}", 18),
+        ("{\"key\": \"value\": \"extra\", \"b\": 2}", 18),
+        ("{:\"value\"}", 3),
+        ("{ : \"value\", \"a\": 1}", 5),
+        ("[{\"a\": 1}, {\"b\": 2 : \"c\"}]", 22),
+    ] {
+        let e = error::<Value>(reply);
+        assert_eq!(e.kind(), ErrorKind::Syntax, "{reply:?}");
+        assert_eq!(e.column(), column, "{reply:?}: {e}");
+        assert!(e.message().contains("a value after a colon"), "{e}");
+        repair_error(reply);
+    }
+    assert_eq!(value("{\"a\": 1, \"key\"}"), json!({"a": 1}));
+    assert_eq!(value("{\"a\", \"b\"}"), json!(["a", "b"]));
+    assert_eq!(value("{\"a\": 1 : \"b\": 2}"), json!({"a": 1, "b": 2}));
+    let (v, report) = decode::<Value>("{\"key\": \"value\": \"extra\"");
+    assert_eq!((v, report.truncated), (json!({"key": "value"}), true));
+}
+
+/// A fence closed while its value is cut off (found by a sweep of
+/// dirty-json's and best-effort-json-parser's suites and replies written as
+/// models write them): the bare marker on its own line is the fence's
+/// closer, not a code block opening as the member's value, so the words
+/// after it are no value (`"w":⏎```⏎Done.` gave `"w": "Done."`); one or two
+/// backticks alone on the last line of a cut reply are that closer being
+/// written, not a string (`[1, 2, 3⏎``` gave `[1, 2, 3, ""]`).
+#[test]
+fn a_fence_closed_on_a_cut_value_ends_it() {
+    for (reply, want) in [
+        ("```json\n{\"v\": 1, \"w\":\n```\nDone.", json!({"v": 1})),
+        (
+            "Text:\n```json\n{\"a\": {\"w\":\n```\n\nExplanation: foo",
+            json!({"a": {}}),
+        ),
+        ("```json\n[1, 2, 3\n``", json!([1, 2, 3])),
+        ("```json\n[1, 2, 3\n`", json!([1, 2, 3])),
+        ("Here:\n```json\n{\"a\": [1,\n  ``", json!({"a": [1]})),
+    ] {
+        let (v, report) = decode::<Value>(reply);
+        assert_eq!((v, report.truncated), (want, true), "{reply:?}");
+    }
+    // The same reply again, whole: the second fence is the value.
+    let reply = "```json\n{\"v\": 1, \"w\":\n```\nThat got cut off, here it is again:\n```json\n{\"v\": 1, \"w\": 2}\n```";
+    assert_eq!(value(reply), json!({"v": 1, "w": 2}));
+    // A code block as a member's value still reads as one, closed.
+    for reply in [
+        "```json\n{\"code\":\n```\nprint(1)\n```\n}\n```",
+        "```json\n{\"code\": ```python\nprint(1)\n```}\n```",
+        "{\"code\": ```\nprint(1)\n```}",
+    ] {
+        assert_eq!(value(reply), json!({"code": "print(1)"}), "{reply:?}");
+    }
+}
+
 /// Found in LangChain's suite (`tests/fixtures/langchain/`): a string that
 /// quotes JSON with its quotes not escaped holds all its members
 /// (`"action_input": "{"foo": "bar", "bar": "foo"}"` invented the key

@@ -503,6 +503,19 @@ pub(crate) fn fence_len(b: &[u8], i: usize, end: usize) -> usize {
     k - i
 }
 
+/// Whether the run of backticks at `i` is a closing fence being written:
+/// one or two of them (three would close the block), alone on the last
+/// line of the text (after a line break past spaces, not before `start`),
+/// ending it.
+pub(crate) fn fence_being_written(b: &[u8], start: usize, i: usize) -> bool {
+    let ticks = b[i..].iter().take_while(|&&c| c == b'`').count();
+    let mut k = i;
+    while k > start && matches!(b[k - 1], b' ' | b'\t') {
+        k -= 1;
+    }
+    (1..=2).contains(&ticks) && i + ticks == b.len() && k > start && b[k - 1] == b'\n'
+}
+
 /// Walks back from `p` over whitespace and `/* */` comments, not below
 /// `start`; returns the position just after the last significant byte.
 pub(crate) fn trim_back(b: &[u8], start: usize, p: usize) -> usize {

@@ -712,6 +712,16 @@ impl<'de> Scanner<'de> {
                 }
             }
             let c = self.b[self.pos];
+            if c == b'`'
+                && !self.stack.is_empty()
+                && self.end == self.b.len()
+                && lex::fence_being_written(self.b, 0, self.pos)
+            {
+                // `[1, 2⏎``` cut off: the fence that closes the block is
+                // being written, after the value cut off; no string.
+                self.pos = self.end;
+                continue;
+            }
             self.token_start = self.pos;
             let step = match self.state {
                 State::Value => {
@@ -1968,15 +1978,17 @@ impl<'de> Scanner<'de> {
         self.after_key(text, !quoted)
     }
 
-    /// Whether a colon or semicolon skipped after a value comes right
-    /// before `pos` (`"v": {}`: the value was a key, and what follows is
-    /// read as json_repair reads it, as text after the value).
-    fn after_stray_colon(&self) -> bool {
-        let mut k = self.pos;
+    /// The byte before `at`, past whitespace: where it is a colon or
+    /// semicolon skipped as stray (after a value, or where a key goes),
+    /// what comes at `at` was no key (`"v": {}`: the value was a key, and
+    /// what follows is read as json_repair reads it, as text after the
+    /// value).
+    fn byte_before(&self, at: usize) -> Option<u8> {
+        let mut k = at;
         while k > 0 && lex::is_ws(self.b[k - 1]) {
             k -= 1;
         }
-        k > 0 && matches!(self.b[k - 1], b':' | b';')
+        k.checked_sub(1).map(|k| self.b[k])
     }
 
     /// A minus at `start` (its sign ending at `end`), spaces, then a
@@ -2174,6 +2186,16 @@ impl<'de> Scanner<'de> {
                     // alone?) are all this step looked at.
                     self.reach = k + 3;
                 }
+            }
+            // `{"a": "x": "y"}`, `{: "y"}`: a string right after a colon
+            // that no key owns is a value whose key is missing, not a key
+            // missing its value: dropped, it would be data lost.
+            b'}' | b',' | b']' | b')' if self.byte_before(self.token_start) == Some(b':') => {
+                return Err(Error::at(
+                    ErrorKind::Syntax,
+                    "expected a key, found a value after a colon with no key before it",
+                    self.token_start,
+                ));
             }
             b',' if self.object_pending => {
                 // The first member has no colon and a comma follows: a set.
@@ -2375,7 +2397,8 @@ impl<'de> Scanner<'de> {
             // content, or dropped it). In an object that is an array's
             // element, the object was not closed (see `key`).
             (Frame::Object, b'{' | b'[')
-                if !self.in_list_element() && !self.after_stray_colon() =>
+                if !self.in_list_element()
+                    && !matches!(self.byte_before(self.pos), Some(b':' | b';')) =>
             {
                 Err(Error::at(
                     ErrorKind::Syntax,

@@ -1491,8 +1491,11 @@ where
                 // (Or inside a fence or a tag with more content before it:
                 // that content is a candidate ranked above prose, which
                 // may take it in, `tags: [a]` then `` ```"note": "y"]{" ``.)
+                // (Or right after a quote that opens a quotation: the same
+                // quote after the opener makes it a bracket named, `"{"`.)
                 Strategy::Balanced | Strategy::Trailing => {
                     quote_open_before(&self.text[..start])
+                        || extract::quotation_before(self.text.as_bytes(), start, 0)
                         || comment_open_before(&self.text[..start])
                         || self.repaired_before(start)
                         || extract::marked_around(&self.text, start, self.decoder.opts.strategies)
