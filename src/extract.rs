@@ -99,13 +99,17 @@ impl Strategies {
     }
 }
 
-/// Reasoning blocks some models write before answering. (The last is the
-/// analysis channel of OpenAI's Harmony format, gpt-oss's raw replies:
-/// `<|channel|>analysis<|message|>…<|end|>`, then the final channel.)
-const REASONING: [(&str, &str); 4] = [
+/// Reasoning blocks some models write before answering (`<scratchpad>` as
+/// prompts ask for one, `<reflection>` as Reflection-tuned models write
+/// one). (The last is the analysis channel of OpenAI's Harmony format,
+/// gpt-oss's raw replies: `<|channel|>analysis<|message|>…<|end|>`, then
+/// the final channel.)
+const REASONING: [(&str, &str); 6] = [
     ("<think>", "</think>"),
     ("<thinking>", "</thinking>"),
     ("<reasoning>", "</reasoning>"),
+    ("<scratchpad>", "</scratchpad>"),
+    ("<reflection>", "</reflection>"),
     ("<|channel|>analysis<|message|>", "<|end|>"),
 ];
 

@@ -249,6 +249,9 @@ pub(crate) fn retractions(text: &str, within: Range<usize>) -> Vec<usize> {
             is(1, &["my"])
         } else if is(2, &["error"]) {
             is(1, &["my"]) || is(0, &["made"])
+        } else if is(2, &["meant"]) {
+            // `Sorry, I meant:`
+            is(1, &["i"])
         } else {
             false
         };
@@ -261,11 +264,12 @@ pub(crate) fn retractions(text: &str, within: Range<usize>) -> Vec<usize> {
 
 /// Whether the prose `text[gap]` before a value ends by introducing it as
 /// a correction: its last clause names one (`corrected`, `correct`,
-/// `fixed`, `revised`, `updated`, `right`, `redo`) and ends with a colon,
-/// a fence's opening marker or a `<json>` tag after it at most (`Here is
-/// the corrected version:`, `correct:`, `Fixed:⏎```json`). A label of the
-/// value before (`Your input had a typo:`) or an example after (`Usage:`)
-/// is none.
+/// `fixed`, `revised`, `updated`, `right`, `redo`, `meant`, `instead`) and
+/// ends with a colon, a fence's opening marker or a `<json>` tag after it
+/// at most (`Here is the corrected version:`, `correct:`, `Fixed:⏎```json`,
+/// `use this instead:`), or it ends with `I meant`. A label of the value
+/// before (`Your input had a typo:`) or an example after (`Usage:`) is
+/// none.
 pub(crate) fn introduces_correction(text: &str, gap: Range<usize>) -> bool {
     let mut tail = text[gap].trim_end();
     for opener in ["```json", "```JSON", "```", "<json>"] {
@@ -275,7 +279,20 @@ pub(crate) fn introduces_correction(text: &str, gap: Range<usize>) -> bool {
         }
     }
     let Some(tail) = tail.strip_suffix(':') else {
-        return false;
+        // `Sorry, I meant {…}`: the words introduce it with no colon.
+        let from = crate::text::floor_char_boundary(tail, tail.len().saturating_sub(16));
+        let mut last: [Option<(&str, Range<usize>)>; 2] = [None, None];
+        for w in words(&tail[from..]) {
+            last = [last[1].take(), Some(w)];
+        }
+        return match last {
+            [Some((i, _)), Some((meant, r))] => {
+                i.eq_ignore_ascii_case("i")
+                    && meant.eq_ignore_ascii_case("meant")
+                    && from + r.end == tail.len()
+            }
+            _ => false,
+        };
     };
     // The last clause, within a bounded reach.
     let mut from = tail.len().saturating_sub(120);
@@ -364,6 +381,8 @@ const RETRACTING: &[&str] = &[
     "incorrect",
     "incorrectly",
     "erroneous",
+    "invalid",
+    "correction",
     "disregard",
     "apologies",
     "apologize",
@@ -381,6 +400,8 @@ const CORRECTING: &[&str] = &[
     "amended",
     "right",
     "redo",
+    "meant",
+    "instead",
 ];
 
 /// `true`/`false` and `yes`/`no`, in any case, as whole words.

@@ -2569,6 +2569,19 @@ fn a_value_the_prose_takes_back_gives_way_to_the_one_after() {
             1,
         ),
         ("{\"a\": 1}\n\nI apologize for the confusion. {\"a\": 2}", 1),
+        // Found by the sweep: a correction named as such, or meant.
+        ("{\"a\": 1}\nCorrection:\n{\"a\": 2}", 2),
+        (
+            "```json\n{\"a\": 1}\n```\nSorry, I meant:\n```json\n{\"a\": 2}\n```",
+            2,
+        ),
+        ("The answer is {\"a\": 1}. Sorry, I meant {\"a\": 2}.", 2),
+        (
+            "{\"a\": 1}\nThe JSON above is invalid; use this instead:\n{\"a\": 2}",
+            2,
+        ),
+        ("{\"a\": 1}\n\nI meant what I said. {\"a\": 2}", 1),
+        ("{\"a\": 1}\n\nCorrection applied. Example: {\"a\": 2}", 1),
         (
             "Option 1 (correct): {\"a\": 1}\nOption 2 (wrong): {\"a\": 2}",
             1,
@@ -2656,11 +2669,59 @@ fn a_value_after_a_colon_no_key_owns_is_an_error() {
         assert!(e.message().contains("a value after a colon"), "{e}");
         repair_error(reply);
     }
+    // A string right after a value with no comma, and no colon after it,
+    // is no key whose value is missing: it went on the value, or its key is
+    // missing (`{"this": h"that"}` lost "that").
+    for reply in [
+        "{\"this\": h\"that\"}",
+        "{\"a\": 1 \"b\"}",
+        "{\"a\": [1] \"b\", \"c\": 2}",
+    ] {
+        let e = error::<Value>(reply);
+        assert_eq!(e.kind(), ErrorKind::Syntax, "{reply:?}");
+        assert!(e.message().contains("right after a value"), "{e}");
+    }
     assert_eq!(value("{\"a\": 1, \"key\"}"), json!({"a": 1}));
     assert_eq!(value("{\"a\", \"b\"}"), json!(["a", "b"]));
     assert_eq!(value("{\"a\": 1 : \"b\": 2}"), json!({"a": 1, "b": 2}));
     let (v, report) = decode::<Value>("{\"key\": \"value\": \"extra\"");
     assert_eq!((v, report.truncated), (json!({"key": "value"}), true));
+}
+
+/// Python's string prefixes (`u'Ada'`, `r"C:\dir"`, `b'abc'`, `rb"x"`)
+/// are no part of the string: `{"a": u"text"}` lost "text", and `u'Ada'`
+/// kept its prefix and quotes. A word that is no prefix stays a word.
+#[test]
+fn python_string_prefixes() {
+    assert_eq!(value("{\"a\": u\"text\"}"), json!({"a": "text"}));
+    assert_eq!(
+        value("{u'name': u'Ada', u'age': 3}"),
+        json!({"name": "Ada", "age": 3})
+    );
+    assert_eq!(
+        value("[u'a', U\"b\", rb'c', f\"d\"]"),
+        json!(["a", "b", "c", "d"])
+    );
+    assert_eq!(
+        value("{'path': r'C:\\dir', 'data': b'abc'}"),
+        json!({"path": "C:\\dir", "data": "abc"})
+    );
+    // (`bf` is no prefix: a word, then a string with no comma.)
+    error::<Value>("{\"a\": bf\"x\"}");
+    assert_eq!(value("[up, \"x\"]"), json!(["up", "x"]));
+}
+
+/// Reasoning blocks under the names prompts and tuned models give them
+/// (`<scratchpad>`, `<reflection>`) hold no answer: the value after them is.
+#[test]
+fn scratchpad_and_reflection_blocks_are_reasoning() {
+    for reply in [
+        "<scratchpad>{\"v\": 1}</scratchpad>\n{\"v\": 2}",
+        "<reflection>The earlier {\"v\": 1} was wrong.</reflection>\n{\"v\": 2}",
+        "<thinking>Draft {\"v\": 1}.<reflection>No.</reflection></thinking>\n```json\n{\"v\": 2}\n```",
+    ] {
+        assert_eq!(value(reply), json!({"v": 2}), "{reply:?}");
+    }
 }
 
 /// A fence closed while its value is cut off (found by a sweep of

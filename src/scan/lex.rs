@@ -503,6 +503,32 @@ pub(crate) fn fence_len(b: &[u8], i: usize, end: usize) -> usize {
     k - i
 }
 
+/// The length of a Python string literal's prefix at `i` (`u`, `r`, `b`,
+/// `f`, `rb`, `br`, `fr`, `rf`, any case) right before a quote, or `None`.
+pub(crate) fn string_prefix(b: &[u8], i: usize, end: usize) -> Option<usize> {
+    let is = |k: usize, set: &[u8]| k < end && set.contains(&b[k].to_ascii_lowercase());
+    let n = match () {
+        _ if is(i, b"rbf") && is(i + 1, b"rbf") && b[i] != b[i + 1] => 2,
+        _ if is(i, b"urbf") => 1,
+        _ => return None,
+    };
+    let pair = n == 2
+        && matches!(
+            b[i..i + 2].to_ascii_lowercase()[..],
+            [b'b', b'f'] | [b'f', b'b']
+        );
+    let q = i + n;
+    if pair || q >= end || !matches!(b[q], b'"' | b'\'') {
+        return None;
+    }
+    // The string closes on its line, and what ends a value follows it
+    // (`["a" b", "c"]`: `b"` starts no string).
+    let line = find_byte(b, q + 1, end, b'\n').unwrap_or(end);
+    let close = find_byte(b, q + 1, line, b[q])?;
+    let next = next_significant(b, close + 1, end);
+    (next >= end || matches!(b[next], b',' | b'}' | b']' | b')' | b':')).then_some(n)
+}
+
 /// Whether the run of backticks at `i` is a closing fence being written:
 /// one or two of them (three would close the block), alone on the last
 /// line of the text (after a line break past spaces, not before `start`),

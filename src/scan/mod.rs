@@ -1069,6 +1069,15 @@ impl<'de> Scanner<'de> {
                 return Ok(step);
             }
         }
+        if top.is_some() {
+            if let Some(n) = lex::string_prefix(self.b, self.pos, self.end) {
+                // `u'Ada'`, `r"C:\dir"`, `b'abc'`: a Python string literal's
+                // prefix; the string is what the quotes hold.
+                self.record(RepairKind::Quotes, self.pos);
+                self.pos += n;
+                return self.string_value();
+            }
+        }
         match c {
             b'}' | b']' | b')' => {
                 return Ok(match top {
@@ -1978,16 +1987,13 @@ impl<'de> Scanner<'de> {
         self.after_key(text, !quoted)
     }
 
-    /// The byte before `at`, past whitespace: where it is a colon or
+    /// The byte before `at`, past whitespace and comments: where it is a colon or
     /// semicolon skipped as stray (after a value, or where a key goes),
     /// what comes at `at` was no key (`"v": {}`: the value was a key, and
     /// what follows is read as json_repair reads it, as text after the
     /// value).
     fn byte_before(&self, at: usize) -> Option<u8> {
-        let mut k = at;
-        while k > 0 && lex::is_ws(self.b[k - 1]) {
-            k -= 1;
-        }
+        let k = lex::trim_back(self.b, 0, at);
         k.checked_sub(1).map(|k| self.b[k])
     }
 
@@ -2194,6 +2200,24 @@ impl<'de> Scanner<'de> {
                 return Err(Error::at(
                     ErrorKind::Syntax,
                     "expected a key, found a value after a colon with no key before it",
+                    self.token_start,
+                ));
+            }
+            // `{"a": x "y"}`, `{"a": h"that"}`: a quoted string right after
+            // a value, with no comma, followed by no colon, goes on that
+            // value (or is one whose key is missing); dropped, it would be
+            // data lost. (After a comma it is a key missing its value, and a
+            // bare word after a value is a stray one, as json_repair reads
+            // them: both dropped.)
+            b'}' | b',' | b']' | b')'
+                if !unquoted
+                    && self.byte_before(self.token_start).is_some_and(|c| {
+                        c.is_ascii_alphanumeric() || matches!(c, b'"' | b'\'' | b'}' | b']' | b')')
+                    }) =>
+            {
+                return Err(Error::at(
+                    ErrorKind::Syntax,
+                    "expected a key and its colon, found a string right after a value, with no comma or colon",
                     self.token_start,
                 ));
             }
