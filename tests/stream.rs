@@ -4551,6 +4551,7 @@ fn a_value_taken_back_every_split() {
         "{\"a\": 1}\nCorrection:\n{\"a\": 2}",
         "<scratchpad>{\"a\": 1}</scratchpad>\n{\"a\": 2}",
         "{\"a\": u\"x\", \"b\": [1, r'2']}",
+        "{'a': 1, 'b': {3, 4}, 'c': set(), 'd': 2}",
     ] {
         every_split::<Value>(text);
         every_split::<Vec<Value>>(text);

@@ -2709,6 +2709,14 @@ fn python_string_prefixes() {
     // (`bf` is no prefix: a word, then a string with no comma.)
     error::<Value>("{\"a\": bf\"x\"}");
     assert_eq!(value("[up, \"x\"]"), json!(["up", "x"]));
+    // A set's numbers stay numbers (`{1, 2}` gave `["1", 2]`), and an empty
+    // collection's constructor is that collection (`set()` gave null).
+    assert_eq!(value("{'s': {1, 2}}"), json!({"s": [1, 2]}));
+    assert_eq!(value("{-1.5, 'a'}"), json!([-1.5, "a"]));
+    assert_eq!(
+        value("{'s': set(), 'l': list(), 't': tuple( ), 'n': 1}"),
+        json!({"s": [], "l": [], "t": [], "n": 1})
+    );
 }
 
 /// Reasoning blocks under the names prompts and tuned models give them

@@ -719,6 +719,7 @@ impl<'de> Scanner<'de> {
             {
                 // `[1, 2⏎``` cut off: the fence that closes the block is
                 // being written, after the value cut off; no string.
+                self.token_start = self.pos;
                 self.pos = self.end;
                 continue;
             }
@@ -1816,6 +1817,12 @@ impl<'de> Scanner<'de> {
             // `callback(...)`, `ObjectId("...")`: keep what is inside.
             self.record(RepairKind::Wrapper, start);
             self.pos = call;
+            let empty = next_significant(b, call + 1, self.end) < self.end
+                && b[next_significant(b, call + 1, self.end)] == b')';
+            if empty && matches!(word, "set" | "list" | "tuple" | "frozenset") {
+                // Python's `set()`: an empty collection, no missing value.
+                return self.open(Frame::Tuple);
+            }
             return self.group();
         }
         // (Where the word ended, it looked at up to two more bytes, or at
@@ -2054,7 +2061,7 @@ impl<'de> Scanner<'de> {
             return Ok(Some(ev));
         }
         self.object_pending = false;
-        let kind = if let Event::Str(_) = ev {
+        let kind = if !matches!(ev, Event::Key(_)) {
             // `{"a", "b"}`: a set literal is an array.
             self.record(RepairKind::SetLiteral, self.object_open);
             Event::StartArray
@@ -2225,6 +2232,25 @@ impl<'de> Scanner<'de> {
                 // The first member has no colon and a comma follows: a set.
                 let top = self.stack.len() - 1;
                 self.stack[top] = Frame::Set;
+                let s = Scanner::str(self, text);
+                let number = s.bytes().any(|c| c.is_ascii_digit())
+                    && s.bytes()
+                        .all(|c| c.is_ascii_digit() || b"+-.eE".contains(&c))
+                    && s.parse::<f64>().is_ok();
+                if unquoted && number {
+                    // `{1, 2}`: a number is an element as it is after the
+                    // comma, no key's text.
+                    let at = self.token_start;
+                    if self
+                        .repairs
+                        .last()
+                        .is_some_and(|r| r.kind == RepairKind::UnquotedKey)
+                    {
+                        self.repairs.pop();
+                    }
+                    self.pos = at;
+                    return self.number_value();
+                }
                 self.pos = j;
                 self.scalar_done();
                 return Ok(Some(Event::Str(text)));
