@@ -99,17 +99,13 @@ impl Strategies {
     }
 }
 
-/// Reasoning blocks some models write before answering (`<scratchpad>` as
-/// prompts ask for one, `<reflection>` as Reflection-tuned models write
-/// one). (The last is the analysis channel of OpenAI's Harmony format,
-/// gpt-oss's raw replies: `<|channel|>analysis<|message|>…<|end|>`, then
-/// the final channel.)
-const REASONING: [(&str, &str); 6] = [
+/// Reasoning blocks some models write before answering. (The last is the
+/// analysis channel of OpenAI's Harmony format, gpt-oss's raw replies:
+/// `<|channel|>analysis<|message|>…<|end|>`, then the final channel.)
+const REASONING: [(&str, &str); 4] = [
     ("<think>", "</think>"),
     ("<thinking>", "</thinking>"),
     ("<reasoning>", "</reasoning>"),
-    ("<scratchpad>", "</scratchpad>"),
-    ("<reflection>", "</reflection>"),
     ("<|channel|>analysis<|message|>", "<|end|>"),
 ];
 
@@ -949,14 +945,15 @@ fn json_fence_close(b: &[u8], i: usize, end: usize) -> JsonEnd {
             // a marker that the value goes on after (```` "code": ```⏎…⏎```, ````):
             // its markers are content.
             b'`' if depth > 0 && code_block_opens(b, k, i, end) => {
-                let after = code_block_end(b, k, end);
+                let close = code_block_close(b, k, end);
+                let after = close.unwrap_or(end);
                 let next = lex::next_significant(b, after, end);
                 // A bare marker on a line of its own that nothing closes
                 // (or only a marker with a tag, which opens a block) is the
                 // fence's own closer, the value cut off before it
                 // (```` "w":⏎```⏎Done. ````): the words after it are no code.
                 if bare_line_marker(b, i, k, end)
-                    && (after == end || b[after].is_ascii_alphanumeric())
+                    && close.is_none_or(|a| a < end && b[a].is_ascii_alphanumeric())
                 {
                     work::add(k - i);
                     return JsonEnd::Fence(k);
@@ -1471,18 +1468,23 @@ fn bare_line_marker(b: &[u8], start: usize, k: usize, end: usize) -> bool {
 /// marker is at `open`: past the first later run of as many backticks or
 /// more (the scanner's `code_block`), or `end` when none closes it.
 fn code_block_end(b: &[u8], open: usize, end: usize) -> usize {
+    code_block_close(b, open, end).unwrap_or(end)
+}
+
+/// [`code_block_end`], or `None` when no run closes the block.
+fn code_block_close(b: &[u8], open: usize, end: usize) -> Option<usize> {
     let n = b[open..end].iter().take_while(|&&c| c == b'`').count();
     let mut k = open + n;
     while let Some(i) = lex::find_byte(b, k, end, b'`') {
         let run = b[i..end].iter().take_while(|&&c| c == b'`').count();
         if run >= n {
             work::add(i + run - open);
-            return i + run;
+            return Some(i + run);
         }
         k = i + run;
     }
     work::add(end - open);
-    end
+    None
 }
 
 /// The position after a single-quoted string whose content starts at `k`:

@@ -381,8 +381,6 @@ const RETRACTING: &[&str] = &[
     "incorrect",
     "incorrectly",
     "erroneous",
-    "invalid",
-    "correction",
     "disregard",
     "apologies",
     "apologize",

@@ -59,7 +59,7 @@ fn in_open_block(text: &str) -> bool {
         .trim_start_matches('\u{feff}')
         .trim_start()
         .to_ascii_lowercase();
-    let names = ["think", "thinking", "reasoning", "scratchpad", "reflection"];
+    let names = ["think", "thinking", "reasoning"];
     let first_tag = names
         .iter()
         .flat_map(|n| [format!("<{n}>"), format!("</{n}>")])
@@ -4548,9 +4548,8 @@ fn a_value_taken_back_every_split() {
         "{\"a\": 1}\nOops, typo. Corrected: {\"a\": 2, \"b\": [3]}",
         "```json\n{\"a\": 1}\n```\nSorry, I meant:\n```json\n{\"a\": 2}\n```",
         "The answer is {\"a\": 1}. Sorry, I meant {\"a\": 2, \"b\": [4]}.",
-        "{\"a\": 1}\nCorrection:\n{\"a\": 2}",
-        "<scratchpad>{\"a\": 1}</scratchpad>\n{\"a\": 2}",
-        "{\"a\": u\"x\", \"b\": [1, r'2']}",
+        "{\"a\": 1}\nThat is wrong; use this instead:\n{\"a\": 2}",
+        "{\"a\": u\"x\", \"b\": [1, b'2']}",
         "{'a': 1, 'b': {3, 4}, 'c': set(), 'd': 2}",
     ] {
         every_split::<Value>(text);

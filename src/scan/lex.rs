@@ -503,30 +503,27 @@ pub(crate) fn fence_len(b: &[u8], i: usize, end: usize) -> usize {
     k - i
 }
 
-/// The length of a Python string literal's prefix at `i` (`u`, `r`, `b`,
-/// `f`, `rb`, `br`, `fr`, `rf`, any case) right before a quote, or `None`.
+/// The length of a Python string literal's prefix at `i` (`u`, `b`, `f`,
+/// any case) right before a quote, or `None`. (Not a raw string's `r`: its
+/// backslashes are its text, which the string reader would take as
+/// escapes.)
 pub(crate) fn string_prefix(b: &[u8], i: usize, end: usize) -> Option<usize> {
-    let is = |k: usize, set: &[u8]| k < end && set.contains(&b[k].to_ascii_lowercase());
-    let n = match () {
-        _ if is(i, b"rbf") && is(i + 1, b"rbf") && b[i] != b[i + 1] => 2,
-        _ if is(i, b"urbf") => 1,
-        _ => return None,
-    };
-    let pair = n == 2
-        && matches!(
-            b[i..i + 2].to_ascii_lowercase()[..],
-            [b'b', b'f'] | [b'f', b'b']
-        );
-    let q = i + n;
-    if pair || q >= end || !matches!(b[q], b'"' | b'\'') {
+    let q = i + 1;
+    if !matches!(b[i], b'u' | b'U' | b'b' | b'B' | b'f' | b'F') || q >= end {
         return None;
     }
-    // The string closes on its line, and what ends a value follows it
-    // (`["a" b", "c"]`: `b"` starts no string).
-    let line = find_byte(b, q + 1, end, b'\n').unwrap_or(end);
-    let close = find_byte(b, q + 1, line, b[q])?;
+    if !matches!(b[q], b'"' | b'\'') {
+        return None;
+    }
+    // The string closes on its line (the first such quote or line break
+    // is looked for once: a line of many strings stays linear), and what
+    // ends a value follows it (`["a" b", "c"]`: `b"` starts no string).
+    let close = memchr::memchr2(b[q], b'\n', &b[q + 1..end]).map(|k| q + 1 + k)?;
+    if b[close] != b[q] {
+        return None;
+    }
     let next = next_significant(b, close + 1, end);
-    (next >= end || matches!(b[next], b',' | b'}' | b']' | b')' | b':')).then_some(n)
+    (next >= end || matches!(b[next], b',' | b'}' | b']' | b')' | b':')).then_some(1)
 }
 
 /// Whether the run of backticks at `i` is a closing fence being written:

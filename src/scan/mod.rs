@@ -714,6 +714,7 @@ impl<'de> Scanner<'de> {
             let c = self.b[self.pos];
             if c == b'`'
                 && !self.stack.is_empty()
+                && !self.awaiting_value
                 && self.end == self.b.len()
                 && lex::fence_being_written(self.b, 0, self.pos)
             {
@@ -1072,7 +1073,7 @@ impl<'de> Scanner<'de> {
         }
         if top.is_some() {
             if let Some(n) = lex::string_prefix(self.b, self.pos, self.end) {
-                // `u'Ada'`, `r"C:\dir"`, `b'abc'`: a Python string literal's
+                // `u'Ada'`, `b'abc'`: a Python string literal's
                 // prefix; the string is what the quotes hold.
                 self.record(RepairKind::Quotes, self.pos);
                 self.pos += n;
@@ -1994,14 +1995,15 @@ impl<'de> Scanner<'de> {
         self.after_key(text, !quoted)
     }
 
-    /// The byte before `at`, past whitespace and comments: where it is a colon or
-    /// semicolon skipped as stray (after a value, or where a key goes),
-    /// what comes at `at` was no key (`"v": {}`: the value was a key, and
-    /// what follows is read as json_repair reads it, as text after the
-    /// value).
-    fn byte_before(&self, at: usize) -> Option<u8> {
-        let k = lex::trim_back(self.b, 0, at);
-        k.checked_sub(1).map(|k| self.b[k])
+    /// Whether a colon or semicolon skipped after a value comes right
+    /// before `pos` (`"v": {}`: the value was a key, and what follows is
+    /// read as json_repair reads it, as text after the value).
+    fn after_stray_colon(&self) -> bool {
+        let mut k = self.pos;
+        while k > 0 && lex::is_ws(self.b[k - 1]) {
+            k -= 1;
+        }
+        k > 0 && matches!(self.b[k - 1], b':' | b';')
     }
 
     /// A minus at `start` (its sign ending at `end`), spaces, then a
@@ -2199,34 +2201,6 @@ impl<'de> Scanner<'de> {
                     // alone?) are all this step looked at.
                     self.reach = k + 3;
                 }
-            }
-            // `{"a": "x": "y"}`, `{: "y"}`: a string right after a colon
-            // that no key owns is a value whose key is missing, not a key
-            // missing its value: dropped, it would be data lost.
-            b'}' | b',' | b']' | b')' if self.byte_before(self.token_start) == Some(b':') => {
-                return Err(Error::at(
-                    ErrorKind::Syntax,
-                    "expected a key, found a value after a colon with no key before it",
-                    self.token_start,
-                ));
-            }
-            // `{"a": x "y"}`, `{"a": h"that"}`: a quoted string right after
-            // a value, with no comma, followed by no colon, goes on that
-            // value (or is one whose key is missing); dropped, it would be
-            // data lost. (After a comma it is a key missing its value, and a
-            // bare word after a value is a stray one, as json_repair reads
-            // them: both dropped.)
-            b'}' | b',' | b']' | b')'
-                if !unquoted
-                    && self.byte_before(self.token_start).is_some_and(|c| {
-                        c.is_ascii_alphanumeric() || matches!(c, b'"' | b'\'' | b'}' | b']' | b')')
-                    }) =>
-            {
-                return Err(Error::at(
-                    ErrorKind::Syntax,
-                    "expected a key and its colon, found a string right after a value, with no comma or colon",
-                    self.token_start,
-                ));
             }
             b',' if self.object_pending => {
                 // The first member has no colon and a comma follows: a set.
@@ -2447,8 +2421,7 @@ impl<'de> Scanner<'de> {
             // content, or dropped it). In an object that is an array's
             // element, the object was not closed (see `key`).
             (Frame::Object, b'{' | b'[')
-                if !self.in_list_element()
-                    && !matches!(self.byte_before(self.pos), Some(b':' | b';')) =>
+                if !self.in_list_element() && !self.after_stray_colon() =>
             {
                 Err(Error::at(
                     ErrorKind::Syntax,
