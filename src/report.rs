@@ -257,7 +257,8 @@ pub enum RepairKind {
     MissingValue,
     /// A key with no colon and no value was dropped.
     DanglingKey,
-    /// A string in single, curly or backtick quotes was re-quoted.
+    /// A string in single, curly or backtick quotes was re-quoted, or one
+    /// with a Python prefix (`u'Ada'`, `b"x"`) lost it.
     Quotes,
     /// An object key without quotes was quoted.
     UnquotedKey,
