@@ -258,7 +258,8 @@ pub enum RepairKind {
     /// A key with no colon and no value was dropped.
     DanglingKey,
     /// A string in single, curly or backtick quotes was re-quoted, or one
-    /// with a Python prefix (`u'Ada'`, `b"x"`) lost it.
+    /// with a Python prefix (`u'Ada'`, `b"x"`, a raw `r"C:\new"` read as
+    /// written) lost it.
     Quotes,
     /// An object key without quotes was quoted.
     UnquotedKey,

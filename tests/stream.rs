@@ -4549,7 +4549,7 @@ fn a_value_taken_back_every_split() {
         "```json\n{\"a\": 1}\n```\nSorry, I meant:\n```json\n{\"a\": 2}\n```",
         "The answer is {\"a\": 1}. Sorry, I meant {\"a\": 2, \"b\": [4]}.",
         "{\"a\": 1}\nThat is wrong; use this instead:\n{\"a\": 2}",
-        "{\"a\": u\"x\", \"b\": [1, b'2']}",
+        "{\"a\": u\"x\", \"b\": [1, b'2', r'C:\\new']}",
         "{'a': 1, 'b': {3, 4}, 'c': set(), 'd': 2}",
     ] {
         every_split::<Value>(text);

@@ -2656,9 +2656,9 @@ fn a_value_the_prose_takes_back_gives_way_to_the_one_after() {
 
 /// Python's string prefixes (`u'Ada'`, `b'abc'`, `f"x"`) are no part of
 /// the string: `{"a": u"text"}` lost "text", and `u'Ada'` kept its prefix
-/// and quotes. A raw string's `r` is not taken off (its backslashes are
-/// its text, which a JSON string would read as escapes: `r"C:\new"` would
-/// hold a line break). A word that is no prefix stays a word.
+/// and quotes. A raw string (`r"C:\new"`, `rb'…'`) holds its backslashes as
+/// written (read as escapes, `\n` would be a line break; it gave `"r"`). A
+/// word that is no prefix stays a word.
 #[test]
 fn python_string_prefixes() {
     assert_eq!(value("{\"a\": u\"text\"}"), json!({"a": "text"}));
@@ -2674,9 +2674,13 @@ fn python_string_prefixes() {
         value("{'data': b'abc', 'n': 1}"),
         json!({"data": "abc", "n": 1})
     );
-    assert_ne!(
-        value("{\"path\": r\"C:\\new\\table\"}")["path"],
-        json!("C:\n\table")
+    assert_eq!(
+        value("{\"path\": r\"C:\\new\\table\"}"),
+        json!({"path": "C:\\new\\table"})
+    );
+    assert_eq!(
+        value("{'re': r'\\bcat\\b', 'raw': Rb'\\x00', 'n': 1}"),
+        json!({"re": "\\bcat\\b", "raw": "\\x00", "n": 1})
     );
     assert_eq!(value("[up, \"x\"]"), json!(["up", "x"]));
     assert_eq!(value(r#"["a" b", "c"]"#), json!(["a", "b", "c"]));

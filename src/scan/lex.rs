@@ -506,24 +506,41 @@ pub(crate) fn fence_len(b: &[u8], i: usize, end: usize) -> usize {
 /// The length of a Python string literal's prefix at `i` (`u`, `b`, `f`,
 /// any case) right before a quote, or `None`. (Not a raw string's `r`: its
 /// backslashes are its text, which the string reader would take as
-/// escapes.)
+/// escapes: see [`raw_string`].)
 pub(crate) fn string_prefix(b: &[u8], i: usize, end: usize) -> Option<usize> {
-    let q = i + 1;
-    if !matches!(b[i], b'u' | b'U' | b'b' | b'B' | b'f' | b'F') || q >= end {
+    if !matches!(b[i], b'u' | b'U' | b'b' | b'B' | b'f' | b'F') {
         return None;
     }
-    if !matches!(b[q], b'"' | b'\'') {
+    prefixed_string_close(b, i + 1, end).map(|_| 1)
+}
+
+/// A Python raw string at `i` (`r'…'`, `rb"…"`, `br'…'`, any case): where
+/// its content starts and its closing quote is. Its backslashes are its
+/// text (`r"C:\new"`). The same bounds as [`string_prefix`]'s.
+pub(crate) fn raw_string(b: &[u8], i: usize, end: usize) -> Option<(usize, usize)> {
+    let lower = |k: usize| (k < end).then(|| b[k].to_ascii_lowercase());
+    let q = match (lower(i), lower(i + 1)) {
+        (Some(b'r'), Some(b'b')) | (Some(b'b'), Some(b'r')) => i + 2,
+        (Some(b'r'), _) => i + 1,
+        _ => return None,
+    };
+    prefixed_string_close(b, q, end).map(|close| (q + 1, close))
+}
+
+/// Where the string whose quote is at `q`, right after a prefix, closes:
+/// on its line (the first such quote or line break is looked for once: a
+/// line of many strings stays linear), before what ends a value (`["a"
+/// b", "c"]`: `b"` starts no string).
+fn prefixed_string_close(b: &[u8], q: usize, end: usize) -> Option<usize> {
+    if q >= end || !matches!(b[q], b'"' | b'\'') {
         return None;
     }
-    // The string closes on its line (the first such quote or line break
-    // is looked for once: a line of many strings stays linear), and what
-    // ends a value follows it (`["a" b", "c"]`: `b"` starts no string).
     let close = memchr::memchr2(b[q], b'\n', &b[q + 1..end]).map(|k| q + 1 + k)?;
     if b[close] != b[q] {
         return None;
     }
     let next = next_significant(b, close + 1, end);
-    (next >= end || matches!(b[next], b',' | b'}' | b']' | b')' | b':')).then_some(1)
+    (next >= end || matches!(b[next], b',' | b'}' | b']' | b')' | b':')).then_some(close)
 }
 
 /// Whether the run of backticks at `i` is a closing fence being written:

@@ -1079,6 +1079,13 @@ impl<'de> Scanner<'de> {
                 self.pos += n;
                 return self.string_value();
             }
+            if let Some((start, close)) = lex::raw_string(self.b, self.pos, self.end) {
+                // `r"C:\new"`: a raw string holds its backslashes as written.
+                self.record(RepairKind::Quotes, self.pos);
+                self.pos = close + 1;
+                self.scalar_done();
+                return Ok(Some(Event::Str(Text::Borrowed(&self.text[start..close]))));
+            }
         }
         match c {
             b'}' | b']' | b')' => {
