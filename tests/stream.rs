@@ -4559,6 +4559,20 @@ fn a_value_taken_back_every_split() {
     }
 }
 
+/// After a whole read that fails, a `{` in prose right after a quotation's
+/// opening quote is a bracket named once the same quote follows it (`"{"`),
+/// which a decode leaves out: the stream went live on it and showed `{}`
+/// where a decode gave the error.
+#[test]
+fn a_bracket_named_in_quotes_after_a_failed_read_every_split() {
+    for text in [
+        "{\"a\": 1, 2} n:\"ext \"{\"b\": 3}",
+        "{\"a\": 1, 2} say \"{\" to open",
+    ] {
+        every_split::<Value>(text);
+    }
+}
+
 /// A fence closed on a value cut off, then words or a second fence: the
 /// view is the cut value, never the words after the fence (see
 /// `a_fence_closed_on_a_cut_value_ends_it` in tests/trust.rs).
