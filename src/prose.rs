@@ -319,6 +319,131 @@ pub(crate) fn label_start(text: &str, start: usize) -> usize {
     line
 }
 
+/// The label of the value that starts at `start`: the words on its line
+/// before it (within the 40 bytes of [`label_start`]), or where there are
+/// none (the value opens its line, after a fence's opening line at most)
+/// the line before when it ends in a colon, its last 120 bytes: `Output:
+/// {…}`, `Input:⏎{…}`, `Schema:⏎```json⏎{…}`. Never text of a value
+/// before it on those lines (it starts after the last closer, `{"q": 1}
+/// Output: {…}` is `Output: `), nor a word cut at its start.
+pub(crate) fn label(text: &str, start: usize) -> Range<usize> {
+    let b = text.as_bytes();
+    // From `from` to `end`: after its last closer, past a cut word.
+    let words_from = |from: usize, end: usize| {
+        let mut s = b[from..end]
+            .iter()
+            .rposition(|&c| matches!(c, b'}' | b']'))
+            .map_or(from, |k| from + k + 1);
+        let joined = |c: u8| !c.is_ascii() || ascii_word_byte(c);
+        if s > 0 && s == from && b[s - 1] != b'\n' {
+            while s < end && joined(b[s]) && joined(b[s - 1]) {
+                s += 1;
+            }
+        }
+        while !text.is_char_boundary(s) {
+            s += 1;
+        }
+        s..end
+    };
+    let own = words_from(label_start(text, start), start);
+    if !text[own.clone()].trim().is_empty() {
+        return own;
+    }
+    let mut end = own.start;
+    for _ in 0..2 {
+        if end == 0 || b[end - 1] != b'\n' {
+            break;
+        }
+        let line_end = end - 1;
+        let from = line_end.saturating_sub(120);
+        let mut line_start = b[from..line_end]
+            .iter()
+            .rposition(|&x| x == b'\n')
+            .map_or(from, |k| from + k + 1);
+        while !text.is_char_boundary(line_start) {
+            line_start += 1;
+        }
+        let line = text[line_start..line_end].trim();
+        if line.starts_with("```") && end == own.start {
+            end = line_start;
+            continue;
+        }
+        if line.ends_with(':') {
+            return words_from(line_start, line_end);
+        }
+        break;
+    }
+    start..start
+}
+
+/// What the label `text[label]` says of its value: `Some(false)` where it
+/// names it as no answer only (an example, a schema, a format, a template,
+/// an input, the original, a draft: `Input:`, `The format looks like
+/// this:`), `Some(true)` where it names it as the answer only (`Output:`,
+/// `Here is the answer:`, `Final result:`), `None` where it names both or
+/// neither (`Example output:`).
+pub(crate) fn label_says(text: &str, label: Range<usize>) -> Option<bool> {
+    let (mut no, mut yes) = (false, false);
+    let mut before = "";
+    for (w, _) in words(&text[label]) {
+        // (`in JSON format` says how the answer is written.)
+        let how = w.eq_ignore_ascii_case("format")
+            && ["json", "in", "yaml"]
+                .iter()
+                .any(|a| before.eq_ignore_ascii_case(a));
+        no |= !how && NO_ANSWER.iter().any(|a| w.eq_ignore_ascii_case(a));
+        yes |= ANSWER.iter().any(|a| w.eq_ignore_ascii_case(a));
+        before = w;
+    }
+    match (no, yes) {
+        (true, false) => Some(false),
+        (false, true) => Some(true),
+        _ => None,
+    }
+}
+
+/// Where the first word in `text[span]` that may label a value as the
+/// answer (see [`label_says`]) starts.
+pub(crate) fn names_answer(text: &str, span: Range<usize>) -> Option<usize> {
+    words(&text[span.clone()])
+        .find(|(w, _)| ANSWER.iter().any(|a| w.eq_ignore_ascii_case(a)))
+        .map(|(_, r)| span.start + r.start)
+}
+
+/// Words that label a value as no answer (see [`label_says`]).
+const NO_ANSWER: &[&str] = &[
+    "example",
+    "examples",
+    "sample",
+    "schema",
+    "format",
+    "template",
+    "input",
+    "original",
+    "before",
+    "draft",
+    "previous",
+    "old",
+    "reasoning",
+    "considered",
+];
+
+/// Words that label a value as the answer (see [`label_says`]).
+const ANSWER: &[&str] = &[
+    "output",
+    "answer",
+    "result",
+    "response",
+    "final",
+    "after",
+    "updated",
+    "solution",
+    "new",
+    "fixed",
+    "revised",
+    "corrected",
+];
+
 /// Where a look for [`retractions`] in text that grows resumes, once it
 /// looked at `text[..end]`: at the third word from the end (the last may
 /// be cut, and the two before it say what it means), each word walked back

@@ -441,6 +441,30 @@ fn stream_fenced_value_then_prose_with_apostrophes() {
 }
 
 #[test]
+fn stream_value_labelled_no_answer_then_prose_or_the_answer() {
+    // A value its label names no answer (`Example:`), then a long
+    // paragraph that says `result` and `output` with no value after them:
+    // the paragraph is read once. Then the answer labelled so, long: it is
+    // read as it comes once a read takes it.
+    for head in ["Example: {v}\n\n", "Input:\n```json\n{v}\n```\n"] {
+        let head = head.replace("{v}", "{\"items\": [{\"n\": 1, \"text\": \"a\"}]}");
+        assert_stream_linear::<Doc>(&format!("{head:?} then prose"), |n| {
+            head.clone() + &streamed("", "The result of step {i} is its output.", " ", n, "")
+        });
+        assert_stream_linear::<Doc>(&format!("{head:?} then the answer"), |n| {
+            head.clone()
+                + &streamed(
+                    "Output:\n```json\n{\"items\": [",
+                    ITEM,
+                    ", ",
+                    n,
+                    "]}\n```\n",
+                )
+        });
+    }
+}
+
+#[test]
 fn stream_repaired_value_then_prose() {
     // A value read with the repairs models need most (single quotes, keys
     // without quotes, a trailing comma), bare, in a tag or in a fence, then

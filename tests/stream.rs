@@ -4551,6 +4551,30 @@ fn a_value_taken_back_every_split() {
         "{\"a\": 1}\nThat is wrong; use this instead:\n{\"a\": 2}",
         "{\"a\": u\"x\", \"b\": [1, b'2', r'C:\\new']}",
         "{'a': 1, 'b': {3, 4}, 'c': set(), 'd': 2}",
+        "Here:\n```json\n{\"a\": 1}\n```\nThat is wrong; correct:\n```json\n{\"a\": 2}\n```",
+    ] {
+        every_split::<Value>(text);
+        every_split::<Vec<Value>>(text);
+        every_split::<BTreeMap<String, Value>>(text);
+        every_split::<AB>(text);
+    }
+}
+
+/// A value labelled no answer, then the answer (see
+/// `a_value_labelled_no_answer_gives_way_to_the_answer` in tests/trust.rs):
+/// the stream follows the decode at every split, the view changing once
+/// the answer's value starts; after a value labelled so with no answer
+/// after it, the stream stays on it.
+#[test]
+fn a_value_labelled_no_answer_every_split() {
+    for text in [
+        "Input: {\"a\": 1}\nOutput: {\"a\": 2, \"b\": [3]}",
+        "Schema:\n```json\n{\"a\": 0}\n```\nOutput:\n```json\n{\"a\": 4}\n```\nDone.",
+        "Example: {\"a\": 1}\n\nThe result, as asked:\n{\"a\": 2}",
+        "Given the input {\"a\": 1}, the output is {\"a\": 2}.",
+        "Before: {\"a\": 1, \"b\": [1]}\nAfter: {'a': 2, b: [4,]}",
+        "Example: {\"a\": 1}\n\nThat is the shape; the values vary [1].",
+        "Input: {\"a\": 1}\nAnswer: [2]",
     ] {
         every_split::<Value>(text);
         every_split::<Vec<Value>>(text);

@@ -2654,6 +2654,82 @@ fn a_value_the_prose_takes_back_gives_way_to_the_one_after() {
     );
 }
 
+/// A value whose label names it no answer (an input, an example, a schema,
+/// a format, the original, a draft, a value considered in reasoning) gives
+/// way to the next value of its shape whose label names that the answer
+/// (`Output:`, `Here is the answer:`, `After:`), as a value taken back
+/// does: the label is the words before the value on its line, or the line
+/// before it that ends in a colon (past a fence's opening line). A label
+/// that names both (`Example output:`), or neither, or a later value
+/// labelled so that is not the answer, leaves the first value the answer.
+#[test]
+fn a_value_labelled_no_answer_gives_way_to_the_answer() {
+    for (reply, want) in [
+        ("Input: {\"q\": \"2+2\"}\nOutput: {\"a\": 4}", json!({"a": 4})),
+        (
+            "Schema:\n```json\n{\"type\": \"object\"}\n```\nOutput:\n```json\n{\"a\": 4}\n```",
+            json!({"a": 4}),
+        ),
+        (
+            "The format looks like this: {\"name\": \"...\"}.\n\nHere is the answer:\n{\"name\": \"Ada\"}",
+            json!({"name": "Ada"}),
+        ),
+        (
+            "Reasoning: I first considered {\"v\": 1} but it fails.\nAnswer: {\"v\": 2}",
+            json!({"v": 2}),
+        ),
+        (
+            "Given the input {\"x\": 1}, the output is {\"y\": 2}.",
+            json!({"y": 2}),
+        ),
+        (
+            "Before: {\"v\": 1}\nAfter: {\"v\": 2}\nDone.",
+            json!({"v": 2}),
+        ),
+        ("Input: [1, 2]\nOutput: [3]", json!([3])),
+        (
+            "Original:\n```json\n{\"a\": 1}\n```\n\nUpdated:\n```json\n{\"a\": 1, \"b\": 2}\n```",
+            json!({"a": 1, "b": 2}),
+        ),
+        // The answer's value cut off: it is the value, cut.
+        ("Input: {\"q\": 1}\nOutput: {\"a\": [1, 2", json!({"a": [1, 2]})),
+        // Labels that name both, or that say how the answer is written.
+        (
+            "Example input: {\"x\": 1}\nExample output: {\"y\": 2}",
+            json!({"x": 1}),
+        ),
+        (
+            "Here is the data in JSON format: {\"a\": 1}. The result: {\"b\": 2}",
+            json!({"a": 1}),
+        ),
+        (
+            "Here is the answer: {\"a\": 1}\nExample: {\"a\": 2}",
+            json!({"a": 1}),
+        ),
+        // A value before the label on its line is no part of it.
+        ("{\"q\": 1} Output: {\"a\": 2}", json!({"q": 1})),
+        // A line before the value that ends in no colon labels nothing.
+        (
+            "Input:\n{\"q\": 1}\nThat was the request.\n{\"a\": 2}",
+            json!({"q": 1}),
+        ),
+        // Not of its shape.
+        ("Input: {\"q\": 1}\nOutput: [2]", json!({"q": 1})),
+    ] {
+        assert_eq!(value(reply), want, "{reply:?}");
+    }
+    // The answer does not fit the target: the value before it stands.
+    #[derive(Debug, Deserialize, PartialEq)]
+    struct A {
+        a: u32,
+    }
+    let reply = "Example: {\"a\": 1}\nOutput: {\"b\": 2}";
+    assert_eq!(from_llm_str::<A>(reply).unwrap(), A { a: 1 });
+    // Never gathered with the answer.
+    let reply = "Input: {\"a\": 1}\nOutput: {\"a\": 2}";
+    assert_eq!(from_llm_str::<Vec<A>>(reply).unwrap(), [A { a: 2 }]);
+}
+
 /// Python's string prefixes (`u'Ada'`, `b'abc'`, `f"x"`) are no part of
 /// the string: `{"a": u"text"}` lost "text", and `u'Ada'` kept its prefix
 /// and quotes. A raw string (`r"C:\new"`, `rb'…'`) holds its backslashes as

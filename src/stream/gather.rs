@@ -245,8 +245,16 @@ impl Gathered {
                 let from = crate::prose::resume_at(text, self.start, last);
                 let label = crate::prose::label_start(text, first);
                 crate::work::add(self.at - from + first - label);
+                // (Or a label that names it no answer, and the next one's
+                // that names this the answer: `Input: {…}⏎Output: {…}`.)
+                let says = |at: usize| {
+                    let label = crate::prose::label(text, at);
+                    crate::work::add(label.len());
+                    crate::prose::label_says(text, label)
+                };
                 if !crate::prose::retractions(text, from..self.at).is_empty()
                     || !crate::prose::retractions(text, label..first).is_empty()
+                    || (says(first) == Some(false) && says(self.at) == Some(true))
                 {
                     return Err(Leave);
                 }

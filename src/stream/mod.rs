@@ -957,7 +957,10 @@ where
                             || blocked
                             || repaired
                             || self.after_matters(start, fence, end, false)
-                            || (self.fence_closed(end) && self.later_fence(start, end))
+                            || (self.fence_closed(end)
+                                && (self.later_fence(start, end)
+                                    || self.taken_back_by_more(start)
+                                    || self.labelled_wrong(start)))
                         {
                             match self.whole(None) {
                                 Ok(more) => deltas.extend(more),
@@ -993,7 +996,10 @@ where
                 if !self.after_matters(start, fence, from, settled) {
                     let fence = match fence {
                         Fence::Open(end) if self.fence_closed(end) => {
-                            if self.later_fence(start, end) || self.taken_back_by_more(start) {
+                            if self.later_fence(start, end)
+                                || self.taken_back_by_more(start)
+                                || self.labelled_wrong(start)
+                            {
                                 return self.whole(None);
                             }
                             Fence::Closed(Some(end))
@@ -1245,15 +1251,48 @@ where
 
     /// Whether the value that starts at `start` has a label on its line
     /// saying it is wrong (`Wrong: {…}`): a decode takes it back when the
-    /// prose after it introduces a correction. Looked at once per value,
-    /// within the 40 bytes before it, as the decode looks.
+    /// prose after it introduces a correction. Or a label that names it no
+    /// answer (`Input: {…}`, see [`crate::prose::label`]), and a word that
+    /// may name a later value the answer has come after it (`Output:`): a
+    /// decode takes it back when the next value's label does so. The labels
+    /// are looked at once per value, as the decode looks; the text after
+    /// the value each byte once (and the last three words again, as
+    /// [`taken_back`](Self::taken_back) does).
     fn labelled_wrong(&mut self, start: usize) -> bool {
-        if self.retract.label.0 != start {
-            let from = crate::prose::label_start(&self.text, start);
-            let wrong = !crate::prose::retractions(&self.text, from..start).is_empty();
-            self.retract.label = (start, wrong);
+        let text = &self.text;
+        let r = &mut self.retract;
+        if r.label.0 != start {
+            let from = crate::prose::label_start(text, start);
+            crate::work::add(start - from);
+            let wrong = !crate::prose::retractions(text, from..start).is_empty();
+            let label = crate::prose::label(text, start);
+            crate::work::add(label.len());
+            r.answer = (crate::prose::label_says(text, label) == Some(false)).then_some(Answer {
+                from: r.end.max(start),
+                word: None,
+                seen: 0,
+                more: false,
+            });
+            r.label = (start, wrong);
         }
-        self.retract.label.1
+        if let Some(a) = &mut r.answer {
+            let len = text.len();
+            if a.word.is_none() {
+                crate::work::add(len - a.from);
+                a.word = crate::prose::names_answer(text, a.from..len);
+                a.from = crate::prose::resume_at(text, a.from, len);
+            }
+            // Then what may open the value it labels.
+            if let (Some(word), false) = (a.word, a.more) {
+                let from = a.seen.max(word);
+                crate::work::add(len - from);
+                a.more = text.as_bytes()[from..]
+                    .iter()
+                    .any(|c| matches!(c, b'{' | b'[' | b'`' | b'<'));
+                a.seen = len;
+            }
+        }
+        r.label.1 || r.answer.is_some_and(|a| a.more)
     }
 
     /// [`taken_back`](Self::taken_back), and a candidate may have started
@@ -2053,6 +2092,27 @@ struct Retract {
     /// Where the value starts, and whether its label says it is wrong (see
     /// [`StreamDecoder::labelled_wrong`]).
     label: (usize, bool),
+    /// Its label names it no answer (`Input: {…}`): the look for a later
+    /// value labelled the answer.
+    answer: Option<Answer>,
+    /// Where the value ends (or, fenced, where the text after it is
+    /// looked at from).
+    end: usize,
+}
+
+/// The look, after a value labelled no answer, for a later value labelled
+/// the answer (see [`StreamDecoder::labelled_wrong`]): a word that may say
+/// so, then a byte that may open a value.
+#[derive(Clone, Copy, Debug)]
+struct Answer {
+    /// Where the look for the word resumes (at first where the value ends).
+    from: usize,
+    /// Where the first such word starts.
+    word: Option<usize>,
+    /// How far the text after it was looked at for a bracket, a backtick
+    /// or a `<`, and whether one came.
+    seen: usize,
+    more: bool,
 }
 
 impl Retract {
@@ -2064,6 +2124,8 @@ impl Retract {
             seen: 0,
             more: false,
             label: (usize::MAX, false),
+            answer: None,
+            end: from,
         }
     }
 }
