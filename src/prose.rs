@@ -249,6 +249,9 @@ pub(crate) fn retractions(text: &str, within: Range<usize>) -> Vec<usize> {
             is(1, &["my"])
         } else if is(2, &["error"]) {
             is(1, &["my"]) || is(0, &["made"])
+        } else if is(2, &["no"]) {
+            // `Hmm, no.`
+            is(1, &["hmm", "um"]) && after.starts_with([',', '.', '!', '\u{2014}'])
         } else if is(2, &["meant"]) {
             // `Sorry, I meant:`
             is(1, &["i"])
@@ -267,9 +270,12 @@ pub(crate) fn retractions(text: &str, within: Range<usize>) -> Vec<usize> {
 /// `fixed`, `revised`, `updated`, `right`, `redo`, `meant`, `instead`) and
 /// ends with a colon, a fence's opening marker or a `<json>` tag after it
 /// at most (`Here is the corrected version:`, `correct:`, `Fixed:⏎```json`,
-/// `use this instead:`), or it ends with `I meant`. A label of the value
-/// before (`Your input had a typo:`) or an example after (`Usage:`) is
-/// none.
+/// `use this instead:`), or it ends with `I meant`. Or the sentence before
+/// that last one opens by taking back and the last names no example
+/// (`Wait, that's wrong. The capital is Canberra:`); or, with no colon, it
+/// ends with a sentence of nothing but words that take back, opening so
+/// (`Wait, no.`, `Sorry, my mistake!`). A label of the value before (`Your
+/// input had a typo:`) or an example after (`Usage:`) is none.
 pub(crate) fn introduces_correction(text: &str, gap: Range<usize>) -> bool {
     let mut tail = text[gap].trim_end();
     for opener in ["```json", "```JSON", "```", "<json>"] {
@@ -279,6 +285,13 @@ pub(crate) fn introduces_correction(text: &str, gap: Range<usize>) -> bool {
         }
     }
     let Some(tail) = tail.strip_suffix(':') else {
+        // `Wait, no. {…}`, `Oops, my mistake! {…}`: a sentence of nothing
+        // but words that take back, opening so, right before it.
+        let sentence = tail.trim_end_matches(['.', '!', ',', '-', '\u{2014}', ' ']);
+        let sentence = &sentence[sentence.rfind(SENTENCE_ENDS).map_or(0, |k| k + 1)..];
+        if takes_back(sentence) && words(sentence).all(|(w, _)| is_any(w, FILLER)) {
+            return true;
+        }
         // `Sorry, I meant {…}`: the words introduce it with no colon.
         let from = crate::text::floor_char_boundary(tail, tail.len().saturating_sub(16));
         let mut last: [Option<(&str, Range<usize>)>; 2] = [None, None];
@@ -299,10 +312,93 @@ pub(crate) fn introduces_correction(text: &str, gap: Range<usize>) -> bool {
     while !tail.is_char_boundary(from) {
         from += 1;
     }
-    let clause = &tail[from..];
-    let clause = &clause[clause.rfind(['.', '!', '?', '\n']).map_or(0, |k| k + 1)..];
-    words(clause).any(|(w, _)| CORRECTING.iter().any(|c| w.eq_ignore_ascii_case(c)))
+    let near = &tail[from..];
+    let at = near.rfind(SENTENCE_ENDS).map_or(0, |k| k + 1);
+    let clause = &near[at..];
+    if words(clause).any(|(w, _)| is_any(w, CORRECTING)) {
+        return true;
+    }
+    // `Wait, that's wrong. The capital is Canberra:` — the sentence before
+    // the last takes back, opening so, and the last names no example.
+    let before = near[..at.saturating_sub(1)].trim_end();
+    let before = &before[before.rfind(SENTENCE_ENDS).map_or(0, |k| k + 1)..];
+    takes_back(before) && !words(clause).any(|(w, _)| is_any(w, NO_ANSWER))
 }
+
+/// What ends a sentence, for [`introduces_correction`].
+const SENTENCE_ENDS: [char; 4] = ['.', '!', '?', '\n'];
+
+/// Whether `w` is one of `any`, in any case.
+fn is_any(w: &str, any: &[&str]) -> bool {
+    any.iter().any(|a| w.eq_ignore_ascii_case(a))
+}
+
+/// Whether the sentence `s` opens by taking back what came before (`Wait,
+/// that's wrong`, `Oops, typo`, `Sorry, my mistake`, `That is incorrect`):
+/// its first word is one that opens so, and it holds a word that takes
+/// back. (A note about something wrong, `Note: the wrong format…`, opens
+/// otherwise.)
+fn takes_back(s: &str) -> bool {
+    const OPENS: &[&str] = &[
+        "wait",
+        "oops",
+        "whoops",
+        "sorry",
+        "actually",
+        "hmm",
+        "apologies",
+        "my",
+        "oh",
+        "ah",
+        "that",
+        "that's",
+        "this",
+    ];
+    let mut w = words(s).map(|(w, _)| w);
+    w.next().is_some_and(|first| is_any(first, OPENS))
+        && words(s).any(|(w, _)| {
+            is_any(w, RETRACTING) || is_any(w, &["wait", "actually", "no", "bad", "error"])
+        })
+}
+
+/// The words a sentence that only takes back is made of (see
+/// [`introduces_correction`]): `Wait, no.`, `Sorry, that was wrong!`.
+const FILLER: &[&str] = &[
+    "wait",
+    "no",
+    "nope",
+    "hmm",
+    "actually",
+    "sorry",
+    "my",
+    "bad",
+    "error",
+    "oh",
+    "ah",
+    "um",
+    "that",
+    "that's",
+    "s",
+    "was",
+    "is",
+    "i",
+    "made",
+    "a",
+    "let",
+    "me",
+    "fix",
+    "it",
+    "this",
+    "again",
+    "mistake",
+    "mistakes",
+    "typo",
+    "oops",
+    "whoops",
+    "wrong",
+    "incorrect",
+    "apologies",
+];
 
 /// Where the label of the value that starts at `start` starts: its line,
 /// within the 40 bytes before it (`Wrong: {…}`), at a character's start.

@@ -4552,6 +4552,9 @@ fn a_value_taken_back_every_split() {
         "{\"a\": u\"x\", \"b\": [1, b'2', r'C:\\new']}",
         "{'a': 1, 'b': {3, 4}, 'c': set(), 'd': 2}",
         "Here:\n```json\n{\"a\": 1}\n```\nThat is wrong; correct:\n```json\n{\"a\": 2}\n```",
+        "{\"a\": 1}\n\nWait, no. {\"a\": 2, \"b\": [7]}",
+        "{\"a\": 1, \"b\": [1]}\nWait, that is wrong. The count is two:\n```json\n{\"a\": 2}\n```",
+        "{\"a\": 1}\nWait, I meant: {\"a\": 2}\nHmm, no. Correct: {\"a\": 3}",
     ] {
         every_split::<Value>(text);
         every_split::<Vec<Value>>(text);

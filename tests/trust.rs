@@ -2592,6 +2592,22 @@ fn a_value_the_prose_takes_back_gives_way_to_the_one_after() {
             1,
         ),
         ("{\"a\": 1}\n\nWait, there is one more: {\"a\": 2}", 1),
+        // A sentence of nothing but words that take back, right before the
+        // value; or one that opens so, then a sentence introducing it.
+        ("{\"a\": 1}\n\nWait, no. {\"a\": 2}", 2),
+        ("{\"a\": 1}\n\nSorry, my mistake! {\"a\": 2}", 2),
+        ("{\"a\": 1}\nOops, typo. Here it is:\n{\"a\": 2}", 2),
+        ("{\"a\": 1}\n\nThat was wrong. Here:\n{\"a\": 2}", 2),
+        (
+            "{\"a\": 1}\nWait, I meant: {\"a\": 2}\nHmm, no. Correct: {\"a\": 3}",
+            3,
+        ),
+        (
+            "{\"a\": 1}\n\nNote: the wrong format is shown below. Example:\n{\"a\": 2}",
+            1,
+        ),
+        ("{\"a\": 1}\nThat is all. Wait, here is another: {\"a\": 2}", 1),
+        ("{\"a\": 1}\n\nWait, that is wrong. Example:\n{\"a\": 2}", 1),
         (
             "{\"a\": 1}\nThe answer above is correct: it matches {\"a\": 2}",
             1,
