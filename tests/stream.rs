@@ -4551,6 +4551,7 @@ fn a_value_taken_back_every_split() {
         "{\"a\": 1}\nThat is wrong; use this instead:\n{\"a\": 2}",
         "{\"a\": u\"x\", \"b\": [1, b'2', r'C:\\new']}",
         "{'a': 1, 'b': {3, 4}, 'c': set(), 'd': 2}",
+        "{'a': 1, 'b': {'x'}, 'c': [{'y'}]}",
         "Here:\n```json\n{\"a\": 1}\n```\nThat is wrong; correct:\n```json\n{\"a\": 2}\n```",
         "{\"a\": 1}\n\nWait, no. {\"a\": 2, \"b\": [7]}",
         "{\"a\": 1, \"b\": [1]}\nWait, that is wrong. The count is two:\n```json\n{\"a\": 2}\n```",

@@ -2784,6 +2784,17 @@ fn python_string_prefixes() {
         value("{'s': set(), 'l': list(), 't': tuple( ), 'n': 1}"),
         json!({"s": [], "l": [], "t": [], "n": 1})
     );
+    // A set of one string as Python writes it, inside a container, is a
+    // list of it (`{'tags': {'python'}}` gave `{"tags": {}}`, the string
+    // dropped as a key with no value). Double-quoted, or the whole reply,
+    // it stays a key with no value (json_repair's `{"dangling"}`).
+    assert_eq!(
+        value("{'tags': {'python'}, 'n': 1}"),
+        json!({"tags": ["python"], "n": 1})
+    );
+    assert_eq!(value("[{'a'}, {'b', 'c'}]"), json!([["a"], ["b", "c"]]));
+    assert_eq!(value("{\"dangling\"}"), json!({}));
+    assert_eq!(value("{\"x\": {\"dangling\"}}"), json!({"x": {}}));
 }
 
 /// A fence closed while its value is cut off (found by a sweep of

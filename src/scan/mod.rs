@@ -2247,6 +2247,20 @@ impl<'de> Scanner<'de> {
                     self.token_start,
                 ));
             }
+            // `{'tags': {'python'}}`: a set of one string as Python writes
+            // it (single-quoted), inside a container, is a list of it, not
+            // a key with no value dropped.
+            b'}' if self.object_pending
+                && !unquoted
+                && self.stack.len() > 1
+                && b[self.token_start] == b'\'' =>
+            {
+                let top = self.stack.len() - 1;
+                self.stack[top] = Frame::Set;
+                self.pos = j;
+                self.scalar_done();
+                return Ok(Some(Event::Str(text)));
+            }
             b'}' | b',' | b']' | b')' => {
                 self.dangling_key(j, false);
                 self.state = State::AfterValue;
