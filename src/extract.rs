@@ -498,10 +498,33 @@ pub(crate) fn reasoning(text: &str, body: Range<usize>, angle: Option<usize>) ->
         };
         let end = find_ignore_case(&rest[open.len()..], close)
             .map_or(body.end, |e| k + open.len() + e + close.len());
+        // A tag named in prose opens no block (`Use <think> tags.`,
+        // `` `<think>` ``): what follows it is the reply. (Told by the bytes
+        // next to it alone, so that a view of the text so far never shows
+        // what a longer text takes back.)
+        if named_tag(text, k, k + open.len()) {
+            continue;
+        }
         out.push(k..end);
         i = end;
     }
     out
+}
+
+/// Whether the reasoning tag at `at..end` is named in prose, not written
+/// to open a block: in inline code (a backtick right before or after it),
+/// or followed by the word `tag`, `tags`, `block` or `blocks`.
+fn named_tag(text: &str, at: usize, end: usize) -> bool {
+    let b = text.as_bytes();
+    if (at > 0 && b[at - 1] == b'`') || b.get(end) == Some(&b'`') {
+        return true;
+    }
+    let rest = text[end..].trim_start_matches([' ', '\t']);
+    let word = rest.bytes().take_while(u8::is_ascii_alphabetic).count();
+    rest.len() < text.len() - end
+        && ["tag", "tags", "block", "blocks"]
+            .iter()
+            .any(|w| rest[..word].eq_ignore_ascii_case(w))
 }
 
 /// Whether `at` lies inside one of `spans` (sorted by start, not

@@ -948,6 +948,27 @@ fn a_harmony_analysis_channel_is_reasoning() {
 }
 
 #[test]
+fn a_reasoning_tag_named_in_prose_opens_no_block() {
+    // A reasoning tag named in prose (in inline code, or followed by
+    // `tags`, `block`) opens no block; the reply after it was swallowed as
+    // thinking (no JSON found).
+    for reply in [
+        "The prompt asks me to use <think> tags, which I will skip.\n\n{\"a\": 1}",
+        "Use `<think>` for reasoning.\n```json\n{\"a\": 1}\n```",
+        "I will not wrap this in <thinking> tags: {\"a\": 1}",
+    ] {
+        assert_eq!(value(reply), json!({"a": 1}), "{reply:?}");
+    }
+    // Written to open one, it is one, open: nothing in it is the answer.
+    let e = error::<Value>("Sure.\n<think>\nthe user wants {\"a\": 1}");
+    assert_eq!(e.kind(), ErrorKind::NoJson);
+    assert_eq!(
+        value("Sure.\n<think>\nmaybe {\"a\": 0}\n</think>\n{\"a\": 1}"),
+        json!({"a": 1})
+    );
+}
+
+#[test]
 fn only_a_closing_think_tag() {
     let reply = "The user wants JSON. I'll output {\"a\": 0} or so. Wait, a is 1.</think>\n{\"a\": 1, \"b\": 2, \"c\": 3}";
     assert_eq!(value(reply), json!({"a": 1, "b": 2, "c": 3}));
@@ -2754,6 +2775,11 @@ fn a_value_labelled_no_answer_gives_way_to_the_answer() {
 #[test]
 fn python_string_prefixes() {
     assert_eq!(value("{\"a\": u\"text\"}"), json!({"a": "text"}));
+    // Cut off inside the string: the string, cut (it gave `{"a": "u"}`).
+    let (v, report) = decode::<Value>("{\"a\": 1, \"b\": u\"te");
+    assert_eq!(v, json!({"a": 1, "b": "te"}));
+    assert!(report.truncated);
+    assert_eq!(value("{u'k': u'v"), json!({"k": "v"}));
     assert_eq!(
         value("{u'name': u'Ada', u'age': 3}"),
         json!({"name": "Ada", "age": 3})

@@ -511,7 +511,19 @@ pub(crate) fn string_prefix(b: &[u8], i: usize, end: usize) -> Option<usize> {
     if !matches!(b[i], b'u' | b'U' | b'b' | b'B' | b'f' | b'F') {
         return None;
     }
-    prefixed_string_close(b, i + 1, end).map(|_| 1)
+    let q = i + 1;
+    // A string the text ends in, on its line, with nothing in it that ends
+    // a value, is one being written (`{"a": u"te`): the string, cut.
+    // (`[a",b"]` is no string after `b`.)
+    let cut = || {
+        end == b.len()
+            && q < end
+            && matches!(b[q], b'"' | b'\'')
+            && !b[q + 1..end]
+                .iter()
+                .any(|&c| matches!(c, b'"' | b'\'' | b'\n' | b',' | b'}' | b']' | b')' | b':'))
+    };
+    (prefixed_string_close(b, q, end).is_some() || cut()).then_some(1)
 }
 
 /// A Python raw string at `i` (`r'…'`, `rb"…"`, `br'…'`, any case): where
