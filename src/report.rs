@@ -26,7 +26,8 @@ use crate::text::{floor_char_boundary, line_column, snippet, Utf8Text};
 ///    and a reply whose first reasoning tag is a closing `</think>` starts
 ///    after it — and special-token markers such as `[TOOL_CALLS]` or
 ///    `<|python_tag|>`); nothing inside a reasoning block later in the reply
-///    is a candidate;
+///    is a candidate (a tag named in prose, `` `<think>` `` or `<think>
+///    tags`, opens none);
 /// 2. each fenced block (```` ```json ````, ```` ```JSON ````, bare
 ///    ```` ``` ````, one left open at the end); a closed fence bounds its
 ///    value, but fence markers inside a JSON string are content;
@@ -45,6 +46,14 @@ use crate::text::{floor_char_boundary, line_column, snippet, Utf8Text};
 /// repairs weigh; then a fenced or tagged value beats a span found in prose;
 /// then fewer and lighter repairs win; ties go to the earlier. No count of
 /// candidates is capped: the work stays linear in the reply's length.
+///
+/// A value the reply takes back gives way to the next value of its shape
+/// when the prose introduces that one as its correction (`{…} Wait, I made a
+/// mistake. Here is the corrected version: {…}`, `Wrong: {…}⏎Correct: {…}`,
+/// `Wait, no. {…}`), and so does a value its label names no answer
+/// (`Input:`, `Example:`, `Schema:`, `Original:`) when the next one's label
+/// names that the answer (`Output:`, `Here is the answer:`, `Updated:`). It
+/// is tried last, alone: only when nothing after it decodes.
 ///
 /// The target type steers the search: a struct or map prefers objects, a
 /// sequence prefers arrays and gathers several objects (in prose, in fences,
