@@ -512,12 +512,21 @@ pub(crate) fn reasoning(text: &str, body: Range<usize>, angle: Option<usize>) ->
 }
 
 /// Whether the reasoning tag at `at..end` is named in prose, not written
-/// to open a block: in inline code (a backtick right before or after it),
-/// or followed by the word `tag`, `tags`, `block` or `blocks`.
+/// to open a block: in inline code (a backtick right before and right
+/// after it), or after words on its line and followed by the word `tag`,
+/// `tags`, `block` or `blocks` (`use <think> tags`; `Sure!⏎<think> Tags
+/// to extract: …` is a block).
 fn named_tag(text: &str, at: usize, end: usize) -> bool {
     let b = text.as_bytes();
-    if (at > 0 && b[at - 1] == b'`') || b.get(end) == Some(&b'`') {
+    if at > 0 && b[at - 1] == b'`' && b.get(end) == Some(&b'`') {
         return true;
+    }
+    let mut j = at;
+    while j > 0 && matches!(b[j - 1], b' ' | b'\t') {
+        j -= 1;
+    }
+    if j == 0 || b[j - 1] == b'\n' {
+        return false;
     }
     let rest = text[end..].trim_start_matches([' ', '\t']);
     let word = rest.bytes().take_while(u8::is_ascii_alphabetic).count();

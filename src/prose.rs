@@ -287,9 +287,15 @@ pub(crate) fn introduces_correction(text: &str, gap: Range<usize>) -> bool {
     let Some(tail) = tail.strip_suffix(':') else {
         // `Wait, no. {…}`, `Oops, my mistake! {…}`: a sentence of nothing
         // but words that take back, opening so, right before it.
+        // (All the prose between the values: `Is it required? Wait, no.
+        // {…} would do` asks and answers something else.)
         let sentence = tail.trim_end_matches(['.', '!', ',', '-', '\u{2014}', ' ']);
-        let sentence = &sentence[sentence.rfind(SENTENCE_ENDS).map_or(0, |k| k + 1)..];
-        if takes_back(sentence) && words(sentence).all(|(w, _)| is_any(w, FILLER)) {
+        let sentence =
+            sentence.trim_start_matches(|c: char| c.is_ascii_punctuation() || c.is_whitespace());
+        if !sentence.contains(SENTENCE_ENDS)
+            && takes_back(sentence)
+            && words(sentence).all(|(w, _)| is_any(w, FILLER))
+        {
             return true;
         }
         // `Sorry, I meant {…}`: the words introduce it with no colon.
@@ -322,7 +328,8 @@ pub(crate) fn introduces_correction(text: &str, gap: Range<usize>) -> bool {
     // the last takes back, opening so, and the last names no example.
     let before = near[..at.saturating_sub(1)].trim_end();
     let before = &before[before.rfind(SENTENCE_ENDS).map_or(0, |k| k + 1)..];
-    takes_back(before) && !words(clause).any(|(w, _)| is_any(w, NO_ANSWER))
+    takes_back(before)
+        && !words(clause).any(|(w, _)| is_any(w, NO_ANSWER) || is_any(w, HYPOTHETICAL))
 }
 
 /// What ends a sentence, for [`introduces_correction`].
@@ -346,19 +353,18 @@ fn takes_back(s: &str) -> bool {
         "sorry",
         "actually",
         "hmm",
+        "um",
         "apologies",
         "my",
-        "oh",
-        "ah",
-        "that",
-        "that's",
-        "this",
     ];
     let mut w = words(s).map(|(w, _)| w);
     w.next().is_some_and(|first| is_any(first, OPENS))
+        && words(s).count() <= 6
         && words(s).any(|(w, _)| {
             is_any(w, RETRACTING) || is_any(w, &["wait", "actually", "no", "bad", "error"])
         })
+        // (`Wait, no mistakes.`, `No, wait`: a `no` that negates.)
+        && words(s).zip(words(s).skip(1)).all(|((a, _), _)| !is_any(a, &["no", "not"]))
 }
 
 /// The words a sentence that only takes back is made of (see
@@ -417,11 +423,12 @@ pub(crate) fn label_start(text: &str, start: usize) -> usize {
 
 /// The label of the value that starts at `start`: the words on its line
 /// before it (within the 40 bytes of [`label_start`]), or where there are
-/// none (the value opens its line, after a fence's opening line at most)
-/// the line before when it ends in a colon, its last 120 bytes: `Output:
-/// {…}`, `Input:⏎{…}`, `Schema:⏎```json⏎{…}`. Never text of a value
-/// before it on those lines (it starts after the last closer, `{"q": 1}
-/// Output: {…}` is `Output: `), nor a word cut at its start.
+/// none (the value opens its line, after a fence's opening line and blank
+/// lines at most) the line before when it ends in a colon or is a markdown
+/// heading or a bold line, its last 120 bytes: `Output: {…}`,
+/// `Input:⏎{…}`, `**Schema:**⏎```json⏎{…}`, `### After`. Never text of a
+/// value before it on those lines (it starts after the last closer,
+/// `{"q": 1} Output: {…}` is `Output: `), nor a word cut at its start.
 pub(crate) fn label(text: &str, start: usize) -> Range<usize> {
     let b = text.as_bytes();
     // From `from` to `end`: after its last closer, past a cut word.
@@ -446,7 +453,8 @@ pub(crate) fn label(text: &str, start: usize) -> Range<usize> {
         return own;
     }
     let mut end = own.start;
-    for _ in 0..2 {
+    let mut fence = false;
+    for _ in 0..4 {
         if end == 0 || b[end - 1] != b'\n' {
             break;
         }
@@ -460,11 +468,17 @@ pub(crate) fn label(text: &str, start: usize) -> Range<usize> {
             line_start += 1;
         }
         let line = text[line_start..line_end].trim();
-        if line.starts_with("```") && end == own.start {
+        // Past blank lines, and the value's fence's opening line.
+        if line.is_empty() || (line.starts_with("```") && !fence) {
+            fence |= !line.is_empty();
             end = line_start;
             continue;
         }
-        if line.ends_with(':') {
+        // (`**Input:**`, `### Output`, `**Output**`: markdown around it.)
+        if line.trim_end_matches(['*', '_']).ends_with(':')
+            || line.starts_with('#')
+            || (line.len() > 4 && line.starts_with("**") && line.ends_with("**"))
+        {
             return words_from(line_start, line_end);
         }
         break;
@@ -474,13 +488,24 @@ pub(crate) fn label(text: &str, start: usize) -> Range<usize> {
 
 /// What the label `text[label]` says of its value: `Some(false)` where it
 /// names it as no answer only (an example, a schema, a format, a template,
-/// an input, the original, a draft: `Input:`, `The format looks like
-/// this:`), `Some(true)` where it names it as the answer only (`Output:`,
-/// `Here is the answer:`, `Final result:`), `None` where it names both or
-/// neither (`Example output:`).
+/// an input, the original, a draft: `Input:`, `The format:`), `Some(true)`
+/// where it names it as the answer only (`Output:`, `Here is the answer:`,
+/// `Final result:`), `None` where it names both (`Example output:`) or
+/// neither, or is no name but a sentence or a case (`Here is the JSON
+/// following the schema:`, `The expected output would be:`).
 pub(crate) fn label_says(text: &str, label: Range<usize>) -> Option<bool> {
     let (mut no, mut yes) = (false, false);
     let mut before = "";
+    // A label is a name, not a sentence: two words at most past those that
+    // only point (`Input:`, `Example input:`, `Here is the answer:`), and
+    // none that makes it a case or a likeness (`the result would be:`,
+    // `A successful response looks like:`).
+    let named = words(&text[label.clone()])
+        .filter(|(w, _)| !is_any(w, POINTING))
+        .count();
+    if named > 2 || words(&text[label.clone()]).any(|(w, _)| is_any(w, HYPOTHETICAL)) {
+        return None;
+    }
     for (w, _) in words(&text[label]) {
         // (`in JSON format` says how the answer is written.)
         let how = w.eq_ignore_ascii_case("format")
@@ -506,6 +531,17 @@ pub(crate) fn names_answer(text: &str, span: Range<usize>) -> Option<usize> {
         .map(|(_, r)| span.start + r.start)
 }
 
+/// Words of a label that only point at its value (see [`label_says`]).
+const POINTING: &[&str] = &[
+    "the", "a", "an", "here", "is", "are", "s", "my", "your", "this", "for", "json",
+];
+
+/// Words that make a label a case or a likeness, no name (see
+/// [`label_says`]).
+const HYPOTHETICAL: &[&str] = &[
+    "would", "should", "could", "might", "will", "like", "if", "when", "e", "g",
+];
+
 /// Words that label a value as no answer (see [`label_says`]).
 const NO_ANSWER: &[&str] = &[
     "example",
@@ -527,8 +563,11 @@ const NO_ANSWER: &[&str] = &[
 /// Words that label a value as the answer (see [`label_says`]).
 const ANSWER: &[&str] = &[
     "output",
+    "outputs",
     "answer",
+    "answers",
     "result",
+    "results",
     "response",
     "final",
     "after",

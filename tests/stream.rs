@@ -4582,6 +4582,9 @@ fn a_value_labelled_no_answer_every_split() {
         "Before: {\"a\": 1, \"b\": [1]}\nAfter: {'a': 2, b: [4,]}",
         "Example: {\"a\": 1}\n\nThat is the shape; the values vary [1].",
         "Input: {\"a\": 1}\nAnswer: [2]",
+        "**Input:**\n\n```json\n{\"a\": 1}\n```\n\n**Output:**\n\n```json\n{\"a\": 2}\n```",
+        "**Example**\n\n{\"a\": 1}\n\n**Answer**\n\n{\"a\": 2}",
+        "Format:\n{\"a\": 0}\n\nThe expected output would be:\n{\"a\": 1}",
     ] {
         every_split::<Value>(text);
         every_split::<Vec<Value>>(text);

