@@ -1415,14 +1415,14 @@ fn retracted(
             // same shape.
             let line = prose::label_start(text, c.span.start);
             let first_from = |at: usize| cues.get(cues.partition_point(|&p| p < at)).copied();
-            let says = |at: usize| prose::label_says(text, prose::label(text, at));
+
             b[c.span.start] == b[next]
                 && (((first_from(line).is_some_and(|p| p < c.span.start)
                     || first_from(end).is_some_and(|p| p < next))
                     && prose::introduces_correction(text, end..next))
                     // Or its label names it no answer, and the next one's
                     // names that the answer (`Input: {…}⏎Output: {…}`).
-                    || (says(c.span.start) == Some(false) && says(next) == Some(true)))
+                    || prose::labelled_pair(text, c.span.start, next))
         })
         .map(|c| (c.span.start, c.span.end))
         .collect();

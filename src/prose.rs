@@ -270,12 +270,12 @@ pub(crate) fn retractions(text: &str, within: Range<usize>) -> Vec<usize> {
 /// `fixed`, `revised`, `updated`, `right`, `redo`, `meant`, `instead`) and
 /// ends with a colon, a fence's opening marker or a `<json>` tag after it
 /// at most (`Here is the corrected version:`, `correct:`, `Fixed:⏎```json`,
-/// `use this instead:`), or it ends with `I meant`. Or the sentence before
-/// that last one opens by taking back and the last names no example
-/// (`Wait, that's wrong. The capital is Canberra:`); or, with no colon, it
-/// ends with a sentence of nothing but words that take back, opening so
+/// `use this instead:`), or it ends with `I meant`; or, with no colon, it
+/// is one short sentence of nothing but words that take back, opening so
 /// (`Wait, no.`, `Sorry, my mistake!`). A label of the value before (`Your
-/// input had a typo:`) or an example after (`Usage:`) is none.
+/// input had a typo:`) or an example after (`Usage:`) is none, nor a
+/// sentence that takes back and then one that names what follows
+/// (`Sorry, your JSON is wrong. The offending part:`).
 pub(crate) fn introduces_correction(text: &str, gap: Range<usize>) -> bool {
     let mut tail = text[gap].trim_end();
     for opener in ["```json", "```JSON", "```", "<json>"] {
@@ -321,15 +321,7 @@ pub(crate) fn introduces_correction(text: &str, gap: Range<usize>) -> bool {
     let near = &tail[from..];
     let at = near.rfind(SENTENCE_ENDS).map_or(0, |k| k + 1);
     let clause = &near[at..];
-    if words(clause).any(|(w, _)| is_any(w, CORRECTING)) {
-        return true;
-    }
-    // `Wait, that's wrong. The capital is Canberra:` — the sentence before
-    // the last takes back, opening so, and the last names no example.
-    let before = near[..at.saturating_sub(1)].trim_end();
-    let before = &before[before.rfind(SENTENCE_ENDS).map_or(0, |k| k + 1)..];
-    takes_back(before)
-        && !words(clause).any(|(w, _)| is_any(w, NO_ANSWER) || is_any(w, HYPOTHETICAL))
+    words(clause).any(|(w, _)| is_any(w, CORRECTING))
 }
 
 /// What ends a sentence, for [`introduces_correction`].
@@ -340,11 +332,11 @@ fn is_any(w: &str, any: &[&str]) -> bool {
     any.iter().any(|a| w.eq_ignore_ascii_case(a))
 }
 
-/// Whether the sentence `s` opens by taking back what came before (`Wait,
-/// that's wrong`, `Oops, typo`, `Sorry, my mistake`, `That is incorrect`):
-/// its first word is one that opens so, and it holds a word that takes
-/// back. (A note about something wrong, `Note: the wrong format…`, opens
-/// otherwise.)
+/// Whether the short sentence `s` opens by taking back what came before
+/// (`Wait, no`, `Oops, typo`, `Sorry, my mistake`): its first word is an
+/// interjection, and it holds a word that says a mistake was made (not
+/// `Wait!` or `Actually, that is it.` alone). (A note about something
+/// wrong, `Note: the wrong format…`, opens otherwise.)
 fn takes_back(s: &str) -> bool {
     const OPENS: &[&str] = &[
         "wait",
@@ -361,7 +353,7 @@ fn takes_back(s: &str) -> bool {
     w.next().is_some_and(|first| is_any(first, OPENS))
         && words(s).count() <= 6
         && words(s).any(|(w, _)| {
-            is_any(w, RETRACTING) || is_any(w, &["wait", "actually", "no", "bad", "error"])
+            is_any(w, RETRACTING) || is_any(w, &["no", "nope", "bad", "error"])
         })
         // (`Wait, no mistakes.`, `No, wait`: a `no` that negates.)
         && words(s).zip(words(s).skip(1)).all(|((a, _), _)| !is_any(a, &["no", "not"]))
@@ -486,39 +478,55 @@ pub(crate) fn label(text: &str, start: usize) -> Range<usize> {
     start..start
 }
 
-/// What the label `text[label]` says of its value: `Some(false)` where it
-/// names it as no answer only (an example, a schema, a format, a template,
-/// an input, the original, a draft: `Input:`, `The format:`), `Some(true)`
-/// where it names it as the answer only (`Output:`, `Here is the answer:`,
-/// `Final result:`), `None` where it names both (`Example output:`) or
-/// neither, or is no name but a sentence or a case (`Here is the JSON
-/// following the schema:`, `The expected output would be:`).
-pub(crate) fn label_says(text: &str, label: Range<usize>) -> Option<bool> {
-    let (mut no, mut yes) = (false, false);
-    let mut before = "";
-    // A label is a name, not a sentence: two words at most past those that
-    // only point (`Input:`, `Example input:`, `Here is the answer:`), and
-    // none that makes it a case or a likeness (`the result would be:`,
-    // `A successful response looks like:`).
-    let named = words(&text[label.clone()])
-        .filter(|(w, _)| !is_any(w, POINTING))
-        .count();
-    if named > 2 || words(&text[label.clone()]).any(|(w, _)| is_any(w, HYPOTHETICAL)) {
-        return None;
-    }
+/// What the label `text[label]` says of its value: `(pairs, false)` where
+/// it names it as no answer, `(pairs, true)` where it names it as the
+/// answer, `pairs` the bits of the [`PAIRS`] it is of. A label is a name
+/// and nothing else: one or two words of one side (past the words that
+/// only point, `Here is the answer:`), `Input:`, `Final answer:`;
+/// `Before noon:`, `Tool output:`, `The expected output would be:` are
+/// none. `None` where it is no such label.
+pub(crate) fn label_says(text: &str, label: Range<usize>) -> Option<(u8, bool)> {
+    let (mut pairs, mut side, mut count) = (u8::MAX, None, 0);
     for (w, _) in words(&text[label]) {
-        // (`in JSON format` says how the answer is written.)
-        let how = w.eq_ignore_ascii_case("format")
-            && ["json", "in", "yaml"]
-                .iter()
-                .any(|a| before.eq_ignore_ascii_case(a));
-        no |= !how && NO_ANSWER.iter().any(|a| w.eq_ignore_ascii_case(a));
-        yes |= ANSWER.iter().any(|a| w.eq_ignore_ascii_case(a));
-        before = w;
+        if is_any(w, POINTING) {
+            continue;
+        }
+        let (of, yes) = key_word(w)?;
+        if side.is_some_and(|s| s != yes) {
+            return None;
+        }
+        side = Some(yes);
+        pairs &= of;
+        count += 1;
+    }
+    side.filter(|_| count <= 2 && pairs != 0)
+        .map(|yes| (pairs, yes))
+}
+
+/// Whether the value at `first` names itself no answer and the one at
+/// `next` names that one the answer, of the same pair (`Input: {…}⏎Output:
+/// {…}`; see [`label`] and [`label_says`]).
+pub(crate) fn labelled_pair(text: &str, first: usize, next: usize) -> bool {
+    match (
+        label_says(text, label(text, first)),
+        label_says(text, label(text, next)),
+    ) {
+        (Some((a, false)), Some((b, true))) => a & b != 0,
+        _ => false,
+    }
+}
+
+/// The pairs `w` is a word of ([`PAIRS`], as bits), and its side.
+fn key_word(w: &str) -> Option<(u8, bool)> {
+    let (mut no, mut yes) = (0u8, 0u8);
+    for (i, (a, b)) in PAIRS.iter().enumerate() {
+        no |= u8::from(is_any(w, a)) << i;
+        yes |= u8::from(is_any(w, b)) << i;
     }
     match (no, yes) {
-        (true, false) => Some(false),
-        (false, true) => Some(true),
+        (0, 0) => None,
+        (n, 0) => Some((n, false)),
+        (0, y) => Some((y, true)),
         _ => None,
     }
 }
@@ -527,56 +535,28 @@ pub(crate) fn label_says(text: &str, label: Range<usize>) -> Option<bool> {
 /// answer (see [`label_says`]) starts.
 pub(crate) fn names_answer(text: &str, span: Range<usize>) -> Option<usize> {
     words(&text[span.clone()])
-        .find(|(w, _)| ANSWER.iter().any(|a| w.eq_ignore_ascii_case(a)))
+        .find(|(w, _)| key_word(w).is_some_and(|(_, yes)| yes))
         .map(|(_, r)| span.start + r.start)
 }
 
 /// Words of a label that only point at its value (see [`label_says`]).
 const POINTING: &[&str] = &[
-    "the", "a", "an", "here", "is", "are", "s", "my", "your", "this", "for", "json",
+    "the", "a", "an", "here", "is", "are", "s", "my", "your", "this", "json",
 ];
 
-/// Words that make a label a case or a likeness, no name (see
-/// [`label_says`]).
-const HYPOTHETICAL: &[&str] = &[
-    "would", "should", "could", "might", "will", "like", "if", "when", "e", "g",
-];
-
-/// Words that label a value as no answer (see [`label_says`]).
-const NO_ANSWER: &[&str] = &[
-    "example",
-    "examples",
-    "sample",
-    "schema",
-    "format",
-    "template",
-    "input",
-    "original",
-    "before",
-    "draft",
-    "previous",
-    "old",
-    "reasoning",
-    "considered",
-];
-
-/// Words that label a value as the answer (see [`label_says`]).
-const ANSWER: &[&str] = &[
-    "output",
-    "outputs",
-    "answer",
-    "answers",
-    "result",
-    "results",
-    "response",
-    "final",
-    "after",
-    "updated",
-    "solution",
-    "new",
-    "fixed",
-    "revised",
-    "corrected",
+/// The labels that name a value no answer, each with those that name the
+/// one after it the answer in its place: an input and its output, before
+/// and after, a first form and its revision, an example and the answer.
+/// (A schema, a sample or a draft before a `Response:` may be the answer
+/// itself: a schema asked for, a tool call before its result.)
+const PAIRS: [(&[&str], &[&str]); 4] = [
+    (&["input"], &["output"]),
+    (&["before"], &["after"]),
+    (
+        &["original", "draft", "old", "previous"],
+        &["updated", "fixed", "corrected", "revised", "final", "new"],
+    ),
+    (&["example"], &["answer", "solution", "final"]),
 ];
 
 /// Where a look for [`retractions`] in text that grows resumes, once it

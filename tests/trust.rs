@@ -2625,8 +2625,7 @@ fn a_value_the_prose_takes_back_gives_way_to_the_one_after() {
         // value; or one that opens so, then a sentence introducing it.
         ("{\"a\": 1}\n\nWait, no. {\"a\": 2}", 2),
         ("{\"a\": 1}\n\nSorry, my mistake! {\"a\": 2}", 2),
-        ("{\"a\": 1}\nOops, typo. Here it is:\n{\"a\": 2}", 2),
-        ("{\"a\": 1}\n\nSorry, that was wrong. Here:\n{\"a\": 2}", 2),
+        ("{\"a\": 1}\n\nOops.\n\n{\"a\": 2}", 2),
         ("The answer is {\"a\": 1}. Wait, no. {\"a\": 2}", 2),
         // Found by the review: words about the user's input, a question
         // answered, a case, a `no` that negates.
@@ -2647,6 +2646,16 @@ fn a_value_the_prose_takes_back_gives_way_to_the_one_after() {
             1,
         ),
         ("{\"a\": 1}\n\nWait, no mistakes. {\"a\": 2}", 1),
+        // Found by the second review: a sentence that takes back, then one
+        // that names what follows, is no correction (what follows is the
+        // user's input, an addition, an explanation).
+        (
+            "{\"a\": 1}\n\nSorry, your JSON is wrong. The offending part:\n{\"a\": 2}",
+            1,
+        ),
+        ("{\"a\": 1}\n\nOops, I forgot a field. Here it is:\n{\"a\": 2}", 1),
+        ("{\"a\": 1}\n\nActually, that is it.\n\n{\"a\": 2}", 1),
+        ("{\"a\": 1}\n\nWait!\n\n{\"a\": 2}", 1),
         (
             "{\"a\": 1}\nWait, I meant: {\"a\": 2}\nHmm, no. Correct: {\"a\": 3}",
             3,
@@ -2719,31 +2728,25 @@ fn a_value_the_prose_takes_back_gives_way_to_the_one_after() {
     );
 }
 
-/// A value whose label names it no answer (an input, an example, a schema,
-/// a format, the original, a draft, a value considered in reasoning) gives
-/// way to the next value of its shape whose label names that the answer
-/// (`Output:`, `Here is the answer:`, `After:`), as a value taken back
-/// does: the label is the words before the value on its line, or the line
-/// before it that ends in a colon (past a fence's opening line). A label
-/// that names both (`Example output:`), or neither, or a later value
-/// labelled so that is not the answer, leaves the first value the answer.
+/// A value whose label names it no answer gives way to the next value of
+/// its shape whose label names that one the answer in its place, as a
+/// value taken back does: `Input:` then `Output:`, `Before:` then
+/// `After:`, `Original:` or `Draft:` then `Updated:` or `Final:`,
+/// `Example:` then `Here is the answer:`. The label is the words before the
+/// value on its line, or the line before it that ends in a colon, is a
+/// heading or is bold (past a fence's opening line and blank lines), and
+/// it is a name and nothing else. A label that names both (`Example
+/// output:`), or more than a name, or labels of no such pair leave the
+/// first value the answer.
 #[test]
 fn a_value_labelled_no_answer_gives_way_to_the_answer() {
     for (reply, want) in [
         ("Input: {\"q\": \"2+2\"}\nOutput: {\"a\": 4}", json!({"a": 4})),
         (
-            "Schema:\n```json\n{\"type\": \"object\"}\n```\nOutput:\n```json\n{\"a\": 4}\n```",
-            json!({"a": 4}),
-        ),
-        (
-            "Format:\n{\"name\": \"...\"}\n\nHere is the answer:\n{\"name\": \"Ada\"}",
+            "Example:\n{\"name\": \"...\"}\n\nHere is the answer:\n{\"name\": \"Ada\"}",
             json!({"name": "Ada"}),
         ),
         ("Draft: {\"v\": 1}\nFinal: {\"v\": 2}", json!({"v": 2})),
-        (
-            "Given the input {\"x\": 1}, the output is {\"y\": 2}.",
-            json!({"y": 2}),
-        ),
         (
             "Before: {\"v\": 1}\nAfter: {\"v\": 2}\nDone.",
             json!({"v": 2}),
@@ -2812,6 +2815,29 @@ fn a_value_labelled_no_answer_gives_way_to_the_answer() {
             "With this input:\n{\"q\": 1}\n\nA successful response looks like:\n{\"ok\": true}",
             json!({"q": 1}),
         ),
+        (
+            "Given the input {\"x\": 1}, the output is {\"y\": 2}.",
+            json!({"x": 1}),
+        ),
+        // Found by the second review: labels of no pair, or with more in
+        // them, say nothing (a schema asked for, a tool call before its
+        // result, a draft before the reply's status, a time).
+        (
+            "Schema:\n```json\n{\"type\": \"object\"}\n```\n\nResponse:\n```json\n{\"a\": 4}\n```",
+            json!({"type": "object"}),
+        ),
+        (
+            "Action: search\nAction Input: {\"query\": \"x\"}\nTool output: {\"temp\": 21}",
+            json!({"query": "x"}),
+        ),
+        (
+            "Before noon: {\"slots\": [2]}\nAfter noon: {\"slots\": [3]}",
+            json!({"slots": [2]}),
+        ),
+        (
+            "Before:\n{\"a\": 1, \"b\": 2}\n\nAfter (diff):\n{\"b\": 5}",
+            json!({"a": 1, "b": 2}),
+        ),
     ] {
         assert_eq!(value(reply), want, "{reply:?}");
     }
@@ -2820,7 +2846,7 @@ fn a_value_labelled_no_answer_gives_way_to_the_answer() {
     struct A {
         a: u32,
     }
-    let reply = "Example: {\"a\": 1}\nOutput: {\"b\": 2}";
+    let reply = "Example: {\"a\": 1}\nAnswer: {\"b\": 2}";
     assert_eq!(from_llm_str::<A>(reply).unwrap(), A { a: 1 });
     // Never gathered with the answer.
     let reply = "Input: {\"a\": 1}\nOutput: {\"a\": 2}";

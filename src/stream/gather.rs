@@ -247,14 +247,9 @@ impl Gathered {
                 crate::work::add(self.at - from + first - label);
                 // (Or a label that names it no answer, and the next one's
                 // that names this the answer: `Input: {…}⏎Output: {…}`.)
-                let says = |at: usize| {
-                    let label = crate::prose::label(text, at);
-                    crate::work::add(label.len());
-                    crate::prose::label_says(text, label)
-                };
                 if !crate::prose::retractions(text, from..self.at).is_empty()
                     || !crate::prose::retractions(text, label..first).is_empty()
-                    || (says(first) == Some(false) && says(self.at) == Some(true))
+                    || crate::prose::labelled_pair(text, first, self.at)
                 {
                     return Err(Leave);
                 }

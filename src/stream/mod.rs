@@ -1267,12 +1267,14 @@ where
             let wrong = !crate::prose::retractions(text, from..start).is_empty();
             let label = crate::prose::label(text, start);
             crate::work::add(label.len());
-            r.answer = (crate::prose::label_says(text, label) == Some(false)).then_some(Answer {
-                from: r.end.max(start),
-                word: None,
-                seen: 0,
-                more: false,
-            });
+            r.answer = crate::prose::label_says(text, label)
+                .is_some_and(|(_, yes)| !yes)
+                .then_some(Answer {
+                    from: r.end.max(start),
+                    word: None,
+                    seen: 0,
+                    more: false,
+                });
             r.label = (start, wrong);
         }
         if let Some(a) = &mut r.answer {
