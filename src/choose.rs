@@ -1389,7 +1389,9 @@ fn plan<'a>(
 /// next candidate starts, which it introduces as the correction and which
 /// has the same shape (`{"a": 1} Wait, I made a mistake. Corrected:
 /// {"a": 2}`, see [`prose::retractions`] and
-/// [`prose::introduces_correction`]), as (start, end), sorted. `cues`:
+/// [`prose::introduces_correction`]), or whose label names it no answer
+/// where the next one's names that one the answer (`Input: {…}⏎Output:
+/// {…}`, [`prose::labelled_pair`]), as (start, end), sorted. `cues`:
 /// where the body's prose takes a value back, found once for every phase.
 fn retracted(
     text: &str,
@@ -1401,6 +1403,16 @@ fn retracted(
         return Vec::new();
     }
     let cues = cues.get_or_insert_with(|| prose::retractions(text, body.clone()));
+    // (No word takes a value back and no label names one no answer: none
+    // is taken back, and no list of starts is made.)
+    let unlabelled = || {
+        !candidates.clone().any(|c| {
+            prose::label_says(text, prose::label(text, c.span.start)).is_some_and(|(_, yes)| !yes)
+        })
+    };
+    if cues.is_empty() && unlabelled() {
+        return Vec::new();
+    }
     let mut starts: Vec<usize> = candidates.clone().map(|c| c.span.start).collect();
     starts.sort_unstable();
     let b = text.as_bytes();
@@ -1415,7 +1427,6 @@ fn retracted(
             // same shape.
             let line = prose::label_start(text, c.span.start);
             let first_from = |at: usize| cues.get(cues.partition_point(|&p| p < at)).copied();
-
             b[c.span.start] == b[next]
                 && (((first_from(line).is_some_and(|p| p < c.span.start)
                     || first_from(end).is_some_and(|p| p < next))

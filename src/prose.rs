@@ -401,9 +401,14 @@ const FILLER: &[&str] = &[
 /// Where the label of the value that starts at `start` starts: its line,
 /// within the 40 bytes before it (`Wrong: {…}`), at a character's start.
 pub(crate) fn label_start(text: &str, start: usize) -> usize {
-    let b = text.as_bytes();
-    let near = start.saturating_sub(40);
-    let mut line = b[near..start]
+    line_start(text, start, 40)
+}
+
+/// Where the line that `at` is on starts, within `reach` bytes before it,
+/// at a character's start.
+fn line_start(text: &str, at: usize, reach: usize) -> usize {
+    let near = at.saturating_sub(reach);
+    let mut line = text.as_bytes()[near..at]
         .iter()
         .rposition(|&x| x == b'\n')
         .map_or(near, |k| near + k + 1);
@@ -451,14 +456,7 @@ pub(crate) fn label(text: &str, start: usize) -> Range<usize> {
             break;
         }
         let line_end = end - 1;
-        let from = line_end.saturating_sub(120);
-        let mut line_start = b[from..line_end]
-            .iter()
-            .rposition(|&x| x == b'\n')
-            .map_or(from, |k| from + k + 1);
-        while !text.is_char_boundary(line_start) {
-            line_start += 1;
-        }
+        let line_start = line_start(text, line_end, 120);
         let line = text[line_start..line_end].trim();
         // Past blank lines, and the value's fence's opening line.
         if line.is_empty() || (line.starts_with("```") && !fence) {
@@ -507,13 +505,10 @@ pub(crate) fn label_says(text: &str, label: Range<usize>) -> Option<(u8, bool)> 
 /// `next` names that one the answer, of the same pair (`Input: {…}⏎Output:
 /// {…}`; see [`label`] and [`label_says`]).
 pub(crate) fn labelled_pair(text: &str, first: usize, next: usize) -> bool {
-    match (
-        label_says(text, label(text, first)),
-        label_says(text, label(text, next)),
-    ) {
-        (Some((a, false)), Some((b, true))) => a & b != 0,
-        _ => false,
-    }
+    let Some((a, false)) = label_says(text, label(text, first)) else {
+        return false;
+    };
+    label_says(text, label(text, next)).is_some_and(|(b, yes)| yes && a & b != 0)
 }
 
 /// The pairs `w` is a word of ([`PAIRS`], as bits), and its side.
