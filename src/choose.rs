@@ -191,8 +191,9 @@ pub(crate) fn rank(text: &str, strategy: Strategy, report: &Reading) -> Rank {
     }
 }
 
-/// Whether `span` is an empty list or object between two of the same
-/// quote or backtick (`` `[]` ``, `'{ }'`, `"[]"`): named in the prose.
+/// Whether `span` is an empty list or object named in the prose: between
+/// two of the same quote or backtick (`` `[]` ``, `'{ }'`, `"[]"`), or
+/// in an instruction (`Use {} when…`, [`prose::instructs`]).
 fn named_empty(text: &str, span: &Range<usize>) -> bool {
     let b = text.as_bytes();
     let inner = &text[span.clone()];
@@ -201,8 +202,9 @@ fn named_empty(text: &str, span: &Range<usize>) -> bool {
         && inner[1..inner.len() - 1].trim().is_empty()
         && matches!(inner.as_bytes()[inner.len() - 1], b']' | b'}')
         && span.start > 0
-        && matches!(b[span.start - 1], b'`' | b'\'' | b'"')
-        && b.get(span.end) == Some(&b[span.start - 1])
+        && ((matches!(b[span.start - 1], b'`' | b'\'' | b'"')
+            && b.get(span.end) == Some(&b[span.start - 1]))
+            || prose::instructs(text, span))
 }
 
 /// Whether the text of a cut span holds no member yet: its opener, then

@@ -398,6 +398,68 @@ const FILLER: &[&str] = &[
     "apologies",
 ];
 
+/// Whether the value at `span` (an empty list or object, unquoted) is
+/// named in an instruction rather than given: a verb that says what to give
+/// stands before it (`Use {} when…`, `Return [] if…`, `respond with []
+/// for…`), and after it a word that makes it a case (`if`, `when`,
+/// `unless`, …) or one that names the case (`for none`, `on error`, `in
+/// case`), each a space or tab away on its line. `Use {} when there is
+/// nothing. Here: {"a": 1}` names `{}`; `Result: [] (nothing matched)`,
+/// `The answer is [] as…`, `I return [] as instructed`, `Return [] for this
+/// input` and `Use {} or [] for none` give theirs. Told by the words next
+/// to the value alone (the last ended by the byte after it), as a quoted
+/// name is by its quotes.
+pub(crate) fn instructs(text: &str, span: &Range<usize>) -> bool {
+    const GIVE: &[&str] = &[
+        "use", "return", "returns", "output", "outputs", "give", "reply", "respond", "answer",
+        "send", "emit", "print", "write", "produce", "yield", "yields",
+    ];
+    const CASE: &[&str] = &["if", "when", "whenever", "unless", "otherwise"];
+    const NAMES_CASE: &[&str] = &["for", "on", "in"];
+    const CASES: &[&str] = &[
+        "none", "no", "empty", "nothing", "missing", "null", "error", "errors", "failure",
+        "failures", "unknown", "absent", "case",
+    ];
+    let b = text.as_bytes();
+    let blank = |c: &u8| *c == b' ' || *c == b'\t';
+    // The word a run of spaces or tabs before `at`.
+    let before = |at: usize| {
+        let end = b[..at].iter().rposition(|c| !blank(c))? + 1;
+        let start = b[..end]
+            .iter()
+            .rposition(|c| !c.is_ascii_alphabetic())
+            .map_or(0, |k| k + 1);
+        (end < at && start < end && (start == 0 || !ascii_word_byte(b[start - 1])))
+            .then(|| (&text[start..end], start))
+    };
+    // The word a run of spaces or tabs after `at`, ended by the byte after
+    // it.
+    let after = |at: usize| {
+        let start = at + b[at..].iter().take_while(|c| blank(c)).count();
+        let end = start
+            + b[start..]
+                .iter()
+                .take_while(|c| c.is_ascii_alphabetic())
+                .count();
+        (start > at && end > start && end < b.len() && !ascii_word_byte(b[end]))
+            .then(|| (&text[start..end], end))
+    };
+    let Some((mut verb, at)) = before(span.start) else {
+        return false;
+    };
+    if verb.eq_ignore_ascii_case("with") {
+        match before(at) {
+            Some((v, _)) => verb = v,
+            None => return false,
+        }
+    }
+    is_any(verb, GIVE)
+        && after(span.end).is_some_and(|(word, end)| {
+            is_any(word, CASE)
+                || (is_any(word, NAMES_CASE) && after(end).is_some_and(|(w, _)| is_any(w, CASES)))
+        })
+}
+
 /// Where the label of the value that starts at `start` starts: its line,
 /// within the 40 bytes before it (`Wrong: {…}`), at a character's start.
 pub(crate) fn label_start(text: &str, start: usize) -> usize {

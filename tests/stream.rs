@@ -1159,6 +1159,13 @@ fn code_fences_and_dialects_every_split() {
         "Use `{}` or `[]`.",
         "{'a': 1} `[]` x",
         "Reply '[]' if none match.\n```json\n[\"x\"]\n```",
+        // An empty value an instruction names, then the answer.
+        "Use {} when there is nothing. Here: {\"a\": 1}",
+        "Return [] if none. Result: [1, 2]",
+        "Output {} on error, otherwise:\n```json\n{\"ok\": true}\n```",
+        "Return [] if none.",
+        "Use {} or [] for none. {\"a\": 1}",
+        "{'a': 1} use [] if x",
         // A value in a dialect, then a mention in plain JSON.
         "{title: 'x', n: [1]}\n\nNote: use {\"n\": 2} next time.",
         "{\"a\": 1 /* [ */}\nuse {\"n\": 2}",

@@ -1129,13 +1129,11 @@ fn an_empty_value_the_prose_quotes_gives_way() {
 }
 
 /// Found by a sweep: an empty list or object the prose names without
-/// quotes (`Use {} when there is nothing.`) is the answer, the value after
-/// it dropped.
+/// quotes (`Use {} when there is nothing.`) was the answer, the value
+/// after it dropped. Named in an instruction (a verb that says what to
+/// give before it, a word that makes it a case after it), it gives way to
+/// any value that is not; given, or alone, it is the answer.
 #[test]
-#[ignore = "known wrong Ok: a rule that lets a named empty value give way (tried 2026-12-06) \
-            made the choice depend on the words after it, which the stream does not watch \
-            after a value (it showed `[]` where a decode of `{'a': 1} `[]` x` gives the \
-            object); quoted, it gives way (`an_empty_value_the_prose_quotes_gives_way`)"]
 fn an_empty_value_the_prose_names_gives_way() {
     for (reply, want) in [
         (
@@ -1143,9 +1141,46 @@ fn an_empty_value_the_prose_names_gives_way() {
             json!({"a": 1}),
         ),
         ("Return [] if none. Result: [1, 2]", json!([1, 2])),
+        (
+            "You should respond with [] for no match.\n[\"x\"]",
+            json!(["x"]),
+        ),
+        (
+            "Output {} on error, otherwise:\n```json\n{\"ok\": true}\n```",
+            json!({"ok": true}),
+        ),
+        (
+            "I return [] when nothing matches; here it matched: [3]",
+            json!([3]),
+        ),
+        // Alone, it is the answer.
+        ("Return [] if none.", json!([])),
+        // Given, not named: the first value, as before.
+        (
+            "Result: [] (nothing matched). Other lists: [1, 2]",
+            json!([]),
+        ),
+        (
+            "The answer is [] as nothing matched. Other lists: [1, 2]",
+            json!([]),
+        ),
+        ("Use {} or [] for none. {\"a\": 1}", json!({})),
+        ("Return []. Later: [1]", json!([])),
+        ("Returned [] if none. [1]", json!([])),
+        ("Use {} iffy. [1]", json!({})),
+        ("I return [] as instructed. Format: [1, 2]", json!([])),
+        ("Return [] for this input. Another input: [1]", json!([])),
+        ("Use {} instead. {\"a\": 1}", json!({})),
+        ("Use {} for none. {\"a\": 1}", json!({"a": 1})),
+        ("Return [] in case of doubt.\n[1]", json!([1])),
+        ("Use\n{} if none. {\"a\": 1}", json!({})),
     ] {
         assert_eq!(value(reply), want, "{reply:?}");
     }
+    assert_eq!(
+        from_llm_str::<Vec<u32>>("Return [] if none. Result: [1, 2]").unwrap(),
+        [1, 2]
+    );
 }
 
 /// Found by a sweep: a comment holding a closer, in a value found in
