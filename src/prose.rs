@@ -252,6 +252,9 @@ pub(crate) fn retractions(text: &str, within: Range<usize>) -> Vec<usize> {
         } else if is(2, &["no"]) {
             // `Hmm, no.`
             is(1, &["hmm", "um"]) && after.starts_with([',', '.', '!', '\u{2014}'])
+        } else if is(2, &["scratch", "strike"]) {
+            // `Scratch that.`
+            is(3, &["that"])
         } else if is(2, &["meant"]) {
             // `Sorry, I meant:`
             is(1, &["i"])
@@ -333,10 +336,11 @@ fn is_any(w: &str, any: &[&str]) -> bool {
 }
 
 /// Whether the short sentence `s` opens by taking back what came before
-/// (`Wait, no`, `Oops, typo`, `Sorry, my mistake`): its first word is an
-/// interjection, and it holds a word that says a mistake was made (not
-/// `Wait!` or `Actually, that is it.` alone). (A note about something
-/// wrong, `Note: the wrong format…`, opens otherwise.)
+/// (`Wait, no`, `Oops, typo`, `Sorry, my mistake`, `Oh, my mistake`): its
+/// first word is an interjection, and it holds a word that says a mistake
+/// was made (not `Wait!` or `Actually, that is it.` alone); or it is
+/// `Scratch that` or `Strike that`. (A note about something wrong, `Note:
+/// the wrong format…`, opens otherwise.)
 fn takes_back(s: &str) -> bool {
     const OPENS: &[&str] = &[
         "wait",
@@ -348,7 +352,15 @@ fn takes_back(s: &str) -> bool {
         "um",
         "apologies",
         "my",
+        "oh",
+        "ah",
     ];
+    let mut w = words(s).map(|(w, _)| w);
+    if let (Some(verb), Some(that), None) = (w.next(), w.next(), w.next()) {
+        if is_any(verb, &["scratch", "strike"]) && is_any(that, &["that"]) {
+            return true;
+        }
+    }
     let mut w = words(s).map(|(w, _)| w);
     w.next().is_some_and(|first| is_any(first, OPENS))
         && words(s).count() <= 6
@@ -396,6 +408,8 @@ const FILLER: &[&str] = &[
     "wrong",
     "incorrect",
     "apologies",
+    "scratch",
+    "strike",
 ];
 
 /// Whether the value at `span` (an empty list or object, unquoted) is

@@ -4566,6 +4566,9 @@ fn a_value_taken_back_every_split() {
         "{\"a\": 1}\n\nWait, no. {\"a\": 2, \"b\": [7]}",
         "{\"a\": 1, \"b\": [1]}\nWait, that is wrong. The count is two:\n```json\n{\"a\": 2}\n```",
         "{\"a\": 1}\nWait, I meant: {\"a\": 2}\nHmm, no. Correct: {\"a\": 3}",
+        "{\"a\": 1}\nOh, my mistake.\n{\"a\": 2, \"b\": [3]}",
+        "{\"a\": 1} Scratch that. {\"a\": 2}",
+        "{\"a\": 1}\nScratch that idea. Also: {\"a\": 2}",
     ] {
         every_split::<Value>(text);
         every_split::<Vec<Value>>(text);

@@ -2656,6 +2656,14 @@ fn a_value_the_prose_takes_back_gives_way_to_the_one_after() {
             1,
         ),
         ("{\"a\": 1}\n\nWait, there is one more: {\"a\": 2}", 1),
+        // Found by the review: an interjection of surprise, and the idiom.
+        ("{\"a\": 1}\nOh, my mistake.\n{\"a\": 2}", 2),
+        ("{\"a\": 1} Scratch that. {\"a\": 2}", 2),
+        ("```json\n{\"a\": 1}\n```\nStrike that!\n```json\n{\"a\": 2}\n```", 2),
+        ("{\"a\": 1}\nOh, nice. {\"a\": 2}", 1),
+        ("{\"a\": 1}\nOh, no mistakes. {\"a\": 2}", 1),
+        ("{\"a\": 1}\nScratch that idea. Also: {\"a\": 2}", 1),
+        ("Start from scratch. {\"a\": 1} then {\"a\": 2}", 1),
         // A sentence of nothing but words that take back, right before the
         // value; or one that opens so, then a sentence introducing it.
         ("{\"a\": 1}\n\nWait, no. {\"a\": 2}", 2),
