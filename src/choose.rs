@@ -191,20 +191,32 @@ pub(crate) fn rank(text: &str, strategy: Strategy, report: &Reading) -> Rank {
     }
 }
 
-/// Whether `span` is an empty list or object named in the prose: between
-/// two of the same quote or backtick (`` `[]` ``, `'{ }'`, `"[]"`), or
-/// in an instruction (`Use {} when…`, [`prose::instructs`]).
+/// Whether `span` is an empty list or object between two of the same
+/// quote or backtick (`` `[]` ``, `'{ }'`, `"[]"`): named in the prose.
 fn named_empty(text: &str, span: &Range<usize>) -> bool {
     let b = text.as_bytes();
-    let inner = &text[span.clone()];
-    matches!(inner.get(..1), Some("[" | "{"))
-        && inner.len() >= 2
-        && inner[1..inner.len() - 1].trim().is_empty()
-        && matches!(inner.as_bytes()[inner.len() - 1], b']' | b'}')
+    is_empty_value(&text[span.clone()])
         && span.start > 0
-        && ((matches!(b[span.start - 1], b'`' | b'\'' | b'"')
-            && b.get(span.end) == Some(&b[span.start - 1]))
-            || prose::instructs(text, span))
+        && matches!(b[span.start - 1], b'`' | b'\'' | b'"')
+        && b.get(span.end) == Some(&b[span.start - 1])
+}
+
+/// Whether `value` is an empty list or object, spaces in it at most.
+fn is_empty_value(value: &str) -> bool {
+    // (Its last byte first: a cut span may end inside a character.)
+    matches!(value.get(..1), Some("[" | "{"))
+        && value.len() >= 2
+        && matches!(value.as_bytes()[value.len() - 1], b']' | b'}')
+        && value[1..value.len() - 1].trim().is_empty()
+}
+
+/// Whether `span` is an empty list or object an instruction names
+/// unquoted (`Use {} when…`, [`prose::instructs`]): it gives way to the
+/// next value of its shape when that one is introduced as the answer
+/// (`Here: {…}`, [`prose::introduces_answer`]), and to nothing else (an
+/// example after it, `otherwise a list like ["x"]`, is none).
+fn instructed_empty(text: &str, span: &Range<usize>) -> bool {
+    is_empty_value(&text[span.clone()]) && prose::instructs(text, span)
 }
 
 /// Whether the text of a cut span holds no member yet: its opener, then
@@ -1393,7 +1405,10 @@ fn plan<'a>(
 /// {"a": 2}`, see [`prose::retractions`] and
 /// [`prose::introduces_correction`]), or whose label names it no answer
 /// where the next one's names that one the answer (`Input: {…}⏎Output:
-/// {…}`, [`prose::labelled_pair`]), as (start, end), sorted. `cues`:
+/// {…}`, [`prose::labelled_pair`]), or that is an empty value an
+/// instruction names where the next one is introduced as the answer
+/// (`Return [] if none. Result: [1, 2]`, [`instructed_empty`]), as
+/// (start, end), sorted. `cues`:
 /// where the body's prose takes a value back, found once for every phase.
 fn retracted(
     text: &str,
@@ -1410,6 +1425,7 @@ fn retracted(
     let unlabelled = || {
         !candidates.clone().any(|c| {
             prose::label_says(text, prose::label(text, c.span.start)).is_some_and(|(_, yes)| !yes)
+                || instructed_empty(text, &c.span)
         })
     };
     if cues.is_empty() && unlabelled() {
@@ -1435,7 +1451,10 @@ fn retracted(
                     && prose::introduces_correction(text, end..next))
                     // Or its label names it no answer, and the next one's
                     // names that the answer (`Input: {…}⏎Output: {…}`).
-                    || prose::labelled_pair(text, c.span.start, next))
+                    || prose::labelled_pair(text, c.span.start, next)
+                    // Or an instruction names it (`Return [] if none.`),
+                    // and the next one is introduced as the answer.
+                    || (instructed_empty(text, &c.span) && prose::introduces_answer(text, next)))
         })
         .map(|c| (c.span.start, c.span.end))
         .collect();

@@ -252,16 +252,25 @@ pub(crate) fn retractions(text: &str, within: Range<usize>) -> Vec<usize> {
         } else if is(2, &["no"]) {
             // `Hmm, no.`
             is(1, &["hmm", "um"]) && after.starts_with([',', '.', '!', '\u{2014}'])
-        } else if is(2, &["scratch", "strike"]) {
-            // `Scratch that.`
+        } else if is(2, DROPPING) {
+            // `Scratch that.`, `Forget that.`
             is(3, &["that"])
+        } else if is(2, &["mind"]) {
+            // `Never mind.`
+            is(1, &["never"])
         } else if is(2, &["meant"]) {
             // `Sorry, I meant:`
             is(1, &["i"])
         } else {
             false
         };
-        if says && !qualified(text, &span) && !is(1, &["nothing", "without", "any"]) {
+        // (`Never mind` is judged from `never`, which no negation before
+        // it qualifies.)
+        let judged = match is(2, &["mind"]) {
+            true => w[1].as_ref().map_or(span.clone(), |(_, r)| r.clone()),
+            false => span.clone(),
+        };
+        if says && !qualified(text, &judged) && !is(1, &["nothing", "without", "any"]) {
             out.push(span.start);
         }
     }
@@ -287,20 +296,20 @@ pub(crate) fn introduces_correction(text: &str, gap: Range<usize>) -> bool {
             break;
         }
     }
+    // `Wait, no. {…}`, `Oops, my mistake! {…}`, `Scratch that: {…}`: a
+    // sentence of nothing but words that take back, opening so, right
+    // before it. (All the prose between the values: `Is it required? Wait,
+    // no. {…} would do` asks and answers something else.)
+    let sentence = tail.trim_end_matches(['.', '!', ',', '-', '\u{2014}', ' ', ':', '*', '_', ')']);
+    let sentence =
+        sentence.trim_start_matches(|c: char| c.is_ascii_punctuation() || c.is_whitespace());
+    if !sentence.contains(SENTENCE_ENDS)
+        && takes_back(sentence)
+        && words(sentence).all(|(w, _)| is_any(w, FILLER))
+    {
+        return true;
+    }
     let Some(tail) = tail.strip_suffix(':') else {
-        // `Wait, no. {…}`, `Oops, my mistake! {…}`: a sentence of nothing
-        // but words that take back, opening so, right before it.
-        // (All the prose between the values: `Is it required? Wait, no.
-        // {…} would do` asks and answers something else.)
-        let sentence = tail.trim_end_matches(['.', '!', ',', '-', '\u{2014}', ' ']);
-        let sentence =
-            sentence.trim_start_matches(|c: char| c.is_ascii_punctuation() || c.is_whitespace());
-        if !sentence.contains(SENTENCE_ENDS)
-            && takes_back(sentence)
-            && words(sentence).all(|(w, _)| is_any(w, FILLER))
-        {
-            return true;
-        }
         // `Sorry, I meant {…}`: the words introduce it with no colon.
         let from = crate::text::floor_char_boundary(tail, tail.len().saturating_sub(16));
         let mut last: [Option<(&str, Range<usize>)>; 2] = [None, None];
@@ -354,12 +363,14 @@ fn takes_back(s: &str) -> bool {
         "my",
         "oh",
         "ah",
+        "aha",
     ];
-    let mut w = words(s).map(|(w, _)| w);
-    if let (Some(verb), Some(that), None) = (w.next(), w.next(), w.next()) {
-        if is_any(verb, &["scratch", "strike"]) && is_any(that, &["that"]) {
-            return true;
-        }
+    // `Scratch that`, `Wait, forget that`, `Never mind`.
+    if words(s).zip(words(s).skip(1)).any(|((a, _), (b, _))| {
+        (is_any(a, DROPPING) && is_any(b, &["that"]))
+            || (is_any(a, &["never"]) && is_any(b, &["mind"]))
+    }) {
+        return true;
     }
     let mut w = words(s).map(|(w, _)| w);
     w.next().is_some_and(|first| is_any(first, OPENS))
@@ -370,6 +381,9 @@ fn takes_back(s: &str) -> bool {
         // (`Wait, no mistakes.`, `No, wait`: a `no` that negates.)
         && words(s).zip(words(s).skip(1)).all(|((a, _), _)| !is_any(a, &["no", "not"]))
 }
+
+/// The verbs that drop what `that` points to: `Scratch that`.
+const DROPPING: &[&str] = &["scratch", "strike", "forget", "ignore", "disregard"];
 
 /// The words a sentence that only takes back is made of (see
 /// [`introduces_correction`]): `Wait, no.`, `Sorry, that was wrong!`.
@@ -410,6 +424,14 @@ const FILLER: &[&str] = &[
     "apologies",
     "scratch",
     "strike",
+    "forget",
+    "ignore",
+    "disregard",
+    "never",
+    "mind",
+    "one",
+    "dear",
+    "aha",
 ];
 
 /// Whether the value at `span` (an empty list or object, unquoted) is
@@ -472,6 +494,48 @@ pub(crate) fn instructs(text: &str, span: &Range<usize>) -> bool {
             is_any(word, CASE)
                 || (is_any(word, NAMES_CASE) && after(end).is_some_and(|(w, _)| is_any(w, CASES)))
         })
+}
+
+/// Whether the value that starts at `start` is introduced as the answer:
+/// its [`label`] ends with a colon (`Here:`, `Result:`, `Here are the
+/// entities:`), or it has none and opens its line; and its line and the
+/// label's (the line before, for a value with none) say nothing that makes
+/// it an illustration (`like`, `e.g.`, `Example:`, `would`, `otherwise`,
+/// `Schema reminder:`). What an empty value an instruction names
+/// ([`instructs`]) gives way to.
+pub(crate) fn introduces_answer(text: &str, start: usize) -> bool {
+    const ILLUSTRATING: &[&str] = &[
+        "example",
+        "examples",
+        "eg",
+        "e",
+        "like",
+        "such",
+        "would",
+        "could",
+        "might",
+        "otherwise",
+        "else",
+        "format",
+        "schema",
+        "template",
+        "sample",
+        "comparison",
+        "instance",
+        "reminder",
+    ];
+    let label = label(text, start);
+    let said =
+        text[label.clone()].trim_end_matches(|c: char| c.is_whitespace() || c == '*' || c == '_');
+    let line = line_start(text, start, 200);
+    let from = if said.ends_with(':') {
+        line_start(text, label.start, 120)
+    } else if said.is_empty() && line > 0 && text[line..start].trim().is_empty() {
+        line_start(text, line - 1, 120)
+    } else {
+        return false;
+    };
+    !words(&text[from.min(start)..start]).any(|(w, _)| is_any(w, ILLUSTRATING))
 }
 
 /// Where the label of the value that starts at `start` starts: its line,

@@ -1163,6 +1163,8 @@ fn code_fences_and_dialects_every_split() {
         "Use {} when there is nothing. Here: {\"a\": 1}",
         "Return [] if none. Result: [1, 2]",
         "Output {} on error, otherwise:\n```json\n{\"ok\": true}\n```",
+        "Per your instructions (return [] if none, otherwise a list like [\"x\"]), the result is:\n\n[]",
+        "Return [] if none.\n[5, 6]",
         "Return [] if none.",
         "Use {} or [] for none. {\"a\": 1}",
         "{'a': 1} use [] if x",
@@ -4558,6 +4560,7 @@ fn a_value_taken_back_every_split() {
         "{\"a\": 1}\nThat is wrong; use this instead:\n{\"a\": 2}",
         "{\"a\": u\"x\", \"b\": [1, b'2', r'C:\\new']}",
         "{'a': 1, 'b': {3, 4}, 'c': set(), 'd': 2}",
+        "{'a': {True, False}, 'b': {None, 2}}",
         "{'a': 1, 'b': {'x'}, 'c': [{'y'}]}",
         "{\"a\": u\"text\", \"b\": [f'x', 2]}",
         "The prompt asks me to use <think> tags, which I skip.\n{\"a\": 1, \"b\": [2]}",
@@ -4568,6 +4571,9 @@ fn a_value_taken_back_every_split() {
         "{\"a\": 1}\nWait, I meant: {\"a\": 2}\nHmm, no. Correct: {\"a\": 3}",
         "{\"a\": 1}\nOh, my mistake.\n{\"a\": 2, \"b\": [3]}",
         "{\"a\": 1} Scratch that. {\"a\": 2}",
+        "{\"a\": 1}\nActually, scratch that:\n{\"a\": 2, \"b\": [1]}",
+        "{\"a\": 1}\nNever mind.\n```json\n{\"a\": 2}\n```",
+        "{\"a\": 1}\nNever mind the order. {\"a\": 2}",
         "{\"a\": 1}\nScratch that idea. Also: {\"a\": 2}",
     ] {
         every_split::<Value>(text);

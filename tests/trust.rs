@@ -1132,7 +1132,10 @@ fn an_empty_value_the_prose_quotes_gives_way() {
 /// quotes (`Use {} when there is nothing.`) was the answer, the value
 /// after it dropped. Named in an instruction (a verb that says what to
 /// give before it, a word that makes it a case after it), it gives way to
-/// any value that is not; given, or alone, it is the answer.
+/// the next value of its shape when that one is introduced as the answer
+/// (a label ending in a colon, or none on a line of its own, and no word
+/// that makes it an illustration); given, or alone, it is the answer. The
+/// review found the forms where it is the answer and an example follows.
 #[test]
 fn an_empty_value_the_prose_names_gives_way() {
     for (reply, want) in [
@@ -1141,39 +1144,60 @@ fn an_empty_value_the_prose_names_gives_way() {
             json!({"a": 1}),
         ),
         ("Return [] if none. Result: [1, 2]", json!([1, 2])),
+        ("You should respond with [] for no match.\n[\"x\"]", json!(["x"])),
         (
-            "You should respond with [] for no match.\n[\"x\"]",
-            json!(["x"]),
+            "You asked me to return [] if no entities are found. Here are the entities:\n[{\"name\": \"Paris\"}]",
+            json!([{"name": "Paris"}]),
         ),
         (
-            "Output {} on error, otherwise:\n```json\n{\"ok\": true}\n```",
-            json!({"ok": true}),
+            "Instructions: Output {} when the field is missing.\n\nResult:\n{\"name\": \"Bob\"}",
+            json!({"name": "Bob"}),
         ),
-        (
-            "I return [] when nothing matches; here it matched: [3]",
-            json!([3]),
-        ),
+        ("Return [] in case of doubt.\n[1]", json!([1])),
         // Alone, it is the answer.
         ("Return [] if none.", json!([])),
         // Given, not named: the first value, as before.
-        (
-            "Result: [] (nothing matched). Other lists: [1, 2]",
-            json!([]),
-        ),
-        (
-            "The answer is [] as nothing matched. Other lists: [1, 2]",
-            json!([]),
-        ),
+        ("Result: [] (nothing matched). Other lists: [1, 2]", json!([])),
+        ("The answer is [] as nothing matched. Other lists: [1, 2]", json!([])),
         ("Use {} or [] for none. {\"a\": 1}", json!({})),
         ("Return []. Later: [1]", json!([])),
         ("Returned [] if none. [1]", json!([])),
         ("Use {} iffy. [1]", json!({})),
+        ("Use\n{} if none. {\"a\": 1}", json!({})),
         ("I return [] as instructed. Format: [1, 2]", json!([])),
         ("Return [] for this input. Another input: [1]", json!([])),
         ("Use {} instead. {\"a\": 1}", json!({})),
-        ("Use {} for none. {\"a\": 1}", json!({"a": 1})),
-        ("Return [] in case of doubt.\n[1]", json!([1])),
-        ("Use\n{} if none. {\"a\": 1}", json!({})),
+        // Named, but what follows is an example, not the answer (found by
+        // the review): the empty value.
+        (
+            "Per your instructions (return [] if none, otherwise a list like [\"x\", \"y\"]), the result is:\n\n[]",
+            json!([]),
+        ),
+        (
+            "Use {} when empty, else {\"key\": \"value\"}.\n\n{}",
+            json!({}),
+        ),
+        (
+            "There are no dates here. I output [] when no dates are present; had it said \"March 3\", I would output [\"2024-03-03\"].",
+            json!([]),
+        ),
+        (
+            "I return [] when no tags apply, which is the case here.\n\nSchema reminder: [{\"tag\": \"string\"}]",
+            json!([]),
+        ),
+        (
+            "Rule: return [] if no entities.\nExample: Input: \"Bob went home\" Output: [{\"name\": \"Bob\"}]\n\nYour text has no entities.",
+            json!([]),
+        ),
+        ("I return [] if none. As noted in [1, 2], this is standard.", json!([])),
+        (
+            "Nothing to extract - I respond with [] when the input has no products. Example of a non-empty response: [{\"sku\": \"A1\"}]",
+            json!([]),
+        ),
+        (
+            "Output {} on error, otherwise:\n{\"ok\": true}",
+            json!({}),
+        ),
     ] {
         assert_eq!(value(reply), want, "{reply:?}");
     }
@@ -1181,6 +1205,18 @@ fn an_empty_value_the_prose_names_gives_way() {
         from_llm_str::<Vec<u32>>("Return [] if none. Result: [1, 2]").unwrap(),
         [1, 2]
     );
+    // A cut candidate ending inside a character is no empty value (its
+    // last byte was sliced before it was looked at: a panic the proptests
+    // found).
+    for reply in [
+        "[<|\"k\": +10{{},250 2501\"\"\"```0-\u{ff1a}",
+        "{} then [1, \u{ff1a}",
+        "{\"a\": 1} {\u{ff1a}",
+        "[1] [\u{e9}",
+    ] {
+        let _ = from_llm_str::<Value>(reply);
+        let _ = from_llm_str::<Vec<Value>>(reply);
+    }
 }
 
 /// Found by a sweep: a comment holding a closer, in a value found in
@@ -2664,6 +2700,21 @@ fn a_value_the_prose_takes_back_gives_way_to_the_one_after() {
         ("{\"a\": 1}\nOh, no mistakes. {\"a\": 2}", 1),
         ("{\"a\": 1}\nScratch that idea. Also: {\"a\": 2}", 1),
         ("Start from scratch. {\"a\": 1} then {\"a\": 2}", 1),
+        ("{\"a\": 1}\nWait, scratch that.\n{\"a\": 2}", 2),
+        ("{\"a\": 1}\nActually, scratch that:\n{\"a\": 2}", 2),
+        ("{\"a\": 1}\nScratch that, my mistake.\n{\"a\": 2}", 2),
+        ("{\"a\": 1}\n(Scratch that.)\n{\"a\": 2}", 2),
+        ("{\"a\": 1}\n*Scratch that.*\n{\"a\": 2}", 2),
+        ("{\"a\": 1}\nForget that. {\"a\": 2}", 2),
+        ("{\"a\": 1}\nNever mind.\n{\"a\": 2}", 2),
+        ("{\"a\": 1}\nOh dear, my mistake.\n{\"a\": 2}", 2),
+        ("{\"a\": 1}\nAh, wrong one.\n{\"a\": 2}", 2),
+        ("{\"a\": 1}\n**Oh, my mistake.**\n{\"a\": 2}", 2),
+        ("{\"a\": 1}\nOh, my mistake:\n{\"a\": 2}", 2),
+        ("{\"a\": 1}\nIgnore that field if empty. {\"a\": 2}", 1),
+        ("{\"a\": 1}\nNever mind the order. {\"a\": 2}", 1),
+        ("{\"a\": 1}\nDon't forget that one: {\"a\": 2}", 1),
+        ("{\"a\": 1}\nThe one: {\"a\": 2}", 1),
         // A sentence of nothing but words that take back, right before the
         // value; or one that opens so, then a sentence introducing it.
         ("{\"a\": 1}\n\nWait, no. {\"a\": 2}", 2),
@@ -2942,6 +2993,13 @@ fn python_string_prefixes() {
     // collection's constructor is that collection (`set()` gave null).
     assert_eq!(value("{'s': {1, 2}}"), json!({"s": [1, 2]}));
     assert_eq!(value("{-1.5, 'a'}"), json!([-1.5, "a"]));
+    // And its literals literals (`{True, False}` gave `["True", false]`).
+    assert_eq!(value("{True, False}"), json!([true, false]));
+    assert_eq!(
+        value("{'s': {None, 1, true}}"),
+        json!({"s": [null, 1, true]})
+    );
+    assert_eq!(value("{Truth, False}"), json!(["Truth", false]));
     assert_eq!(
         value("{'s': set(), 'l': list(), 't': tuple( ), 'n': 1}"),
         json!({"s": [], "l": [], "t": [], "n": 1})

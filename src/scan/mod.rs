@@ -2218,9 +2218,9 @@ impl<'de> Scanner<'de> {
                     && s.bytes()
                         .all(|c| c.is_ascii_digit() || b"+-.eE".contains(&c))
                     && s.parse::<f64>().is_ok();
-                if unquoted && number {
-                    // `{1, 2}`: a number is an element as it is after the
-                    // comma, no key's text.
+                if unquoted && (number || literal(s).is_some()) {
+                    // `{1, 2}`, `{True, False}`: a number or a literal is an
+                    // element as it is after the comma, no key's text.
                     let at = self.token_start;
                     if self
                         .repairs
@@ -2230,7 +2230,10 @@ impl<'de> Scanner<'de> {
                         self.repairs.pop();
                     }
                     self.pos = at;
-                    return self.number_value();
+                    return match number {
+                        true => self.number_value(),
+                        false => self.word_value(),
+                    };
                 }
                 self.pos = j;
                 self.scalar_done();
