@@ -299,12 +299,22 @@ pub(crate) fn introduces_correction(text: &str, gap: Range<usize>) -> bool {
     // `Wait, no. {…}`, `Oops, my mistake! {…}`, `Scratch that: {…}`: a
     // sentence of nothing but words that take back, opening so, right
     // before it. (All the prose between the values: `Is it required? Wait,
-    // no. {…} would do` asks and answers something else.)
-    let sentence = tail.trim_end_matches(['.', '!', ',', '-', '\u{2014}', ' ', ':', '*', '_', ')']);
+    // no. {…} would do` asks and answers something else.) Ending in a
+    // colon, it may point at the value after it instead (`Oh, this is
+    // wrong:`, `My mistake:`): only `Scratch that:` and its like do not.
+    let sentence = tail.trim_end_matches(['.', '!', ',', '-', '\u{2014}', ' ', '*', '_', ')']);
+    let (sentence, colon) = match sentence.strip_suffix(':') {
+        Some(s) => (s.trim_end_matches(['*', '_', ' ']), true),
+        None => (sentence, false),
+    };
     let sentence =
         sentence.trim_start_matches(|c: char| c.is_ascii_punctuation() || c.is_whitespace());
     if !sentence.contains(SENTENCE_ENDS)
-        && takes_back(sentence)
+        && (if colon {
+            drops(sentence)
+        } else {
+            takes_back(sentence)
+        })
         && words(sentence).all(|(w, _)| is_any(w, FILLER))
     {
         return true;
@@ -365,11 +375,7 @@ fn takes_back(s: &str) -> bool {
         "ah",
         "aha",
     ];
-    // `Scratch that`, `Wait, forget that`, `Never mind`.
-    if words(s).zip(words(s).skip(1)).any(|((a, _), (b, _))| {
-        (is_any(a, DROPPING) && is_any(b, &["that"]))
-            || (is_any(a, &["never"]) && is_any(b, &["mind"]))
-    }) {
+    if drops(s) {
         return true;
     }
     let mut w = words(s).map(|(w, _)| w);
@@ -380,6 +386,15 @@ fn takes_back(s: &str) -> bool {
         })
         // (`Wait, no mistakes.`, `No, wait`: a `no` that negates.)
         && words(s).zip(words(s).skip(1)).all(|((a, _), _)| !is_any(a, &["no", "not"]))
+}
+
+/// Whether `s` drops what came before: `Scratch that`, `Wait, forget
+/// that`, `Never mind`.
+fn drops(s: &str) -> bool {
+    words(s).zip(words(s).skip(1)).any(|((a, _), (b, _))| {
+        (is_any(a, DROPPING) && is_any(b, &["that"]))
+            || (is_any(a, &["never"]) && is_any(b, &["mind"]))
+    })
 }
 
 /// The verbs that drop what `that` points to: `Scratch that`.
@@ -497,12 +512,14 @@ pub(crate) fn instructs(text: &str, span: &Range<usize>) -> bool {
 }
 
 /// Whether the value that starts at `start` is introduced as the answer:
-/// its [`label`] ends with a colon (`Here:`, `Result:`, `Here are the
-/// entities:`), or it has none and opens its line; and its line and the
-/// label's (the line before, for a value with none) say nothing that makes
-/// it an illustration (`like`, `e.g.`, `Example:`, `would`, `otherwise`,
-/// `Schema reminder:`). What an empty value an instruction names
-/// ([`instructs`]) gives way to.
+/// its [`label`] is a colon after a few words that name the answer and
+/// nothing else (`Here:`, `Result:`, `Here is the result:`, `Final
+/// answer:`, `Response:`), and its line and the label's say nothing that
+/// makes it an illustration (`like`, `e.g.`, `Example:`, `would`,
+/// `otherwise`). What an empty value an instruction names ([`instructs`])
+/// gives way to. (Any other label may name what is no answer: `Label
+/// set:`, `Current config:`, `If there had been any:`, `Observation:`; and
+/// a value with none, a template: the review of 2026-12-07 found each.)
 pub(crate) fn introduces_answer(text: &str, start: usize) -> bool {
     const ILLUSTRATING: &[&str] = &[
         "example",
@@ -524,18 +541,30 @@ pub(crate) fn introduces_answer(text: &str, start: usize) -> bool {
         "instance",
         "reminder",
     ];
+    const ANSWER: &[&str] = &["here", "result", "results", "answer", "response", "output"];
+    const AROUND: &[&str] = &[
+        "the", "a", "is", "are", "it", "they", "my", "final", "json", "s",
+    ];
     let label = label(text, start);
     let said =
         text[label.clone()].trim_end_matches(|c: char| c.is_whitespace() || c == '*' || c == '_');
-    let line = line_start(text, start, 200);
-    let from = if said.ends_with(':') {
-        line_start(text, label.start, 120)
-    } else if said.is_empty() && line > 0 && text[line..start].trim().is_empty() {
-        line_start(text, line - 1, 120)
-    } else {
+    let Some(said) = said.strip_suffix(':') else {
         return false;
     };
-    !words(&text[from.min(start)..start]).any(|(w, _)| is_any(w, ILLUSTRATING))
+    // (Its last sentence: `Use {} when there is nothing. Here:`.)
+    let said = said
+        .rfind(['.', '!', '?', ';'])
+        .map_or(said, |k| &said[k + 1..]);
+    let mut named = false;
+    for (i, (w, _)) in words(said).enumerate() {
+        named |= is_any(w, ANSWER);
+        if i >= 4 || !(is_any(w, ANSWER) || is_any(w, AROUND)) {
+            return false;
+        }
+    }
+    named
+        && !words(&text[line_start(text, label.start, 120).min(start)..start])
+            .any(|(w, _)| is_any(w, ILLUSTRATING))
 }
 
 /// Where the label of the value that starts at `start` starts: its line,

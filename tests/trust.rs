@@ -1144,16 +1144,16 @@ fn an_empty_value_the_prose_names_gives_way() {
             json!({"a": 1}),
         ),
         ("Return [] if none. Result: [1, 2]", json!([1, 2])),
-        ("You should respond with [] for no match.\n[\"x\"]", json!(["x"])),
         (
-            "You asked me to return [] if no entities are found. Here are the entities:\n[{\"name\": \"Paris\"}]",
+            "You asked me to return [] if no entities are found. Here is the result:\n[{\"name\": \"Paris\"}]",
             json!([{"name": "Paris"}]),
         ),
+        ("Per the prompt, return [] if none.\n\n**Final answer:**\n[1]", json!([1])),
         (
             "Instructions: Output {} when the field is missing.\n\nResult:\n{\"name\": \"Bob\"}",
             json!({"name": "Bob"}),
         ),
-        ("Return [] in case of doubt.\n[1]", json!([1])),
+        ("Return [] in case of doubt. Answer: [1]", json!([1])),
         // Alone, it is the answer.
         ("Return [] if none.", json!([])),
         // Given, not named: the first value, as before.
@@ -1196,6 +1196,26 @@ fn an_empty_value_the_prose_names_gives_way() {
         ),
         (
             "Output {} on error, otherwise:\n{\"ok\": true}",
+            json!({}),
+        ),
+        // Nor to a value a label names otherwise, nor to one with none
+        // (found by the second review).
+        ("You should respond with [] for no match.\n[\"x\"]", json!([])),
+        ("Return {} if none.\n\n{\"name\": \"<string>\"}", json!({})),
+        (
+            "No label fits, so I return [] when no label fits.\nLabel set:\n[\"positive\", \"negative\"]",
+            json!([]),
+        ),
+        (
+            "There are none, so I return [] if none. If there had been any:\n[{\"id\": 1}]",
+            json!([]),
+        ),
+        (
+            "Thought: nothing relevant. I answer [] if nothing is relevant.\nObservation:\n[\"doc1\"]\nFinal Answer: []",
+            json!([]),
+        ),
+        (
+            "No changes, so I return {} when nothing changes.\nCurrent config:\n{\"timeout\": 30}",
             json!({}),
         ),
     ] {
@@ -2710,7 +2730,13 @@ fn a_value_the_prose_takes_back_gives_way_to_the_one_after() {
         ("{\"a\": 1}\nOh dear, my mistake.\n{\"a\": 2}", 2),
         ("{\"a\": 1}\nAh, wrong one.\n{\"a\": 2}", 2),
         ("{\"a\": 1}\n**Oh, my mistake.**\n{\"a\": 2}", 2),
-        ("{\"a\": 1}\nOh, my mistake:\n{\"a\": 2}", 2),
+        ("{\"a\": 1}\nScratch that:\n{\"a\": 2}", 2),
+        // A sentence ending in a colon may point at the value after it
+        // (found by the second review): the first.
+        ("{\"a\": 1}\nOh, my mistake:\n{\"a\": 2}", 1),
+        ("Correct version:\n{\"a\": 1}\nOh, this is wrong:\n{\"a\": 2}", 1),
+        ("{\"a\": 1}\nOops, this is wrong: {\"a\": 2}", 1),
+        ("Correct:\n{\"a\": 1}\nMy typo:\n{\"a\": 3}", 1),
         ("{\"a\": 1}\nIgnore that field if empty. {\"a\": 2}", 1),
         ("{\"a\": 1}\nNever mind the order. {\"a\": 2}", 1),
         ("{\"a\": 1}\nDon't forget that one: {\"a\": 2}", 1),
@@ -3000,6 +3026,13 @@ fn python_string_prefixes() {
         json!({"s": [null, 1, true]})
     );
     assert_eq!(value("{Truth, False}"), json!(["Truth", false]));
+    assert_eq!(
+        value("{'a': {True}, 'b': {None}}"),
+        json!({"a": [true], "b": [null]})
+    );
+    assert_eq!(value("[{false}, {NaN}]"), json!([[false], [null]]));
+    assert_eq!(value("{True}"), json!([true]));
+    assert_eq!(value("{'a': {Truth}}"), json!({"a": {}}));
     assert_eq!(
         value("{'s': set(), 'l': list(), 't': tuple( ), 'n': 1}"),
         json!({"s": [], "l": [], "t": [], "n": 1})

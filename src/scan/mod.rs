@@ -2250,6 +2250,24 @@ impl<'de> Scanner<'de> {
                     self.token_start,
                 ));
             }
+            // `{True}`, `{'a': {None}}`: a set of one literal is a list of
+            // it, not a key with no value dropped.
+            b'}' if self.object_pending
+                && unquoted
+                && literal(Scanner::str(self, text)).is_some() =>
+            {
+                let top = self.stack.len() - 1;
+                self.stack[top] = Frame::Set;
+                if self
+                    .repairs
+                    .last()
+                    .is_some_and(|r| r.kind == RepairKind::UnquotedKey)
+                {
+                    self.repairs.pop();
+                }
+                self.pos = self.token_start;
+                return self.word_value();
+            }
             // `{'tags': {'python'}}`: a set of one string as Python writes
             // it (single-quoted), inside a container, is a list of it, not
             // a key with no value dropped.
