@@ -212,9 +212,10 @@ fn is_empty_value(value: &str) -> bool {
 
 /// Whether `span` is an empty list or object an instruction names
 /// unquoted (`Use {} when…`, [`prose::instructs`]): it gives way to the
-/// next value of its shape when that one is introduced as the answer
-/// (`Here: {…}`, [`prose::introduces_answer`]), and to nothing else (an
-/// example after it, `otherwise a list like ["x"]`, is none).
+/// next value of its shape when that one is introduced as the answer right
+/// after its sentence (`Here: {…}`, [`prose::answers_after`]), and to
+/// nothing else (an example after it, `otherwise a list like ["x"]`, is
+/// none).
 fn instructed_empty(text: &str, span: &Range<usize>) -> bool {
     is_empty_value(&text[span.clone()]) && prose::instructs(text, span)
 }
@@ -1454,7 +1455,7 @@ fn retracted(
                     || prose::labelled_pair(text, c.span.start, next)
                     // Or an instruction names it (`Return [] if none.`),
                     // and the next one is introduced as the answer.
-                    || (instructed_empty(text, &c.span) && prose::introduces_answer(text, next)))
+                    || (instructed_empty(text, &c.span) && prose::answers_after(text, end, next)))
         })
         .map(|c| (c.span.start, c.span.end))
         .collect();

@@ -511,16 +511,21 @@ pub(crate) fn instructs(text: &str, span: &Range<usize>) -> bool {
         })
 }
 
-/// Whether the value that starts at `start` is introduced as the answer:
-/// its [`label`] is a colon after a few words that name the answer and
-/// nothing else (`Here:`, `Result:`, `Here is the result:`, `Final
-/// answer:`, `Response:`), and its line and the label's say nothing that
-/// makes it an illustration (`like`, `e.g.`, `Example:`, `would`,
-/// `otherwise`). What an empty value an instruction names ([`instructs`])
-/// gives way to. (Any other label may name what is no answer: `Label
-/// set:`, `Current config:`, `If there had been any:`, `Observation:`; and
-/// a value with none, a template: the review of 2026-12-07 found each.)
-pub(crate) fn introduces_answer(text: &str, start: usize) -> bool {
+/// Whether the value that starts at `start` is introduced as the answer
+/// right after the sentence that ends the value at `end` (an empty value an
+/// instruction names, [`instructs`], which gives way to it): its [`label`]
+/// is a colon after a few words that name the answer and nothing else
+/// (`Here:`, `Result:`, `Here is the result:`, `Final answer:`,
+/// `Response:`), it starts where that sentence ends (`Return [] if none.
+/// Result: [1, 2]`, `Use {} when there is nothing.⏎⏎**Here:**⏎{…}`), and
+/// the label's line says nothing that makes the value an illustration
+/// (`like`, `e.g.`, `Example:`, `would`, `otherwise`). (Any other label
+/// may name what is no answer: `Label set:`, `Current config:`, `If there
+/// had been any:`, `Observation:`; a value with none may be a template; a
+/// sentence between may say what follows is an example: `For a text
+/// mentioning Paris, you would get:⏎Output:`. The reviews of 2026-12-07
+/// found each.)
+pub(crate) fn answers_after(text: &str, end: usize, start: usize) -> bool {
     const ILLUSTRATING: &[&str] = &[
         "example",
         "examples",
@@ -545,16 +550,18 @@ pub(crate) fn introduces_answer(text: &str, start: usize) -> bool {
     const AROUND: &[&str] = &[
         "the", "a", "is", "are", "it", "they", "my", "final", "json", "s",
     ];
+    let markup = |c: char| c.is_whitespace() || matches!(c, '*' | '_' | '#' | '>');
     let label = label(text, start);
-    let said =
-        text[label.clone()].trim_end_matches(|c: char| c.is_whitespace() || c == '*' || c == '_');
+    if label.start < end {
+        return false;
+    }
+    let said = text[label.clone()].trim_end_matches(markup);
     let Some(said) = said.strip_suffix(':') else {
         return false;
     };
     // (Its last sentence: `Use {} when there is nothing. Here:`.)
-    let said = said
-        .rfind(['.', '!', '?', ';'])
-        .map_or(said, |k| &said[k + 1..]);
+    let from = said.rfind(['.', '!', '?', ';']).map_or(0, |k| k + 1);
+    let said = &said[from..];
     let mut named = false;
     for (i, (w, _)) in words(said).enumerate() {
         named |= is_any(w, ANSWER);
@@ -562,7 +569,15 @@ pub(crate) fn introduces_answer(text: &str, start: usize) -> bool {
             return false;
         }
     }
+    // The sentence of the value before ends, then the label: nothing else
+    // between them but spaces and markup.
+    let at = label.start + from;
+    let between = &text[end..at];
+    let Some(k) = between.find(['.', '!', '?', ';', '\n']) else {
+        return false;
+    };
     named
+        && between[k + 1..].chars().all(markup)
         && !words(&text[line_start(text, label.start, 120).min(start)..start])
             .any(|(w, _)| is_any(w, ILLUSTRATING))
 }

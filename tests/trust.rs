@@ -1218,6 +1218,32 @@ fn an_empty_value_the_prose_names_gives_way() {
             "No changes, so I return {} when nothing changes.\nCurrent config:\n{\"timeout\": 30}",
             json!({}),
         ),
+        // Nor to one a sentence between introduces (found by the third
+        // review).
+        (
+            "I return [] when nothing is found, which is the case here.\n\nFor a text mentioning Paris, you would get:\nOutput:\n[{\"name\": \"Paris\"}]",
+            json!([]),
+        ),
+        (
+            "No matches. I return [] when there are none.\n\nHad there been matches, I'd have answered as follows.\nAnswer:\n[\"Alice\"]",
+            json!([]),
+        ),
+        (
+            "There are no dates. Per the instructions, return [] if none are found.\n\nInput: \"Lunch on March 3\"\nOutput: [\"2024-03-03\"]",
+            json!([]),
+        ),
+        (
+            "I answer [] when there are no errors. The log has no errors.\n\nThe previous run (for reference):\nResult: [{\"line\": 3}]",
+            json!([]),
+        ),
+        (
+            "Return [] if none.\n\nThe user's expected output:\nOutput: [\"a\"]",
+            json!([]),
+        ),
+        (
+            "I output [] if nothing is found. With a match it'd look different. Result: [\"x\"]",
+            json!([]),
+        ),
     ] {
         assert_eq!(value(reply), want, "{reply:?}");
     }
