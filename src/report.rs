@@ -50,10 +50,13 @@ use crate::text::{floor_char_boundary, line_column, snippet, Utf8Text};
 /// A value the reply takes back gives way to the next value of its shape
 /// when the prose introduces that one as its correction (`{…} Wait, I made a
 /// mistake. Here is the corrected version: {…}`, `Wrong: {…}⏎Correct: {…}`,
-/// `Wait, no. {…}`), and so does a value its label names no answer
-/// (`Input:`, `Example:`, `Schema:`, `Original:`) when the next one's label
-/// names that the answer (`Output:`, `Here is the answer:`, `Updated:`). It
-/// is tried last, alone: only when nothing after it decodes.
+/// `Wait, no. {…}`, `Scratch that. {…}`), and so does a value its label
+/// names no answer (`Input:`, `Example:`, `Schema:`, `Original:`) when the
+/// next one's label names that the answer (`Output:`, `Here is the
+/// answer:`, `Updated:`), and an empty value an instruction names (`Return
+/// [] if none.`) when the next one's label, right after that sentence,
+/// names it the answer (`Result:`). It is tried last, alone: only when
+/// nothing after it decodes.
 ///
 /// The target type steers the search: a struct or map prefers objects, a
 /// sequence prefers arrays and gathers several objects (in prose, in fences,
