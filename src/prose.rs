@@ -357,9 +357,9 @@ fn is_any(w: &str, any: &[&str]) -> bool {
 /// Whether the short sentence `s` opens by taking back what came before
 /// (`Wait, no`, `Oops, typo`, `Sorry, my mistake`, `Oh, my mistake`): its
 /// first word is an interjection, and it holds a word that says a mistake
-/// was made (not `Wait!` or `Actually, that is it.` alone); or it is
-/// `Scratch that` or `Strike that`. (A note about something wrong, `Note:
-/// the wrong format…`, opens otherwise.)
+/// was made (not `Wait!` or `Actually, that is it.` alone); or it drops
+/// what came before (`Scratch that`, `Forget that`, `Never mind`). (A note
+/// about something wrong, `Note: the wrong format…`, opens otherwise.)
 fn takes_back(s: &str) -> bool {
     const OPENS: &[&str] = &[
         "wait",
