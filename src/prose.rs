@@ -384,8 +384,12 @@ fn takes_back(s: &str) -> bool {
         && words(s).any(|(w, _)| {
             is_any(w, RETRACTING) || is_any(w, &["no", "nope", "bad", "error"])
         })
-        // (`Wait, no mistakes.`, `No, wait`: a `no` that negates.)
-        && words(s).zip(words(s).skip(1)).all(|((a, _), _)| !is_any(a, &["no", "not"]))
+        // (`Wait, no mistakes.`, `No, wait`: a `no` that negates; `Wait, no,
+        // that is wrong`: one that stands alone, as `Hmm, no.` does.)
+        && words(s).zip(words(s).skip(1)).all(|((a, r), _)| {
+            !is_any(a, &["no", "not"])
+                || (is_any(a, &["no"]) && s[r.end..].starts_with([',', ';', '!', '\u{2014}']))
+        })
 }
 
 /// Whether `s` drops what came before: `Scratch that`, `Wait, forget
@@ -447,6 +451,17 @@ const FILLER: &[&str] = &[
     "one",
     "dear",
     "aha",
+    // What was wrong: `Oops, wrong key.`, `Sorry, wrong format!`
+    "key",
+    "keys",
+    "value",
+    "field",
+    "format",
+    "number",
+    "count",
+    "answer",
+    "output",
+    "version",
 ];
 
 /// Whether the value at `span` (an empty list or object, unquoted) is

@@ -4576,6 +4576,9 @@ fn a_value_taken_back_every_split() {
         "{\"a\": 1}\nNever mind.\n```json\n{\"a\": 2}\n```",
         "{\"a\": 1}\nNever mind the order. {\"a\": 2}",
         "{\"a\": 1}\nScratch that idea. Also: {\"a\": 2}",
+        "{\"a\": 1}\nWait, no, that is wrong.\n{\"a\": 2, \"b\": [3]}",
+        "{\"a\": 1}\nOops, wrong key.\n{\"a\": 2}",
+        "{\"a\": 1}\nWait, no key is wrong.\n{\"a\": 2}",
     ] {
         every_split::<Value>(text);
         every_split::<Vec<Value>>(text);

@@ -2757,6 +2757,15 @@ fn a_value_the_prose_takes_back_gives_way_to_the_one_after() {
         ("{\"a\": 1}\nAh, wrong one.\n{\"a\": 2}", 2),
         ("{\"a\": 1}\n**Oh, my mistake.**\n{\"a\": 2}", 2),
         ("{\"a\": 1}\nScratch that:\n{\"a\": 2}", 2),
+        // A `no` that stands alone, and what was wrong named.
+        ("{\"a\": 1}\nWait, no, that is wrong.\n{\"a\": 2}", 2),
+        ("{\"a\": 1}\nHmm, no, my mistake!\n{\"a\": 2}", 2),
+        ("{\"a\": 1}\nOops, wrong key.\n{\"a\": 2}", 2),
+        ("{\"a\": 1}\nSorry, wrong format!\n{\"a\": 2}", 2),
+        ("{\"a\": 1}\nWait, no, that is the answer.\n{\"a\": 2}", 1),
+        ("{\"a\": 1}\nWait, no key is wrong.\n{\"a\": 2}", 1),
+        ("{\"a\": 1}\nOops, no wrong keys.\n{\"a\": 2}", 1),
+        ("{\"a\": 1}\nWrong key? {\"a\": 2}", 1),
         // A sentence ending in a colon may point at the value after it
         // (found by the second review): the first.
         ("{\"a\": 1}\nOh, my mistake:\n{\"a\": 2}", 1),
