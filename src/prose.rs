@@ -190,7 +190,7 @@ fn words(prose: &str) -> impl Iterator<Item = (&str, Range<usize>)> {
         (ch.is_alphanumeric(), ch.len_utf8())
     };
     let mut i = 0;
-    std::iter::from_fn(move || {
+    std::iter::from_fn(move || loop {
         loop {
             if i >= b.len() {
                 return None;
@@ -210,8 +210,12 @@ fn words(prose: &str) -> impl Iterator<Item = (&str, Range<usize>)> {
             i += n;
         }
         let word = prose[start..i].trim_matches('-');
+        // (A dash alone, `no - wrong`, is no word.)
+        if word.is_empty() {
+            continue;
+        }
         let lead = prose[start..i].len() - prose[start..i].trim_start_matches('-').len();
-        Some((word, start + lead..start + lead + word.len()))
+        return Some((word, start + lead..start + lead + word.len()));
     })
 }
 
@@ -249,9 +253,9 @@ pub(crate) fn retractions(text: &str, within: Range<usize>) -> Vec<usize> {
             is(1, &["my"])
         } else if is(2, &["error"]) {
             is(1, &["my"]) || is(0, &["made"])
-        } else if is(2, &["no"]) {
-            // `Hmm, no.`
-            is(1, &["hmm", "um"]) && after.starts_with([',', '.', '!', '\u{2014}'])
+        } else if is(2, &["no", "nope"]) {
+            // `Hmm, no.`, `Oh, nope.`
+            is(1, &["hmm", "um", "oh", "ah"]) && after.starts_with([',', '.', '!', '\u{2014}'])
         } else if is(2, DROPPING) {
             // `Scratch that.`, `Forget that.`
             is(3, &["that"])
@@ -357,7 +361,8 @@ fn is_any(w: &str, any: &[&str]) -> bool {
 /// Whether the short sentence `s` opens by taking back what came before
 /// (`Wait, no`, `Oops, typo`, `Sorry, my mistake`, `Oh, my mistake`): its
 /// first word is an interjection, and it holds a word that says a mistake
-/// was made (not `Wait!` or `Actually, that is it.` alone); or it drops
+/// was made (not `Wait!` or `Actually, that is it.` alone), or a `no` that
+/// stands alone among interjections (`Hmm, no.`); or it drops
 /// what came before (`Scratch that`, `Forget that`, `Never mind`). (A note
 /// about something wrong, `Note: the wrong format…`, opens otherwise.)
 fn takes_back(s: &str) -> bool {
@@ -378,18 +383,42 @@ fn takes_back(s: &str) -> bool {
     if drops(s) {
         return true;
     }
-    let mut w = words(s).map(|(w, _)| w);
-    w.next().is_some_and(|first| is_any(first, OPENS))
-        && words(s).count() <= 6
-        && words(s).any(|(w, _)| {
-            is_any(w, RETRACTING) || is_any(w, &["no", "nope", "bad", "error"])
-        })
-        // (`Wait, no mistakes.`, `No, wait`: a `no` that negates; `Wait, no,
-        // that is wrong`: one that stands alone, as `Hmm, no.` does.)
-        && words(s).zip(words(s).skip(1)).all(|((a, r), _)| {
-            !is_any(a, &["no", "not"])
-                || (is_any(a, &["no"]) && s[r.end..].starts_with([',', ';', '!', '\u{2014}']))
-        })
+    let mut first = None;
+    let (mut count, mut mistake, mut lone_no, mut other) = (0, false, false, false);
+    let (mut before, mut negating): (Option<&str>, bool) = (None, false);
+    for (w, r) in words(s) {
+        if negating {
+            // (`not` before a word negates it.)
+            return false;
+        }
+        first.get_or_insert(w);
+        count += 1;
+        if is_any(w, RETRACTING)
+            || is_any(w, &["bad"])
+            || (is_any(w, &["error"]) && before.is_some_and(|b| is_any(b, &["my", "an", "made"])))
+        {
+            // (`error` after `my`: `Actually, error value.` adds a case.)
+            mistake = true;
+        } else if is_any(w, &["no", "nope"]) {
+            // `Wait, no mistakes.`: a `no` that negates. `Wait, no, that
+            // is wrong`, `Wait, no — wrong value`: one that stands alone.
+            let after = s[r.end..].trim_start_matches(' ');
+            let alone = after.is_empty()
+                || after.starts_with([',', ';', '!', '.', '-', '\u{2013}', '\u{2014}', '\u{2026}']);
+            if is_any(w, &["no"]) && !alone {
+                return false;
+            }
+            lone_no = true;
+        } else if is_any(w, &["not"]) {
+            negating = true;
+        } else if !is_any(w, OPENS) && !is_any(w, &["dear"]) {
+            other = true;
+        }
+        before = Some(w);
+    }
+    // A `no` alone takes back only among interjections (`Wait, no.`,
+    // `Hmm, no.`): `Wait, no, that is my answer.` says the first stands.
+    first.is_some_and(|f| is_any(f, OPENS)) && count <= 6 && (mistake || (lone_no && !other))
 }
 
 /// Whether `s` drops what came before: `Scratch that`, `Wait, forget

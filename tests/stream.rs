@@ -4579,6 +4579,9 @@ fn a_value_taken_back_every_split() {
         "{\"a\": 1}\nWait, no, that is wrong.\n{\"a\": 2, \"b\": [3]}",
         "{\"a\": 1}\nOops, wrong key.\n{\"a\": 2}",
         "{\"a\": 1}\nWait, no key is wrong.\n{\"a\": 2}",
+        "{\"a\": 1}\nOh, nope.\n{\"a\": 2, \"b\": [1]}",
+        "{\"a\": 1}\nWait, no \u{2014} wrong value.\n{\"a\": 2}",
+        "{\"a\": 1}\nHmm, no, that is it.\n{\"a\": 2}",
     ] {
         every_split::<Value>(text);
         every_split::<Vec<Value>>(text);

@@ -2766,6 +2766,16 @@ fn a_value_the_prose_takes_back_gives_way_to_the_one_after() {
         ("{\"a\": 1}\nWait, no key is wrong.\n{\"a\": 2}", 1),
         ("{\"a\": 1}\nOops, no wrong keys.\n{\"a\": 2}", 1),
         ("{\"a\": 1}\nWrong key? {\"a\": 2}", 1),
+        // Found by the review: a `no` among words that confirm the first,
+        // `error` that adds a case; a dash after a space.
+        ("{\"a\": 1}\nWait, no, that is my answer.\n{\"a\": 2}", 1),
+        ("{\"a\": 1}\nHmm, no, that is it.\n{\"a\": 2}", 1),
+        ("{\"a\": 1}\nActually, no, that number is it.\n{\"a\": 2}", 1),
+        ("{\"a\": 1}\nActually, error value.\n{\"a\": 2}", 1),
+        ("{\"a\": 1}\nWait, no \u{2014} wrong value.\n{\"a\": 2}", 2),
+        ("{\"a\": 1}\nOops, no - wrong number.\n{\"a\": 2}", 2),
+        ("{\"a\": 1}\nOh, nope.\n{\"a\": 2}", 2),
+        ("{\"a\": 1}\nOops, my error.\n{\"a\": 2}", 2),
         // A sentence ending in a colon may point at the value after it
         // (found by the second review): the first.
         ("{\"a\": 1}\nOh, my mistake:\n{\"a\": 2}", 1),
