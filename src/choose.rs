@@ -353,6 +353,9 @@ struct Tally<R> {
     covered: Vec<Range<usize>>,
     /// Whether any candidate had the shape the target wants.
     shaped: bool,
+    /// A candidate the sentence after it takes back, with none after it
+    /// (see [`withdrawn`]), and the error to give if the answer holds it.
+    withdrawn: Option<(Range<usize>, Error)>,
 }
 
 impl<R> Tally<R> {
@@ -363,6 +366,7 @@ impl<R> Tally<R> {
             tried: HashSet::new(),
             covered: Vec::new(),
             shaped: false,
+            withdrawn: None,
         }
     }
 
@@ -440,6 +444,19 @@ impl<R> Tally<R> {
 
     fn take_best(&mut self) -> Option<(R, Reading)> {
         self.best.take().map(|(v, r, _)| (v, r))
+    }
+
+    /// The best reading, unless it holds a value the reply takes back and
+    /// gives none in place of (`{"a": 1}⏎Oops, my mistake.`): then that
+    /// error.
+    fn answer(&mut self) -> Option<Result<(R, Reading)>> {
+        let best = self.take_best()?;
+        Some(match self.withdrawn.take() {
+            Some((span, e)) if best.1.span.start <= span.start && span.end <= best.1.span.end => {
+                Err(e)
+            }
+            _ => Ok(best),
+        })
     }
 }
 
@@ -590,6 +607,9 @@ impl Decoder {
                 skip.sort_by_key(|s| s.start);
                 extract::prose(text, body.clone(), self.opts.strategies, &skip)
             };
+            if let Some(w) = withdrawn(text, &body, candidates.iter()) {
+                tally.withdrawn = Some(w);
+            }
             let gather = self.opts.strategies.gather;
             let references = candidates.iter().filter(|c| is_reference(text, c)).count();
             let retracted = retracted(text, &body, candidates.iter(), &mut cues);
@@ -650,13 +670,14 @@ impl Decoder {
                     }
                 };
                 if tally.consider(text, strategy, &span, remember, wants(first), outcome) {
-                    return Ok(tally.take_best().expect("clean result"));
+                    let best = tally.answer().expect("clean result");
+                    return best.map_err(|e| e.locate(text));
                 }
             }
         }
 
-        if let Some(best) = tally.take_best() {
-            return Ok(best);
+        if let Some(best) = tally.answer() {
+            return best.map_err(|e| e.locate(text));
         }
         let err = match (shape, tally.shaped) {
             (Shape::Object | Shape::Array, false) => {
@@ -1461,6 +1482,37 @@ fn retracted(
         .collect();
     out.sort_unstable();
     out
+}
+
+/// The last candidate, when the sentence right after it takes it back
+/// (`{"a": 1}⏎Oops, my mistake.`, see [`prose::withdraws`]) and nothing
+/// after that sentence may open a value, and the error to give if the
+/// answer holds it: the value taken back is not the answer, and none is
+/// given in its place. (With a value after it, [`retracted`] judges
+/// whether that one replaces it.)
+fn withdrawn(
+    text: &str,
+    body: &Range<usize>,
+    candidates: extract::CandidateIter<'_>,
+) -> Option<(Range<usize>, Error)> {
+    let last = candidates.max_by_key(|c| c.span.end)?;
+    let prose::Withdrawal::Yes(from, stop) = prose::withdraws(text, last.span.end, body.end)?
+    else {
+        return None;
+    };
+    let rest = &text.as_bytes()[stop..body.end];
+    if memchr::memchr3(b'{', b'[', b'`', rest).is_some() || memchr::memchr(b'<', rest).is_some() {
+        return None;
+    }
+    let said = &text[from..stop];
+    let e = Error::at(
+        ErrorKind::NoJson,
+        format_args!(
+            "no JSON value found: the reply takes back its value ({said:?}) and gives none in its place (looked for a value after those words)"
+        ),
+        from,
+    );
+    Some((last.span, e))
 }
 
 #[cfg(test)]

@@ -608,7 +608,15 @@ impl Decoder {
             let refs = usize::from(crate::choose::is_reference(text, &balanced));
             crate::choose::not_a_value(text, &balanced, refs)
         };
-        (container && !more && self.opts.strategies.balanced && !prose())
+        // Nor when the sentence after it may take it back (`{…} Oops, my
+        // mistake.`): the tolerant path judges that.
+        let withdrawn = || {
+            matches!(
+                crate::prose::withdraws(text, span.end, c.span.end),
+                Some(crate::prose::Withdrawal::Yes(..))
+            )
+        };
+        (container && !more && self.opts.strategies.balanced && !prose() && !withdrawn())
             .then(|| (value, Reading::clean(Strategy::Balanced, span)))
     }
 

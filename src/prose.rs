@@ -350,6 +350,89 @@ pub(crate) fn introduces_correction(text: &str, gap: Range<usize>) -> bool {
     words(clause).any(|(w, _)| is_any(w, CORRECTING))
 }
 
+/// What the first sentence after a value says of it, read from `end` (the
+/// value's end) to `to`: whether it takes the value back in words that do
+/// nothing else (`{"a": 1}⏎Oops, my mistake.`, `Wait, no, that is wrong!`,
+/// `Scratch that.`, as [`introduces_correction`] reads one before a
+/// replacement), and where it ends. Past spaces, a fence's closing marker,
+/// a closing tag and the stop that ends the value's own sentence (`The
+/// answer is {…}. Oops.`), each within 64 bytes. `None` while the sentence
+/// has not ended (a stop, `!`, `?` or a line end) within 160 bytes: a word
+/// still to come may change it. (The text's end ends none: a reply cut
+/// after `Oops, I` may go on `forgot a field.`; so a view of the text so
+/// far, a decode of it and of the whole reply agree.) A question (`Wait, no?`) takes
+/// nothing back, nor an apology (`Sorry, my mistake.`, `My bad.`: it may be
+/// for a turn before the reply).
+pub(crate) fn withdraws(text: &str, end: usize, to: usize) -> Option<Withdrawal> {
+    let b = text.as_bytes();
+    let mut i = end.min(to);
+    // (Each skip within 64 bytes: past them, the sentence is none.)
+    let skip = |i: &mut usize| {
+        let from = *i;
+        while *i < to && (b[*i].is_ascii_whitespace() || matches!(b[*i], b'.' | b'!')) {
+            *i += 1;
+        }
+        *i - from <= 64
+    };
+    let far = || Some(Withdrawal::No);
+    if !skip(&mut i) {
+        return far();
+    }
+    if b[i..to].starts_with(b"```") {
+        i += 3;
+    } else if b[i..to].starts_with(b"</") {
+        match memchr::memchr(b'>', &b[i..to.min(i + 32)]) {
+            Some(k) => i += k + 1,
+            None if to < i + 32 => return None,
+            None => {}
+        }
+    }
+    if !skip(&mut i) {
+        return far();
+    }
+    let reach = to.min(i + 160);
+    let stop = match b[i..reach]
+        .iter()
+        .position(|c| matches!(c, b'.' | b'!' | b'?' | b'\n'))
+    {
+        Some(k) => i + k,
+        None if reach == to => return None,
+        None => return Some(Withdrawal::No),
+    };
+    // (Every byte skipped is ASCII: `i` and `stop` start characters.)
+    let sentence = &text[i..stop];
+    let markup = |c: char| {
+        c.is_whitespace() || matches!(c, '*' | '_' | '(' | ')' | ',' | '-' | ':' | '\u{2014}')
+    };
+    let said = sentence.trim_matches(markup);
+    let at = i + (sentence.len() - sentence.trim_start_matches(markup).len());
+    let apology = words(said)
+        .next()
+        .is_some_and(|(w, _)| is_any(w, &["sorry", "apologies", "my"]));
+    let keeps = (stop < to && b[stop] == b'?')
+        || apology
+        || !takes_back(said)
+        || !words(said).all(|(w, _)| is_any(w, FILLER))
+        || retractions(text, at..at + said.len()).is_empty();
+    Some(match keeps {
+        true => Withdrawal::No,
+        false => Withdrawal::Yes(at, stop),
+    })
+}
+
+/// How far past a value's end [`withdraws`] may read: what it skips, and
+/// the sentence.
+pub(crate) const WITHDRAW_REACH: usize = 64 + 32 + 64 + 160;
+
+/// What [`withdraws`] found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Withdrawal {
+    /// The first sentence after the value takes nothing back.
+    No,
+    /// It takes the value back: where its words start, and where it ends.
+    Yes(usize, usize),
+}
+
 /// What ends a sentence, for [`introduces_correction`].
 const SENTENCE_ENDS: [char; 4] = ['.', '!', '?', '\n'];
 

@@ -56,7 +56,10 @@ use crate::text::{floor_char_boundary, line_column, snippet, Utf8Text};
 /// answer:`, `Updated:`), and an empty value an instruction names (`Return
 /// [] if none.`) when the next one's label, right after that sentence,
 /// names it the answer (`Result:`). It is tried last, alone: only when
-/// nothing after it decodes.
+/// nothing after it decodes. A value the sentence right after it takes back
+/// with no value after (`{…}⏎Oops, my mistake.`, `Wait, no, that is
+/// wrong.`) is no answer: the decode is a [`NoJson`](crate::ErrorKind::NoJson)
+/// error saying so.
 ///
 /// The target type steers the search: a struct or map prefers objects, a
 /// sequence prefers arrays and gathers several objects (in prose, in fences,

@@ -4542,6 +4542,39 @@ fn a_later_fence_after_a_repaired_fenced_value() {
 /// `a_value_the_prose_takes_back_gives_way_to_the_one_after` in
 /// tests/trust.rs): the stream follows the decode of the text so far at
 /// every split, the value shown changing once the correction's value starts.
+/// A value the sentence right after it takes back, with nothing after
+/// that may be a value (`{"a": 1}⏎Oops, my mistake.`): a decode gives no
+/// value once the sentence ends, and the views follow at every split (a
+/// value after it may still replace it).
+#[test]
+fn a_value_taken_back_with_none_after_every_split() {
+    for text in [
+        "{\"a\": 1, \"b\": [2]}\nOops, my mistake.",
+        "{\"a\": 1}\nWait, no, that is wrong. Let me think again.",
+        "The answer is {\"a\": 1}. Oops.",
+        "```json\n{\"a\": 1, \"b\": [2]}\n```\nScratch that.\nI need to check.",
+        "Here:\n```json\n{\"a\": 1}\n```\n\nHmm, no.",
+        "{\"a\": 1}\nOops, my mistake.\nCorrected: {\"a\": 2, \"b\": [3]}",
+        "{\"a\": 1}\nSorry, my mistake.",
+        "{\"a\": 1}\nWait, no?",
+        "{\"a\": 1}\nHmm, no, that is it.",
+        "[{\"a\": 1}, {\"a\": 2}]\nOops, wrong count.",
+        "{\"a\": 1}\n{\"a\": 2}\nOops, my mistake.",
+        "```json\n{\"a\": 1}\nOops, my mistake.",
+        "Here:\n<json>{\"a\": 1}</json>\nOops, wrong one.",
+        "{\"a\": 1}\n\n**Wait, no, that is wrong.**\n\nThe count is off.",
+        "{\"a\": 1}\nOops, typo. Example: {\"a\": 2}",
+        "Return [] if none.\nResult: [\"x\"]\nWait, no, that is wrong.",
+        "{'a': 1, b: [2,]}\nScratch that.",
+        "{\"a\": 1}\nNever mind.\n",
+    ] {
+        every_split::<Value>(text);
+        every_split::<Vec<Value>>(text);
+        every_split::<BTreeMap<String, Value>>(text);
+        every_split::<AB>(text);
+    }
+}
+
 #[test]
 fn a_value_taken_back_every_split() {
     for text in [

@@ -2893,6 +2893,95 @@ fn a_value_the_prose_takes_back_gives_way_to_the_one_after() {
     );
 }
 
+/// A value the sentence right after it takes back, with no value after
+/// that sentence, is not the answer: the decode says the reply gave none in
+/// its place (`{"a": 1}⏎Oops, my mistake.`). An apology (it may be for a
+/// turn before), a question, a sentence that says more or has not ended,
+/// or a value after it (a correction, judged as above) leave the value the
+/// answer.
+#[test]
+fn a_value_taken_back_with_none_after_is_no_answer() {
+    #[derive(Debug, Deserialize)]
+    #[allow(dead_code)]
+    struct A {
+        a: u32,
+    }
+    for reply in [
+        "{\"a\": 1}\nOops, my mistake.",
+        "{\"a\": 1}\nWait, no, that is wrong.",
+        "{\"a\": 1}\nWait, no, that is wrong. Let me recount.",
+        "The answer is {\"a\": 1}. Oops.",
+        "```json\n{\"a\": 1}\n```\nScratch that.\nI need to check the docs.",
+        "<json>{\"a\": 1}</json>\nHmm, no.",
+        "{\"a\": 1}\n\n**Oops, wrong number!**",
+        "{'a': 1,}\nNever mind.",
+        "{\"a\": 1}\nOops!",
+        "Return [] if none.\nResult: [\"x\"]\nWait, no, that is wrong.",
+    ] {
+        let e = match from_llm_str::<Value>(reply) {
+            Ok(v) => panic!("{reply:?} gave {v}"),
+            Err(e) => e,
+        };
+        assert_eq!(e.kind(), ErrorKind::NoJson, "{reply:?}");
+        assert!(
+            e.to_string().contains("takes back its value"),
+            "{reply:?}: {e}"
+        );
+        assert!(from_llm_str::<A>(reply).is_err(), "{reply:?}");
+        assert!(from_llm_str::<Vec<Value>>(reply).is_err(), "{reply:?}");
+        assert!(serde_llm::repair(reply).is_err(), "{reply:?}");
+    }
+    let e = from_llm_str::<Value>("{\"a\": 1}\nWait, no, that is wrong.").unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "no JSON value found: the reply takes back its value (\"Wait, no, that is wrong\") and gives none in its place (looked for a value after those words) (line 2, column 1)"
+    );
+    for (reply, want) in [
+        ("{\"a\": 1}\nSorry, my mistake.", json!({"a": 1})),
+        ("{\"a\": 1}\nMy bad.", json!({"a": 1})),
+        // (The text's end ends no sentence: a reply cut there may go on.)
+        ("{\"a\": 1}\nOops", json!({"a": 1})),
+        ("{\"a\": 1}\nWait, no?", json!({"a": 1})),
+        ("{\"a\": 1}\nHmm, no, that is it.", json!({"a": 1})),
+        ("{\"a\": 1}\nWait, no mistakes.", json!({"a": 1})),
+        (
+            "{\"a\": 1}\nOops, I forgot to say: a is the count.",
+            json!({"a": 1}),
+        ),
+        ("{\"a\": 1}\nNo mistakes.", json!({"a": 1})),
+        ("{\"a\": 1}\nThat is wrong? No.", json!({"a": 1})),
+        (
+            "{\"a\": 1}\nOops, typo. Corrected: {\"a\": 2}",
+            json!({"a": 2}),
+        ),
+        // A value after it is judged as before (an example stands aside).
+        (
+            "{\"a\": 1}\nOops, typo. Example: {\"a\": 2}",
+            json!({"a": 1}),
+        ),
+        // The value the sentence follows is not the answer: the answer
+        // stands.
+        (
+            "{\"a\": 1}\nAn example of a wrong one: [2]\nOops.",
+            json!({"a": 1}),
+        ),
+    ] {
+        assert_eq!(from_llm_str::<Value>(reply).unwrap(), want, "{reply:?}");
+    }
+    // The text may go on: a partial decode takes the value back only once
+    // the sentence has ended, and a value after it may still replace it.
+    let partial = |t: &str| serde_llm::from_llm_str_partial::<Value>(t).unwrap();
+    assert_eq!(
+        partial("{\"a\": 1}\nOops, my mistake"),
+        Some(json!({"a": 1}))
+    );
+    assert_eq!(partial("{\"a\": 1}\nOops, my mistake."), None);
+    assert_eq!(
+        partial("{\"a\": 1}\nOops, my mistake. Corrected: {\"a\": 2, \"b\": [3"),
+        Some(json!({"a": 2}))
+    );
+}
+
 /// A value whose label names it no answer gives way to the next value of
 /// its shape whose label names that one the answer in its place, as a
 /// value taken back does: `Input:` then `Output:`, `Before:` then

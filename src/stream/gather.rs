@@ -62,6 +62,9 @@ pub(super) struct Gathered {
     closed: bool,
     /// Where the last complete object starts and ends.
     last: Option<(usize, usize)>,
+    /// What the sentence right after the last object says of it, once it
+    /// has ended (see [`crate::prose::withdraws`]), and the object's end.
+    said: (usize, Option<crate::prose::Withdrawal>),
     max_depth: usize,
     /// The text of the element read last: `[`, an object, `]`.
     syn: String,
@@ -214,6 +217,7 @@ impl Gathered {
             fences,
             closed: false,
             last: None,
+            said: (usize::MAX, None),
             max_depth,
             syn: String::new(),
             spare: Spare::default(),
@@ -234,6 +238,22 @@ impl Gathered {
             let from = self.at;
             let opens = self.between(b);
             crate::work::add(self.at - from);
+            // The sentence right after the last object takes it back (`Oops,
+            // my mistake.`): a decode gives no value, or, with one after
+            // it, judges whether that one replaces it. Looked at until it
+            // has ended, within its bounded reach.
+            if let Some((_, end)) = self.last {
+                if self.said.0 != end {
+                    self.said = (end, None);
+                }
+                if self.said.1.is_none() {
+                    crate::work::add((b.len() - end).min(crate::prose::WITHDRAW_REACH));
+                    self.said.1 = crate::prose::withdraws(text, end, b.len());
+                }
+                if let Some(crate::prose::Withdrawal::Yes(..)) = self.said.1 {
+                    return Err(Leave);
+                }
+            }
             if !opens? {
                 return Ok(None);
             }

@@ -1077,6 +1077,18 @@ where
     /// Whether the text after a complete value (the part from `from`) could
     /// change what the whole text decodes to.
     fn after_matters(&mut self, start: usize, fence: Fence, from: usize, settled: bool) -> bool {
+        // The sentence right after it takes it back: a decode gives no value
+        // (and, once a value may open after it, a value after it may
+        // replace it: every push is read whole from here).
+        let end = match fence {
+            Fence::No(end) => Some(end),
+            Fence::Closed(_) => Some(self.retract.end),
+            // (The sentence comes after the fence's closing marker.)
+            Fence::Open(end) => self.fence_closed(end).then_some(end),
+        };
+        if end.is_some_and(|end| self.withdrawn(end)) {
+            return true;
+        }
         match fence {
             // (A reasoning block's closing tag with no opening one makes all
             // before it the model's thinking, fenced value and all.)
@@ -1247,6 +1259,25 @@ where
             r.from = crate::prose::resume_at(&self.text, r.from, len);
         }
         r.cue.is_some()
+    }
+
+    /// Whether the sentence right after the complete value that ends at
+    /// `end` takes it back (`{"a": 1}⏎Oops, my mistake.`, see
+    /// [`crate::prose::withdraws`]): a decode then gives no value in its
+    /// place. Looked at each push until the sentence has ended: a bounded
+    /// read (its reach, 160 bytes past what it skips, which is bounded
+    /// too), then never again for the value.
+    fn withdrawn(&mut self, end: usize) -> bool {
+        let r = &mut self.retract;
+        if r.withdraw.0 != end {
+            r.withdraw = (end, None);
+        }
+        if r.withdraw.1.is_none() {
+            let len = self.text.len();
+            crate::work::add((len - end.min(len)).min(crate::prose::WITHDRAW_REACH));
+            r.withdraw.1 = crate::prose::withdraws(&self.text, end, len);
+        }
+        matches!(r.withdraw.1, Some(crate::prose::Withdrawal::Yes(..)))
     }
 
     /// Whether the value that starts at `start` has a label on its line
@@ -2100,6 +2131,10 @@ struct Retract {
     /// Where the value ends (or, fenced, where the text after it is
     /// looked at from).
     end: usize,
+    /// Where the value the sentence after it was looked at for ends, and
+    /// what that sentence says of it, once it has ended (see
+    /// [`StreamDecoder::withdrawn`]).
+    withdraw: (usize, Option<crate::prose::Withdrawal>),
 }
 
 /// The look, after a value labelled no answer, for a later value labelled
@@ -2128,6 +2163,7 @@ impl Retract {
             label: (usize::MAX, false),
             answer: None,
             end: from,
+            withdraw: (usize::MAX, None),
         }
     }
 }
