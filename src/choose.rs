@@ -1496,10 +1496,7 @@ fn withdrawn(
     candidates: extract::CandidateIter<'_>,
 ) -> Option<(Range<usize>, Error)> {
     let last = candidates.max_by_key(|c| c.span.end)?;
-    let prose::Withdrawal::Yes(from, stop) = prose::withdraws(text, last.span.end, body.end)?
-    else {
-        return None;
-    };
+    let (from, stop) = prose::withdraws(text, last.span.end, body.end)?.taken()?;
     let rest = &text.as_bytes()[stop..body.end];
     if memchr::memchr3(b'{', b'[', b'`', rest).is_some() || memchr::memchr(b'<', rest).is_some() {
         return None;

@@ -611,10 +611,9 @@ impl Decoder {
         // Nor when the sentence after it may take it back (`{…} Oops, my
         // mistake.`): the tolerant path judges that.
         let withdrawn = || {
-            matches!(
-                crate::prose::withdraws(text, span.end, c.span.end),
-                Some(crate::prose::Withdrawal::Yes(..))
-            )
+            crate::prose::withdraws(text, span.end, c.span.end)
+                .and_then(crate::prose::Withdrawal::taken)
+                .is_some()
         };
         (container && !more && self.opts.strategies.balanced && !prose() && !withdrawn())
             .then(|| (value, Reading::clean(Strategy::Balanced, span)))

@@ -262,6 +262,8 @@ pub(crate) fn retractions(text: &str, within: Range<usize>) -> Vec<usize> {
         } else if is(2, &["mind"]) {
             // `Never mind.`
             is(1, &["never"])
+        } else if is(2, &["nevermind"]) {
+            true
         } else if is(2, &["meant"]) {
             // `Sorry, I meant:`
             is(1, &["i"])
@@ -360,9 +362,11 @@ pub(crate) fn introduces_correction(text: &str, gap: Range<usize>) -> bool {
 /// has not ended (a stop, `!`, `?` or a line end) within 160 bytes: a word
 /// still to come may change it. (The text's end ends none: a reply cut
 /// after `Oops, I` may go on `forgot a field.`; so a view of the text so
-/// far, a decode of it and of the whole reply agree.) A question (`Wait, no?`) takes
-/// nothing back, nor an apology (`Sorry, my mistake.`, `My bad.`: it may be
-/// for a turn before the reply).
+/// far, a decode of it and of the whole reply agree.) A question (`Wait,
+/// no?`) takes nothing back, nor an apology (`Sorry, my mistake.`, `My
+/// bad.`: it may be for a turn before the reply). One that only exclaims
+/// (`Oops!`, `Hmm, no.`) takes it back only with no word after it, within
+/// 64 bytes ([`Withdrawal::Last`]).
 pub(crate) fn withdraws(text: &str, end: usize, to: usize) -> Option<Withdrawal> {
     let b = text.as_bytes();
     let mut i = end.min(to);
@@ -414,15 +418,44 @@ pub(crate) fn withdraws(text: &str, end: usize, to: usize) -> Option<Withdrawal>
         || !takes_back(said)
         || !words(said).all(|(w, _)| is_any(w, FILLER))
         || retractions(text, at..at + said.len()).is_empty();
-    Some(match keeps {
-        true => Withdrawal::No,
-        false => Withdrawal::Yes(at, stop),
-    })
+    if keeps {
+        return Some(Withdrawal::No);
+    }
+    // Words that only exclaim (`Oops!`, `Hmm, no.`) take it back only as
+    // the reply's last words: `Oops! I forgot to say the times are UTC.`,
+    // `Hmm, no. That is correct.` keep it.
+    let names = drops(said) || words(said).any(|(w, _)| is_any(w, NAMES_MISTAKE));
+    if names {
+        return Some(Withdrawal::Yes(at, stop));
+    }
+    let rest = &b[(stop + 1).min(to)..to];
+    Some(
+        match rest.len() > 64 || rest.iter().any(u8::is_ascii_alphanumeric) {
+            true => Withdrawal::No,
+            false => Withdrawal::Last(at, stop),
+        },
+    )
 }
 
-/// How far past a value's end [`withdraws`] may read: what it skips, and
-/// the sentence.
-pub(crate) const WITHDRAW_REACH: usize = 64 + 32 + 64 + 160;
+/// The words that name what was wrong with a value (not the interjections
+/// that exclaim it): see [`withdraws`].
+const NAMES_MISTAKE: &[&str] = &[
+    "mistake",
+    "mistakes",
+    "mistaken",
+    "typo",
+    "typos",
+    "wrong",
+    "incorrect",
+    "incorrectly",
+    "erroneous",
+    "bad",
+    "error",
+];
+
+/// How far past a value's end [`withdraws`] may read: what it skips, the
+/// sentence, and the bytes after one that only exclaims.
+pub(crate) const WITHDRAW_REACH: usize = 64 + 32 + 64 + 160 + 64;
 
 /// What [`withdraws`] found.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -431,6 +464,20 @@ pub(crate) enum Withdrawal {
     No,
     /// It takes the value back: where its words start, and where it ends.
     Yes(usize, usize),
+    /// It takes the value back only while nothing follows it (words that
+    /// only exclaim, `Oops!`: more words may keep the value).
+    Last(usize, usize),
+}
+
+impl Withdrawal {
+    /// Where the words that take the value back start and end, if they
+    /// do, as the text so far reads.
+    pub(crate) fn taken(self) -> Option<(usize, usize)> {
+        match self {
+            Withdrawal::No => None,
+            Withdrawal::Yes(at, stop) | Withdrawal::Last(at, stop) => Some((at, stop)),
+        }
+    }
 }
 
 /// What ends a sentence, for [`introduces_correction`].
@@ -510,7 +557,7 @@ fn drops(s: &str) -> bool {
     words(s).zip(words(s).skip(1)).any(|((a, _), (b, _))| {
         (is_any(a, DROPPING) && is_any(b, &["that"]))
             || (is_any(a, &["never"]) && is_any(b, &["mind"]))
-    })
+    }) || words(s).any(|(w, _)| is_any(w, &["nevermind"]))
 }
 
 /// The verbs that drop what `that` points to: `Scratch that`.
@@ -574,6 +621,27 @@ const FILLER: &[&str] = &[
     "answer",
     "output",
     "version",
+    "file",
+    "city",
+    "name",
+    "type",
+    "unit",
+    "id",
+    "date",
+    "list",
+    "item",
+    "items",
+    "fields",
+    "syntax",
+    "json",
+    "object",
+    "array",
+    "spelling",
+    // `Ok, scratch that.`, `Nevermind.` (Not `the`: `Never mind the
+    // format.` asks for no correction.)
+    "ok",
+    "okay",
+    "nevermind",
 ];
 
 /// Whether the value at `span` (an empty list or object, unquoted) is

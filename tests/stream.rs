@@ -4567,6 +4567,10 @@ fn a_value_taken_back_with_none_after_every_split() {
         "Return [] if none.\nResult: [\"x\"]\nWait, no, that is wrong.",
         "{'a': 1, b: [2,]}\nScratch that.",
         "{\"a\": 1}\nNever mind.\n",
+        "{\"a\": 1, \"b\": [2]}\n\nOops! I almost forgot: the times are UTC.",
+        "{\"a\": 1}\n\nHmm, no. That is correct.",
+        "[{\"a\": 1}, {\"a\": 2}]\n\nOops!\n\n",
+        "{\"a\": 1}\n{\"a\": 2}\nWhoops. Also, a is optional.",
     ] {
         every_split::<Value>(text);
         every_split::<Vec<Value>>(text);

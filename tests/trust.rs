@@ -2776,6 +2776,11 @@ fn a_value_the_prose_takes_back_gives_way_to_the_one_after() {
         ("{\"a\": 1}\nOops, no - wrong number.\n{\"a\": 2}", 2),
         ("{\"a\": 1}\nOh, nope.\n{\"a\": 2}", 2),
         ("{\"a\": 1}\nOops, my error.\n{\"a\": 2}", 2),
+        ("{\"a\": 1}\nOops, wrong city.\n{\"a\": 2}", 2),
+        ("{\"a\": 1}\nOk, scratch that.\n{\"a\": 2}", 2),
+        ("{\"a\": 1}\nNevermind.\n{\"a\": 2}", 2),
+        ("{\"a\": 1}\nNevermind the format. {\"a\": 2}", 1),
+        ("{\"a\": 1}\nNever mind the format. {\"a\": 2}", 1),
         // A sentence ending in a colon may point at the value after it
         // (found by the second review): the first.
         ("{\"a\": 1}\nOh, my mistake:\n{\"a\": 2}", 1),
@@ -2916,6 +2921,8 @@ fn a_value_taken_back_with_none_after_is_no_answer() {
         "{\"a\": 1}\n\n**Oops, wrong number!**",
         "{'a': 1,}\nNever mind.",
         "{\"a\": 1}\nOops!",
+        "{\"a\": 1}\n\nHmm, no.\n",
+        "{\"a\": 1}\nOops, wrong key. It should say b.",
         "Return [] if none.\nResult: [\"x\"]\nWait, no, that is wrong.",
     ] {
         let e = match from_llm_str::<Value>(reply) {
@@ -2939,6 +2946,25 @@ fn a_value_taken_back_with_none_after_is_no_answer() {
     for (reply, want) in [
         ("{\"a\": 1}\nSorry, my mistake.", json!({"a": 1})),
         ("{\"a\": 1}\nMy bad.", json!({"a": 1})),
+        // Found by the review: words that only exclaim, then words that
+        // keep the value.
+        (
+            "{\"start\": \"09:00\"}\n\nOops! I almost forgot to mention that the times are in UTC.",
+            json!({"start": "09:00"}),
+        ),
+        (
+            "```json\n{\"total\": 42}\n```\n\nOops. I should mention the total includes tax.",
+            json!({"total": 42}),
+        ),
+        ("{\"a\": 1}\n\nHmm, no. That is correct.", json!({"a": 1})),
+        (
+            "{\"count\": 12}\n\nHmm, no.\n\nActually, yes: 12 is right, I counted twice.",
+            json!({"count": 12}),
+        ),
+        (
+            "{\"a\": 1}\nWait, no\n\u{2014} that is fine, keep it.",
+            json!({"a": 1}),
+        ),
         // (The text's end ends no sentence: a reply cut there may go on.)
         ("{\"a\": 1}\nOops", json!({"a": 1})),
         ("{\"a\": 1}\nWait, no?", json!({"a": 1})),

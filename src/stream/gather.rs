@@ -246,11 +246,16 @@ impl Gathered {
                 if self.said.0 != end {
                     self.said = (end, None);
                 }
-                if self.said.1.is_none() {
+                if matches!(self.said.1, None | Some(crate::prose::Withdrawal::Last(..))) {
                     crate::work::add((b.len() - end).min(crate::prose::WITHDRAW_REACH));
                     self.said.1 = crate::prose::withdraws(text, end, b.len());
                 }
-                if let Some(crate::prose::Withdrawal::Yes(..)) = self.said.1 {
+                if self
+                    .said
+                    .1
+                    .and_then(crate::prose::Withdrawal::taken)
+                    .is_some()
+                {
                     return Err(Leave);
                 }
             }

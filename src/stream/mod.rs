@@ -1272,12 +1272,20 @@ where
         if r.withdraw.0 != end {
             r.withdraw = (end, None);
         }
-        if r.withdraw.1.is_none() {
+        // (Words that only exclaim are looked at again while nothing
+        // follows them: the next word may keep the value.)
+        if matches!(
+            r.withdraw.1,
+            None | Some(crate::prose::Withdrawal::Last(..))
+        ) {
             let len = self.text.len();
             crate::work::add((len - end.min(len)).min(crate::prose::WITHDRAW_REACH));
             r.withdraw.1 = crate::prose::withdraws(&self.text, end, len);
         }
-        matches!(r.withdraw.1, Some(crate::prose::Withdrawal::Yes(..)))
+        r.withdraw
+            .1
+            .and_then(crate::prose::Withdrawal::taken)
+            .is_some()
     }
 
     /// Whether the value that starts at `start` has a label on its line
