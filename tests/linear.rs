@@ -258,13 +258,21 @@ fn stream_work<T>(reply: &str, chunk: usize) -> u64
 where
     T: Streamable + DeserializeOwned,
 {
+    stream_work_ending::<T>(reply, chunk, true)
+}
+
+/// [`stream_work`], the final decode `Ok` or not as `decodes` says.
+fn stream_work_ending<T>(reply: &str, chunk: usize, decodes: bool) -> u64
+where
+    T: Streamable + DeserializeOwned,
+{
     work_of(|| {
         let mut dec = StreamDecoder::<T>::new();
         for piece in reply.as_bytes().chunks(chunk) {
             let _ = dec.push(piece);
             std::hint::black_box(dec.view());
         }
-        assert!(dec.finish().is_ok(), "the whole reply decodes");
+        assert_eq!(dec.finish().is_ok(), decodes, "the whole reply decodes");
     })
 }
 
@@ -461,6 +469,29 @@ fn stream_value_labelled_no_answer_then_prose_or_the_answer() {
                     "]}\n```\n",
                 )
         });
+    }
+}
+
+#[test]
+fn stream_value_taken_back_then_prose() {
+    // A value the sentence after it takes back (`Wait, no, that is
+    // wrong.`), bare or fenced, then a long paragraph: a decode gives no
+    // value, and the paragraph is read once; the same with words that
+    // only exclaim (`Oops!`) and then words that keep the value.
+    let value = "{\"items\": [{\"n\": 1, \"text\": \"a\"}]}";
+    for wrap in ["{v}\n", "```json\n{v}\n```\n"] {
+        for (said, decodes) in [("Wait, no, that is wrong. ", false), ("Oops! ", true)] {
+            let head = wrap.replace("{v}", value) + said;
+            let make =
+                |n| head.clone() + &streamed("", "Then step {i} follows, in order.", " ", n, "");
+            for chunk in [1, 16] {
+                assert_work_linear(
+                    &format!("{head:?} then prose, {chunk}-byte chunks"),
+                    make,
+                    |reply| stream_work_ending::<Doc>(reply, chunk, decodes),
+                );
+            }
+        }
     }
 }
 

@@ -4571,11 +4571,14 @@ fn a_value_taken_back_with_none_after_every_split() {
         "{\"a\": 1}\n\nHmm, no. That is correct.",
         "[{\"a\": 1}, {\"a\": 2}]\n\nOops!\n\n",
         "{\"a\": 1}\n{\"a\": 2}\nWhoops. Also, a is optional.",
+        "{\"a\": 1}\nWait, no, that is wrong. Let me recount the a field twice.",
+        "{\"a\": 1}\nWait, no, that is wrong. Use {placeholder} then.",
     ] {
         every_split::<Value>(text);
         every_split::<Vec<Value>>(text);
         every_split::<BTreeMap<String, Value>>(text);
         every_split::<AB>(text);
+        every_split::<String>(text);
     }
 }
 

@@ -1024,6 +1024,7 @@ where
             }
             Mode::Gathered(g) => self.read_gathered(g),
             Mode::Whole { tried: None } if self.still_quiet(from) => Ok(Vec::new()),
+            Mode::Whole { tried: None } if self.still_withdrawn() => Ok(Vec::new()),
             Mode::Whole { tried } => {
                 let deltas = self.whole(tried)?;
                 let nothing = matches!(self.mode, Mode::Whole { tried: None })
@@ -1286,6 +1287,36 @@ where
             .1
             .and_then(crate::prose::Withdrawal::taken)
             .is_some()
+    }
+
+    /// Whether the text is still a value the sentence after it takes back
+    /// in words that name the mistake ([`withdrawn`](Self::withdrawn)),
+    /// with no byte after that sentence that may open a value: a decode
+    /// still gives nothing (the last read gave nothing), and the bytes
+    /// after it are looked at once.
+    fn still_withdrawn(&mut self) -> bool {
+        let r = &mut self.retract;
+        let Some(crate::prose::Withdrawal::Yes(_, stop)) = r.withdraw.1 else {
+            return false;
+        };
+        // (Not for a scalar target: it reads short prose.)
+        if self.view.is_some()
+            || !self.value.is_null()
+            || r.opener.1
+            || matches!(self.reads.shape(), Shape::Scalar(_))
+        {
+            return false;
+        }
+        let b = self.text.as_bytes();
+        let from = r.opener.0.max(stop).min(b.len());
+        crate::work::add(b.len() - from);
+        r.opener = (
+            b.len(),
+            b[from..]
+                .iter()
+                .any(|c| matches!(c, b'{' | b'[' | b'`' | b'<')),
+        );
+        !r.opener.1
     }
 
     /// Whether the value that starts at `start` has a label on its line
@@ -2143,6 +2174,9 @@ struct Retract {
     /// what that sentence says of it, once it has ended (see
     /// [`StreamDecoder::withdrawn`]).
     withdraw: (usize, Option<crate::prose::Withdrawal>),
+    /// Once it does: how far the text after that sentence was looked at
+    /// for a byte that may open a value, and whether one came.
+    opener: (usize, bool),
 }
 
 /// The look, after a value labelled no answer, for a later value labelled
@@ -2172,6 +2206,7 @@ impl Retract {
             answer: None,
             end: from,
             withdraw: (usize::MAX, None),
+            opener: (0, false),
         }
     }
 }
