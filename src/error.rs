@@ -19,9 +19,9 @@ pub enum ErrorKind {
     /// reasoning, or prose (a refusal, an intro whose JSON has not arrived),
     /// or (for a target that wants an object or an array) it holds no
     /// candidate of that shape, or the sentence right after its value takes
-    /// that value back and no other follows (`{…} Oops, my mistake.`). Prose is never read as a JSON string; only
-    /// a scalar target reads a value out of short prose. The message says
-    /// what was looked for.
+    /// that value back and no other follows (`{…} Oops, my mistake.`).
+    /// Prose is never read as a JSON string; only a scalar target reads a
+    /// value out of short prose. The message says what was looked for.
     NoJson,
     /// The text could not be repaired into a value at this point.
     Syntax,
