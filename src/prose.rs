@@ -428,6 +428,14 @@ pub(crate) fn withdraws(text: &str, end: usize, to: usize) -> Option<Withdrawal>
     if names {
         return Some(Withdrawal::Yes(at, stop));
     }
+    // (And only of such words: `Whoops, that's it!` says the value stands,
+    // `Oh no!` may be dismay at it.)
+    const EXCLAIMS: &[&str] = &[
+        "wait", "oops", "whoops", "hmm", "um", "actually", "no", "nope",
+    ];
+    if !words(said).all(|(w, _)| is_any(w, EXCLAIMS)) {
+        return Some(Withdrawal::No);
+    }
     let rest = &b[(stop + 1).min(to)..to];
     Some(
         match rest.len() > 64 || rest.iter().any(u8::is_ascii_alphanumeric) {

@@ -2957,6 +2957,12 @@ fn a_value_taken_back_with_none_after_is_no_answer() {
             json!({"total": 42}),
         ),
         ("{\"a\": 1}\n\nHmm, no. That is correct.", json!({"a": 1})),
+        ("{\"a\": 1}\n\nWhoops, that's it!", json!({"a": 1})),
+        (
+            "{\"answer\": 7}\n\nOops, that's my answer.",
+            json!({"answer": 7}),
+        ),
+        ("{\"passed\": false}\n\nOh no!", json!({"passed": false})),
         (
             "{\"count\": 12}\n\nHmm, no.\n\nActually, yes: 12 is right, I counted twice.",
             json!({"count": 12}),
