@@ -463,7 +463,46 @@ const NAMES_MISTAKE: &[&str] = &[
 
 /// How far past a value's end [`withdraws`] may read: what it skips, the
 /// sentence, and the bytes after one that only exclaims.
-pub(crate) const WITHDRAW_REACH: usize = 64 + 32 + 64 + 160 + 64;
+const WITHDRAW_REACH: usize = 64 + 32 + 64 + 160 + 64;
+
+/// What the sentence after a value says of it, as a stream's text grows
+/// ([`withdraws`]): looked at again only until that is decided (and, while
+/// it only exclaims, while nothing follows it), each look bounded.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Said {
+    end: usize,
+    said: Option<Withdrawal>,
+}
+
+impl Said {
+    /// Nothing looked at yet.
+    pub(crate) const NONE: Said = Said {
+        end: usize::MAX,
+        said: None,
+    };
+
+    /// Whether the sentence after the value that ends at `end` takes it
+    /// back, as `text` reads so far.
+    pub(crate) fn takes_back(&mut self, text: &str, end: usize) -> bool {
+        if self.end != end {
+            *self = Said { end, said: None };
+        }
+        if matches!(self.said, None | Some(Withdrawal::Last(..))) {
+            crate::work::add((text.len() - end.min(text.len())).min(WITHDRAW_REACH));
+            self.said = withdraws(text, end, text.len());
+        }
+        self.said.and_then(Withdrawal::taken).is_some()
+    }
+
+    /// Where that sentence ends, once it takes the value back in words no
+    /// later text changes ([`Withdrawal::Yes`]).
+    pub(crate) fn decided(&self) -> Option<usize> {
+        match self.said {
+            Some(Withdrawal::Yes(_, stop)) => Some(stop),
+            _ => None,
+        }
+    }
+}
 
 /// What [`withdraws`] found.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -62,9 +62,8 @@ pub(super) struct Gathered {
     closed: bool,
     /// Where the last complete object starts and ends.
     last: Option<(usize, usize)>,
-    /// What the sentence right after the last object says of it, once it
-    /// has ended (see [`crate::prose::withdraws`]), and the object's end.
-    said: (usize, Option<crate::prose::Withdrawal>),
+    /// What the sentence right after the last object says of it.
+    said: crate::prose::Said,
     max_depth: usize,
     /// The text of the element read last: `[`, an object, `]`.
     syn: String,
@@ -217,7 +216,7 @@ impl Gathered {
             fences,
             closed: false,
             last: None,
-            said: (usize::MAX, None),
+            said: crate::prose::Said::NONE,
             max_depth,
             syn: String::new(),
             spare: Spare::default(),
@@ -243,19 +242,7 @@ impl Gathered {
             // it, judges whether that one replaces it. Looked at until it
             // has ended, within its bounded reach.
             if let Some((_, end)) = self.last {
-                if self.said.0 != end {
-                    self.said = (end, None);
-                }
-                if matches!(self.said.1, None | Some(crate::prose::Withdrawal::Last(..))) {
-                    crate::work::add((b.len() - end).min(crate::prose::WITHDRAW_REACH));
-                    self.said.1 = crate::prose::withdraws(text, end, b.len());
-                }
-                if self
-                    .said
-                    .1
-                    .and_then(crate::prose::Withdrawal::taken)
-                    .is_some()
-                {
+                if self.said.takes_back(text, end) {
                     return Err(Leave);
                 }
             }

@@ -1265,28 +1265,10 @@ where
     /// Whether the sentence right after the complete value that ends at
     /// `end` takes it back (`{"a": 1}⏎Oops, my mistake.`, see
     /// [`crate::prose::withdraws`]): a decode then gives no value in its
-    /// place. Looked at each push until the sentence has ended: a bounded
-    /// read (its reach, 160 bytes past what it skips, which is bounded
-    /// too), then never again for the value.
+    /// place. Looked at each push until that is decided, each look
+    /// bounded ([`crate::prose::Said`]).
     fn withdrawn(&mut self, end: usize) -> bool {
-        let r = &mut self.retract;
-        if r.withdraw.0 != end {
-            r.withdraw = (end, None);
-        }
-        // (Words that only exclaim are looked at again while nothing
-        // follows them: the next word may keep the value.)
-        if matches!(
-            r.withdraw.1,
-            None | Some(crate::prose::Withdrawal::Last(..))
-        ) {
-            let len = self.text.len();
-            crate::work::add((len - end.min(len)).min(crate::prose::WITHDRAW_REACH));
-            r.withdraw.1 = crate::prose::withdraws(&self.text, end, len);
-        }
-        r.withdraw
-            .1
-            .and_then(crate::prose::Withdrawal::taken)
-            .is_some()
+        self.retract.withdraw.takes_back(&self.text, end)
     }
 
     /// Whether the text is still a value the sentence after it takes back
@@ -1296,7 +1278,7 @@ where
     /// after it are looked at once.
     fn still_withdrawn(&mut self) -> bool {
         let r = &mut self.retract;
-        let Some(crate::prose::Withdrawal::Yes(_, stop)) = r.withdraw.1 else {
+        let Some(stop) = r.withdraw.decided() else {
             return false;
         };
         // (Not for a scalar target: it reads short prose.)
@@ -2170,10 +2152,9 @@ struct Retract {
     /// Where the value ends (or, fenced, where the text after it is
     /// looked at from).
     end: usize,
-    /// Where the value the sentence after it was looked at for ends, and
-    /// what that sentence says of it, once it has ended (see
+    /// What the sentence after it says of it (see
     /// [`StreamDecoder::withdrawn`]).
-    withdraw: (usize, Option<crate::prose::Withdrawal>),
+    withdraw: crate::prose::Said,
     /// Once it does: how far the text after that sentence was looked at
     /// for a byte that may open a value, and whether one came.
     opener: (usize, bool),
@@ -2205,7 +2186,7 @@ impl Retract {
             label: (usize::MAX, false),
             answer: None,
             end: from,
-            withdraw: (usize::MAX, None),
+            withdraw: crate::prose::Said::NONE,
             opener: (0, false),
         }
     }
