@@ -2628,6 +2628,33 @@ impl<'de> Scanner<'de> {
         k >= self.end || matches!(b[k], b'\n' | b',')
     }
 
+    /// What [`read`](Self::read) gives where the text has ended after a
+    /// value inside an object or array with the lane's rules: the
+    /// container's closer, put back (as [`at_end`](Self::at_end) puts it),
+    /// with the read's state as the read leaves it, without its dispatch.
+    /// `None` where the read is another. (A tail closes every container
+    /// open where a view's text ends: most of its events are these.)
+    pub(crate) fn closer_at_end(&mut self) -> Option<Event<'de>> {
+        if self.pending.is_some()
+            || self.pos < self.end
+            || self.state != State::AfterValue
+            || self.awaiting_value
+            || !self.rules.all_repairs()
+            || !matches!(self.stack.last(), Some(Frame::Object | Frame::Array))
+        {
+            return None;
+        }
+        self.plain = false;
+        self.reach = usize::MAX;
+        self.looked.set(0);
+        self.complete = true;
+        self.roots_close = false;
+        self.truncated = true;
+        self.record(RepairKind::MissingCloser, self.end);
+        self.cut_close = true;
+        self.pop()
+    }
+
     /// The end of the span.
     fn at_end(&mut self) -> Result<Option<Event<'de>>> {
         if self.stack.len() == 1 && self.stack[0] == Frame::Roots {

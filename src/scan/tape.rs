@@ -613,6 +613,12 @@ impl<'de> Scanner<'de> {
                 }
             }
             let was = self.truncated;
+            if let Some(ev) = self.closer_at_end() {
+                if self.tape_step(tape, was, Ok(ev)) {
+                    break;
+                }
+                continue;
+            }
             // (Nothing is peeked on the scanner while it writes a tape.)
             let next = self.read();
             if self.tape_step(tape, was, next) {
