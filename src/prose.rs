@@ -313,17 +313,22 @@ pub(crate) fn introduces_correction(text: &str, gap: Range<usize>) -> bool {
         Some(s) => (s.trim_end_matches(['*', '_', ' ']), true),
         None => (sentence, false),
     };
-    let sentence =
-        sentence.trim_start_matches(|c: char| c.is_ascii_punctuation() || c.is_whitespace());
-    if !sentence.contains(SENTENCE_ENDS)
-        && (if colon {
-            drops(sentence)
-        } else {
-            takes_back(sentence)
-        })
-        && words(sentence).all(|(w, _)| is_any(w, FILLER))
-    {
+    if only_takes_back(sentence, colon) {
         return true;
+    }
+    // `Wait, that is wrong. Here it is:`, `Oops, my mistake. Let me fix
+    // it:`: such a sentence, then one that only presents what follows
+    // (short, every word one that presents: not `Here is your input:`).
+    if colon {
+        if let Some(k) = sentence.rfind(SENTENCE_ENDS) {
+            let presents = &sentence[k + 1..];
+            if (1..=8).contains(&words(presents).count())
+                && words(presents).all(|(w, _)| is_any(w, PRESENTING))
+                && only_takes_back(&sentence[..k], false)
+            {
+                return true;
+            }
+        }
     }
     let Some(tail) = tail.strip_suffix(':') else {
         // `Sorry, I meant {…}`: the words introduce it with no colon.
@@ -535,6 +540,23 @@ fn is_any(w: &str, any: &[&str]) -> bool {
     any.iter().any(|a| w.eq_ignore_ascii_case(a))
 }
 
+/// Whether `sentence` (its stop and a colon trimmed, `colon`: it had one)
+/// is one sentence of nothing but words that take back, opening so (see
+/// [`introduces_correction`]). With a colon, only one that drops what came
+/// before (`Scratch that:`): `My mistake:` may point at what follows.
+fn only_takes_back(sentence: &str, colon: bool) -> bool {
+    let sentence = sentence
+        .trim_end_matches(['.', '!', ',', '-', '\u{2014}', ' ', '*', '_', ')'])
+        .trim_start_matches(|c: char| c.is_ascii_punctuation() || c.is_whitespace());
+    !sentence.contains(SENTENCE_ENDS)
+        && (if colon {
+            drops(sentence)
+        } else {
+            takes_back(sentence)
+        })
+        && words(sentence).all(|(w, _)| is_any(w, FILLER))
+}
+
 /// Whether the short sentence `s` opens by taking back what came before
 /// (`Wait, no`, `Oops, typo`, `Sorry, my mistake`, `Oh, my mistake`): its
 /// first word is an interjection, and it holds a word that says a mistake
@@ -556,6 +578,8 @@ fn takes_back(s: &str) -> bool {
         "oh",
         "ah",
         "aha",
+        "hold",
+        "hang",
     ];
     if drops(s) {
         return true;
@@ -588,7 +612,7 @@ fn takes_back(s: &str) -> bool {
             lone_no = true;
         } else if is_any(w, &["not"]) {
             negating = true;
-        } else if !is_any(w, OPENS) && !is_any(w, &["dear"]) {
+        } else if !is_any(w, OPENS) && !is_any(w, &["dear", "on"]) {
             other = true;
         }
         before = Some(w);
@@ -657,6 +681,10 @@ const FILLER: &[&str] = &[
     "one",
     "dear",
     "aha",
+    // `Hold on, that is wrong.`, `Hang on, my mistake.`
+    "hold",
+    "hang",
+    "on",
     // What was wrong: `Oops, wrong key.`, `Sorry, wrong format!`
     "key",
     "keys",
@@ -1046,6 +1074,64 @@ const RETRACTING: &[&str] = &[
     "apologies",
     "apologize",
     "apologise",
+];
+
+/// The words of a sentence that only presents the value after it, read
+/// after one that takes the value before back (see
+/// [`introduces_correction`]): `Here it is:`, `Try this:`, `Here is the
+/// JSON again:`, `It should be:`. (No word that names another thing the
+/// value might be: `Here is your input:`, `The schema:`.)
+const PRESENTING: &[&str] = &[
+    "here",
+    "here's",
+    "is",
+    "it",
+    "it's",
+    "again",
+    "the",
+    "this",
+    "try",
+    "let",
+    "me",
+    "fix",
+    "you",
+    "go",
+    "one",
+    "json",
+    "answer",
+    "output",
+    "result",
+    "value",
+    "object",
+    "should",
+    "be",
+    "now",
+    "use",
+    "final",
+    "real",
+    "actual",
+    "proper",
+    "valid",
+    "new",
+    "instead",
+    "right",
+    "correct",
+    "corrected",
+    "fixed",
+    "updated",
+    "revised",
+    "i",
+    "meant",
+    "what",
+    "redo",
+    "retry",
+    "take",
+    "two",
+    "attempt",
+    "another",
+    "once",
+    "more",
+    "properly",
 ];
 
 /// Words that introduce a value as the correction of one before.

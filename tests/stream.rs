@@ -4622,6 +4622,9 @@ fn a_value_taken_back_every_split() {
         "{\"a\": 1}\nOh, nope.\n{\"a\": 2, \"b\": [1]}",
         "{\"a\": 1}\nWait, no \u{2014} wrong value.\n{\"a\": 2}",
         "{\"a\": 1}\nHmm, no, that is it.\n{\"a\": 2}",
+        "{\"a\": 1}\nWait, that is wrong. Here it is:\n{\"a\": 2, \"b\": [3]}",
+        "{\"a\": 1}\nOops, my mistake. Here is your input:\n{\"a\": 2}",
+        "{\"a\": 1}\nHold on, that is wrong.\n{\"a\": 2}",
     ] {
         every_split::<Value>(text);
         every_split::<Vec<Value>>(text);

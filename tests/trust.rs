@@ -2840,6 +2840,29 @@ fn a_value_the_prose_takes_back_gives_way_to_the_one_after() {
             "{\"a\": 1}\nThe answer above is correct: it matches {\"a\": 2}",
             1,
         ),
+        // A sentence that takes back, then one that only presents what
+        // follows: the correction. One that presents something else (the
+        // input, a schema), or follows no interjection, is none.
+        ("{\"a\": 1}\nWait, that is wrong. Here it is:\n{\"a\": 2}", 2),
+        ("{\"a\": 1}\nOops, my mistake. Let me fix it:\n{\"a\": 2}", 2),
+        ("{\"a\": 1}\nWait, no. Try this:\n{\"a\": 2}", 2),
+        ("{\"a\": 1}\nSorry, that was wrong. Here you go:\n{\"a\": 2}", 2),
+        (
+            "{\"a\": 1}\nOops, I made a mistake. Here is the JSON again:\n```json\n{\"a\": 2}\n```",
+            2,
+        ),
+        ("{\"a\": 1}\nOops, my mistake! It should be:\n{\"a\": 2}", 2),
+        ("{\"a\": 1}\nHold on, that is wrong. Here it is:\n{\"a\": 2}", 2),
+        ("{\"a\": 1}\nHold on, that is wrong.\n{\"a\": 2}", 2),
+        ("{\"a\": 1}\nOops, my mistake. Here is your input:\n{\"a\": 2}", 1),
+        ("{\"a\": 1}\nOops, my mistake. The schema:\n{\"a\": 2}", 1),
+        ("{\"a\": 1}\nThat is wrong. Here it is:\n{\"a\": 2}", 1),
+        ("{\"a\": 1}\nGreat. Here it is:\n{\"a\": 2}", 1),
+        ("{\"a\": 1}\nHold on. Here it is:\n{\"a\": 2}", 1),
+        (
+            "{\"a\": 1}\nIs it done? Oops, my mistake. Here it is:\n{\"a\": 2}",
+            1,
+        ),
     ] {
         assert_eq!(from_llm_str::<A>(reply).unwrap(), A { a }, "{reply:?}");
         assert_eq!(value(reply), json!({"a": a}), "{reply:?}");
@@ -2924,6 +2947,7 @@ fn a_value_taken_back_with_none_after_is_no_answer() {
         "{\"a\": 1}\n\nHmm, no.\n",
         "{\"a\": 1}\nOops, wrong key. It should say b.",
         "Return [] if none.\nResult: [\"x\"]\nWait, no, that is wrong.",
+        "{\"a\": 1}\nHold on, that is wrong.",
     ] {
         let e = match from_llm_str::<Value>(reply) {
             Ok(v) => panic!("{reply:?} gave {v}"),
