@@ -1467,21 +1467,76 @@ fn retracted(
             // same shape.
             let line = prose::label_start(text, c.span.start);
             let first_from = |at: usize| cues.get(cues.partition_point(|&p| p < at)).copied();
-            b[c.span.start] == b[next]
+            let later = &starts[starts.partition_point(|&s| s < end)..];
+            (b[c.span.start] == b[next]
                 && (((first_from(line).is_some_and(|p| p < c.span.start)
                     || first_from(end).is_some_and(|p| p < next))
-                    && prose::introduces_correction(text, end..next))
-                    // Or its label names it no answer, and the next one's
-                    // names that the answer (`Input: {…}⏎Output: {…}`).
-                    || prose::labelled_pair(text, c.span.start, next)
+                    && prose::introduces_correction(text, end..next)
+                    && !patches(text, c.span.start, next))
                     // Or an instruction names it (`Return [] if none.`),
                     // and the next one is introduced as the answer.
-                    || (instructed_empty(text, &c.span) && prose::answers_after(text, end, next)))
+                    || (instructed_empty(text, &c.span) && prose::answers_after(text, end, next))))
+                // Or its label names it no answer, and a later one's names
+                // that the answer (`Input: {…}⏎Output: {…}`), past values
+                // labelled no answer (`Example input: {…}⏎Example output:
+                // {…}⏎Answer: {…}`).
+                || answered_after(text, c.span.start, later)
+                // Or a later one of its shape is labelled the final answer
+                // (`Action Input: {…}⏎Observation: {…}⏎Final Answer: {…}`).
+                || later
+                    .iter()
+                    .take(8)
+                    .any(|&n| b[n] == b[c.span.start] && prose::final_label(text, n))
         })
         .map(|c| (c.span.start, c.span.end))
         .collect();
     out.sort_unstable();
     out
+}
+
+/// Whether the object at `next`, introduced as the correction of the one at
+/// `first`, is a patch of it: some of its keys, each with another value
+/// (`{"name": "Ann", "city": "Pariss"}⏎Oops, typo. It should be:⏎{"city":
+/// "Paris"}`). Taking it in its place would drop the rest. (One that keeps
+/// a member as it was drops the others on purpose: `{"a": 1, "debug":
+/// true}⏎Wait, no debug field. Corrected:⏎{"a": 1}`.)
+fn patches(text: &str, first: usize, next: usize) -> bool {
+    let b = text.as_bytes();
+    if b[first] != b'{' {
+        return false;
+    }
+    // (Once it has closed: until then, its keys so far may be a few.)
+    let (whole, _) = crate::de::object_members(b, first, 64);
+    let (part, closed) = crate::de::object_members(b, next, 64);
+    closed
+        && !part.is_empty()
+        && part.len() < whole.len()
+        && part.iter().all(|(k, v)| {
+            whole
+                .iter()
+                .any(|(wk, wv)| wk == k && b[wv.clone()] != b[v.clone()])
+        })
+}
+
+/// Whether the value at `first`, whose label names it no answer, gives way
+/// to a later one (of `later`, the starts of the values after it) whose
+/// label names that one the answer ([`prose::labelled_pair`]), with only
+/// values labelled no answer between them (four at most), all of its shape.
+fn answered_after(text: &str, first: usize, later: &[usize]) -> bool {
+    let b = text.as_bytes();
+    for &next in later.iter().take(5) {
+        if b[next] != b[first] {
+            return false;
+        }
+        if prose::labelled_pair(text, first, next) {
+            return true;
+        }
+        let says = prose::label_says(text, prose::label(text, next));
+        if says.is_none_or(|(_, yes)| yes) {
+            return false;
+        }
+    }
+    false
 }
 
 /// The last candidate, when the sentence right after it takes it back

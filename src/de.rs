@@ -2269,15 +2269,30 @@ fn one_scalar_array(b: &[u8], open: usize) -> Option<(std::ops::Range<usize>, us
 
 /// The first `max` keys of the object opening at `open`, as written.
 fn top_level_keys(b: &[u8], open: usize, max: usize) -> Vec<String> {
+    object_members(b, open, max)
+        .0
+        .into_iter()
+        .map(|(k, _)| k)
+        .collect()
+}
+
+/// The first `max` members of the object opening at `open`: each key as
+/// written and where its value's text is (trimmed), and whether its closer
+/// came after them (all its members read).
+pub(crate) fn object_members(
+    b: &[u8],
+    open: usize,
+    max: usize,
+) -> (Vec<(String, std::ops::Range<usize>)>, bool) {
     let end = b.len();
-    let mut keys = Vec::new();
+    let mut members = Vec::new();
     let mut k = lex::next_significant(b, open + 1, end);
-    while keys.len() < max {
+    while members.len() < max {
         let Some(colon) = lex::key_then_colon(b, k, end) else {
             break;
         };
         let key = String::from_utf8_lossy(&b[k..colon]);
-        keys.push(key.trim().trim_matches(['"', '\'']).to_owned());
+        let key = key.trim().trim_matches(['"', '\'']).to_owned();
         // Skip the value: to the next `,` or `}` outside strings and brackets.
         let mut j = colon + 1;
         let mut depth = 0usize;
@@ -2296,12 +2311,19 @@ fn top_level_keys(b: &[u8], open: usize, max: usize) -> Vec<String> {
             }
             j += 1;
         }
+        let to = j.min(end);
+        let from = lex::next_significant(b, colon + 1, to);
+        let mut value_end = to;
+        while value_end > from && b[value_end - 1].is_ascii_whitespace() {
+            value_end -= 1;
+        }
+        members.push((key, from..value_end));
         if j >= end || b[j] == b'}' {
-            break;
+            return (members, j < end);
         }
         k = lex::next_significant(b, j + 1, end);
     }
-    keys
+    (members, false)
 }
 
 /// The error for the object at `open`, given where a list is wanted,

@@ -221,7 +221,8 @@ fn words(prose: &str) -> impl Iterator<Item = (&str, Range<usize>)> {
 
 /// Where the model says a value it wrote was wrong: the start of each word
 /// saying so (`Wait, I made a mistake.`, `That is wrong;`, `Oops, typo`,
-/// `my bad`), in order. Not a word its clause negates (`no mistakes`), makes
+/// `my bad`), or that what follows is final, so what came before was not
+/// (`Final answer:`), in order. Not a word its clause negates (`no mistakes`), makes
 /// a condition (`if anything is wrong, …`) or asks about (`Is it wrong?`).
 /// Each word is looked at once, its clause within a bounded reach. The
 /// words are those of `text[within]`; positions are in `text`. A value is
@@ -255,7 +256,8 @@ pub(crate) fn retractions(text: &str, within: Range<usize>) -> Vec<usize> {
             is(1, &["my"]) || is(0, &["made"])
         } else if is(2, &["no", "nope"]) {
             // `Hmm, no.`, `Oh, nope.`
-            is(1, &["hmm", "um", "oh", "ah"]) && after.starts_with([',', '.', '!', '\u{2014}'])
+            is(1, &["hmm", "um", "oh", "ah", "on"])
+                && after.starts_with([',', '.', '!', '\u{2014}'])
         } else if is(2, DROPPING) {
             // `Scratch that.`, `Forget that.`
             is(3, &["that"])
@@ -267,6 +269,15 @@ pub(crate) fn retractions(text: &str, within: Range<usize>) -> Vec<usize> {
         } else if is(2, &["meant"]) {
             // `Sorry, I meant:`
             is(1, &["i"])
+        } else if is(2, &["final"]) {
+            // `Final answer:`, `**Final JSON**`: what came before was not.
+            after.starts_with(':')
+                || is(
+                    3,
+                    &[
+                        "answer", "json", "result", "output", "response", "solution", "version",
+                    ],
+                )
         } else {
             false
         };
@@ -302,32 +313,33 @@ pub(crate) fn introduces_correction(text: &str, gap: Range<usize>) -> bool {
             break;
         }
     }
-    // `Wait, no. {…}`, `Oops, my mistake! {…}`, `Scratch that: {…}`: a
-    // sentence of nothing but words that take back, opening so, right
-    // before it. (All the prose between the values: `Is it required? Wait,
-    // no. {…} would do` asks and answers something else.) Ending in a
-    // colon, it may point at the value after it instead (`Oh, this is
-    // wrong:`, `My mistake:`): only `Scratch that:` and its like do not.
+    // `Wait, no. {…}`, `Oops, my mistake! {…}`, `Oops! Wrong key. {…}`,
+    // `Scratch that: {…}`: a sentence or two of nothing but words that take
+    // back, opening so, right before it. (All the prose between the values:
+    // `Is it required? Wait, no. {…} would do` asks and answers something
+    // else.) Ending in a colon, it may point at the value after it instead
+    // (`Oh, this is wrong:`, `My mistake:`): only `Scratch that:` and its
+    // like do not. Or a sentence or two that say a mistake was made, then
+    // one that only presents what follows (short, every word one that
+    // presents: `Wait, that is wrong. Here it is:`, `Oops, I used the wrong
+    // key. Let me fix it:`, `I made a mistake. Here you go!`; not `Here is
+    // your input:`, `Here is one more:`).
     let sentence = tail.trim_end_matches(['.', '!', ',', '-', '\u{2014}', ' ', '*', '_', ')']);
     let (sentence, colon) = match sentence.strip_suffix(':') {
         Some(s) => (s.trim_end_matches(['*', '_', ' ']), true),
         None => (sentence, false),
     };
+    let sentence = past_closing_tag(sentence);
     if only_takes_back(sentence, colon) {
         return true;
     }
-    // `Wait, that is wrong. Here it is:`, `Oops, my mistake. Let me fix
-    // it:`: such a sentence, then one that only presents what follows
-    // (short, every word one that presents: not `Here is your input:`).
-    if colon {
-        if let Some(k) = sentence.rfind(SENTENCE_ENDS) {
-            let presents = &sentence[k + 1..];
-            if (1..=8).contains(&words(presents).count())
-                && words(presents).all(|(w, _)| is_any(w, PRESENTING))
-                && only_takes_back(&sentence[..k], false)
-            {
-                return true;
-            }
+    if let Some(k) = sentence.rfind(SENTENCE_ENDS) {
+        let presents = &sentence[k + 1..];
+        if (1..=8).contains(&words(presents).count())
+            && words(presents).all(|(w, _)| is_any(w, PRESENTING))
+            && names_its_mistake(&sentence[..k])
+        {
+            return true;
         }
     }
     let Some(tail) = tail.strip_suffix(':') else {
@@ -354,7 +366,62 @@ pub(crate) fn introduces_correction(text: &str, gap: Range<usize>) -> bool {
     let near = &tail[from..];
     let at = near.rfind(SENTENCE_ENDS).map_or(0, |k| k + 1);
     let clause = &near[at..];
-    words(clause).any(|(w, _)| is_any(w, CORRECTING))
+    words(clause).any(|(w, _)| is_any(w, CORRECTING)) || names_final(clause)
+}
+
+/// Whether `clause` does nothing but name what follows it as the final
+/// value (`Final answer`, `So the final answer is`, `Here is my final
+/// JSON`), not quoted (`> Final answer`): not one that names another's or
+/// an earlier final value (`The final output of the previous run`, `What
+/// the student wrote as their final answer`).
+fn names_final(clause: &str) -> bool {
+    const FINAL: &[&str] = &[
+        "final",
+        "so",
+        "the",
+        "my",
+        "our",
+        "here",
+        "is",
+        "s",
+        "this",
+        "that",
+        "answer",
+        "json",
+        "result",
+        "output",
+        "response",
+        "solution",
+        "version",
+        "thus",
+        "therefore",
+        "hence",
+        "then",
+        "now",
+        "ok",
+        "okay",
+        "and",
+        "value",
+        "object",
+        "list",
+        "array",
+    ];
+    !clause.trim_start().starts_with('>')
+        && words(clause).any(|(w, _)| is_any(w, &["final"]))
+        && words(clause).count() <= 8
+        && words(clause).all(|(w, _)| is_any(w, FINAL))
+}
+
+/// Whether the label of the value that starts at `start` names it the
+/// final answer (`Final Answer: {…}`, `**Final JSON:**⏎{…}`; see
+/// [`label_says`]), not in a quote.
+pub(crate) fn final_label(text: &str, start: usize) -> bool {
+    let l = label(text, start);
+    label_says(text, l.clone()).is_some_and(|(_, yes)| yes)
+        && words(&text[l.clone()]).any(|(w, _)| is_any(w, &["final"]))
+        && !text[line_start(text, l.start, 40)..l.end]
+            .trim_start()
+            .starts_with('>')
 }
 
 /// What the first sentence after a value says of it, read from `end` (the
@@ -541,20 +608,86 @@ fn is_any(w: &str, any: &[&str]) -> bool {
 }
 
 /// Whether `sentence` (its stop and a colon trimmed, `colon`: it had one)
-/// is one sentence of nothing but words that take back, opening so (see
-/// [`introduces_correction`]). With a colon, only one that drops what came
+/// is a sentence or a few of nothing but words that take back, opening so
+/// (see [`introduces_correction`]). With a colon, only one that drops what came
 /// before (`Scratch that:`): `My mistake:` may point at what follows.
 fn only_takes_back(sentence: &str, colon: bool) -> bool {
     let sentence = sentence
-        .trim_end_matches(['.', '!', ',', '-', '\u{2014}', ' ', '*', '_', ')'])
+        .trim_end_matches(|c: char| {
+            c.is_whitespace() || matches!(c, '.' | '!' | ',' | '-' | '\u{2014}' | '*' | '_' | ')')
+        })
         .trim_start_matches(|c: char| c.is_ascii_punctuation() || c.is_whitespace());
-    !sentence.contains(SENTENCE_ENDS)
+    // (Two sentences or three, as `Oops! My mistake.`; with a colon, one.)
+    let sentences = sentence
+        .split(SENTENCE_ENDS)
+        .filter(|s| !s.trim().is_empty())
+        .count();
+    !sentence.contains('?')
+        && sentences <= if colon { 1 } else { 3 }
         && (if colon {
             drops(sentence)
         } else {
             takes_back(sentence)
         })
         && words(sentence).all(|(w, _)| is_any(w, FILLER))
+}
+
+/// Whether `s` is a sentence or two, no question, that open by saying a
+/// mistake was made (an interjection, `That`, `This` or `I`, then a word
+/// naming it: `Oops, I used the wrong key.`, `That is wrong.`, `I made a
+/// mistake in the date.`), 12 words at most: what
+/// [`introduces_correction`] reads before a sentence that only presents
+/// the value after it. Not a case (`if`), a mistake of another's or of
+/// an earlier text (`Oh, your original had a typo.`), nor one pointed at
+/// (`Oh, the typo. Here it is:` shows it).
+fn names_its_mistake(s: &str) -> bool {
+    const ELSEWHERE: &[&str] = &[
+        "if", "unless", "whether", "when", "your", "you", "yours", "original", "input", "user",
+        "prompt",
+    ];
+    let s = s.trim_matches(|c: char| {
+        c.is_whitespace()
+            || matches!(
+                c,
+                '.' | '!' | ',' | '-' | '\u{2014}' | '*' | '_' | ')' | '('
+            )
+    });
+    let sentences = s
+        .split(SENTENCE_ENDS)
+        .filter(|s| !s.trim().is_empty())
+        .count();
+    let first = words(s).next().map(|(w, _)| w);
+    (1..=2).contains(&sentences)
+        && !s.contains('?')
+        && words(s).count() <= 12
+        && !words(s).any(|(w, _)| is_any(w, ELSEWHERE))
+        && !words(s)
+            .zip(words(s).skip(1))
+            .any(|((a, _), (b, _))| {
+                is_any(a, &["the"]) && is_any(b, &["typo", "typos", "mistake", "mistakes"])
+            })
+        && takes_back_within(
+            s,
+            12,
+            first.is_some_and(|f| is_any(f, &["that", "this", "i"])),
+        )
+        // (A word that names it beside `Oops`: `Oops, I forgot a field.`
+        // adds one. Or words that do nothing but take back: `Hold on, no.`)
+        && words(s).any(|(w, _)| is_any(w, RETRACTING) && !is_any(w, &["oops", "whoops"]))
+        || only_takes_back(s, false)
+}
+
+/// `s` past a closing tag it opens with (`</json>` after the value before
+/// it), within 32 bytes.
+fn past_closing_tag(s: &str) -> &str {
+    let t = s.trim_start();
+    match t
+        .strip_prefix("</")
+        .and_then(|r| r.get(..30.min(r.len()))?.find('>'))
+    {
+        Some(k) => &t[2 + k + 1..],
+        None => s,
+    }
 }
 
 /// Whether the short sentence `s` opens by taking back what came before
@@ -565,6 +698,12 @@ fn only_takes_back(sentence: &str, colon: bool) -> bool {
 /// what came before (`Scratch that`, `Forget that`, `Never mind`). (A note
 /// about something wrong, `Note: the wrong format…`, opens otherwise.)
 fn takes_back(s: &str) -> bool {
+    takes_back_within(s, 6, false)
+}
+
+/// [`takes_back`], of `most` words at most; `opened`: the first word need
+/// not be an interjection.
+fn takes_back_within(s: &str, most: usize, opened: bool) -> bool {
     const OPENS: &[&str] = &[
         "wait",
         "oops",
@@ -619,7 +758,9 @@ fn takes_back(s: &str) -> bool {
     }
     // A `no` alone takes back only among interjections (`Wait, no.`,
     // `Hmm, no.`): `Wait, no, that is my answer.` says the first stands.
-    first.is_some_and(|f| is_any(f, OPENS)) && count <= 6 && (mistake || (lone_no && !other))
+    (opened || first.is_some_and(|f| is_any(f, OPENS)))
+        && count <= most
+        && (mistake || (lone_no && !other))
 }
 
 /// Whether `s` drops what came before: `Scratch that`, `Wait, forget
@@ -685,6 +826,7 @@ const FILLER: &[&str] = &[
     "hold",
     "hang",
     "on",
+    "too",
     // What was wrong: `Oops, wrong key.`, `Sorry, wrong format!`
     "key",
     "keys",
@@ -934,25 +1076,38 @@ pub(crate) fn label(text: &str, start: usize) -> Range<usize> {
 /// it names it as no answer, `(pairs, true)` where it names it as the
 /// answer, `pairs` the bits of the [`PAIRS`] it is of. A label is a name
 /// and nothing else: one or two words of one side (past the words that
-/// only point, `Here is the answer:`), `Input:`, `Final answer:`;
-/// `Before noon:`, `Tool output:`, `The expected output would be:` are
-/// none. `None` where it is no such label.
+/// only point, `Here is the answer:`), `Input:`, `Final answer:` (of every
+/// pair its words are of), or an example of the other side (`Example
+/// output:`, no answer); `Before noon:`, `Tool output:`, `The expected
+/// output would be:` are none. `None` where it is no such label.
 pub(crate) fn label_says(text: &str, label: Range<usize>) -> Option<(u8, bool)> {
-    let (mut pairs, mut side, mut count) = (u8::MAX, None, 0);
+    let (mut no, mut yes, mut count, mut example) = (0u8, 0u8, 0, false);
     for (w, _) in words(&text[label]) {
-        if is_any(w, POINTING) {
+        // (`Example 2:` numbers an example.)
+        if is_any(w, POINTING) || w.bytes().all(|c| c.is_ascii_digit()) {
             continue;
         }
-        let (of, yes) = key_word(w)?;
-        if side.is_some_and(|s| s != yes) {
-            return None;
+        let (of, says) = key_word(w)?;
+        match says {
+            true => yes |= of,
+            false => no |= of,
         }
-        side = Some(yes);
-        pairs &= of;
+        example |= is_any(w, &["example"]);
         count += 1;
     }
-    side.filter(|_| count <= 2 && pairs != 0)
-        .map(|yes| (pairs, yes))
+    if count > 2 {
+        return None;
+    }
+    match (no, yes) {
+        (0, 0) => None,
+        // `Final answer:` names the answer in place of a draft, and of an
+        // example.
+        (0, yes) => Some((yes, true)),
+        (no, 0) => Some((no, false)),
+        // `Example output:`: an example of what the other word names.
+        (no, yes) if example => Some((no | yes, false)),
+        _ => None,
+    }
 }
 
 /// Whether the value at `first` names itself no answer and the one at
@@ -1083,10 +1238,9 @@ const RETRACTING: &[&str] = &[
 /// value might be: `Here is your input:`, `The schema:`.)
 const PRESENTING: &[&str] = &[
     "here",
-    "here's",
     "is",
     "it",
-    "it's",
+    "s",
     "again",
     "the",
     "this",
@@ -1128,10 +1282,12 @@ const PRESENTING: &[&str] = &[
     "take",
     "two",
     "attempt",
-    "another",
-    "once",
-    "more",
     "properly",
+    "my",
+    "formatted",
+    "please",
+    "asked",
+    "for",
 ];
 
 /// Words that introduce a value as the correction of one before.

@@ -4625,6 +4625,12 @@ fn a_value_taken_back_every_split() {
         "{\"a\": 1}\nWait, that is wrong. Here it is:\n{\"a\": 2, \"b\": [3]}",
         "{\"a\": 1}\nOops, my mistake. Here is your input:\n{\"a\": 2}",
         "{\"a\": 1}\nHold on, that is wrong.\n{\"a\": 2}",
+        "{\"a\": 1}\nOops, I used the wrong key. Here you go!\n{\"a\": 2, \"b\": [1]}",
+        "{\"a\": 1, \"b\": [1]}\n\nFinal answer:\n{\"a\": 2}",
+        "{\"a\": 1, \"b\": [2]}\nOops, typo. It should be:\n{\"b\": [3]}",
+        "Example input: {\"a\": 1}\nExample output: {\"a\": 2}\n\nAnswer: {\"a\": 3, \"b\": [4]}",
+        "Action Input: {\"a\": 1}\nObservation: {\"a\": 2}\nThought: I now know the final answer\nFinal Answer: {\"a\": 3, \"b\": [5]}",
+        "{\"a\": 1, \"b\": [1]}\n{\"a\": 2}\n\nFinal answer:\n{\"a\": 3}",
     ] {
         every_split::<Value>(text);
         every_split::<Vec<Value>>(text);

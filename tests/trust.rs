@@ -2856,9 +2856,27 @@ fn a_value_the_prose_takes_back_gives_way_to_the_one_after() {
         ("{\"a\": 1}\nHold on, that is wrong.\n{\"a\": 2}", 2),
         ("{\"a\": 1}\nOops, my mistake. Here is your input:\n{\"a\": 2}", 1),
         ("{\"a\": 1}\nOops, my mistake. The schema:\n{\"a\": 2}", 1),
-        ("{\"a\": 1}\nThat is wrong. Here it is:\n{\"a\": 2}", 1),
         ("{\"a\": 1}\nGreat. Here it is:\n{\"a\": 2}", 1),
         ("{\"a\": 1}\nHold on. Here it is:\n{\"a\": 2}", 1),
+        // Found by the review: a sentence or two that name the mistake in
+        // other words, before one that only presents the value; blank
+        // lines, tags, `Here's`.
+        ("{\"a\": 1}\nOops, I used the wrong key. Here it is:\n{\"a\": 2}", 2),
+        ("{\"a\": 1}\nI made a mistake. Here you go!\n{\"a\": 2}", 2),
+        ("{\"a\": 1}\nThat is wrong. Here it is:\n{\"a\": 2}", 2),
+        ("{\"a\": 1}\n\nOops, my mistake!\n\nHere you go:\n\n{\"a\": 2}", 2),
+        (
+            "<json>{\"a\": 1}</json>\nOops, typo. Here it is:\n<json>{\"a\": 2}</json>",
+            2,
+        ),
+        ("{\"a\": 1}\nOops! My mistake. Here it is:\n{\"a\": 2}", 2),
+        ("{\"a\": 1}\nWait, that is wrong. Here's the JSON:\n{\"a\": 2}", 2),
+        ("{\"a\": 1}\nHold on, no. Here it is:\n{\"a\": 2}", 2),
+        ("{\"a\": 1}\nOh, your original had a typo. Here it is:\n{\"a\": 2}", 1),
+        ("{\"a\": 1}\nOh, the typo. Here it is:\n{\"a\": 2}", 1),
+        ("{\"a\": 1}\nOops, my mistake. Here is one more:\n{\"a\": 2}", 1),
+        ("{\"a\": 1}\nWait, is that wrong? Here it is:\n{\"a\": 2}", 1),
+        ("{\"a\": 1}\nOops, if that is wrong, here it is:\n{\"a\": 2}", 1),
         (
             "{\"a\": 1}\nIs it done? Oops, my mistake. Here it is:\n{\"a\": 2}",
             1,
@@ -2927,6 +2945,105 @@ fn a_value_the_prose_takes_back_gives_way_to_the_one_after() {
 /// turn before), a question, a sentence that says more or has not ended,
 /// or a value after it (a correction, judged as above) leave the value the
 /// answer.
+/// A later value introduced as the final one (`Final answer:`, `So the
+/// final answer is:`, `Final JSON:`) is the answer in place of the one
+/// before it, of its shape; `final` in a case, a question or prose that
+/// introduces nothing changes nothing. A value given as the correction of
+/// part of the one before (its keys a few of that one's) is no value in
+/// its place: taking it would drop the rest.
+#[test]
+fn a_value_before_the_final_one_gives_way() {
+    for (reply, want) in [
+        (
+            "{\"answer\": 41}\n\nFinal answer:\n{\"answer\": 42}",
+            json!({"answer": 42}),
+        ),
+        (
+            "{\"answer\": 41}\n\nLet me double-check: 6 * 7 = 42. So the final answer is:\n{\"answer\": 42}",
+            json!({"answer": 42}),
+        ),
+        (
+            "{\"a\": 1}\n\nFinal JSON:\n```json\n{\"a\": 2}\n```",
+            json!({"a": 2}),
+        ),
+        (
+            "**Final answer:** {\"answer\": 42}\n\nExplanation: the previous draft had {\"answer\": 41}.",
+            json!({"answer": 42}),
+        ),
+        (
+            "{\"a\": 1}\nIf you want a final answer, use: {\"a\": 2}",
+            json!({"a": 1}),
+        ),
+        (
+            "The final answer depends on you. {\"a\": 1} Use:\n{\"a\": 2}",
+            json!({"a": 1}),
+        ),
+        ("{\"a\": 1}\n\nFinal answer:\n[2]", json!({"a": 1})),
+        (
+            "{\"name\": \"Ann\", \"age\": 30, \"city\": \"Pariss\"}\nOops, typo. It should be:\n{\"city\": \"Paris\"}",
+            json!({"name": "Ann", "age": 30, "city": "Pariss"}),
+        ),
+        (
+            "{\"name\": \"Ann\", \"city\": \"Pariss\"}\nOops, typo. Corrected: {\"name\": \"Ann\", \"city\": \"Paris\"}",
+            json!({"name": "Ann", "city": "Paris"}),
+        ),
+        (
+            "{\"nmae\": \"Ann\", \"age\": 30}\nOops, wrong key. Corrected: {\"name\": \"Ann\"}",
+            json!({"name": "Ann"}),
+        ),
+        // Found by the review: a correction that keeps a member as it was
+        // drops the others on purpose; a final answer after several
+        // values, or after an agent's steps.
+        (
+            "{\"a\": 1, \"b\": 2, \"debug\": true}\n\nWait, the debug field should not be there. Corrected:\n{\"a\": 1, \"b\": 2}",
+            json!({"a": 1, "b": 2}),
+        ),
+        (
+            "{\"a\": 1, \"b\": 2}\n\nFinal answer:\n{\"b\": 2}",
+            json!({"b": 2}),
+        ),
+        (
+            "{\"v\": 1}\n{\"v\": 2}\n\nFinal answer:\n{\"v\": 3}",
+            json!({"v": 3}),
+        ),
+        (
+            "Thought: I need the weather.\nAction: weather_api\nAction Input: {\"city\": \"Paris\"}\nObservation: {\"temp\": 18}\nThought: I now know the final answer\nFinal Answer: {\"city\": \"Paris\", \"temp_c\": 18}",
+            json!({"city": "Paris", "temp_c": 18}),
+        ),
+        // `final` in other senses, or quoted.
+        (
+            "{\"id\": 7}\n\nFor reference, the final version of the schema we agreed on:\n{\"type\": \"object\"}",
+            json!({"id": 7}),
+        ),
+        (
+            "{\"id\": 7}\n\nThe final JSON schema you provided was:\n{\"type\": \"object\"}",
+            json!({"id": 7}),
+        ),
+        (
+            "{\"a\": [1, 2, 3]}\n\nThe final result of running your script was:\n{\"a\": [1, 2]}",
+            json!({"a": [1, 2, 3]}),
+        ),
+        (
+            "{\"grade\": \"B\"}\n\nWhat the student wrote as their final answer:\n{\"grade\": \"A\"}",
+            json!({"grade": "B"}),
+        ),
+        (
+            "{\"a\": 1}\n\n> Final answer: {\"a\": 2}\n\nThat is what the forum post claimed.",
+            json!({"a": 1}),
+        ),
+        (
+            "{\"status\": \"draft\"}\n\nTo publish, set it to final: {\"status\": \"final\"}",
+            json!({"status": "draft"}),
+        ),
+        (
+            "{\"winner\": \"Spain\"}\n\nScore in the final: {\"home\": 1, \"away\": 0}",
+            json!({"winner": "Spain"}),
+        ),
+    ] {
+        assert_eq!(value(reply), want, "{reply:?}");
+    }
+}
+
 #[test]
 fn a_value_taken_back_with_none_after_is_no_answer() {
     #[derive(Debug, Deserialize)]
@@ -3057,6 +3174,29 @@ fn a_value_labelled_no_answer_gives_way_to_the_answer() {
             json!({"name": "Ada"}),
         ),
         ("Draft: {\"v\": 1}\nFinal: {\"v\": 2}", json!({"v": 2})),
+        // A label of two words names the answer of each pair it is of; an
+        // example of an output is an example; examples numbered, and
+        // several before the answer.
+        (
+            "Draft: {\"v\": 1}\n\nFinal answer: {\"v\": 2}",
+            json!({"v": 2}),
+        ),
+        (
+            "Example input: {\"x\": 1}\nExample output: {\"y\": 2}\n\nAnswer: {\"y\": 5}",
+            json!({"y": 5}),
+        ),
+        (
+            "**Example input:**\n```json\n{\"t\": \"I love it\"}\n```\n**Example output:**\n```json\n{\"s\": \"positive\"}\n```\n\n**Answer:**\n```json\n{\"s\": \"negative\"}\n```",
+            json!({"s": "negative"}),
+        ),
+        (
+            "Example 1:\n{\"x\": 1}\nExample 2:\n{\"x\": 2}\nAnswer:\n{\"x\": 3}",
+            json!({"x": 3}),
+        ),
+        (
+            "Example output: {\"y\": 2}\nOutput: {\"y\": 5}",
+            json!({"y": 5}),
+        ),
         (
             "Before: {\"v\": 1}\nAfter: {\"v\": 2}\nDone.",
             json!({"v": 2}),
