@@ -1077,8 +1077,8 @@ pub(crate) fn label(text: &str, start: usize) -> Range<usize> {
 /// answer, `pairs` the bits of the [`PAIRS`] it is of. A label is a name
 /// and nothing else: one or two words of one side (past the words that
 /// only point, `Here is the answer:`), `Input:`, `Final answer:` (of every
-/// pair its words are of), or an example of the other side (`Example
-/// output:`, no answer); `Before noon:`, `Tool output:`, `The expected
+/// pair its words are of), or an example or an earlier form of the other
+/// side (`Example output:`, `Old answer:`, no answer); `Before noon:`, `Tool output:`, `The expected
 /// output would be:` are none. `None` where it is no such label.
 pub(crate) fn label_says(text: &str, label: Range<usize>) -> Option<(u8, bool)> {
     let (mut no, mut yes, mut count, mut example) = (0u8, 0u8, 0, false);
@@ -1092,7 +1092,7 @@ pub(crate) fn label_says(text: &str, label: Range<usize>) -> Option<(u8, bool)> 
             true => yes |= of,
             false => no |= of,
         }
-        example |= is_any(w, &["example"]);
+        example |= is_any(w, &["example", "old", "draft", "original", "previous"]);
         count += 1;
     }
     if count > 2 {
@@ -1104,7 +1104,8 @@ pub(crate) fn label_says(text: &str, label: Range<usize>) -> Option<(u8, bool)> 
         // example.
         (0, yes) => Some((yes, true)),
         (no, 0) => Some((no, false)),
-        // `Example output:`: an example of what the other word names.
+        // `Example output:`, `Old answer:`: an example of what the other
+        // word names, or an earlier one.
         (no, yes) if example => Some((no | yes, false)),
         _ => None,
     }

@@ -50,13 +50,18 @@ use crate::text::{floor_char_boundary, line_column, snippet, Utf8Text};
 /// A value the reply takes back gives way to the next value of its shape
 /// when the prose introduces that one as its correction (`{…} Wait, I made a
 /// mistake. Here is the corrected version: {…}`, `Wrong: {…}⏎Correct: {…}`,
-/// `Wait, no. {…}`, `Scratch that. {…}`), and so does a value its label
-/// names no answer (`Input:`, `Example:`, `Schema:`, `Original:`) when the
-/// next one's label names that the answer (`Output:`, `Here is the
-/// answer:`, `Updated:`), and an empty value an instruction names (`Return
-/// [] if none.`) when the next one's label, right after that sentence,
-/// names it the answer (`Result:`). It is tried last, alone: only when
-/// nothing after it decodes. A value the sentence right after it takes back
+/// `Wait, no. {…}`, `Scratch that. {…}`, `Oops, I used the wrong key. Here
+/// it is: {…}`, `So the final answer is: {…}`), unless that one only
+/// patches some of its members (`Oops, typo. It should be: {"city":
+/// "Paris"}`); so does a value its label names no answer (`Input:`,
+/// `Example:`, `Example output:`, `Draft:`) when a later one's label names
+/// that the answer (`Output:`, `Here is the answer:`, `Final answer:`),
+/// past other values labelled no answer; so does any value before a later
+/// one of its shape labelled the final answer (`Final Answer: {…}` after an
+/// agent's steps); and an empty value an instruction names (`Return [] if
+/// none.`) when the next one's label, right after that sentence, names it
+/// the answer (`Result:`). It is tried last, alone: only when nothing after
+/// it decodes. A value the sentence right after it takes back
 /// with no value after (`{…}⏎Oops, my mistake.`, `Wait, no, that is
 /// wrong.`) is no answer: the decode is a [`NoJson`](crate::ErrorKind::NoJson)
 /// error saying so.

@@ -4631,6 +4631,7 @@ fn a_value_taken_back_every_split() {
         "Example input: {\"a\": 1}\nExample output: {\"a\": 2}\n\nAnswer: {\"a\": 3, \"b\": [4]}",
         "Action Input: {\"a\": 1}\nObservation: {\"a\": 2}\nThought: I now know the final answer\nFinal Answer: {\"a\": 3, \"b\": [5]}",
         "{\"a\": 1, \"b\": [1]}\n{\"a\": 2}\n\nFinal answer:\n{\"a\": 3}",
+        "Old answer: {\"a\": 1}\nNew answer: {\"a\": 2, \"b\": [6]}",
     ] {
         every_split::<Value>(text);
         every_split::<Vec<Value>>(text);

@@ -3197,6 +3197,15 @@ fn a_value_labelled_no_answer_gives_way_to_the_answer() {
             "Example output: {\"y\": 2}\nOutput: {\"y\": 5}",
             json!({"y": 5}),
         ),
+        // An earlier form of the answer (found by the review).
+        (
+            "Old answer: {\"total\": 10}\nNew answer: {\"total\": 12}",
+            json!({"total": 12}),
+        ),
+        (
+            "Previous output: {\"v\": 1}\nExample output: {\"v\": 9}\nNew output: {\"v\": 2}",
+            json!({"v": 2}),
+        ),
         (
             "Before: {\"v\": 1}\nAfter: {\"v\": 2}\nDone.",
             json!({"v": 2}),
