@@ -276,6 +276,7 @@ pub(crate) fn retractions(text: &str, within: Range<usize>) -> Vec<usize> {
                     3,
                     &[
                         "answer", "json", "result", "output", "response", "solution", "version",
+                        "list", "object", "value", "array",
                     ],
                 )
         } else {
@@ -343,6 +344,12 @@ pub(crate) fn introduces_correction(text: &str, gap: Range<usize>) -> bool {
         }
     }
     let Some(tail) = tail.strip_suffix(':') else {
+        // `So the final answer is {…}`: its clause names it the final
+        // value with no colon.
+        let near = &tail[crate::text::floor_char_boundary(tail, tail.len().saturating_sub(120))..];
+        if names_final(&near[near.rfind(SENTENCE_ENDS).map_or(0, |k| k + 1)..]) {
+            return true;
+        }
         // `Sorry, I meant {…}`: the words introduce it with no colon.
         let from = crate::text::floor_char_boundary(tail, tail.len().saturating_sub(16));
         let mut last: [Option<(&str, Range<usize>)>; 2] = [None, None];

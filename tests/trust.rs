@@ -3010,7 +3010,23 @@ fn a_value_before_the_final_one_gives_way() {
             "Thought: I need the weather.\nAction: weather_api\nAction Input: {\"city\": \"Paris\"}\nObservation: {\"temp\": 18}\nThought: I now know the final answer\nFinal Answer: {\"city\": \"Paris\", \"temp_c\": 18}",
             json!({"city": "Paris", "temp_c": 18}),
         ),
+        (
+            "{\"score\": 7}\n\nSo the final answer is {\"score\": 8}.",
+            json!({"score": 8}),
+        ),
+        (
+            "{\"a\": [1]}\n\nThe final list:\n{\"a\": [1, 2]}",
+            json!({"a": [1, 2]}),
+        ),
         // `final` in other senses, or quoted.
+        (
+            "{\"price\": 10}\n\nThe final price is {\"price\": 12}",
+            json!({"price": 10}),
+        ),
+        (
+            "{\"a\": 1} is not the final answer {\"a\": 2}",
+            json!({"a": 1}),
+        ),
         (
             "{\"id\": 7}\n\nFor reference, the final version of the schema we agreed on:\n{\"type\": \"object\"}",
             json!({"id": 7}),
