@@ -2635,8 +2635,8 @@ impl<'de> Scanner<'de> {
     /// `None` where the read is another. (A tail closes every container
     /// open where a view's text ends: most of its events are these.)
     pub(crate) fn closer_at_end(&mut self) -> Option<Event<'de>> {
-        if self.pending.is_some()
-            || self.pos < self.end
+        if self.pos < self.end
+            || self.pending.is_some()
             || self.state != State::AfterValue
             || self.awaiting_value
             || !self.rules.all_repairs()
