@@ -346,8 +346,7 @@ pub(crate) fn introduces_correction(text: &str, gap: Range<usize>) -> bool {
     let Some(tail) = tail.strip_suffix(':') else {
         // `So the final answer is {…}`: its clause names it the final
         // value with no colon.
-        let near = &tail[crate::text::floor_char_boundary(tail, tail.len().saturating_sub(120))..];
-        if names_final(&near[near.rfind(SENTENCE_ENDS).map_or(0, |k| k + 1)..]) {
+        if names_final(last_clause(tail)) {
             return true;
         }
         // `Sorry, I meant {…}`: the words introduce it with no colon.
@@ -365,15 +364,18 @@ pub(crate) fn introduces_correction(text: &str, gap: Range<usize>) -> bool {
             _ => false,
         };
     };
-    // The last clause, within a bounded reach.
+    let clause = last_clause(tail);
+    words(clause).any(|(w, _)| is_any(w, CORRECTING)) || names_final(clause)
+}
+
+/// The last clause of `tail`, within its last 120 bytes.
+fn last_clause(tail: &str) -> &str {
     let mut from = tail.len().saturating_sub(120);
     while !tail.is_char_boundary(from) {
         from += 1;
     }
     let near = &tail[from..];
-    let at = near.rfind(SENTENCE_ENDS).map_or(0, |k| k + 1);
-    let clause = &near[at..];
-    words(clause).any(|(w, _)| is_any(w, CORRECTING)) || names_final(clause)
+    &near[near.rfind(SENTENCE_ENDS).map_or(0, |k| k + 1)..]
 }
 
 /// Whether `clause` does nothing but name what follows it as the final
