@@ -730,6 +730,13 @@ impl Decoder {
         F: FnMut(Source<'_, 'de>, &[Hint], Range<usize>) -> Result<Decoded<R>>,
     {
         let outcome = self.candidate(text, c, shape, policy, sink);
+        // Values one after another with a comment between them that takes
+        // one back (`{…}⏎# Wait, that is wrong. Here it is:⏎{…}`, `{…}⏎##
+        // Final answer⏎{…}`): prose, not a comment; each value is read on
+        // its own, as in prose.
+        if matches!(&outcome, Ok(a) if retracts_in_comments(text, &a.report, a.roots > 1)) {
+            return None;
+        }
         let outcome = self.judge(text, &c.span, shape, outcome);
         if matches!(&outcome, Ok(a) if a.covers) {
             // The whole text is one object or array (maybe repaired):
@@ -1492,6 +1499,26 @@ fn retracted(
         .collect();
     out.sort_unstable();
     out
+}
+
+/// Whether a comment the reading `r` passed on a line of its own (`# …`,
+/// `// …`, to its line's end) after its value (`between`: or between its
+/// values) holds words that take a value back ([`prose::retractions`]).
+fn retracts_in_comments(text: &str, r: &Reading, between: bool) -> bool {
+    let b = text.as_bytes();
+    r.repairs
+        .iter()
+        .filter(|c| c.kind == RepairKind::Comment && (between || c.offset >= r.span.end))
+        .any(|r| {
+            let from = r.offset.min(text.len());
+            let line = memchr::memrchr(b'\n', &b[..from]).map_or(0, |k| k + 1);
+            if !b[line..from].iter().all(u8::is_ascii_whitespace) {
+                return false;
+            }
+            let end =
+                memchr::memchr(b'\n', &text.as_bytes()[from..]).map_or(text.len(), |k| from + k);
+            !prose::retractions(text, from..end).is_empty()
+        })
 }
 
 /// Whether the object at `next`, introduced as the correction of the one at

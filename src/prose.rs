@@ -175,7 +175,7 @@ fn ascii_word_byte(c: u8) -> bool {
 }
 
 /// The words of `prose`: maximal runs of letters, digits, `_`, `-` and `/`,
-/// with their byte spans (less the `-` at either end). Read byte by byte:
+/// with their byte spans (less the `-` and `/` at either end). Read byte by byte:
 /// a character past ASCII is decoded only to ask whether it is a letter.
 fn words(prose: &str) -> impl Iterator<Item = (&str, Range<usize>)> {
     // (`/` joins too: `N/A` and `yes/no` are no `A` and no `yes`.)
@@ -209,12 +209,12 @@ fn words(prose: &str) -> impl Iterator<Item = (&str, Range<usize>)> {
             }
             i += n;
         }
-        let word = prose[start..i].trim_matches('-');
-        // (A dash alone, `no - wrong`, is no word.)
+        let word = prose[start..i].trim_matches(['-', '/']);
+        // (A dash alone, `no - wrong`, is no word, nor a comment's `//`.)
         if word.is_empty() {
             continue;
         }
-        let lead = prose[start..i].len() - prose[start..i].trim_start_matches('-').len();
+        let lead = prose[start..i].len() - prose[start..i].trim_start_matches(['-', '/']).len();
         return Some((word, start + lead..start + lead + word.len()));
     })
 }
@@ -271,14 +271,33 @@ pub(crate) fn retractions(text: &str, within: Range<usize>) -> Vec<usize> {
             is(1, &["i"])
         } else if is(2, &["final"]) {
             // `Final answer:`, `**Final JSON**`: what came before was not.
-            after.starts_with(':')
-                || is(
-                    3,
-                    &[
-                        "answer", "json", "result", "output", "response", "solution", "version",
-                        "list", "object", "value", "array",
-                    ],
-                )
+            after.starts_with(':') || is(3, NAMED)
+        } else if is(
+            2,
+            &[
+                "corrected",
+                "correction",
+                "fixed",
+                "revised",
+                "amended",
+                "updated",
+            ],
+        ) {
+            // `Corrected:`, `Fixed JSON:`, `Here is the updated version:`
+            // right before a value: what came before was the value this
+            // one corrects. (Not `Correction: none needed.`)
+            labels_value(text, span.end)
+                || names_value(&w[3]).is_some_and(|e| labels_value(text, e))
+        } else if is(2, &["correct"]) {
+            // `Here is the correct JSON:` (not `Correct:`, a label that may
+            // answer a question).
+            names_value(&w[3]).is_some_and(|e| labels_value(text, e))
+        } else if is(2, &["sorry"]) {
+            // `Sorry about that!`, `Sorry for the confusion.`
+            is(3, &["about", "for"])
+        } else if is(2, &["not"]) {
+            // `Wait, that's not right.`
+            is(3, &["right", "correct", "valid"])
         } else {
             false
         };
@@ -293,6 +312,27 @@ pub(crate) fn retractions(text: &str, within: Range<usize>) -> Vec<usize> {
         }
     }
     out
+}
+
+/// Whether a colon follows `at` (past spaces and emphasis) and a value
+/// opens right after it, past spaces and line ends (`Corrected:⏎{…}`,
+/// `Fixed JSON:**⏎```json`): the words before `at` label that value.
+fn labels_value(text: &str, at: usize) -> bool {
+    text[at..]
+        .trim_start_matches([' ', '\t', '*', '_'])
+        .strip_prefix(':')
+        .is_some_and(|r| {
+            r.trim_start_matches([' ', '\t', '\r', '\n', '*', '_'])
+                .starts_with(['{', '[', '`', '<', '~'])
+        })
+}
+
+/// Where the word `w` ends, when it names a value as [`NAMED`] does, or
+/// `one`.
+fn names_value(w: &Option<(&str, Range<usize>)>) -> Option<usize> {
+    w.as_ref()
+        .filter(|(x, _)| is_any(x, NAMED) || is_any(x, &["one"]))
+        .map(|(_, r)| r.end)
 }
 
 /// Whether the prose `text[gap]` before a value ends by introducing it as
@@ -334,7 +374,11 @@ pub(crate) fn introduces_correction(text: &str, gap: Range<usize>) -> bool {
     if only_takes_back(sentence, colon) {
         return true;
     }
-    if let Some(k) = sentence.rfind(SENTENCE_ENDS) {
+    // (Or one sentence of both, a comma between: `Oops, wrong key, here
+    // it is:`.)
+    let last = sentence.rfind(SENTENCE_ENDS);
+    let comma = sentence.rfind(',').filter(|&c| last.is_none_or(|k| c > k));
+    for k in [last, comma].into_iter().flatten() {
         let presents = &sentence[k + 1..];
         if (1..=8).contains(&words(presents).count())
             && words(presents).all(|(w, _)| is_any(w, PRESENTING))
@@ -505,7 +549,8 @@ pub(crate) fn withdraws(text: &str, end: usize, to: usize) -> Option<Withdrawal>
     // Words that only exclaim (`Oops!`, `Hmm, no.`) take it back only as
     // the reply's last words: `Oops! I forgot to say the times are UTC.`,
     // `Hmm, no. That is correct.` keep it.
-    let names = drops(said) || words(said).any(|(w, _)| is_any(w, NAMES_MISTAKE));
+    let names =
+        drops(said) || says_not_right(said) || words(said).any(|(w, _)| is_any(w, NAMES_MISTAKE));
     if names {
         return Some(Withdrawal::Yes(at, stop));
     }
@@ -540,6 +585,8 @@ const NAMES_MISTAKE: &[&str] = &[
     "erroneous",
     "bad",
     "error",
+    "messed",
+    "screwed",
 ];
 
 /// How far past a value's end [`withdraws`] may read: what it skips, the
@@ -682,7 +729,9 @@ fn names_its_mistake(s: &str) -> bool {
         )
         // (A word that names it beside `Oops`: `Oops, I forgot a field.`
         // adds one. Or words that do nothing but take back: `Hold on, no.`)
-        && words(s).any(|(w, _)| is_any(w, RETRACTING) && !is_any(w, &["oops", "whoops"]))
+        && (words(s).any(|(w, _)| is_any(w, RETRACTING) && !is_any(w, &["oops", "whoops"]))
+            || says_not_right(s)
+            || apologizes(s))
         || only_takes_back(s, false)
 }
 
@@ -737,10 +786,22 @@ fn takes_back_within(s: &str, most: usize, opened: bool) -> bool {
     let (mut before, mut negating): (Option<&str>, bool) = (None, false);
     for (w, r) in words(s) {
         if negating {
-            // (`not` before a word negates it.)
-            return false;
+            // (`not` before a word negates it, but `not right`: a mistake.)
+            if !is_any(w, &["right", "correct", "valid"]) {
+                return false;
+            }
+            negating = false;
+            mistake = true;
+            continue;
         }
         first.get_or_insert(w);
+        if is_any(w, &["second", "sec", "moment", "minute"])
+            && before.is_some_and(|b| is_any(b, &["a"]))
+        {
+            // (`Hold on a second`, `Wait a moment`: a pause, not counted.)
+            count -= 1;
+            continue;
+        }
         count += 1;
         if is_any(w, RETRACTING)
             || is_any(w, &["bad"])
@@ -765,11 +826,36 @@ fn takes_back_within(s: &str, most: usize, opened: bool) -> bool {
         }
         before = Some(w);
     }
+    // An apology for what came before (`Sorry about that`) says it too.
+    mistake |= apologizes(s);
     // A `no` alone takes back only among interjections (`Wait, no.`,
     // `Hmm, no.`): `Wait, no, that is my answer.` says the first stands.
     (opened || first.is_some_and(|f| is_any(f, OPENS)))
         && count <= most
         && (mistake || (lone_no && !other))
+}
+
+/// Whether `s` says what came before was not right: `that's not right`,
+/// `This is not correct`, `not valid`.
+fn says_not_right(s: &str) -> bool {
+    words(s)
+        .zip(words(s).skip(1))
+        .any(|((a, _), (b, _))| is_any(a, &["not"]) && is_any(b, &["right", "correct", "valid"]))
+}
+
+/// Whether `s` apologizes for what came before: `Sorry about that`,
+/// `Sorry for the confusion`, `Apologies for the error` (not `Sorry for
+/// the delay`).
+fn apologizes(s: &str) -> bool {
+    // (Two empty words after the last: windows of four reach it.)
+    let w: Vec<&str> = words(s).map(|(w, _)| w).take(16).chain(["", ""]).collect();
+    w.windows(4).any(|x| {
+        is_any(x[0], &["sorry", "apologies"])
+            && is_any(x[1], &["about", "for"])
+            && (is_any(x[2], &["that", "this"])
+                || (is_any(x[2], &["the", "my"])
+                    && is_any(x[3], &["confusion", "error", "mistake", "typo", "mixup"])))
+    })
 }
 
 /// Whether `s` drops what came before: `Scratch that`, `Wait, forget
@@ -836,6 +922,20 @@ const FILLER: &[&str] = &[
     "hang",
     "on",
     "too",
+    "second",
+    "sec",
+    "moment",
+    "minute",
+    // `Wait, that's not right.`, `Sorry, I messed up.`, `Sorry about that.`
+    "not",
+    "right",
+    "correct",
+    "valid",
+    "messed",
+    "screwed",
+    "up",
+    "about",
+    "for",
     // What was wrong: `Oops, wrong key.`, `Sorry, wrong format!`
     "key",
     "keys",
@@ -1222,6 +1322,13 @@ fn qualified(text: &str, span: &Range<usize>) -> bool {
         || end.is_some_and(|e| text[e..].starts_with('?'))
 }
 
+/// The words that name a value as what the reply gives (`Final answer`,
+/// `Corrected JSON`), after a word that says which one it is.
+const NAMED: &[&str] = &[
+    "answer", "json", "result", "output", "response", "solution", "version", "list", "object",
+    "value", "array",
+];
+
 /// Words that alone say the value before was wrong.
 const RETRACTING: &[&str] = &[
     "mistake",
@@ -1239,6 +1346,9 @@ const RETRACTING: &[&str] = &[
     "apologies",
     "apologize",
     "apologise",
+    // `Sorry, I messed up.`
+    "messed",
+    "screwed",
 ];
 
 /// The words of a sentence that only presents the value after it, read

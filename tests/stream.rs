@@ -4632,6 +4632,21 @@ fn a_value_taken_back_every_split() {
         "Action Input: {\"a\": 1}\nObservation: {\"a\": 2}\nThought: I now know the final answer\nFinal Answer: {\"a\": 3, \"b\": [5]}",
         "{\"a\": 1, \"b\": [1]}\n{\"a\": 2}\n\nFinal answer:\n{\"a\": 3}",
         "Old answer: {\"a\": 1}\nNew answer: {\"a\": 2, \"b\": [6]}",
+        "{\"a\": 1}\nCorrection:\n{\"a\": 2, \"b\": [3]}",
+        "{\"a\": 1}\n**Corrected JSON:**\n```json\n{\"a\": 2}\n```",
+        "{\"a\": 1}\n\nFixed JSON:\n<json>{\"a\": 2, \"b\": [1]}</json>",
+        "{\"a\": 1}\n\nHere is the correct one: {\"a\": 2}",
+        "{\"a\": 1}\n\nCorrection: none needed.\n\nHere is a second example instead:\n{\"a\": 5}",
+        "{\"a\": 1, \"b\": [1]}\nOops, wrong key, here it is:\n{\"a\": 2}",
+        "{\"a\": 1}\nWait, that's not right.\n{\"a\": 2, \"b\": [3]}",
+        "{\"a\": 1}\nSorry about that! Here it is:\n{\"a\": 2}",
+        "{\"a\": 1}\nHold on a second, that is wrong.\n{\"a\": 2}",
+        "{\"a\": 1}\nSorry, I messed up. Here it is:\n{\"a\": 2, \"b\": []}",
+        "{\"a\": 1}\nWait, that's not right.",
+        "{\"a\": 1}\n\n## Final answer\n\n{\"a\": 2, \"b\": [3]}",
+        "{\"a\": 1}\n# Oops, typo\n{\"a\": 2}",
+        "{\"a\": 1}\n// Final answer\n{\"a\": 2}",
+        "## Step 1\n{\"a\": 1}\n\n## Step 2\n{\"a\": 2}",
     ] {
         every_split::<Value>(text);
         every_split::<Vec<Value>>(text);

@@ -2710,9 +2710,11 @@ fn a_value_the_prose_takes_back_gives_way_to_the_one_after() {
             "{\"a\": 1}\n\nThere are no mistakes. Corrected schema: {\"a\": 2}",
             1,
         ),
+        // A label that names the value a correction introduces it so,
+        // whatever came before (a question, words about the input).
         (
             "{\"a\": 1}\n\nIs this wrong? The corrected one: {\"a\": 2}",
-            1,
+            2,
         ),
         ("{\"a\": 1}\n\nI apologize for the confusion. {\"a\": 2}", 1),
         // Found by the sweep: a value meant instead.
@@ -2731,7 +2733,7 @@ fn a_value_the_prose_takes_back_gives_way_to_the_one_after() {
         ),
         (
             "{\"a\": 1}\n\nYour JSON is invalid. Fixed version:\n{\"a\": 2}",
-            1,
+            2,
         ),
         (
             "Option 1 (correct): {\"a\": 1}\nOption 2 (wrong): {\"a\": 2}",
@@ -2881,6 +2883,42 @@ fn a_value_the_prose_takes_back_gives_way_to_the_one_after() {
             "{\"a\": 1}\nIs it done? Oops, my mistake. Here it is:\n{\"a\": 2}",
             1,
         ),
+        // A label that names the value a correction (`Corrected:`, `Fixed
+        // JSON:`, `Here is the correct one:`), right before it; one
+        // sentence of both parts (`Oops, wrong key, here it is:`); `not
+        // right`, an apology for what came before, `messed up`, a pause.
+        ("{\"a\": 1}\nCorrection:\n{\"a\": 2}", 2),
+        ("{\"a\": 1}\nCorrected:\n{\"a\": 2}", 2),
+        ("{\"a\": 1}\nCorrected version:\n{\"a\": 2}", 2),
+        ("{\"a\": 1}\n\n**Fixed JSON:**\n```json\n{\"a\": 2}\n```", 2),
+        ("{\"a\": 1}\n\nUpdated JSON:\n<json>{\"a\": 2}</json>", 2),
+        ("Here is the JSON: {\"a\": 1}\n\nCorrection: {\"a\": 2}", 2),
+        ("{\"a\": 1}\n\nHere is the correct one: {\"a\": 2}", 2),
+        ("{\"a\": 1}\nOops, wrong key, here it is:\n{\"a\": 2}", 2),
+        (
+            "{\"a\": 1}\nOops, that has a mistake, here is the fix:\n{\"a\": 2}",
+            2,
+        ),
+        ("{\"a\": 1}\nWait, that's not right.\n{\"a\": 2}", 2),
+        ("{\"a\": 1}\nSorry, I messed up. Here it is:\n{\"a\": 2}", 2),
+        ("{\"a\": 1}\nSorry about that! Here it is:\n{\"a\": 2}", 2),
+        (
+            "{\"a\": 1}\nSorry for the confusion. Here is the correct JSON:\n{\"a\": 2}",
+            2,
+        ),
+        ("{\"a\": 1}\nHold on a second, that is wrong.\n{\"a\": 2}", 2),
+        ("{\"a\": 1}\n\nSorry for the delay! Here it is:\n{\"a\": 2}", 1),
+        ("{\"a\": 1}\nWait, that is right. Here it is:\n{\"a\": 2}", 1),
+        ("{\"a\": 1}\nThat is not wrong. Here it is again:\n{\"a\": 2}", 1),
+        ("{\"a\": 1}\nThe correct JSON is the one above: {\"a\": 2}", 1),
+        ("{\"a\": 1}\nCorrected input:\n{\"a\": 2}", 1),
+        ("{\"a\": 1}\nThe correct value is 2, as in {\"a\": 2}", 1),
+        // Words that take back in what reads as a comment between values
+        // one after another: prose, not a comment (not JSON lines).
+        ("{\"a\": 1}\n\n## Final answer\n\n{\"a\": 2}", 2),
+        ("{\"a\": 1}\n# Wait, that is wrong. Here it is:\n{\"a\": 2}", 2),
+        ("{\"a\": 1}\n// Final answer\n{\"a\": 2}", 2),
+        ("{\"a\": 1}\n/* Final answer */\n{\"a\": 2}", 2),
     ] {
         assert_eq!(from_llm_str::<A>(reply).unwrap(), A { a }, "{reply:?}");
         assert_eq!(value(reply), json!({"a": a}), "{reply:?}");
@@ -3081,6 +3119,8 @@ fn a_value_taken_back_with_none_after_is_no_answer() {
         "{\"a\": 1}\nOops, wrong key. It should say b.",
         "Return [] if none.\nResult: [\"x\"]\nWait, no, that is wrong.",
         "{\"a\": 1}\nHold on, that is wrong.",
+        "{\"a\": 1}\nWait, that's not right.",
+        "{\"a\": 1}\nHold on a second, that is not correct.",
     ] {
         let e = match from_llm_str::<Value>(reply) {
             Ok(v) => panic!("{reply:?} gave {v}"),
@@ -3103,6 +3143,9 @@ fn a_value_taken_back_with_none_after_is_no_answer() {
     for (reply, want) in [
         ("{\"a\": 1}\nSorry, my mistake.", json!({"a": 1})),
         ("{\"a\": 1}\nMy bad.", json!({"a": 1})),
+        ("{\"a\": 1}\nSorry about that.", json!({"a": 1})),
+        ("{\"a\": 1}\nWait, that is not wrong.", json!({"a": 1})),
+        ("{\"a\": 1}\nWait, that's right.", json!({"a": 1})),
         // Found by the review: words that only exclaim, then words that
         // keep the value.
         (
