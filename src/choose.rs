@@ -734,7 +734,10 @@ impl Decoder {
         // one back (`{…}⏎# Wait, that is wrong. Here it is:⏎{…}`, `{…}⏎##
         // Final answer⏎{…}`): prose, not a comment; each value is read on
         // its own, as in prose.
-        if matches!(&outcome, Ok(a) if retracts_in_comments(text, &a.report, a.roots > 1)) {
+        // (Two values at most: of more, the rest would be read as prose
+        // reads values, the first alone.)
+        if matches!(&outcome, Ok(a) if a.roots <= 2 && retracts_in_comments(text, &a.report, a.roots > 1))
+        {
             return None;
         }
         let outcome = self.judge(text, &c.span, shape, outcome);
@@ -1502,8 +1505,11 @@ fn retracted(
 }
 
 /// Whether a comment the reading `r` passed on a line of its own (`# …`,
-/// `// …`, to its line's end) after its value (`between`: or between its
-/// values) holds words that take a value back ([`prose::retractions`]).
+/// `// …`, to its line's end), after its value (`between`: or between its
+/// values), takes the value before it back and introduces the one after it
+/// as its correction, as [`retracted`] reads prose between values of one
+/// shape (`{…}⏎# Wait, that is wrong. Here it is:⏎{…}`, `{…}⏎## Final
+/// answer⏎{…}`; not `# the next line is wrong on purpose` in JSON lines).
 fn retracts_in_comments(text: &str, r: &Reading, between: bool) -> bool {
     let b = text.as_bytes();
     r.repairs
@@ -1512,12 +1518,16 @@ fn retracts_in_comments(text: &str, r: &Reading, between: bool) -> bool {
         .any(|r| {
             let from = r.offset.min(text.len());
             let line = memchr::memrchr(b'\n', &b[..from]).map_or(0, |k| k + 1);
-            if !b[line..from].iter().all(u8::is_ascii_whitespace) {
-                return false;
-            }
-            let end =
-                memchr::memchr(b'\n', &text.as_bytes()[from..]).map_or(text.len(), |k| from + k);
-            !prose::retractions(text, from..end).is_empty()
+            let end = memchr::memchr(b'\n', &b[from..]).map_or(b.len(), |k| from + k);
+            let next = crate::scan::lex::next_significant(b, end, b.len());
+            let before = b[..line].iter().rposition(|c| !c.is_ascii_whitespace());
+            b[line..from].iter().all(u8::is_ascii_whitespace)
+                && matches!(
+                    (before.map(|k| b[k]), b.get(next)),
+                    (Some(b'}'), Some(b'{')) | (Some(b']'), Some(b'['))
+                )
+                && !prose::retractions(text, from..end).is_empty()
+                && prose::introduces_correction(text, from..next)
         })
 }
 

@@ -272,22 +272,18 @@ pub(crate) fn retractions(text: &str, within: Range<usize>) -> Vec<usize> {
         } else if is(2, &["final"]) {
             // `Final answer:`, `**Final JSON**`: what came before was not.
             after.starts_with(':') || is(3, NAMED)
-        } else if is(
-            2,
-            &[
-                "corrected",
-                "correction",
-                "fixed",
-                "revised",
-                "amended",
-                "updated",
-            ],
-        ) {
-            // `Corrected:`, `Fixed JSON:`, `Here is the updated version:`
-            // right before a value: what came before was the value this
-            // one corrects. (Not `Correction: none needed.`)
+        } else if is(2, &["corrected", "correction"]) {
+            // `Corrected:`, `Correction:`, `Corrected version:` right
+            // before a value: what came before was the value this one
+            // corrects. (Not `Correction: none needed.`)
             labels_value(text, span.end)
                 || names_value(&w[3]).is_some_and(|e| labels_value(text, e))
+        } else if is(2, &["fixed", "revised", "amended", "updated"]) {
+            // `Fixed JSON:`, `Here is the updated version:` (not `Fixed:`
+            // or `Updated:` alone: a status, a plan, an event, a section
+            // of release notes; nor `Last updated version:`).
+            !is(1, &["last", "recently"])
+                && names_value(&w[3]).is_some_and(|e| labels_value(text, e))
         } else if is(2, &["correct"]) {
             // `Here is the correct JSON:` (not `Correct:`, a label that may
             // answer a question).
@@ -387,7 +383,8 @@ pub(crate) fn introduces_correction(text: &str, gap: Range<usize>) -> bool {
             return true;
         }
     }
-    let Some(tail) = tail.strip_suffix(':') else {
+    // (`**Fixed JSON:**`: the colon inside the emphasis.)
+    let Some(tail) = tail.trim_end_matches(['*', '_', ' ']).strip_suffix(':') else {
         // `So the final answer is {…}`: its clause names it the final
         // value with no colon.
         if names_final(last_clause(tail)) {

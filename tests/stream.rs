@@ -4647,6 +4647,10 @@ fn a_value_taken_back_every_split() {
         "{\"a\": 1}\n# Oops, typo\n{\"a\": 2}",
         "{\"a\": 1}\n// Final answer\n{\"a\": 2}",
         "## Step 1\n{\"a\": 1}\n\n## Step 2\n{\"a\": 2}",
+        "{\"a\": 1}\n# the next line is wrong on purpose\n{\"a\": 2}",
+        "[1, 2]\n# Final answer\n[3]",
+        "```json\n{\"a\": 1, \"b\": [1]}\n```\n\n**Fixed JSON:**\n```json\n{\"a\": 2, \"b\": [1]}\n```",
+        "Created:\n```json\n{\"a\": 1}\n```\nUpdated:\n```json\n{\"a\": 2}\n```",
     ] {
         every_split::<Value>(text);
         every_split::<Vec<Value>>(text);

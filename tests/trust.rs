@@ -2977,6 +2977,77 @@ fn a_value_the_prose_takes_back_gives_way_to_the_one_after() {
     );
 }
 
+/// Comment lines between values one after another that take no value back,
+/// or more than two values: JSON lines, every value kept (found by the
+/// review of the comment rule: data dropped).
+#[test]
+fn comment_lines_that_correct_nothing_keep_json_lines() {
+    for (reply, want) in [
+        (
+            "{\"level\": \"info\"}\n# the next line is wrong on purpose\n{\"level\": \"error\"}",
+            json!([{"level": "info"}, {"level": "error"}]),
+        ),
+        (
+            "{\"id\": 1}\n{\"id\": 2}\n// incorrect entries removed\n{\"id\": 3}",
+            json!([{"id": 1}, {"id": 2}, {"id": 3}]),
+        ),
+        (
+            "## Step 1\n{\"a\": 1}\n\n## Step 2\n{\"a\": 2}",
+            json!([{"a": 1}, {"a": 2}]),
+        ),
+        ("[1, 2]\n# Final answer\n[3]", json!([3])),
+        (
+            "{\"id\": 1}\n{\"id\": 2}\n# wrong\n{\"id\": 3}\n{\"id\": 4}",
+            json!([{"id": 1}, {"id": 2}, {"id": 3}, {"id": 4}]),
+        ),
+        (
+            "# valid\n{\"a\": 1}\n# invalid: wrong type\n{\"a\": \"x\"}",
+            json!([{"a": 1}, {"a": "x"}]),
+        ),
+        (
+            "{\"id\": 1, \"email\": \"a@b.c\"}\n# next row is not valid (missing email), kept for testing\n{\"id\": 2}",
+            json!([{"id": 1, "email": "a@b.c"}, {"id": 2}]),
+        ),
+        (
+            "# Training data for the mistake detector\n{\"text\": \"teh\", \"label\": \"typo\"}\n{\"text\": \"the\", \"label\": \"ok\"}",
+            json!([{"text": "teh", "label": "typo"}, {"text": "the", "label": "ok"}]),
+        ),
+    ] {
+        assert_eq!(value(reply), want, "{reply:?}");
+    }
+}
+
+/// `Fixed:`, `Updated:` alone name a status, a plan, an event or a section
+/// of release notes, not a correction (found by the review: `Fixed JSON:`
+/// and `Corrected:` do).
+#[test]
+fn fixed_or_updated_alone_labels_no_correction() {
+    for (reply, want) in [
+        (
+            "Here are example payloads for each event type.\n\nCreated:\n```json\n{\"event\": \"created\", \"id\": 1}\n```\nUpdated:\n```json\n{\"event\": \"updated\", \"id\": 1}\n```",
+            json!({"event": "created", "id": 1}),
+        ),
+        (
+            "Tickets by status:\nOpen: [101, 102]\nFixed: [99, 100]\nWontfix: [98]",
+            json!([101, 102]),
+        ),
+        (
+            "Two configs, pick one.\nDynamic: {\"dhcp\": true}\nFixed: {\"dhcp\": false, \"ip\": \"10.0.0.5\"}",
+            json!({"dhcp": true}),
+        ),
+        (
+            "{\"package\": \"serde\", \"latest\": \"1.0.200\"}\nLast updated version: {\"package\": \"serde\", \"latest\": \"1.0.199\"}",
+            json!({"package": "serde", "latest": "1.0.200"}),
+        ),
+        (
+            "```json\n{\"name\": \"Alice\", \"age\": 30}\n```\n\n**Fixed JSON:**\n```json\n{\"name\": \"Alice\", \"age\": 31}\n```",
+            json!({"name": "Alice", "age": 31}),
+        ),
+    ] {
+        assert_eq!(value(reply), want, "{reply:?}");
+    }
+}
+
 /// A value the sentence right after it takes back, with no value after
 /// that sentence, is not the answer: the decode says the reply gave none in
 /// its place (`{"a": 1}⏎Oops, my mistake.`). An apology (it may be for a
