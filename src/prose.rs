@@ -1101,9 +1101,10 @@ pub(crate) fn answers_after(text: &str, end: usize, start: usize) -> bool {
 }
 
 /// Where the label of the value that starts at `start` starts: its line,
-/// within the 40 bytes before it (`Wrong: {…}`), at a character's start.
+/// within the 40 bytes before it (`Wrong: {…}`), or the line before that
+/// [`label`] reads (`Incorrect:⏎{…}`), at a character's start.
 pub(crate) fn label_start(text: &str, start: usize) -> usize {
-    line_start(text, start, 40)
+    line_start(text, start, 40).min(label(text, start).start)
 }
 
 /// Where the line that `at` is on starts, within `reach` bytes before it,
@@ -1147,7 +1148,7 @@ pub(crate) fn label(text: &str, start: usize) -> Range<usize> {
         }
         s..end
     };
-    let own = words_from(label_start(text, start), start);
+    let own = words_from(line_start(text, start, 40), start);
     if !text[own.clone()].trim().is_empty() {
         return own;
     }

@@ -4651,6 +4651,8 @@ fn a_value_taken_back_every_split() {
         "[1, 2]\n# Final answer\n[3]",
         "```json\n{\"a\": 1, \"b\": [1]}\n```\n\n**Fixed JSON:**\n```json\n{\"a\": 2, \"b\": [1]}\n```",
         "Created:\n```json\n{\"a\": 1}\n```\nUpdated:\n```json\n{\"a\": 2}\n```",
+        "Incorrect:\n{\"a\": 1}\nCorrect:\n{\"a\": 2, \"b\": [1]}",
+        "**Wrong:**\n```json\n{\"a\": 1}\n```\n**Right:**\n```json\n{\"a\": 2}\n```",
     ] {
         every_split::<Value>(text);
         every_split::<Vec<Value>>(text);

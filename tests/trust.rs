@@ -2919,6 +2919,14 @@ fn a_value_the_prose_takes_back_gives_way_to_the_one_after() {
         ("{\"a\": 1}\n# Wait, that is wrong. Here it is:\n{\"a\": 2}", 2),
         ("{\"a\": 1}\n// Final answer\n{\"a\": 2}", 2),
         ("{\"a\": 1}\n/* Final answer */\n{\"a\": 2}", 2),
+        // A label on the line before that says the value is wrong (found
+        // by the review).
+        ("Incorrect:\n{\"a\": 1}\nCorrect:\n{\"a\": 2}", 2),
+        (
+            "**Wrong:**\n```json\n{\"a\": 1}\n```\n**Right:**\n```json\n{\"a\": 2}\n```",
+            2,
+        ),
+        ("Incorrect:\n{\"a\": 1}\nHere is more:\n{\"a\": 2}", 1),
     ] {
         assert_eq!(from_llm_str::<A>(reply).unwrap(), A { a }, "{reply:?}");
         assert_eq!(value(reply), json!({"a": a}), "{reply:?}");
