@@ -51,8 +51,9 @@ use crate::text::{floor_char_boundary, line_column, snippet, Utf8Text};
 /// when the prose introduces that one as its correction (`{…} Wait, I made a
 /// mistake. Here is the corrected version: {…}`, `Wrong: {…}⏎Correct: {…}`,
 /// `Wait, no. {…}`, `Scratch that. {…}`, `Oops, I used the wrong key. Here
-/// it is: {…}`, `So the final answer is: {…}`), unless that one only
-/// patches some of its members (`Oops, typo. It should be: {"city":
+/// it is: {…}`, `So the final answer is: {…}`, a label right before it,
+/// `Corrected:`, `Fixed JSON:`, `Here is the correct one:`; not `Fixed:`
+/// alone), unless that one only patches some of its members (`Oops, typo. It should be: {"city":
 /// "Paris"}`); so does a value its label names no answer (`Input:`,
 /// `Example:`, `Example output:`, `Draft:`) when a later one's label names
 /// that the answer (`Output:`, `Here is the answer:`, `Final answer:`),
@@ -61,7 +62,9 @@ use crate::text::{floor_char_boundary, line_column, snippet, Utf8Text};
 /// agent's steps); and an empty value an instruction names (`Return [] if
 /// none.`) when the next one's label, right after that sentence, names it
 /// the answer (`Result:`). It is tried last, alone: only when nothing after
-/// it decodes. A value the sentence right after it takes back
+/// it decodes. Such words on a line that reads as a comment between two
+/// values (`{…}⏎## Final answer⏎{…}`, `# Oops, typo`) are prose: the two
+/// are no JSON lines. A value the sentence right after it takes back
 /// with no value after (`{…}⏎Oops, my mistake.`, `Wait, no, that is
 /// wrong.`) is no answer: the decode is a [`NoJson`](crate::ErrorKind::NoJson)
 /// error saying so.
