@@ -1515,8 +1515,8 @@ fn retracts_in_comments(text: &str, r: &Reading, between: bool) -> bool {
     r.repairs
         .iter()
         .filter(|c| c.kind == RepairKind::Comment && (between || c.offset >= r.span.end))
-        .any(|r| {
-            let from = r.offset.min(text.len());
+        .any(|c| {
+            let from = c.offset.min(text.len());
             let line = memchr::memrchr(b'\n', &b[..from]).map_or(0, |k| k + 1);
             let end = memchr::memchr(b'\n', &b[from..]).map_or(b.len(), |k| from + k);
             let next = crate::scan::lex::next_significant(b, end, b.len());

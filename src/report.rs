@@ -53,8 +53,8 @@ use crate::text::{floor_char_boundary, line_column, snippet, Utf8Text};
 /// `Wait, no. {…}`, `Scratch that. {…}`, `Oops, I used the wrong key. Here
 /// it is: {…}`, `So the final answer is: {…}`, a label right before it,
 /// `Corrected:`, `Fixed JSON:`, `Here is the correct one:`; not `Fixed:`
-/// alone), unless that one only patches some of its members (`Oops, typo. It should be: {"city":
-/// "Paris"}`); so does a value its label names no answer (`Input:`,
+/// alone), unless that one only patches some of its members (`Oops, typo.
+/// It should be: {"city": "Paris"}`); so does a value its label names no answer (`Input:`,
 /// `Example:`, `Example output:`, `Draft:`) when a later one's label names
 /// that the answer (`Output:`, `Here is the answer:`, `Final answer:`),
 /// past other values labelled no answer; so does any value before a later
