@@ -293,7 +293,7 @@ pub(crate) fn retractions(text: &str, within: Range<usize>) -> Vec<usize> {
             is(3, &["about", "for"])
         } else if is(2, &["not"]) {
             // `Wait, that's not right.`
-            is(3, &["right", "correct", "valid"])
+            is(3, NOT_RIGHT)
         } else {
             false
         };
@@ -784,7 +784,7 @@ fn takes_back_within(s: &str, most: usize, opened: bool) -> bool {
     for (w, r) in words(s) {
         if negating {
             // (`not` before a word negates it, but `not right`: a mistake.)
-            if !is_any(w, &["right", "correct", "valid"]) {
+            if !is_any(w, NOT_RIGHT) {
                 return false;
             }
             negating = false;
@@ -837,8 +837,12 @@ fn takes_back_within(s: &str, most: usize, opened: bool) -> bool {
 fn says_not_right(s: &str) -> bool {
     words(s)
         .zip(words(s).skip(1))
-        .any(|((a, _), (b, _))| is_any(a, &["not"]) && is_any(b, &["right", "correct", "valid"]))
+        .any(|((a, _), (b, _))| is_any(a, &["not"]) && is_any(b, NOT_RIGHT))
 }
+
+/// The words that, after `not`, say a value was wrong (see
+/// [`says_not_right`]).
+const NOT_RIGHT: &[&str] = &["right", "correct", "valid"];
 
 /// Whether `s` apologizes for what came before: `Sorry about that`,
 /// `Sorry for the confusion`, `Apologies for the error` (not `Sorry for
