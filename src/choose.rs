@@ -353,9 +353,11 @@ struct Tally<R> {
     covered: Vec<Range<usize>>,
     /// Whether any candidate had the shape the target wants.
     shaped: bool,
-    /// A candidate the sentence after it takes back, with none after it
-    /// (see [`withdrawn`]), and the error to give if the answer holds it.
-    withdrawn: Option<(Range<usize>, Error)>,
+    /// Values the answer may not hold, each with the error to give if it
+    /// does: a candidate the sentence after it takes back, with none after
+    /// it (see [`withdrawn`]); a value and the correction that patches only
+    /// some of its members (see [`retracted`]).
+    refused: Vec<(Range<usize>, Error)>,
 }
 
 impl<R> Tally<R> {
@@ -366,7 +368,7 @@ impl<R> Tally<R> {
             tried: HashSet::new(),
             covered: Vec::new(),
             shaped: false,
-            withdrawn: None,
+            refused: Vec::new(),
         }
     }
 
@@ -447,16 +449,21 @@ impl<R> Tally<R> {
     }
 
     /// The best reading, unless it holds a value the reply takes back and
-    /// gives none in place of (`{"a": 1}⏎Oops, my mistake.`): then that
-    /// error.
+    /// gives no whole value in place of (`{"a": 1}⏎Oops, my mistake.`, or
+    /// a correction of some of its members): then that error.
     fn answer(&mut self) -> Option<Result<(R, Reading)>> {
         let best = self.take_best()?;
-        Some(match self.withdrawn.take() {
-            Some((span, e)) if best.1.span.start <= span.start && span.end <= best.1.span.end => {
-                Err(e)
-            }
-            _ => Ok(best),
-        })
+        let s = &best.1.span;
+        Some(
+            match self
+                .refused
+                .iter()
+                .position(|(r, _)| s.start <= r.start && r.end <= s.end)
+            {
+                Some(k) => Err(self.refused.swap_remove(k).1),
+                None => Ok(best),
+            },
+        )
     }
 }
 
@@ -607,12 +614,18 @@ impl Decoder {
                 skip.sort_by_key(|s| s.start);
                 extract::prose(text, body.clone(), self.opts.strategies, &skip)
             };
-            if let Some(w) = withdrawn(text, &body, candidates.iter()) {
-                tally.withdrawn = Some(w);
-            }
+            tally
+                .refused
+                .extend(withdrawn(text, &body, candidates.iter()));
             let gather = self.opts.strategies.gather;
             let references = candidates.iter().filter(|c| is_reference(text, c)).count();
-            let retracted = retracted(text, &body, candidates.iter(), &mut cues);
+            let retracted = retracted(
+                text,
+                &body,
+                candidates.iter(),
+                &mut cues,
+                &mut tally.refused,
+            );
             // The whole read's value, with text after it, is one of those
             // taken back (`{"a": 1} Oops, typo. Corrected: {"a": 2`): it
             // gives way too, and is read again last if nothing else reads.
@@ -1442,11 +1455,14 @@ fn plan<'a>(
 /// (`Return [] if none. Result: [1, 2]`, [`instructed_empty`]), as
 /// (start, end), sorted. `cues`:
 /// where the body's prose takes a value back, found once for every phase.
+/// A value whose correction patches only some of its members is not
+/// among them: it and its patch go into `patched` (see [`patch`]).
 fn retracted(
     text: &str,
     body: &Range<usize>,
     candidates: extract::CandidateIter<'_>,
     cues: &mut Option<Vec<usize>>,
+    patched: &mut Vec<(Range<usize>, Error)>,
 ) -> Vec<(usize, usize)> {
     if candidates.clone().nth(1).is_none() {
         return Vec::new();
@@ -1463,13 +1479,15 @@ fn retracted(
     if cues.is_empty() && unlabelled() {
         return Vec::new();
     }
-    let mut starts: Vec<usize> = candidates.clone().map(|c| c.span.start).collect();
-    starts.sort_unstable();
+    let mut spans: Vec<Range<usize>> = candidates.clone().map(|c| c.span).collect();
+    spans.sort_unstable_by_key(|s| s.start);
+    let starts: Vec<usize> = spans.iter().map(|s| s.start).collect();
     let b = text.as_bytes();
     let mut out: Vec<(usize, usize)> = candidates
         .filter(|c| {
             let end = c.span.end;
-            let Some(&next) = starts.get(starts.partition_point(|&s| s < end)) else {
+            let k = starts.partition_point(|&s| s < end);
+            let Some(&next) = starts.get(k) else {
                 return false;
             };
             // Words that take it back (after it, or in its label on its
@@ -1482,7 +1500,7 @@ fn retracted(
                 && (((first_from(line).is_some_and(|p| p < c.span.start)
                     || first_from(end).is_some_and(|p| p < next))
                     && prose::introduces_correction(text, end..next)
-                    && !patches(text, c.span.start, next))
+                    && !patch(text, &c.span, &spans[k], patched))
                     // Or an instruction names it (`Return [] if none.`),
                     // and the next one is introduced as the answer.
                     || (instructed_empty(text, &c.span) && prose::answers_after(text, end, next))))
@@ -1532,27 +1550,54 @@ fn retracts_in_comments(text: &str, r: &Reading, between: bool) -> bool {
 }
 
 /// Whether the object at `next`, introduced as the correction of the one at
-/// `first`, is a patch of it: some of its keys, each with another value
-/// (`{"name": "Ann", "city": "Pariss"}⏎Oops, typo. It should be:⏎{"city":
-/// "Paris"}`). Taking it in its place would drop the rest. (One that keeps
-/// a member as it was drops the others on purpose: `{"a": 1, "debug":
-/// true}⏎Wait, no debug field. Corrected:⏎{"a": 1}`.)
-fn patches(text: &str, first: usize, next: usize) -> bool {
+/// `first`, is a patch of it: fewer members, none kept as it was, each
+/// changed or added (`{"name": "Ann", "city": "Pariss"}⏎Oops, typo. It
+/// should be:⏎{"city": "Paris"}`, `{"a": 1, "c": 3}⏎Oops, forgot b! Here
+/// it is:⏎{"b": 2}`); after words that say something was left out
+/// ([`prose::omits`]), no more members than the first (`{"name":
+/// "Ann"}⏎Oops, I forgot a field:⏎{"age": 30}`). Neither is the value the
+/// reply means: the first it takes back, and the patch alone would drop
+/// the rest. Both go into `patched`, with the error an answer holding
+/// either gives. (One that keeps a member as it was drops the others on
+/// purpose: `{"a": 1, "debug": true}⏎Wait, no debug field.
+/// Corrected:⏎{"a": 1}`.)
+fn patch(
+    text: &str,
+    first: &Range<usize>,
+    next: &Range<usize>,
+    patched: &mut Vec<(Range<usize>, Error)>,
+) -> bool {
     let b = text.as_bytes();
-    if b[first] != b'{' {
+    if b[first.start] != b'{' {
         return false;
     }
     // (Once it has closed: until then, its keys so far may be a few.)
-    let (whole, _) = crate::de::object_members(b, first, 64);
-    let (part, closed) = crate::de::object_members(b, next, 64);
-    closed
-        && !part.is_empty()
-        && part.len() < whole.len()
-        && part.iter().all(|(k, v)| {
-            whole
-                .iter()
-                .any(|(wk, wv)| wk == k && b[wv.clone()] != b[v.clone()])
-        })
+    let (whole, _) = crate::de::object_members(b, first.start, 64);
+    let (part, closed) = crate::de::object_members(b, next.start, 64);
+    let kept = |(k, v): &(String, Range<usize>)| {
+        whole
+            .iter()
+            .any(|(wk, wv)| wk == k && b[wv.clone()] == b[v.clone()])
+    };
+    let most = match prose::omits(&text[first.end..next.start]) {
+        true => whole.len(),
+        false => whole.len().saturating_sub(1),
+    };
+    if !closed || part.is_empty() || part.len() > most || part.iter().any(kept) {
+        return false;
+    }
+    let e = Error::at(
+        ErrorKind::NoJson,
+        format_args!(
+            "no JSON value found: the reply takes back its value, then gives {} member(s) to change or add in it (it had {}), no whole value in its place (looked for the whole value after the correction)",
+            part.len(),
+            whole.len()
+        ),
+        next.start,
+    );
+    patched.push((first.clone(), e.clone()));
+    patched.push((next.clone(), e));
+    true
 }
 
 /// Whether the value at `first`, whose label names it no answer, gives way

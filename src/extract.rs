@@ -701,12 +701,12 @@ fn fences(text: &str, body: Range<usize>, out: &mut Vec<Candidate>) {
                 .map(|k| i + k)
                 .find(|&k| starts_like_json(b, k, body.end));
             if let Some(start) = json {
-                let (close, _) = lex::matching_close(b, start, body.end);
+                let (close, quoted) = close_around(b, start, body.end, open);
                 work::add(close.unwrap_or(body.end) - start);
                 match close {
                     // A value that closes before the fence, or around a
                     // marker inside one of its strings: past it.
-                    Some(c) if c < open || in_string(b, start, open) => {
+                    Some(c) if c < open || quoted => {
                         work::add(open - start);
                         i = c + 1;
                         continue;
@@ -1594,6 +1594,43 @@ fn string_end(b: &[u8], mut k: usize, end: usize) -> usize {
         }
         k = q + 1;
     }
+}
+
+/// Where the value that opens at `start` closes (its matching `}` or `]`,
+/// strings skipped: double-quoted ones, and single-quoted ones where JSON
+/// puts a key or a value, as [`balanced`] reads them), and whether `at`
+/// lies inside one of its strings (a fence marker in `{'tip': 'open with
+/// ```json{'}` is the string's text).
+fn close_around(b: &[u8], start: usize, end: usize, at: usize) -> (Option<usize>, bool) {
+    let mut depth = 0usize;
+    let mut quoted = false;
+    let mut k = start;
+    while k < end {
+        let string_to = match b[k] {
+            b'"' => Some(string_end(b, k + 1, end)),
+            b'\'' if opens_single_quoted(b, k, start) => Some(single_quoted_end(b, k + 1, end)),
+            b'{' | b'[' => {
+                depth += 1;
+                None
+            }
+            b'}' | b']' => {
+                depth = depth.saturating_sub(1);
+                if depth == 0 {
+                    return (Some(k), quoted);
+                }
+                None
+            }
+            _ => None,
+        };
+        match string_to {
+            Some(e) => {
+                quoted |= k < at && at < e;
+                k = e;
+            }
+            None => k += 1,
+        }
+    }
+    (None, quoted)
 }
 
 /// `[TOOL_CALLS]` and the like: a special-token marker, not an array.

@@ -294,6 +294,9 @@ pub(crate) fn retractions(text: &str, within: Range<usize>) -> Vec<usize> {
         } else if is(2, &["not"]) {
             // `Wait, that's not right.`
             is(3, NOT_RIGHT)
+        } else if is(2, OMITTING) {
+            // `Oops, I forgot the date.` (not `I forgot to mention…`)
+            !tells(after)
         } else {
             false
         };
@@ -728,7 +731,8 @@ fn names_its_mistake(s: &str) -> bool {
         // adds one. Or words that do nothing but take back: `Hold on, no.`)
         && (words(s).any(|(w, _)| is_any(w, RETRACTING) && !is_any(w, &["oops", "whoops"]))
             || says_not_right(s)
-            || apologizes(s))
+            || apologizes(s)
+            || omits(s))
         || only_takes_back(s, false)
 }
 
@@ -823,8 +827,9 @@ fn takes_back_within(s: &str, most: usize, opened: bool) -> bool {
         }
         before = Some(w);
     }
-    // An apology for what came before (`Sorry about that`) says it too.
-    mistake |= apologizes(s);
+    // An apology for what came before (`Sorry about that`) says it too,
+    // and words that say something was left out (`Oops, forgot one`).
+    mistake |= apologizes(s) || omits(s);
     // A `no` alone takes back only among interjections (`Wait, no.`,
     // `Hmm, no.`): `Wait, no, that is my answer.` says the first stands.
     (opened || first.is_some_and(|f| is_any(f, OPENS)))
@@ -843,6 +848,25 @@ fn says_not_right(s: &str) -> bool {
 /// The words that, after `not`, say a value was wrong (see
 /// [`says_not_right`]).
 const NOT_RIGHT: &[&str] = &["right", "correct", "valid"];
+
+/// Whether `s` says something was left out of what came before: `I
+/// forgot the date`, `Oops, missed one`, `I omitted a field` (not `I forgot
+/// to mention that…`, which adds to it).
+pub(crate) fn omits(s: &str) -> bool {
+    words(s).any(|(w, r)| is_any(w, OMITTING) && !tells(s[r.end..].trim_start()))
+}
+
+/// Whether `after` (the words after one of [`OMITTING`]) says what was left
+/// out was something to say, not part of the value: `to mention`, `to say`.
+fn tells(after: &str) -> bool {
+    let mut w = words(after).map(|(w, _)| w);
+    w.next().is_some_and(|t| is_any(t, &["to"]))
+        && w.next()
+            .is_some_and(|v| is_any(v, &["mention", "say", "tell", "note", "ask", "explain"]))
+}
+
+/// The words that say something was left out of a value (see [`omits`]).
+const OMITTING: &[&str] = &["forgot", "missed", "omitted"];
 
 /// Whether `s` apologizes for what came before: `Sorry about that`,
 /// `Sorry for the confusion`, `Apologies for the error` (not `Sorry for
@@ -1262,10 +1286,11 @@ const POINTING: &[&str] = &[
 
 /// The labels that name a value no answer, each with those that name the
 /// one after it the answer in its place: an input and its output, before
-/// and after, a first form and its revision, an example and the answer.
-/// (A schema, a sample or a draft before a `Response:` may be the answer
-/// itself: a schema asked for, a tool call before its result.)
-const PAIRS: [(&[&str], &[&str]); 4] = [
+/// and after, a first form and its revision, an example and the answer, a
+/// wrong form and the right one (`Bad:`, `Good:`). (A schema, a sample or
+/// a draft before a `Response:` may be the answer itself: a schema asked
+/// for, a tool call before its result.)
+const PAIRS: [(&[&str], &[&str]); 5] = [
     (&["input"], &["output"]),
     (&["before"], &["after"]),
     (
@@ -1273,6 +1298,10 @@ const PAIRS: [(&[&str], &[&str]); 4] = [
         &["updated", "fixed", "corrected", "revised", "final", "new"],
     ),
     (&["example"], &["answer", "solution", "final"]),
+    (
+        &["bad", "wrong", "incorrect", "invalid", "broken"],
+        &["good", "right", "correct", "valid", "fixed"],
+    ),
 ];
 
 /// Where a look for [`retractions`] in text that grows resumes, once it
@@ -1410,6 +1439,11 @@ const PRESENTING: &[&str] = &[
     "please",
     "asked",
     "for",
+    // `Here is the full JSON:`, after words that say a part was left out.
+    "full",
+    "complete",
+    "whole",
+    "entire",
 ];
 
 /// Words that introduce a value as the correction of one before.

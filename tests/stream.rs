@@ -3063,6 +3063,9 @@ fn a_fence_marker_in_a_single_quoted_string_across_lines() {
         "```json\n{'code': 'one\ntwo ``` three', 'n': 1}\n```\n",
         "```json\n{'code': 'one ``` two\nthree', 'n': 1}\n```\n",
         "{'code': 'one\n```py\nx\n```\n', 'n': 1}",
+        // In prose, on one line, before a brace.
+        "Sure! Here's the JSON: [{\"id\":null,\"n\":' ```json{'}] Let me know!",
+        "Result: {'tip': 'open with ```json{', 'n': 2} ok",
     ] {
         every_split::<Value>(reply);
         every_split::<Vec<Step>>(reply);
@@ -4586,6 +4589,10 @@ fn a_value_taken_back_with_none_after_every_split() {
 fn a_value_taken_back_every_split() {
     for text in [
         "{\"a\": 1, \"b\": [1]}\n\nWait, I made a mistake. Here is the corrected version:\n{\"a\": 2, \"b\": [2, 3]}",
+        // A correction of some members only: the decode errs once it closes.
+        "{\"a\": 1, \"b\": [1]}\nOops, typo. It should be:\n{\"b\": [2]}\nDone.",
+        "{\"a\": 1, \"c\": 3}\nOops, forgot b! Here it is:\n{\"b\": [2]}",
+        "{\"a\": 1}\nOops, forgot b! Here it is:\n{\"a\": 1, \"b\": [2]}",
         "Here you go: {\"a\": 1}\nOops, typo. Fixed: {'a': 22, b: [4,]}",
         "```json\n{\"a\": 1}\n```\nThat is wrong; correct:\n```json\n{\"a\": 2}\n```\nDone.",
         "{\"a\": 1}\n\nNo mistakes there. Example: {\"a\": 2}",
@@ -4679,6 +4686,8 @@ fn a_value_labelled_no_answer_every_split() {
         "**Input:**\n\n```json\n{\"a\": 1}\n```\n\n**Output:**\n\n```json\n{\"a\": 2}\n```",
         "**Example**\n\n{\"a\": 1}\n\n**Answer**\n\n{\"a\": 2}",
         "Format:\n{\"a\": 0}\n\nThe expected output would be:\n{\"a\": 1}",
+        "Bad:\n{\"a\": 1}\nGood:\n{\"a\": 2, \"b\": [3]}",
+        "**Invalid:**\n```json\n{\"a\": 1,}\n```\n**Valid:**\n```json\n{\"a\": 2}\n```",
     ] {
         every_split::<Value>(text);
         every_split::<Vec<Value>>(text);

@@ -813,6 +813,22 @@ fn fence_markers_inside_strings_are_content() {
     let bare = r#"{"md": "a ``` b", "n": 1}"#;
     assert_eq!(value(bare), json!({"md": "a ``` b", "n": 1}));
     assert_eq!(fixed(bare), r#"{"md":"a ``` b","n":1}"#);
+    // In prose, in a single-quoted string, before a brace (found by the
+    // proptest `value_in_prose_decodes_to_the_value`: a fence was read
+    // there, `{}` and a made-up key were given).
+    for (reply, want) in [
+        (
+            "Sure! Here's the JSON: [{\"id\":null,\"score\":' ```json{'}] Let me know!",
+            json!([{"id": null, "score": " ```json{"}]),
+        ),
+        (
+            "Result: {'tip': 'open with ```json{', 'n': 2} ok",
+            json!({"tip": "open with ```json{", "n": 2}),
+        ),
+    ] {
+        assert_eq!(value(reply), want, "{reply:?}");
+        assert_eq!(fixed_value(reply), want, "{reply:?}");
+    }
 }
 
 #[test]
@@ -2825,7 +2841,6 @@ fn a_value_the_prose_takes_back_gives_way_to_the_one_after() {
             "{\"a\": 1}\n\nSorry, your JSON is wrong. The offending part:\n{\"a\": 2}",
             1,
         ),
-        ("{\"a\": 1}\n\nOops, I forgot a field. Here it is:\n{\"a\": 2}", 1),
         ("{\"a\": 1}\n\nActually, that is it.\n\n{\"a\": 2}", 1),
         ("{\"a\": 1}\n\nWait!\n\n{\"a\": 2}", 1),
         (
@@ -3097,16 +3112,8 @@ fn a_value_before_the_final_one_gives_way() {
         ),
         ("{\"a\": 1}\n\nFinal answer:\n[2]", json!({"a": 1})),
         (
-            "{\"name\": \"Ann\", \"age\": 30, \"city\": \"Pariss\"}\nOops, typo. It should be:\n{\"city\": \"Paris\"}",
-            json!({"name": "Ann", "age": 30, "city": "Pariss"}),
-        ),
-        (
             "{\"name\": \"Ann\", \"city\": \"Pariss\"}\nOops, typo. Corrected: {\"name\": \"Ann\", \"city\": \"Paris\"}",
             json!({"name": "Ann", "city": "Paris"}),
-        ),
-        (
-            "{\"nmae\": \"Ann\", \"age\": 30}\nOops, wrong key. Corrected: {\"name\": \"Ann\"}",
-            json!({"name": "Ann"}),
         ),
         // Found by the review: a correction that keeps a member as it was
         // drops the others on purpose; a final answer after several
@@ -3171,6 +3178,76 @@ fn a_value_before_the_final_one_gives_way() {
         (
             "{\"winner\": \"Spain\"}\n\nScore in the final: {\"home\": 1, \"away\": 0}",
             json!({"winner": "Spain"}),
+        ),
+    ] {
+        assert_eq!(value(reply), want, "{reply:?}");
+    }
+}
+
+/// A value taken back, then a correction that gives only the members it
+/// changes or adds: neither value is the one the reply means (the first
+/// holds what it takes back, the patch alone drops the rest), so a decode
+/// errs rather than give either. A correction that keeps a member as it
+/// was, or that holds more members after words saying one was left out,
+/// is the whole value.
+#[test]
+fn a_correction_of_some_members_is_no_whole_value() {
+    #[derive(Debug, Deserialize)]
+    #[allow(dead_code)]
+    struct Person {
+        name: String,
+        city: String,
+    }
+    for reply in [
+        "{\"name\": \"Ann\", \"age\": 30, \"city\": \"Pariss\"}\nOops, typo. It should be:\n{\"city\": \"Paris\"}",
+        "{\"nmae\": \"Ann\", \"age\": 30}\nOops, wrong key. Corrected: {\"name\": \"Ann\"}",
+        "{\"a\": 1, \"c\": 3}\nOops, wrong value. Here it is:\n{\"a\": 2}",
+        "{\"name\": \"Ann\", \"city\": \"Paris\"}\nOops, forgot the age! Here it is:\n{\"age\": 30}",
+        "{\"name\": \"Ann\", \"city\": \"Paris\"}\nOops, I forgot a field. Here it is:\n{\"age\": 30}",
+        "{\"a\": 1}\n\nOops, I forgot a field. Here it is:\n{\"a\": 2}",
+        "{\"a\": 1, \"c\": 3}\nOops! Here it is:\n{\"b\": 2}",
+    ] {
+        let e = match from_llm_str::<Value>(reply) {
+            Ok(v) => panic!("{reply:?} gave {v}"),
+            Err(e) => e,
+        };
+        assert_eq!(e.kind(), ErrorKind::NoJson, "{reply:?}");
+        assert!(e.to_string().contains("to change or add"), "{reply:?}: {e}");
+        assert!(from_llm_str::<Person>(reply).is_err(), "{reply:?}");
+        assert!(from_llm_str::<Vec<Value>>(reply).is_err(), "{reply:?}");
+        assert!(serde_llm::repair(reply).is_err(), "{reply:?}");
+    }
+    assert_eq!(
+        from_llm_str::<Value>("{\"name\": \"Ann\", \"city\": \"Pariss\"}\nOops, typo. It should be:\n{\"city\": \"Paris\"}")
+            .unwrap_err()
+            .to_string(),
+        "no JSON value found: the reply takes back its value, then gives 1 member(s) to change or add in it (it had 2), no whole value in its place (looked for the whole value after the correction) (line 3, column 1)"
+    );
+    for (reply, want) in [
+        (
+            "Here you go:\n{\"a\": 1, \"b\": 2}\nOops, forgot one! Here it is:\n{\"a\": 1, \"b\": 2, \"c\": 3}",
+            json!({"a": 1, "b": 2, "c": 3}),
+        ),
+        (
+            "{\"a\": 1}\nI missed a field. Here it is:\n{\"a\": 1, \"b\": 2}",
+            json!({"a": 1, "b": 2}),
+        ),
+        (
+            "{\"a\": 1}\nOops, I omitted b. Here is the full JSON:\n{\"a\": 1, \"b\": 2}",
+            json!({"a": 1, "b": 2}),
+        ),
+        (
+            "{\"name\": \"Ann\", \"city\": \"Pariss\"}\nOops, typo. Here it is:\n{\"name\": \"Ann\", \"city\": \"Paris\"}",
+            json!({"name": "Ann", "city": "Paris"}),
+        ),
+        // Words that add to the value, not to what it holds.
+        (
+            "{\"a\": 1}\nOh, I forgot to mention the other one. Here it is:\n{\"b\": 2}",
+            json!({"a": 1}),
+        ),
+        (
+            "{\"a\": 1}\nOops, I forgot to say: a is the count.",
+            json!({"a": 1}),
         ),
     ] {
         assert_eq!(value(reply), want, "{reply:?}");
@@ -3312,6 +3389,15 @@ fn a_value_labelled_no_answer_gives_way_to_the_answer() {
             json!({"name": "Ada"}),
         ),
         ("Draft: {\"v\": 1}\nFinal: {\"v\": 2}", json!({"v": 2})),
+        // A wrong form, then the right one.
+        ("Bad: {\"v\": 1}\nGood: {\"v\": 2}", json!({"v": 2})),
+        ("Bad:\n{\"v\": 1}\n\nGood:\n{\"v\": 2}", json!({"v": 2})),
+        (
+            "**Invalid:**\n```json\n{\"v\": 1,}\n```\n**Valid:**\n```json\n{\"v\": 2}\n```",
+            json!({"v": 2}),
+        ),
+        ("Broken: {\"v\": 1,}\nFixed: {\"v\": 2}", json!({"v": 2})),
+        ("Good: {\"v\": 1}\nBad: {\"v\": 2}", json!({"v": 1})),
         // A label of two words names the answer of each pair it is of; an
         // example of an output is an example; examples numbered, and
         // several before the answer.
