@@ -1455,8 +1455,10 @@ fn plan<'a>(
 /// (`Return [] if none. Result: [1, 2]`, [`instructed_empty`]), as
 /// (start, end), sorted. `cues`:
 /// where the body's prose takes a value back, found once for every phase.
-/// A value whose correction patches only some of its members is not
-/// among them: it and its patch go into `patched` (see [`patch`]).
+/// A value whose correction changes only some of its members is among
+/// them with its patch (a whole value after both is the answer), and both
+/// go into `patched` with the error an answer holding either gives (see
+/// [`patch`]).
 fn retracted(
     text: &str,
     body: &Range<usize>,
@@ -1483,6 +1485,8 @@ fn retracted(
     spans.sort_unstable_by_key(|s| s.start);
     let starts: Vec<usize> = spans.iter().map(|s| s.start).collect();
     let b = text.as_bytes();
+    // The patches taken back with the value they patch (see [`patch`]).
+    let mut patches: Vec<(usize, usize)> = Vec::new();
     let mut out: Vec<(usize, usize)> = candidates
         .filter(|c| {
             let end = c.span.end;
@@ -1490,34 +1494,62 @@ fn retracted(
             let Some(&next) = starts.get(k) else {
                 return false;
             };
-            // Words that take it back (after it, or in its label on its
-            // line, `Wrong: {…}`), then its replacement introduced, of the
-            // same shape.
-            let line = prose::label_start(text, c.span.start);
-            let first_from = |at: usize| cues.get(cues.partition_point(|&p| p < at)).copied();
-            let later = &starts[starts.partition_point(|&s| s < end)..];
-            (b[c.span.start] == b[next]
-                && (((first_from(line).is_some_and(|p| p < c.span.start)
-                    || first_from(end).is_some_and(|p| p < next))
-                    && prose::introduces_correction(text, end..next)
-                    && !patch(text, &c.span, &spans[k], patched))
-                    // Or an instruction names it (`Return [] if none.`),
-                    // and the next one is introduced as the answer.
-                    || (instructed_empty(text, &c.span) && prose::answers_after(text, end, next))))
-                // Or its label names it no answer, and a later one's names
-                // that the answer (`Input: {…}⏎Output: {…}`), past values
-                // labelled no answer (`Example input: {…}⏎Example output:
-                // {…}⏎Answer: {…}`).
-                || answered_after(text, c.span.start, later)
+            let later = &starts[k..];
+            // Its label names it no answer, and a later one's names that
+            // the answer (`Input: {…}⏎Output: {…}`), past values labelled
+            // no answer (`Example input: {…}⏎Example output: {…}⏎Answer:
+            // {…}`).
+            if answered_after(text, c.span.start, later)
                 // Or a later one of its shape is labelled the final answer
                 // (`Action Input: {…}⏎Observation: {…}⏎Final Answer: {…}`).
                 || later
                     .iter()
                     .take(8)
                     .any(|&n| b[n] == b[c.span.start] && prose::final_label(text, n))
+            {
+                return true;
+            }
+            if b[c.span.start] != b[next] {
+                return false;
+            }
+            // An instruction names it (`Return [] if none.`), and the next
+            // one is introduced as the answer.
+            if instructed_empty(text, &c.span) && prose::answers_after(text, end, next) {
+                return true;
+            }
+            // Words that take it back (after it, or in its label on its
+            // line, `Wrong: {…}`), then its replacement introduced.
+            let line = prose::label_start(text, c.span.start);
+            let from = |at: usize| cues.partition_point(|&p| p < at);
+            let before = from(line)..from(c.span.start);
+            let after = from(end)..from(next);
+            if (before.is_empty() && after.is_empty())
+                || !prose::introduces_correction(text, end..next)
+            {
+                return false;
+            }
+            // (`Oops` aside: it says no more than that.)
+            let said: Vec<usize> = cues[before]
+                .iter()
+                .chain(&cues[after])
+                .copied()
+                .filter(|&p| !prose::exclaims_at(text, p))
+                .collect();
+            let only_omits = !said.is_empty() && said.iter().all(|&p| prose::omits_at(text, p));
+            match patch(text, &c.span, &spans[k], only_omits) {
+                Patch::Whole => true,
+                Patch::Adds => false,
+                Patch::Changes(e) => {
+                    patched.push((c.span.clone(), e.clone()));
+                    patched.push((spans[k].clone(), e));
+                    patches.push((spans[k].start, spans[k].end));
+                    true
+                }
+            }
         })
         .map(|c| (c.span.start, c.span.end))
         .collect();
+    out.extend(patches);
     out.sort_unstable();
     out
 }
@@ -1549,55 +1581,86 @@ fn retracts_in_comments(text: &str, r: &Reading, between: bool) -> bool {
         })
 }
 
-/// Whether the object at `next`, introduced as the correction of the one at
-/// `first`, is a patch of it: fewer members, none kept as it was, each
-/// changed or added (`{"name": "Ann", "city": "Pariss"}⏎Oops, typo. It
-/// should be:⏎{"city": "Paris"}`, `{"a": 1, "c": 3}⏎Oops, forgot b! Here
-/// it is:⏎{"b": 2}`); after words that say something was left out
-/// ([`prose::omits`]), no more members than the first (`{"name":
-/// "Ann"}⏎Oops, I forgot a field:⏎{"age": 30}`). Neither is the value the
-/// reply means: the first it takes back, and the patch alone would drop
-/// the rest. Both go into `patched`, with the error an answer holding
-/// either gives. (One that keeps a member as it was drops the others on
-/// purpose: `{"a": 1, "debug": true}⏎Wait, no debug field.
-/// Corrected:⏎{"a": 1}`.)
-fn patch(
-    text: &str,
-    first: &Range<usize>,
-    next: &Range<usize>,
-    patched: &mut Vec<(Range<usize>, Error)>,
-) -> bool {
+/// What the object at `next`, introduced as the correction of the one at
+/// `first`, is of it (see [`patch`]).
+enum Patch {
+    /// The value in its place.
+    Whole,
+    /// Some of its members, each with another value, and no other
+    /// (`{"name": "Ann", "city": "Pariss"}⏎Oops, typo. It should
+    /// be:⏎{"city": "Paris"}`): neither value is the one the reply means
+    /// (the first it takes back, the patch alone would drop the rest), so
+    /// an answer holding either is this error.
+    Changes(Error),
+    /// No more members than it had, after words that only say something
+    /// was left out (`{"name": "Ann"}⏎Oops, I forgot a field. Here it
+    /// is:⏎{"age": 30}`, `…I missed a step. Here it is:`, `…I forgot to
+    /// attach the schema:`): what was left out, or a value of its own, not
+    /// the value in its place. The first stands.
+    Adds,
+}
+
+/// What the object at `next`, introduced as the correction of the one at
+/// `first`, is of it ([`Patch`]). `only_omits`: the words that take the
+/// first back only say something was left out. (A correction that keeps
+/// a member as it was drops the others on purpose: `{"a": 1, "debug":
+/// true}⏎Wait, no debug field. Corrected:⏎{"a": 1}`; one that renames or
+/// restructures them is whole.) Members are compared as written, spaces
+/// outside strings aside.
+fn patch(text: &str, first: &Range<usize>, next: &Range<usize>, only_omits: bool) -> Patch {
     let b = text.as_bytes();
     if b[first.start] != b'{' {
-        return false;
+        return Patch::Whole;
     }
     // (Once it has closed: until then, its keys so far may be a few.)
     let (whole, _) = crate::de::object_members(b, first.start, 64);
     let (part, closed) = crate::de::object_members(b, next.start, 64);
-    let kept = |(k, v): &(String, Range<usize>)| {
-        whole
-            .iter()
-            .any(|(wk, wv)| wk == k && b[wv.clone()] == b[v.clone()])
-    };
-    let most = match prose::omits(&text[first.end..next.start]) {
-        true => whole.len(),
-        false => whole.len().saturating_sub(1),
-    };
-    if !closed || part.is_empty() || part.len() > most || part.iter().any(kept) {
-        return false;
+    if !closed || part.is_empty() || part.len() > whole.len() {
+        return Patch::Whole;
     }
-    let e = Error::at(
+    if only_omits {
+        return Patch::Adds;
+    }
+    let had = |k: &String| whole.iter().find(|(wk, _)| wk == k).map(|(_, v)| v.clone());
+    let changes = part.len() < whole.len()
+        && part
+            .iter()
+            .all(|(k, v)| had(k).is_some_and(|w| !same_text(&b[w], &b[v.clone()])));
+    if !changes {
+        return Patch::Whole;
+    }
+    Patch::Changes(Error::at(
         ErrorKind::NoJson,
         format_args!(
-            "no JSON value found: the reply takes back its value, then gives {} member(s) to change or add in it (it had {}), no whole value in its place (looked for the whole value after the correction)",
+            "no JSON value found: the reply takes back its value, then gives only the {} of its {} members it changes, no whole value in its place (looked for the whole value after the correction)",
             part.len(),
             whole.len()
         ),
         next.start,
-    );
-    patched.push((first.clone(), e.clone()));
-    patched.push((next.clone(), e));
-    true
+    ))
+}
+
+/// Whether two values are written alike, spaces outside their strings
+/// aside (`{"x": 1}` and `{ "x":1 }`).
+fn same_text(a: &[u8], b: &[u8]) -> bool {
+    fn bytes(t: &[u8]) -> impl Iterator<Item = u8> + '_ {
+        let mut quoted = false;
+        let mut escaped = false;
+        t.iter().copied().filter(move |&c| {
+            if quoted {
+                match (escaped, c) {
+                    (true, _) => escaped = false,
+                    (false, b'\\') => escaped = true,
+                    (false, b'"') => quoted = false,
+                    _ => {}
+                }
+                return true;
+            }
+            quoted = c == b'"';
+            !c.is_ascii_whitespace()
+        })
+    }
+    bytes(a).eq(bytes(b))
 }
 
 /// Whether the value at `first`, whose label names it no answer, gives way

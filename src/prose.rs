@@ -386,6 +386,12 @@ pub(crate) fn introduces_correction(text: &str, gap: Range<usize>) -> bool {
             return true;
         }
     }
+    // (Or a clause that names the mistake, then a short sentence that says
+    // why, ended, and the value right after it: `Wait, that's not right —
+    // 9 isn't prime.`)
+    if !colon && tail.ends_with(['.', '!']) && explains_mistake(sentence) {
+        return true;
+    }
     // (`**Fixed JSON:**`: the colon inside the emphasis.)
     let Some(tail) = tail.trim_end_matches(['*', '_', ' ']).strip_suffix(':') else {
         // `So the final answer is {…}`: its clause names it the final
@@ -736,6 +742,50 @@ fn names_its_mistake(s: &str) -> bool {
         || only_takes_back(s, false)
 }
 
+/// Whether `s` (its last stop trimmed) is a clause that names what was
+/// wrong with the value before (a word of [`NAMES_MISTAKE`], `not right`,
+/// `scratch that`), then a dash, a semicolon or a stop, then one short
+/// sentence that says why (`Wait, that's not right — 9 isn't prime`,
+/// `Oops, wrong unit. The API wants meters`). The clause opens as
+/// [`takes_back`] reads one, or with `That`, `This`, `It` or `I` (not
+/// `Wrong answers are common.`). What [`introduces_correction`]
+/// reads before a value with no colon. Not one that asks, names another's
+/// text (`your input`), or has a colon (`Wrong; the schema says:`).
+fn explains_mistake(s: &str) -> bool {
+    const ELSEWHERE: &[&str] = &[
+        "if", "unless", "whether", "when", "your", "you", "yours", "original", "input", "user",
+        "prompt", "example", "schema",
+    ];
+    let s = s.trim();
+    let mark = s
+        .char_indices()
+        .find(|&(_, c)| matches!(c, '\u{2014}' | '\u{2013}' | ';' | '.' | '!'))
+        .map(|(k, c)| (k, c.len_utf8()));
+    let dash = s.find(" - ").map(|k| (k, 3));
+    let Some((k, len)) = [mark, dash].into_iter().flatten().min() else {
+        return false;
+    };
+    let (first, why) = (&s[..k], &s[k + len..]);
+    let sentences = why
+        .split(SENTENCE_ENDS)
+        .filter(|x| !x.trim().is_empty())
+        .count();
+    sentences == 1
+        && (1..=12).contains(&words(why).count())
+        && !s.contains(['?', ':'])
+        && !words(s).any(|(w, _)| is_any(w, ELSEWHERE))
+        && takes_back_within(
+            first,
+            8,
+            words(first)
+                .next()
+                .is_some_and(|(f, _)| is_any(f, &["that", "this", "it", "i"])),
+        )
+        && (words(first).any(|(w, _)| is_any(w, NAMES_MISTAKE))
+            || says_not_right(first)
+            || drops(first))
+}
+
 /// `s` past a closing tag it opens with (`</json>` after the value before
 /// it), within 32 bytes.
 fn past_closing_tag(s: &str) -> &str {
@@ -852,7 +902,7 @@ const NOT_RIGHT: &[&str] = &["right", "correct", "valid"];
 /// Whether `s` says something was left out of what came before: `I
 /// forgot the date`, `Oops, missed one`, `I omitted a field` (not `I forgot
 /// to mention that…`, which adds to it).
-pub(crate) fn omits(s: &str) -> bool {
+fn omits(s: &str) -> bool {
     words(s).any(|(w, r)| is_any(w, OMITTING) && !tells(s[r.end..].trim_start()))
 }
 
@@ -863,6 +913,25 @@ fn tells(after: &str) -> bool {
     w.next().is_some_and(|t| is_any(t, &["to"]))
         && w.next()
             .is_some_and(|v| is_any(v, &["mention", "say", "tell", "note", "ask", "explain"]))
+}
+
+/// Whether the word at `at` says something was left out, as [`omits`]
+/// reads it (a cue [`retractions`] found).
+pub(crate) fn omits_at(text: &str, at: usize) -> bool {
+    let end = (at + 64).min(text.len());
+    let end = crate::text::floor_char_boundary(text, end);
+    words(&text[at..end])
+        .next()
+        .is_some_and(|(w, r)| is_any(w, OMITTING) && !tells(text[at + r.end..end].trim_start()))
+}
+
+/// Whether the word at `at` (a cue [`retractions`] found) only exclaims:
+/// `Oops`, `Whoops`.
+pub(crate) fn exclaims_at(text: &str, at: usize) -> bool {
+    let end = crate::text::floor_char_boundary(text, (at + 16).min(text.len()));
+    words(&text[at..end])
+        .next()
+        .is_some_and(|(w, _)| is_any(w, &["oops", "whoops"]))
 }
 
 /// The words that say something was left out of a value (see [`omits`]).
@@ -1286,11 +1355,12 @@ const POINTING: &[&str] = &[
 
 /// The labels that name a value no answer, each with those that name the
 /// one after it the answer in its place: an input and its output, before
-/// and after, a first form and its revision, an example and the answer, a
-/// wrong form and the right one (`Bad:`, `Good:`). (A schema, a sample or
-/// a draft before a `Response:` may be the answer itself: a schema asked
-/// for, a tool call before its result.)
-const PAIRS: [(&[&str], &[&str]); 5] = [
+/// and after, a first form and its revision, an example and the answer.
+/// (A schema, a sample or a draft before a `Response:` may be the answer
+/// itself: a schema asked for, a tool call before its result. `Bad:` and
+/// `Good:` are none: lists of each kind, or the bad one asked for as test
+/// data.)
+const PAIRS: [(&[&str], &[&str]); 4] = [
     (&["input"], &["output"]),
     (&["before"], &["after"]),
     (
@@ -1298,10 +1368,6 @@ const PAIRS: [(&[&str], &[&str]); 5] = [
         &["updated", "fixed", "corrected", "revised", "final", "new"],
     ),
     (&["example"], &["answer", "solution", "final"]),
-    (
-        &["bad", "wrong", "incorrect", "invalid", "broken"],
-        &["good", "right", "correct", "valid", "fixed"],
-    ),
 ];
 
 /// Where a look for [`retractions`] in text that grows resumes, once it
