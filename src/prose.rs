@@ -742,19 +742,24 @@ fn names_its_mistake(s: &str) -> bool {
         || only_takes_back(s, false)
 }
 
-/// Whether `s` (its last stop trimmed) is a clause that names what was
-/// wrong with the value before (a word of [`NAMES_MISTAKE`], `not right`,
-/// `scratch that`), then a dash, a semicolon or a stop, then one short
-/// sentence that says why (`Wait, that's not right — 9 isn't prime`,
-/// `Oops, wrong unit. The API wants meters`). The clause opens as
-/// [`takes_back`] reads one, or with `That`, `This`, `It` or `I` (not
-/// `Wrong answers are common.`). What [`introduces_correction`]
-/// reads before a value with no colon. Not one that asks, names another's
-/// text (`your input`), or has a colon (`Wrong; the schema says:`).
+/// Whether `s` (its last stop trimmed) is a clause that only takes back
+/// the value before (an interjection, then words that name a mistake and
+/// nothing else, as [`only_takes_back`] reads them: a word of
+/// [`NAMES_MISTAKE`], `not right`, `scratch that`), then a dash, a
+/// semicolon or a stop, then one short sentence that says why (`Wait,
+/// that's not right — 9 isn't prime`, `Oops, wrong unit. The API wants
+/// meters`): what [`introduces_correction`] reads before a value with no
+/// colon. Not a clause that names what is wrong in other words (`That
+/// reading is wrong`, `Oops, the customer ordered the wrong size`, `It's
+/// a common mistake`: a mistake in the data, the world or an example, not
+/// in the value), nor one that asks, names another's text (`your input`),
+/// or has a colon (`Wrong; the schema says:`).
 fn explains_mistake(s: &str) -> bool {
+    // (Words that point at another text, or add one: `Anyway, here's
+    // another shortcut.`)
     const ELSEWHERE: &[&str] = &[
         "if", "unless", "whether", "when", "your", "you", "yours", "original", "input", "user",
-        "prompt", "example", "schema",
+        "prompt", "example", "schema", "another", "anyway", "also", "next", "other", "more",
     ];
     let s = s.trim();
     let mark = s
@@ -774,13 +779,7 @@ fn explains_mistake(s: &str) -> bool {
         && (1..=12).contains(&words(why).count())
         && !s.contains(['?', ':'])
         && !words(s).any(|(w, _)| is_any(w, ELSEWHERE))
-        && takes_back_within(
-            first,
-            8,
-            words(first)
-                .next()
-                .is_some_and(|(f, _)| is_any(f, &["that", "this", "it", "i"])),
-        )
+        && only_takes_back(first, false)
         && (words(first).any(|(w, _)| is_any(w, NAMES_MISTAKE))
             || says_not_right(first)
             || drops(first))

@@ -51,10 +51,16 @@ use crate::text::{floor_char_boundary, line_column, snippet, Utf8Text};
 /// when the prose introduces that one as its correction (`{…} Wait, I made a
 /// mistake. Here is the corrected version: {…}`, `Wrong: {…}⏎Correct: {…}`,
 /// `Wait, no. {…}`, `Scratch that. {…}`, `Oops, I used the wrong key. Here
-/// it is: {…}`, `So the final answer is: {…}`, a label right before it,
-/// `Corrected:`, `Fixed JSON:`, `Here is the correct one:`; not `Fixed:`
-/// alone), unless that one only patches some of its members (`Oops, typo.
-/// It should be: {"city": "Paris"}`); so does a value its label names no answer (`Input:`,
+/// it is: {…}`, `So the final answer is: {…}`, `Wait, that's not right —
+/// 9 isn't prime. {…}`, `Oops, forgot one! Here it is: {…}`, a label right
+/// before it, `Corrected:`, `Fixed JSON:`, `Here is the correct one:`; not
+/// `Fixed:` alone). A correction that gives only some of the members it
+/// had, each with another value (`Oops, typo. It should be: {"city":
+/// "Paris"}`), takes both values back: a whole value after them is the
+/// answer, else the decode is a [`NoJson`](crate::ErrorKind::NoJson) error.
+/// After words that only say something was left out (`Oops, I forgot a
+/// field. Here it is:`), a value with no more members than the first is no
+/// correction: the first stands. So does a value its label names no answer (`Input:`,
 /// `Example:`, `Example output:`, `Draft:`) when a later one's label names
 /// that the answer (`Output:`, `Here is the answer:`, `Final answer:`),
 /// past other values labelled no answer; so does any value before a later

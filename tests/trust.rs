@@ -2947,8 +2947,15 @@ fn a_value_the_prose_takes_back_gives_way_to_the_one_after() {
         // after with no colon.
         ("{\"a\": 1}\nWait, that's not right \u{2014} 1 is odd.\n{\"a\": 2}", 2),
         ("{\"a\": 1}\nOops, wrong unit. The API wants meters.\n{\"a\": 2}", 2),
-        ("{\"a\": 1}\nThat's incorrect - a must be even.\n{\"a\": 2}", 2),
-        ("{\"a\": 1}\nThis is wrong; it needs to be even.\n\n{\"a\": 2}", 2),
+        ("{\"a\": 1}\nOops, that's incorrect - a must be even.\n{\"a\": 2}", 2),
+        ("{\"a\": 1}\nSorry, that is wrong; it needs to be even.\n\n{\"a\": 2}", 2),
+        // (A clause that names a mistake in other words may name one in
+        // the data, a grade, an example: found by the review.)
+        ("{\"a\": 1}\nThat's incorrect - a must be even.\n{\"a\": 2}", 1),
+        ("{\"a\": 1}\nOops, wrong key. Anyway, here's another one.\n{\"a\": 2}", 1),
+        ("{\"a\": 1}\nThat reading is wrong \u{2014} the sensor was offline.\n{\"a\": 2}", 1),
+        ("{\"a\": 1}\nOops, the customer ordered the wrong size. They exchanged it.\n{\"a\": 2}", 1),
+        ("Numbers must not be quoted:\n{\"a\": 1}\nIt's a common mistake to quote them \u{2014} the API rejects it.\n{\"a\": 2}", 1),
         ("{\"a\": 1}\nWrong answers are common here. Most say 2.\n{\"a\": 2}", 1),
         ("{\"a\": 1}\nThat is wrong. Here is your input again.\n{\"a\": 2}", 1),
         ("{\"a\": 1}\nWait, that is wrong \u{2014} the schema is\n{\"a\": 2}", 1),
