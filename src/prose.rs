@@ -296,7 +296,7 @@ pub(crate) fn retractions(text: &str, within: Range<usize>) -> Vec<usize> {
             is(3, NOT_RIGHT)
         } else if is(2, OMITTING) {
             // `Oops, I forgot the date.` (not `I forgot to mention…`)
-            !tells(after)
+            omission(word, after)
         } else {
             false
         };
@@ -694,6 +694,14 @@ fn only_takes_back(sentence: &str, colon: bool) -> bool {
         && words(sentence).all(|(w, _)| is_any(w, FILLER))
 }
 
+/// Words that make a sentence about a mistake a case (`if`) or point it at
+/// another's text (`your input`): it takes back no value of the reply's
+/// (see [`names_its_mistake`], [`explains_mistake`]).
+const ELSEWHERE: &[&str] = &[
+    "if", "unless", "whether", "when", "your", "you", "yours", "original", "input", "user",
+    "prompt",
+];
+
 /// Whether `s` is a sentence or two, no question, that open by saying a
 /// mistake was made (an interjection, `That`, `This` or `I`, then a word
 /// naming it: `Oops, I used the wrong key.`, `That is wrong.`, `I made a
@@ -703,10 +711,6 @@ fn only_takes_back(sentence: &str, colon: bool) -> bool {
 /// an earlier text (`Oh, your original had a typo.`), nor one pointed at
 /// (`Oh, the typo. Here it is:` shows it).
 fn names_its_mistake(s: &str) -> bool {
-    const ELSEWHERE: &[&str] = &[
-        "if", "unless", "whether", "when", "your", "you", "yours", "original", "input", "user",
-        "prompt",
-    ];
     let s = s.trim_matches(|c: char| {
         c.is_whitespace()
             || matches!(
@@ -755,11 +759,10 @@ fn names_its_mistake(s: &str) -> bool {
 /// in the value), nor one that asks, names another's text (`your input`),
 /// or has a colon (`Wrong; the schema says:`).
 fn explains_mistake(s: &str) -> bool {
-    // (Words that point at another text, or add one: `Anyway, here's
-    // another shortcut.`)
-    const ELSEWHERE: &[&str] = &[
-        "if", "unless", "whether", "when", "your", "you", "yours", "original", "input", "user",
-        "prompt", "example", "schema", "another", "anyway", "also", "next", "other", "more",
+    // (Nor words that add another text: `Anyway, here's another
+    // shortcut.`)
+    const ADDING: &[&str] = &[
+        "example", "schema", "another", "anyway", "also", "next", "other", "more",
     ];
     let s = s.trim();
     let mark = s
@@ -778,7 +781,7 @@ fn explains_mistake(s: &str) -> bool {
     sentences == 1
         && (1..=12).contains(&words(why).count())
         && !s.contains(['?', ':'])
-        && !words(s).any(|(w, _)| is_any(w, ELSEWHERE))
+        && !words(s).any(|(w, _)| is_any(w, ELSEWHERE) || is_any(w, ADDING))
         && only_takes_back(first, false)
         && (words(first).any(|(w, _)| is_any(w, NAMES_MISTAKE))
             || says_not_right(first)
@@ -902,7 +905,13 @@ const NOT_RIGHT: &[&str] = &["right", "correct", "valid"];
 /// forgot the date`, `Oops, missed one`, `I omitted a field` (not `I forgot
 /// to mention that…`, which adds to it).
 fn omits(s: &str) -> bool {
-    words(s).any(|(w, r)| is_any(w, OMITTING) && !tells(s[r.end..].trim_start()))
+    words(s).any(|(w, r)| omission(w, &s[r.end..]))
+}
+
+/// Whether the word `w`, with `after` the text after it, says something
+/// was left out (see [`omits`]).
+fn omission(w: &str, after: &str) -> bool {
+    is_any(w, OMITTING) && !tells(after.trim_start())
 }
 
 /// Whether `after` (the words after one of [`OMITTING`]) says what was left
@@ -921,7 +930,7 @@ pub(crate) fn omits_at(text: &str, at: usize) -> bool {
     let end = crate::text::floor_char_boundary(text, end);
     words(&text[at..end])
         .next()
-        .is_some_and(|(w, r)| is_any(w, OMITTING) && !tells(text[at + r.end..end].trim_start()))
+        .is_some_and(|(w, r)| omission(w, &text[at + r.end..end]))
 }
 
 /// Whether the word at `at` (a cue [`retractions`] found) only exclaims:
